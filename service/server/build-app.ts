@@ -1,0 +1,48 @@
+import cookie from '@fastify/cookie';
+import etag from '@fastify/etag';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import qs from 'qs';
+import { registerAuthentication } from '../authentication/current-user';
+import { registerDesignRoutes } from '../designs/design-routes';
+import { registerHttpErrors } from '../http/error-handler';
+import { registerUserRoutes } from '../users/user-routes';
+import type { ServiceContext } from './service-context';
+import { SERVICE_MODULES } from './service-modules';
+
+const REDACTED_QUERY = /([?&]auth_token=)[^&]*/g;
+
+/** Never let a token reach a log line. */
+export function redactUrl(url: string): string {
+  return url.replace(REDACTED_QUERY, '$1[redacted]');
+}
+
+function loggerOptions(ctx: ServiceContext): FastifyServerOptions['logger'] {
+  if (!ctx.options.logRequests) return false;
+  return {
+    level: 'info',
+    serializers: {
+      req: (request: { method: string; url: string }) => ({ method: request.method, url: redactUrl(request.url) }),
+    },
+  };
+}
+
+export async function buildApp(ctx: ServiceContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(ctx),
+    bodyLimit: 1024 * 1024,
+    // Form bodies arrive as design[name]=…; Rails-style nesting is parsed by qs.
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  await app.register(formbody, { parser: (body) => qs.parse(body, { depth: 2, parameterLimit: 100 }) });
+  await app.register(multipart, { limits: { fileSize: ctx.options.maxUploadBytes, files: 1, fields: 20, fieldSize: 1024 * 1024 } });
+  await app.register(etag, { weak: true });
+  await app.register(cookie);
+  registerHttpErrors(app);
+  registerAuthentication(app, ctx);
+  registerDesignRoutes(app, ctx);
+  registerUserRoutes(app, ctx);
+  for (const register of SERVICE_MODULES) await register(app, ctx);
+  return app;
+}
