@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import qs from 'qs';
 import { registerAuthentication } from '../authentication/current-user';
 import { registerDesignRoutes } from '../designs/design-routes';
+import { registerFaultInjection } from '../faults/fault-injection';
 import { registerHttpErrors } from '../http/error-handler';
 import { registerUserRoutes } from '../users/user-routes';
 import type { ServiceContext } from './service-context';
@@ -35,6 +36,8 @@ export async function buildApp(ctx: ServiceContext): Promise<FastifyInstance> {
     // Form bodies arrive as design[name]=…; Rails-style nesting is parsed by qs.
     routerOptions: { ignoreTrailingSlash: true },
   });
+  // First, so that its hooks see every request before anything else does.
+  registerFaultInjection(app, ctx);
   await app.register(formbody, { parser: (body) => qs.parse(body, { depth: 2, parameterLimit: 100 }) });
   await app.register(multipart, { limits: { fileSize: ctx.options.maxUploadBytes, files: 1, fields: 20, fieldSize: 1024 * 1024 } });
   await app.register(etag, { weak: true });

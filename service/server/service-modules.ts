@@ -1,10 +1,16 @@
 import type { FastifyInstance } from 'fastify';
+import { registerAuthorizationPages } from '../authorization/authorization-pages';
+import { registerDocumentRoutes } from '../documents/document-routes';
+import { registerImageRoutes } from '../images/image-routes';
+import { registerUploadServing } from '../media/upload-serving';
 import type { ServiceContext } from './service-context';
 
-/**
- * Capabilities that mount their own routes and hooks: images, documents, file serving,
- * the browser authorization pages, fault injection. Each is one entry.
- */
+/** A capability that mounts its own routes and hooks. */
 export type ServiceModule = (app: FastifyInstance, ctx: ServiceContext) => void | Promise<void>;
 
-export const SERVICE_MODULES: ServiceModule[] = [];
+export const SERVICE_MODULES: ServiceModule[] = [
+  registerImageRoutes,
+  registerDocumentRoutes,
+  registerUploadServing,
+  registerAuthorizationPages,
+];

@@ -11,7 +11,7 @@ export interface TestService extends RunningService {
   /** A user with password "secret" and a token for the design-sync application. */
   addUser(screenName: string): { user: UserRow; token: string };
   /** GET/POST/… against the service, token added as auth_token when given. */
-  request(method: string, path: string, options?: { token?: string; json?: unknown; body?: BodyInit; headers?: Record<string, string> }): Promise<Response>;
+  request(method: string, path: string, options?: { token?: string; json?: unknown; body?: RequestInit['body']; headers?: Record<string, string> }): Promise<Response>;
   stop(): Promise<void>;
 }
 
