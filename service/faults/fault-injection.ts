@@ -1,5 +1,100 @@
-import type { FastifyInstance } from 'fastify';
+import type { Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { badRequest, HttpError, notFound } from '../http/errors';
 import type { ServiceContext } from '../server/service-context';
+import { faultRuleInput, FaultRules } from './fault-rules';
 
-/** Fault injection for reliability tests; off unless ctx.options.faultInjection. Placeholder: mounts nothing yet. */
-export function registerFaultInjection(_app: FastifyInstance, _ctx: ServiceContext): void {}
+export const FAULTS_ADMIN_PATH = '/__admin/faults';
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    dropAfterWrite?: boolean;
+  }
+}
+
+function dropConnection(socket: Socket | null | undefined): void {
+  socket?.resetAndDestroy?.() ?? socket?.destroy();
+}
+
+/** Closes the connection once `bytes` more request bytes have been read from it. */
+function dropAfterBytes(request: FastifyRequest, bytes: number): void {
+  const socket = request.raw.socket;
+  const start = socket.bytesRead;
+  const timer = setInterval(() => {
+    if (socket.destroyed) clearInterval(timer);
+    else if (socket.bytesRead - start >= bytes) {
+      clearInterval(timer);
+      dropConnection(socket);
+    }
+  }, 2);
+  socket.once('close', () => clearInterval(timer));
+}
+
+/**
+ * Loopback-only fault injection for reliability tests, off unless the service was started with it.
+ * Faults are set from outside the code under test, through /__admin/faults.
+ */
+export function registerFaultInjection(app: FastifyInstance, ctx: ServiceContext): void {
+  if (!ctx.options.faultInjection) return;
+  const rules = new FaultRules();
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0]!;
+    if (path.startsWith(FAULTS_ADMIN_PATH)) {
+      if (!LOOPBACK.has(request.socket.remoteAddress ?? '')) throw new HttpError(403, { error: 'fault injection is loopback-only' });
+      return;
+    }
+    for (const rule of rules.draw(request.method, path)) {
+      switch (rule.kind) {
+        case 'latency':
+          await sleep(rule.ms!);
+          break;
+        case 'status':
+          if (rule.retryAfter !== undefined) reply.header('retry-after', String(rule.retryAfter));
+          return reply.code(rule.status!).send({ error: `Injected fault: HTTP ${rule.status}` });
+        case 'rate_limit':
+          return reply.code(429).header('retry-after', String(rule.retryAfter)).send({ error: `Rate limit exceeded. Retry after ${rule.retryAfter} seconds.` });
+        case 'drop':
+          if (rule.afterBytes) dropAfterBytes(request, rule.afterBytes);
+          else {
+            dropConnection(request.raw.socket);
+            return reply.hijack();
+          }
+          break;
+        case 'drop_after_write':
+          request.dropAfterWrite = true;
+          break;
+      }
+    }
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.dropAfterWrite) dropConnection(reply.raw.socket);
+    return payload;
+  });
+
+  app.get(FAULTS_ADMIN_PATH, async () => rules.list());
+  app.post(FAULTS_ADMIN_PATH, async (request, reply) => {
+    const body = request.body as unknown;
+    const inputs = Array.isArray(body) ? body : [body];
+    const parsed = inputs.map((input) => faultRuleInput.safeParse(input));
+    const failure = parsed.find((result) => !result.success);
+    if (failure && !failure.success) {
+      throw badRequest(`invalid fault rule: ${failure.error.issues.map((issue) => `${issue.path.join('.') || 'rule'}: ${issue.message}`).join('; ')}`);
+    }
+    reply.code(201);
+    const added = parsed.map((result) => rules.add(result.data!));
+    return Array.isArray(body) ? added : added[0];
+  });
+  app.delete(FAULTS_ADMIN_PATH, async (_request, reply) => {
+    rules.clear();
+    return reply.code(204).send();
+  });
+  app.delete<{ Params: { id: string } }>(`${FAULTS_ADMIN_PATH}/:id`, async (request, reply) => {
+    if (!rules.remove(Number(request.params.id))) throw notFound('Fault rule');
+    return reply.code(204).send();
+  });
+}

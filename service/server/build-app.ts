@@ -36,13 +36,14 @@ export async function buildApp(ctx: ServiceContext): Promise<FastifyInstance> {
     // Form bodies arrive as design[name]=…; Rails-style nesting is parsed by qs.
     routerOptions: { ignoreTrailingSlash: true },
   });
-  // First, so that its hooks see every request before anything else does.
+  // Error handling first: Fastify binds a route to the error handler in force when the route is added.
+  registerHttpErrors(app);
+  // Then fault injection, so that its hooks see every request before anything else does.
   registerFaultInjection(app, ctx);
   await app.register(formbody, { parser: (body) => qs.parse(body, { depth: 2, parameterLimit: 100 }) });
   await app.register(multipart, { limits: { fileSize: ctx.options.maxUploadBytes, files: 1, fields: 20, fieldSize: 1024 * 1024 } });
   await app.register(etag, { weak: true });
   await app.register(cookie);
-  registerHttpErrors(app);
   registerAuthentication(app, ctx);
   registerDesignRoutes(app, ctx);
   registerUserRoutes(app, ctx);
