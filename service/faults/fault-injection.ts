@@ -15,8 +15,11 @@ declare module 'fastify' {
   }
 }
 
+/** Closes with a TCP reset where Node can, as a crashed server or a broken network would. */
 function dropConnection(socket: Socket | null | undefined): void {
-  socket?.resetAndDestroy?.() ?? socket?.destroy();
+  if (!socket) return;
+  if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
+  else socket.destroy();
 }
 
 /** Closes the connection once `bytes` more request bytes have been read from it. */

@@ -46,7 +46,7 @@ describe('fault injection', () => {
     const response = await service.request('GET', '/v1/designs');
     expect(response.status).toBe(429);
     expect(response.headers.get('retry-after')).toBe('7');
-    expect((await response.json()).error).toMatch(/Retry after 7 seconds/);
+    expect(((await response.json()) as { error: string }).error).toMatch(/Retry after 7 seconds/);
   });
 
   it('adds latency before handling', async () => {
@@ -100,9 +100,9 @@ describe('fault injection', () => {
   it('refuses a malformed rule with a message naming the problem', async () => {
     const response = await service.request('POST', '/__admin/faults', { json: { kind: 'latency' } });
     expect(response.status).toBe(400);
-    expect((await response.json()).error).toMatch(/ms: latency needs ms/);
+    expect(((await response.json()) as { error: string }).error).toMatch(/ms: latency needs ms/);
     const unknown = await service.request('POST', '/__admin/faults', { json: { kind: 'explode' } });
     expect(unknown.status).toBe(400);
-    expect((await unknown.json()).error).toMatch(/kind/);
+    expect(((await unknown.json()) as { error: string }).error).toMatch(/kind/);
   });
 });
