@@ -5,3 +5,4 @@ export * from './validation/limits';
 export * from './validation/field-errors';
 export * from './validation/file-types';
 export * from './validation/design-input';
+export * from './problems/service-problem';

@@ -1,0 +1,65 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import pRetry from 'p-retry';
+import type { ServiceProblem } from '../../../shared';
+import { isServiceError } from './service-error';
+
+export interface RetryPolicy {
+  /** Further attempts after the first. */
+  retries: number;
+  minDelayMs: number;
+  maxDelayMs: number;
+  /** A Retry-After longer than this is not waited for here: the problem goes to the caller (the queue schedules it). */
+  maxRetryAfterMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { retries: 4, minDelayMs: 200, maxDelayMs: 10_000, maxRetryAfterMs: 30_000 };
+
+/**
+ * Whether a failed request may be sent again as it is. Idempotent requests retry on every transient
+ * problem; a write that is not idempotent only when it certainly was not applied: a 429, or a connection
+ * that never reached the service. It is never blindly repeated after a lost answer or a 5xx.
+ */
+export function mayRepeat(problem: ServiceProblem, idempotent: boolean): boolean {
+  switch (problem.kind) {
+    case 'rate-limited':
+      return true;
+    case 'offline':
+      return idempotent || !problem.maybeApplied;
+    case 'server-error':
+      return idempotent;
+    default:
+      return false;
+  }
+}
+
+/** Runs `attempt`, retrying with exponential backoff and jitter (p-retry), honouring Retry-After. */
+export async function withRetries<T>(
+  attempt: () => Promise<T>,
+  options: { idempotent: boolean; policy: RetryPolicy; signal?: AbortSignal; onRetry?: (problem: ServiceProblem, attempt: number) => void },
+): Promise<T> {
+  const { policy } = options;
+  return pRetry(attempt, {
+    retries: policy.retries,
+    minTimeout: policy.minDelayMs,
+    maxTimeout: policy.maxDelayMs,
+    factor: 2,
+    randomize: true,
+    signal: options.signal,
+    shouldRetry: ({ error }) => {
+      if (!isServiceError(error)) return false;
+      const { problem } = error;
+      const wait = problem.kind === 'rate-limited' ? problem.retryAfterMs : problem.kind === 'server-error' ? problem.retryAfterMs : undefined;
+      if (wait !== undefined && wait > policy.maxRetryAfterMs) return false;
+      return mayRepeat(problem, options.idempotent);
+    },
+    onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
+      if (!isServiceError(error) || retriesLeft === 0) return;
+      const { problem } = error;
+      const wait = problem.kind === 'rate-limited' ? problem.retryAfterMs : problem.kind === 'server-error' ? problem.retryAfterMs : undefined;
+      if (!mayRepeat(problem, options.idempotent) || (wait !== undefined && wait > policy.maxRetryAfterMs)) return;
+      options.onRetry?.(problem, attemptNumber);
+      // Retry-After is a floor: wait it out, then p-retry's own jittered backoff follows.
+      if (wait) await sleep(wait, undefined, { signal: options.signal });
+    },
+  });
+}
