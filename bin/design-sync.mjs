@@ -1,0 +1,7 @@
+#!/usr/bin/env node
+// Runs the TypeScript CLI through tsx, so the engine needs no build step.
+import { register } from 'tsx/esm/api';
+
+register();
+const { runCli } = await import('../electron/engine/cli/main.ts');
+process.exitCode = await runCli(process.argv.slice(2));

@@ -1,0 +1,48 @@
+import { Command, CommanderError } from 'commander';
+import { isServiceError } from '../api/service-error';
+import { createCliContext, CliError, type CliContext, type CliIo, type GlobalOptions } from './cli-context';
+import { COMMAND_MODULES } from './commands';
+import { fileTokenStore } from './file-token-store-factory';
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export const processIo: CliIo = {
+  out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+  err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+  readStdin,
+};
+
+/** Runs the design-sync CLI; resolves with the exit code. */
+export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
+  const program = new Command('design-sync')
+    .description('design-sync: browse and sync designs of the design-sharing service from the command line')
+    .option('--service <url>', 'the service address (remembered by the profile)')
+    .option('--profile <dir>', 'where settings, token and cache live (default ~/.design-sync, or $DESIGN_SYNC_PROFILE)')
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.out(text), writeErr: (text) => io.err(text) });
+
+  let context: CliContext | undefined;
+  const getContext = () => (context ??= createCliContext(program.opts<GlobalOptions>(), io, fileTokenStore));
+  for (const register of COMMAND_MODULES) register(program, getContext);
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    if (error instanceof CliError) {
+      io.err(error.message);
+      return error.exitCode;
+    }
+    if (isServiceError(error)) {
+      io.err(error.problem.kind === 'token-rejected' ? `${error.problem.message} Run: design-sync login` : error.message);
+      return 1;
+    }
+    io.err(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+    return 1;
+  }
+}
