@@ -26,7 +26,7 @@ export function findUserByToken(ctx: ServiceContext, token: string): UserRow | u
 export function registerAuthentication(app: FastifyInstance, ctx: ServiceContext): void {
   app.decorateRequest('currentUser', null);
   app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/v1/') && !request.url.startsWith('/api/')) return;
+    if (!request.url.startsWith('/v1/') && !request.url.startsWith('/api/') && !request.url.startsWith('/uploads/')) return;
     const token = (request.query as Record<string, unknown> | undefined)?.auth_token;
     if (token === undefined) return;
     const user = typeof token === 'string' && token.length > 0 ? findUserByToken(ctx, token) : undefined;

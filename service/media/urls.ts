@@ -29,7 +29,10 @@ export function documentFilePath(document: Pick<DocumentRow, 'id' | 'file_name'>
 }
 
 /** Alternative formats of a 3D model document, produced on request. */
-export function documentAlternativePath(document: Pick<DocumentRow, 'id' | 'file_name'>, format: 'stl' | 'stl_zip'): string {
+export type DocumentAlternativeFormat = 'stl' | 'stl_zip' | 'obj_zip';
+export const DOCUMENT_ALTERNATIVE_FORMATS: readonly DocumentAlternativeFormat[] = ['stl', 'stl_zip', 'obj_zip'];
+
+export function documentAlternativePath(document: Pick<DocumentRow, 'id' | 'file_name'>, format: DocumentAlternativeFormat): string {
   const name = encodeURIComponent(baseName(document.file_name));
   return `${UPLOADS_PREFIX}/document/${format}/${document.id}/${name}.${format === 'stl' ? 'stl' : 'zip'}`;
 }
