@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -70,7 +71,15 @@ async function streamToTemp(ctx: ServiceContext, part: MultipartFile, tmpPath: s
       done(null, chunk);
     },
   });
-  await pipeline(part.file, tap, createWriteStream(tmpPath, { flags: 'wx' }));
+  const out = createWriteStream(tmpPath, { flags: 'wx' });
+  try {
+    await pipeline(part.file, tap, out);
+  } catch (error) {
+    // pipeline rejects on the first error, possibly before the file has even been opened: wait until it is
+    // closed, or the caller's clean-up could run before the open and leave the file behind.
+    if (!out.closed) await once(out, 'close').catch(() => undefined);
+    throw error;
+  }
   if (part.file.truncated) throw payloadTooLarge(ctx.options.maxUploadBytes);
   return { tmpPath, bytes, sha1: hash.digest('hex'), head: Buffer.concat(headChunks) };
 }
