@@ -15,15 +15,15 @@ export interface UploadProgress {
 }
 
 export interface MultipartBody {
-  body: ReadableStream<Uint8Array>;
+  chunks: AsyncIterable<Uint8Array>;
   headers: Record<string, string>;
   totalBytes: number;
 }
 
 /**
  * A multipart/form-data body of Rails-style fields (`image[name]`) and one file, streamed from disk
- * (form-data-encoder over a file-backed Blob), with a known Content-Length and progress as bytes leave.
- * `stallTimeoutMs`: abort when the receiver takes no bytes for that long.
+ * (form-data-encoder over a file-backed Blob), with a known Content-Length and progress as bytes are taken.
+ * `onStall`: called when the receiver takes no bytes for `stallTimeoutMs`.
  */
 export async function multipartBody(
   hash: string,
@@ -33,44 +33,40 @@ export async function multipartBody(
 ): Promise<MultipartBody> {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) if (value !== undefined) form.set(`${hash}[${name}]`, value);
-  if (file) {
-    form.set(`${hash}[file]`, await openAsBlob(file.path), file.fileName ?? basename(file.path));
-  }
+  if (file) form.set(`${hash}[file]`, await openAsBlob(file.path), file.fileName ?? basename(file.path));
   const encoder = new FormDataEncoder(form);
   const totalBytes = Number(encoder.contentLength);
-  const chunks = encoder.encode();
-  let sentBytes = 0;
-  let lastReport = 0;
-  let stallTimer: NodeJS.Timeout | undefined;
-  const armStall = () => {
-    if (!options.stallTimeoutMs || !options.onStall) return;
-    clearTimeout(stallTimer);
-    stallTimer = setTimeout(options.onStall, options.stallTimeoutMs);
-  };
 
-  const body = new ReadableStream<Uint8Array>({
-    start: armStall,
-    async pull(controller) {
-      const next = await chunks.next();
-      if (next.done) {
-        clearTimeout(stallTimer);
-        options.onProgress?.({ sentBytes: totalBytes, totalBytes });
-        controller.close();
-        return;
-      }
-      armStall();
-      sentBytes += next.value.byteLength;
-      controller.enqueue(next.value);
-      const now = Date.now();
-      if (now - lastReport > 100) {
-        lastReport = now;
-        options.onProgress?.({ sentBytes, totalBytes });
-      }
-    },
-    cancel() {
+  async function* counted(): AsyncGenerator<Uint8Array> {
+    let sentBytes = 0;
+    let lastReport = 0;
+    let stallTimer: NodeJS.Timeout | undefined;
+    const armStall = () => {
+      if (!options.stallTimeoutMs || !options.onStall) return;
       clearTimeout(stallTimer);
-      void chunks.return?.(undefined);
-    },
-  });
-  return { body, headers: { 'content-type': encoder.contentType, 'content-length': String(totalBytes) }, totalBytes };
+      stallTimer = setTimeout(options.onStall, options.stallTimeoutMs);
+    };
+    try {
+      armStall();
+      for await (const chunk of encoder.encode()) {
+        sentBytes += chunk.byteLength;
+        const now = Date.now();
+        if (now - lastReport >= 100) {
+          lastReport = now;
+          options.onProgress?.({ sentBytes, totalBytes });
+        }
+        yield chunk;
+        armStall();
+      }
+      options.onProgress?.({ sentBytes: totalBytes, totalBytes });
+    } finally {
+      clearTimeout(stallTimer);
+    }
+  }
+
+  return {
+    chunks: counted(),
+    headers: { 'content-type': encoder.contentType, 'content-length': String(totalBytes) },
+    totalBytes,
+  };
 }

@@ -17,7 +17,7 @@ function causeCode(error: unknown): string | undefined {
 export function networkProblem(error: unknown, isWrite: boolean, reason: 'timeout' | 'cancelled' | null): ServiceProblem {
   if (reason === 'cancelled') return { kind: 'cancelled', message: 'Cancelled.' };
   if (reason === 'timeout') {
-    return { kind: 'offline', message: 'The service did not answer in time.', maybeApplied: isWrite };
+    return { kind: 'offline', message: 'The service did not answer in time (or stopped taking the upload).', maybeApplied: isWrite };
   }
   const code = causeCode(error);
   const neverSent = code !== undefined && NEVER_SENT.has(code);

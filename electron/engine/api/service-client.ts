@@ -273,11 +273,10 @@ export class ServiceClient {
     method: 'POST' | 'PATCH', path: string, hash: 'image' | 'document', fields: FileFields, file: UploadFile | undefined, options: UploadOptions,
   ): Promise<unknown> {
     const stall = new AbortController();
-    const signal = options.signal ? AbortSignal.any([options.signal, stall.signal]) : stall.signal;
     const raw = await this.transport.send({
-      method, path, signal, timeoutMs: 0, idempotent: false,
+      method, path, signal: options.signal, timeoutSignal: stall.signal, timeoutMs: 0, idempotent: false,
       // Made anew for each attempt; a retry happens only when the service certainly got nothing (or said 429).
-      body: () => multipartBody(hash, { name: fields.name, description: fields.description }, file, {
+      stream: () => multipartBody(hash, { name: fields.name, description: fields.description }, file, {
         onProgress: options.onProgress,
         stallTimeoutMs: options.stallTimeoutMs ?? 60_000,
         onStall: () => stall.abort(new Error('upload stalled')),

@@ -2,6 +2,7 @@ import { classifyResponse } from './classify-response';
 import { networkProblem } from './network-problem';
 import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from './retry-policy';
 import { ServiceError } from './service-error';
+import { sendStreamed } from './streamed-request';
 import type { ServiceProblem } from '../../../shared';
 
 export type QueryValue = string | number | boolean | undefined;
@@ -24,14 +25,16 @@ export interface RequestSpec {
   path: string;
   query?: Record<string, QueryValue>;
   json?: unknown;
-  /** A body made anew for each attempt (a stream cannot be sent twice). */
-  body?: () => Promise<{ body: RequestInit['body']; headers: Record<string, string> }>;
+  /** A streamed body (uploads), made anew for each attempt; sent through node:http with backpressure. */
+  stream?: () => Promise<{ chunks: AsyncIterable<Uint8Array>; headers: Record<string, string> }>;
   headers?: Record<string, string>;
   /** Safe to send again after a lost answer. GET, HEAD, PUT and DELETE are; POST and PATCH are not. */
   idempotent?: boolean;
   /** Statuses that are an answer, not a problem (e.g. 304). */
   accept?: number[];
   signal?: AbortSignal;
+  /** Aborts like a timeout rather than a cancellation (e.g. an upload the service stopped taking). */
+  timeoutSignal?: AbortSignal;
   /** Overrides the per-attempt timeout; 0 disables it. */
   timeoutMs?: number;
 }
@@ -75,32 +78,29 @@ export class Transport {
   private async attempt(spec: RequestSpec): Promise<RawResponse> {
     const timeoutMs = spec.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const timeout = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
-    const signals = [spec.signal, timeout].filter((s): s is AbortSignal => s !== undefined);
+    const signals = [spec.signal, timeout, spec.timeoutSignal].filter((s): s is AbortSignal => s !== undefined);
     const headers: Record<string, string> = { accept: 'application/json', ...spec.headers };
     if (this.options.userAgent) headers['user-agent'] = this.options.userAgent;
-    let body: RequestInit['body'];
-    if (spec.json !== undefined) {
-      body = JSON.stringify(spec.json);
-      headers['content-type'] = 'application/json';
-    } else if (spec.body) {
-      const made = await spec.body();
-      body = made.body;
-      Object.assign(headers, made.headers);
-    }
+    const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
     const isWrite = spec.method !== 'GET' && spec.method !== 'HEAD';
 
     let response: Response;
     try {
-      response = await fetch(this.url(spec.path, spec.query), {
-        method: spec.method,
-        headers,
-        body,
-        redirect: 'follow',
-        signal: signals.length > 0 ? AbortSignal.any(signals) : undefined,
-        ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
-      } as RequestInit);
+      if (spec.stream) {
+        const made = await spec.stream();
+        const answer = await sendStreamed(this.url(spec.path, spec.query), spec.method, { ...headers, ...made.headers }, made.chunks, signal);
+        const empty = answer.status === 204 || answer.status === 304 || answer.text === '';
+        response = new Response(empty ? null : answer.text, { status: answer.status, headers: answer.headers });
+      } else {
+        let body: string | undefined;
+        if (spec.json !== undefined) {
+          body = JSON.stringify(spec.json);
+          headers['content-type'] = 'application/json';
+        }
+        response = await fetch(this.url(spec.path, spec.query), { method: spec.method, headers, body, redirect: 'follow', signal });
+      }
     } catch (error) {
-      const reason = spec.signal?.aborted ? 'cancelled' : timeout?.aborted ? 'timeout' : null;
+      const reason = spec.signal?.aborted ? 'cancelled' : timeout?.aborted || spec.timeoutSignal?.aborted ? 'timeout' : null;
       throw this.fail(networkProblem(error, isWrite, reason), spec);
     }
 
