@@ -16,7 +16,12 @@ export function openDatabase(path: string): ServiceDatabase {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
-  migrate(db, path);
+  try {
+    migrate(db, path);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   return db;
 }
 
