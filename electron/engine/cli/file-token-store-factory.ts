@@ -1,12 +1,8 @@
+import { FileTokenStore } from '../authorization/file-token-store';
 import type { TokenStore } from '../authorization/token-store';
 import type { ProfilePaths } from '../profile/profile';
 
-/** Placeholder until the file token store lands: keeps nothing. */
-export function fileTokenStore(_profile: ProfilePaths): TokenStore {
-  return {
-    async read() { return null; },
-    async write() { throw new Error('token storage is not available yet'); },
-    async clear() {},
-    describe: () => 'nowhere yet',
-  };
+/** The CLI keeps the token in the profile's token file, readable only by its user (mode 0600). */
+export function fileTokenStore(profile: ProfilePaths): TokenStore {
+  return new FileTokenStore(profile.tokenFile);
 }

@@ -1,7 +1,14 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context';
+import { loginCommand } from './login';
+import { logoutCommand } from './logout';
+import { whoamiCommand } from './whoami';
 
 /** A command module adds its commands to the program; `context()` is made once the global options are parsed. */
 export type CommandModule = (program: Command, context: () => CliContext) => void;
 
-export const COMMAND_MODULES: CommandModule[] = [];
+export const COMMAND_MODULES: CommandModule[] = [
+  loginCommand,
+  logoutCommand,
+  whoamiCommand,
+];

@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { mkdir, open, rename, rm, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { TokenStore } from './token-store';
+
+/** A token file that must not be used as it is; the message says what to do and never holds the token. */
+export class TokenFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TokenFileError';
+  }
+}
+
+const POSIX = process.platform !== 'win32';
+
+function modeText(mode: number): string {
+  return `0${(mode & 0o777).toString(8)}`;
+}
+
+/**
+ * The Node CLI's token store: one file (the profile's tokenFile) that only its user can read: mode 0600 in
+ * a 0700 directory, written to a temporary file and renamed into place, so that a crash never leaves half
+ * a token. A token file that others can read is refused, not silently re-secured: the token may already
+ * have been read, and the user should know (and may want to revoke it).
+ */
+export class FileTokenStore implements TokenStore {
+  constructor(readonly path: string) {}
+
+  async read(): Promise<string | null> {
+    let handle;
+    try {
+      // O_NOFOLLOW: a symbolic link put in place of the token file is not followed.
+      handle = await open(this.path, constants.O_RDONLY | (POSIX ? constants.O_NOFOLLOW : 0));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return null;
+      if (code === 'ELOOP') throw new TokenFileError(`The token file ${this.path} is a symbolic link; design-sync does not follow it. Remove it and sign in again (design-sync login).`);
+      throw new TokenFileError(`The token file ${this.path} cannot be read (${code ?? 'error'}).`);
+    }
+    try {
+      const stats = await handle.stat();
+      if (!stats.isFile()) throw new TokenFileError(`The token file ${this.path} is not a regular file. Remove it and sign in again (design-sync login).`);
+      if (POSIX) {
+        const uid = process.getuid?.();
+        if (uid !== undefined && stats.uid !== uid) {
+          throw new TokenFileError(`The token file ${this.path} belongs to another user (uid ${stats.uid}); design-sync does not use it. Remove it and sign in again (design-sync login).`);
+        }
+        if ((stats.mode & 0o077) !== 0) {
+          throw new TokenFileError(
+            `The token file ${this.path} can be read or changed by other users (mode ${modeText(stats.mode)}), so design-sync does not use it. `
+              + `Make it private with: chmod 600 '${this.path}' — and if someone else may have read it, revoke design-sync's access on your profile page and sign in again (design-sync login).`,
+          );
+        }
+      }
+      const token = (await handle.readFile('utf8')).trim();
+      return token === '' ? null : token;
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async write(token: string): Promise<void> {
+    if (token.length === 0 || /[\s\u0000-\u001f\u007f]/.test(token)) throw new TokenFileError('Refusing to store a token that is empty or holds spaces or control characters.');
+    const directory = dirname(this.path);
+    await mkdir(directory, { recursive: true, mode: 0o700 });
+    const temporary = join(directory, `.${basename(this.path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+    try {
+      const handle = await open(temporary, 'wx', 0o600);
+      try {
+        if (POSIX) await handle.chmod(0o600); // whatever the umask
+        await handle.writeFile(`${token}\n`, 'utf8');
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temporary, this.path);
+    } catch (error) {
+      await unlink(temporary).catch(() => {});
+      throw new TokenFileError(`The token could not be saved in ${this.path} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
+    }
+    await syncDirectory(directory);
+  }
+
+  async clear(): Promise<void> {
+    await rm(this.path, { force: true });
+  }
+
+  describe(): string {
+    return POSIX ? `in the file ${this.path} (readable only by you)` : `in the file ${this.path} (in your user profile)`;
+  }
+}
+
+/** Makes the rename durable where the platform allows it (not on Windows). */
+async function syncDirectory(directory: string): Promise<void> {
+  if (!POSIX) return;
+  try {
+    const handle = await open(directory, constants.O_RDONLY);
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Best effort: the token is written either way.
+  }
+}

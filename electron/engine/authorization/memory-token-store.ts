@@ -1,0 +1,27 @@
+import type { TokenStore } from './token-store';
+
+/** Keeps the token in memory only: for tests, and for a session that must not outlive the process. */
+export class MemoryTokenStore implements TokenStore {
+  private token: string | null;
+
+  constructor(initial: string | null = null) {
+    this.token = initial;
+  }
+
+  async read(): Promise<string | null> {
+    return this.token;
+  }
+
+  async write(token: string): Promise<void> {
+    if (token.length === 0) throw new Error('Refusing to store an empty token.');
+    this.token = token;
+  }
+
+  async clear(): Promise<void> {
+    this.token = null;
+  }
+
+  describe(): string {
+    return 'in memory only (forgotten when the program ends)';
+  }
+}

@@ -1,0 +1,25 @@
+import type { Command } from 'commander';
+import type { CommandModule } from './index';
+
+export const logoutCommand: CommandModule = (program: Command, context) => {
+  program
+    .command('logout')
+    .description('forget the stored token on this computer')
+    .action(async () => {
+      const ctx = context();
+      const store = ctx.tokenStore();
+      let had: boolean;
+      try {
+        had = (await store.read()) !== null;
+      } catch {
+        had = true; // an unusable token file (e.g. readable by others) is removed all the same
+      }
+      await store.clear();
+      if (!had) {
+        ctx.io.out('Not signed in: there was no token to remove.');
+        return;
+      }
+      ctx.io.out(`Signed out: the token was removed (it was kept ${store.describe()}).`);
+      ctx.io.out("design-sync stays authorized on the service until you revoke it on your profile page there.");
+    });
+};
