@@ -16,8 +16,8 @@ export interface TransportOptions {
   /** For each attempt of a request with a body that fits in memory. Uploads use a stall timer instead. */
   timeoutMs?: number;
   userAgent?: string;
-  /** Told of each problem before any retry, e.g. to notice a rejected token at once. */
-  onProblem?: (problem: ServiceProblem) => void;
+  /** Told of each problem before any retry, with the token the request carried (to notice a rejected one at once). */
+  onProblem?: (problem: ServiceProblem, sent: { token: string | null }) => void;
 }
 
 export interface RequestSpec {
@@ -83,12 +83,14 @@ export class Transport {
     if (this.options.userAgent) headers['user-agent'] = this.options.userAgent;
     const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
     const isWrite = spec.method !== 'GET' && spec.method !== 'HEAD';
+    const url = this.url(spec.path, spec.query);
+    const sent = { token: url.searchParams.get('auth_token') };
 
     let response: Response;
     try {
       if (spec.stream) {
         const made = await spec.stream();
-        const answer = await sendStreamed(this.url(spec.path, spec.query), spec.method, { ...headers, ...made.headers }, made.chunks, signal);
+        const answer = await sendStreamed(url, spec.method, { ...headers, ...made.headers }, made.chunks, signal);
         const empty = answer.status === 204 || answer.status === 304 || answer.text === '';
         response = new Response(empty ? null : answer.text, { status: answer.status, headers: answer.headers });
       } else {
@@ -97,11 +99,11 @@ export class Transport {
           body = JSON.stringify(spec.json);
           headers['content-type'] = 'application/json';
         }
-        response = await fetch(this.url(spec.path, spec.query), { method: spec.method, headers, body, redirect: 'follow', signal });
+        response = await fetch(url, { method: spec.method, headers, body, redirect: 'follow', signal });
       }
     } catch (error) {
       const reason = spec.signal?.aborted ? 'cancelled' : timeout?.aborted || spec.timeoutSignal?.aborted ? 'timeout' : null;
-      throw this.fail(networkProblem(error, isWrite, reason), spec);
+      throw this.fail(networkProblem(error, isWrite, reason), spec, sent);
     }
 
     if ((response.status >= 200 && response.status < 300) || spec.accept?.includes(response.status)) {
@@ -114,11 +116,11 @@ export class Transport {
     } catch {
       // An unreadable error body still has its status.
     }
-    throw this.fail(classifyResponse(response.status, response.headers, parsed), spec);
+    throw this.fail(classifyResponse(response.status, response.headers, parsed), spec, sent);
   }
 
-  private fail(problem: ServiceProblem, spec: RequestSpec): ServiceError {
-    this.options.onProblem?.(problem);
+  private fail(problem: ServiceProblem, spec: RequestSpec, sent: { token: string | null }): ServiceError {
+    this.options.onProblem?.(problem, sent);
     return new ServiceError(problem, spec.method, spec.path);
   }
 }

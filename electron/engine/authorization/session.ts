@@ -69,16 +69,20 @@ export class Session {
     return {
       ...options,
       token: () => this.currentToken(),
-      onProblem: (problem) => {
-        this.noticeProblem(problem);
-        onProblem?.(problem);
+      onProblem: (problem, sent) => {
+        this.noticeProblem(problem, sent.token);
+        onProblem?.(problem, sent);
       },
     };
   }
 
-  /** A problem of a request: a rejected token means sign in again. */
-  noticeProblem(problem: ServiceProblem): void {
+  /**
+   * A problem of a request: a rejected token means sign in again — unless the request carried another token
+   * than the one in use now (an answer to a request sent before a new sign-in).
+   */
+  noticeProblem(problem: ServiceProblem, sentToken: string | null = this.token): void {
     if (problem.kind !== 'token-rejected' || this.current.status !== 'signed-in') return;
+    if (sentToken !== null && sentToken !== this.token) return;
     this.setState({ status: 'needs-sign-in', reason: SIGN_IN_AGAIN, user: this.current.user });
   }
 

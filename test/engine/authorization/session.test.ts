@@ -127,6 +127,21 @@ describe('sign-in and session against the local service', () => {
     expect(await store.read()).toBeNull();
   });
 
+  it('ignores a rejection of the old token that arrives after a new sign-in', async () => {
+    const { user, token } = service.addUser('late-answer');
+    const session = new Session(new MemoryTokenStore());
+    await session.signInWithToken(service.url, token);
+    const app = findApplication(service.db, REGISTERED_APPLICATION)!;
+    revokeAuthorization(service.db, user.id, liveAuthorization(service.db, user.id, app.id)!.id, Date.now());
+    const newToken = grantAuthorization(service.db, user.id, app.id, Date.now()).token;
+    // A request leaves with the old token; the user signs in again before its 401 comes back.
+    const oldClient = new ServiceClient({ baseUrl: service.url, token: () => token, onProblem: (problem, sent) => session.noticeProblem(problem, sent.token) });
+    await session.signInWithToken(service.url, newToken);
+    expect(isServiceError(await oldClient.whoami().catch((caught: unknown) => caught), 'token-rejected')).toBe(true);
+    expect(session.state.status).toBe('signed-in');
+    expect(session.canWrite()).toBe(true);
+  });
+
   it('loads a stored token as signed in, user not yet confirmed', async () => {
     const { token } = service.addUser('stored');
     const session = new Session(new MemoryTokenStore(token));
