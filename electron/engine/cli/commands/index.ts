@@ -2,6 +2,9 @@ import type { Command } from 'commander';
 import type { CliContext } from '../cli-context';
 import { loginCommand } from './login';
 import { logoutCommand } from './logout';
+import { pullCommand } from './pull';
+import { searchCommand } from './search';
+import { showCommand } from './show';
 import { whoamiCommand } from './whoami';
 
 /** A command module adds its commands to the program; `context()` is made once the global options are parsed. */
@@ -11,4 +14,7 @@ export const COMMAND_MODULES: CommandModule[] = [
   loginCommand,
   logoutCommand,
   whoamiCommand,
+  pullCommand,
+  searchCommand,
+  showCommand,
 ];

@@ -1,0 +1,19 @@
+import type { License } from '../../../shared';
+
+/**
+ * Spec §1 rule 2: attribution when the license requires it, never a wrong one. Built only from what the
+ * cache holds about this design (its name, its author's screen name, its license); null when the
+ * license needs none, or when the author is unknown (better no line than a wrong one).
+ */
+export function attributionLine(name: string, author: string, license: License | null): string | null {
+  if (!license?.attributionRequired || !author) return null;
+  return `“${name}” by ${author}, licensed ${license.title}`;
+}
+
+/**
+ * Spec §1 rule 1: link to the design, never to its 3D files. The spec shows no web address for a design's
+ * page; this is the service's address with /designs/<slug or id>.
+ */
+export function designPageUrl(serviceUrl: string, design: { id: number; slug: string | null }): string {
+  return `${serviceUrl.replace(/\/+$/, '')}/designs/${encodeURIComponent(design.slug ?? String(design.id))}`;
+}

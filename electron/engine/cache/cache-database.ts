@@ -1,0 +1,52 @@
+import Database from 'better-sqlite3';
+import { CACHE_MIGRATIONS } from './migrations';
+
+/**
+ * Typed handles, as Signal Desktop does it: code that only reads takes a ReadableDB, code that writes takes
+ * a WritableDB. Both are the same connection; the brand only stops a read path from being handed to a write.
+ */
+export type ReadableDB = Database.Database & { readonly __cacheReadable: true };
+export type WritableDB = ReadableDB & { readonly __cacheWritable: true };
+
+export class CacheDatabaseFromTheFutureError extends Error {
+  constructor(readonly location: string, readonly found: number, readonly known: number) {
+    super(`${location} has cache schema version ${found}, newer than this version of design-sync knows (${known}); refusing to open it`);
+    this.name = 'CacheDatabaseFromTheFutureError';
+  }
+}
+
+/** Opens (creating if needed) the cache database: WAL, synchronous=NORMAL (a cache may lose its last commit on power loss), foreign keys on. */
+export function openCacheDatabase(path: string): WritableDB {
+  const db = new Database(path);
+  try {
+    if (path !== ':memory:') db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    migrateCache(db, path);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db as WritableDB;
+}
+
+export function schemaVersion(db: Database.Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/** Runs the pending migrations, up to `target` (all by default), in one transaction. */
+export function migrateCache(db: Database.Database, location = 'the cache database', target = CACHE_MIGRATIONS.length): void {
+  const current = schemaVersion(db);
+  if (current > CACHE_MIGRATIONS.length) throw new CacheDatabaseFromTheFutureError(location, current, CACHE_MIGRATIONS.length);
+  if (current >= target) return;
+  db.transaction(() => {
+    for (let version = current; version < target; version++) CACHE_MIGRATIONS[version]!(db);
+    db.pragma(`user_version = ${target}`);
+  })();
+}
+
+/** A handle that writes: for the one place that opened the database (pull, search merge, file cache). */
+export function asWritable(db: Database.Database): WritableDB {
+  return db as WritableDB;
+}

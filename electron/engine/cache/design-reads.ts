@@ -1,0 +1,282 @@
+import { isLicenseCode, LICENSES, type License, type LicenseCode } from '../../../shared';
+import type { ReadableDB } from './cache-database';
+import { peekCachedFile } from './file-cache';
+import { foldForSearch, ftsQuery, ftsWholeWordQuery, searchWords, wordMatch } from './fts-query';
+import { prepared } from './prepared';
+
+/** What a grid or a result list shows of a design; read from the cache only. */
+export interface DesignSummary {
+  id: number;
+  slug: string | null;
+  name: string;
+  excerpt: string;
+  license: string | null;
+  state: string | null;
+  userId: number | null;
+  author: string;
+  primaryImageId: number | null;
+  createdAt: string | null;
+  updatedAt: string | null;
+  own: boolean;
+  /** When the service last vouched for this copy (epoch ms): its data arrived, or a complete listing saw it unchanged. */
+  checkedAt: number;
+}
+
+export interface CachedImage {
+  id: number;
+  raw: Record<string, unknown>;
+  /** Local files of renditions the cache holds (e.g. grid, large), by rendition name. */
+  localFiles: Record<string, string>;
+}
+
+export interface CachedDesign {
+  summary: DesignSummary;
+  /** Every field the service sent, in every form seen: the newer form's values win where both have a field. */
+  design: Record<string, unknown>;
+  /** The list/read form and the user-designs form exactly as last received (null if never seen). */
+  forms: { list: Record<string, unknown> | null; user: Record<string, unknown> | null };
+  images: CachedImage[];
+  documents: Record<string, unknown>[];
+  author: { id: number | null; screenName: string; public: Record<string, unknown> | null; own: Record<string, unknown> | null };
+  tags: string[];
+  license: License | null;
+  /** When this copy's data was written (epoch ms). */
+  fetchedAt: number;
+  /** When the service last vouched for it (a later complete listing that saw it unchanged counts). */
+  checkedAt: number;
+  /** now − checkedAt. */
+  ageMs: number;
+}
+
+export type DesignSort = 'updated' | 'created' | 'name' | 'newest';
+
+export interface ListOptions {
+  sort?: DesignSort;
+  offset?: number;
+  limit?: number;
+  license?: LicenseCode | readonly LicenseCode[];
+  ownOnly?: boolean;
+}
+
+export interface SyncStateRow {
+  lastFullPullAt: number | null;
+  lastListingCount: number | null;
+  lastOwnPullAt: number | null;
+  ownUserId: number | null;
+}
+
+export function readSyncState(db: ReadableDB): SyncStateRow {
+  return prepared(db, 
+    `SELECT last_full_pull_at AS lastFullPullAt, last_listing_count AS lastListingCount, last_own_pull_at AS lastOwnPullAt, own_user_id AS ownUserId
+     FROM sync_state WHERE id = 1`,
+  ).get() as SyncStateRow;
+}
+
+const SUMMARY_COLUMNS = `d.id, d.slug, d.name, d.excerpt, d.license, d.state, d.user_id AS userId, d.author_screen_name AS author,
+  d.primary_image_id AS primaryImageId, d.created_at AS createdAt, d.updated_at AS updatedAt, d.is_own AS own,
+  max(d.fetched_at,
+      CASE WHEN d.in_listing = 1 THEN coalesce(s.last_full_pull_at, 0) ELSE 0 END,
+      CASE WHEN d.is_own = 1 THEN coalesce(s.last_own_pull_at, 0) ELSE 0 END) AS checkedAt`;
+
+type SummaryRow = Omit<DesignSummary, 'own'> & { own: number };
+const toSummary = (row: SummaryRow): DesignSummary => ({ ...row, own: row.own === 1 });
+
+const ORDER: Record<DesignSort, string> = {
+  updated: 'd.updated_ms DESC, d.id DESC',
+  created: 'd.created_ms DESC, d.id DESC',
+  name: 'd.name COLLATE NOCASE ASC, d.id ASC',
+  newest: 'd.id DESC',
+};
+
+function clampLimit(limit: number | undefined, fallback = 50): number {
+  return Math.max(1, Math.min(500, Math.floor(limit ?? fallback)));
+}
+
+/** A page of cached designs: sorted, filtered by license and ownership. Never touches the network. */
+export function listCachedDesigns(db: ReadableDB, options: ListOptions = {}): DesignSummary[] {
+  const where: string[] = [];
+  const params: Record<string, unknown> = { limit: clampLimit(options.limit), offset: Math.max(0, Math.floor(options.offset ?? 0)) };
+  if (options.license !== undefined) {
+    const codes = (Array.isArray(options.license) ? options.license : [options.license]) as string[];
+    where.push(`d.license IN (SELECT value FROM json_each(@licenses))`);
+    params.licenses = JSON.stringify(codes);
+  }
+  if (options.ownOnly) where.push('d.is_own = 1');
+  const rows = prepared(db, 
+    `SELECT ${SUMMARY_COLUMNS} FROM designs d, sync_state s WHERE s.id = 1 ${where.map((w) => `AND ${w}`).join(' ')}
+     ORDER BY ${ORDER[options.sort ?? 'updated']} LIMIT @limit OFFSET @offset`,
+  ).all(params) as SummaryRow[];
+  return rows.map(toSummary);
+}
+
+export function countCachedDesigns(db: ReadableDB, options: { ownOnly?: boolean } = {}): number {
+  const row = prepared(db, `SELECT count(*) AS n FROM designs ${options.ownOnly ? 'WHERE is_own = 1' : ''}`).get() as { n: number };
+  return row.n;
+}
+
+export interface SearchPage {
+  items: DesignSummary[];
+  /** Whether another page follows. */
+  hasMore: boolean;
+  /** The FTS5 expression the input became (null when nothing searchable was typed). */
+  query: string | null;
+}
+
+/**
+ * How many matches, newest first, are ranked. FTS5 reads matches in rowid order and stops at the window, so
+ * a query answers in a few ms whatever the size of the cache; a query with fewer matches (any selective one)
+ * is ranked whole, a broader one shows the best of its newest matches. Paging past the window widens it.
+ */
+export const RANK_WINDOW = 200;
+
+/** How much a word found in each column counts; a word found in none of these is in the description (1). */
+const COLUMN_WEIGHTS = [['name', 10], ['tags', 6], ['excerpt', 4], ['author', 3]] as const;
+
+interface Candidate { id: number; name: string; tags: string; excerpt: string; author: string }
+
+/**
+ * Ranks candidates by the best column each word was found in (name 10, tags 6, excerpt 4, author 3,
+ * description 1), a whole-word match counting a little more than a prefix, a shorter name a little more
+ * than a longer one; newer designs first on ties.
+ * Not bm25: bm25's term statistics make FTS5 read every match of every term of the query (11 ms at 100k
+ * designs for a word they all have), where this costs the same for any query.
+ */
+function rank(candidates: Iterable<Candidate>, words: string[]): number[] {
+  const folded = words.map(foldForSearch);
+  const scored: { id: number; score: number }[] = [];
+  for (const candidate of candidates) {
+    const texts = COLUMN_WEIGHTS.map(([column]) => foldForSearch(candidate[column]));
+    let score = 0;
+    for (const word of folded) {
+      let best = 1;
+      for (let i = 0; i < COLUMN_WEIGHTS.length; i++) {
+        const match = wordMatch(texts[i]!, word);
+        if (match === 0) continue;
+        best = COLUMN_WEIGHTS[i]![1] + (match === 2 ? 0.5 : 0);
+        break;
+      }
+      score += best;
+    }
+    // As bm25's length normalisation does: of two equal matches, the shorter name is the closer one.
+    score += 0.1 / (1 + (texts[0]!.match(/[\p{L}\p{N}]+/gu)?.length ?? 0));
+    scored.push({ id: candidate.id, score });
+  }
+  return scored.sort((a, b) => b.score - a.score || b.id - a.id).map((ranked) => ranked.id);
+}
+
+const CANDIDATES_SQL = 'SELECT rowid AS id, name, tags, excerpt, author FROM designs_fts WHERE designs_fts MATCH ? ORDER BY rowid DESC LIMIT ?';
+
+/**
+ * Offline search: FTS5 MATCH with a prefix query per word typed (the full-text index finds the matches),
+ * ranked by the column each word was found in (see rank). Whole-word matches are gathered first: when they
+ * fill the window, the prefix query (slower for a very common prefix) is not needed. Never touches the network.
+ */
+export function searchCachedDesigns(db: ReadableDB, input: string, options: { offset?: number; limit?: number } = {}): SearchPage {
+  const query = ftsQuery(input);
+  if (query === null) return { items: [], hasMore: false, query };
+  const limit = clampLimit(options.limit, 20);
+  const offset = Math.max(0, Math.floor(options.offset ?? 0));
+  const window = Math.max(RANK_WINDOW, offset + limit + 1);
+  const candidates = new Map<number, Candidate>();
+  for (const row of prepared(db, CANDIDATES_SQL).all(ftsWholeWordQuery(input), window) as Candidate[]) candidates.set(row.id, row);
+  if (candidates.size < window) {
+    for (const row of prepared(db, CANDIDATES_SQL).all(query, window) as Candidate[]) candidates.set(row.id, row);
+  }
+  const ids = rank(candidates.values(), searchWords(input)).slice(offset, offset + limit + 1);
+  const items = summariesByIds(db, ids);
+  return { items: items.slice(0, limit), hasMore: ids.length > limit, query };
+}
+
+/** Summaries of these designs, in the order given (those not cached are left out). */
+export function summariesByIds(db: ReadableDB, ids: readonly number[]): DesignSummary[] {
+  if (ids.length === 0) return [];
+  const rows = prepared(db, 
+    `SELECT ${SUMMARY_COLUMNS} FROM designs d, sync_state s WHERE s.id = 1 AND d.id IN (SELECT value FROM json_each(?))`,
+  ).all(JSON.stringify(ids)) as SummaryRow[];
+  const byId = new Map(rows.map((row) => [row.id, toSummary(row)]));
+  return ids.map((id) => byId.get(id)).filter((s): s is DesignSummary => s !== undefined);
+}
+
+function parseObject(json: string | null): Record<string, unknown> | null {
+  if (json === null) return null;
+  try {
+    const value = JSON.parse(json) as unknown;
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The renditions whose local files a read reports (those the pull downloads). */
+export const CACHED_RENDITIONS = ['grid', 'large'] as const;
+
+export function renditionUrl(image: Record<string, unknown>, rendition: string): string | null {
+  const file = image.file as Record<string, unknown> | undefined;
+  const entry = file?.[rendition] as { url?: unknown } | undefined;
+  return typeof entry?.url === 'string' ? entry.url : null;
+}
+
+/**
+ * One cached design by id or slug, with its images (and local rendition files when `fileRoot` is given),
+ * documents, author, tags and license. Null when not cached. Never touches the network.
+ */
+export function getCachedDesign(db: ReadableDB, idOrSlug: number | string, options: { now?: number; fileRoot?: string } = {}): CachedDesign | null {
+  const key = String(idOrSlug).trim();
+  const row = (/^\d+$/.test(key)
+    ? prepared(db, `SELECT d.*, ${SUMMARY_COLUMNS} FROM designs d, sync_state s WHERE s.id = 1 AND d.id = ?`).get(Number(key))
+    : prepared(db, `SELECT d.*, ${SUMMARY_COLUMNS} FROM designs d, sync_state s WHERE s.id = 1 AND d.slug = ? ORDER BY d.fetched_at DESC LIMIT 1`).get(key)) as
+    (SummaryRow & { list_json: string | null; user_form_json: string | null; list_updated_at: string | null; user_form_updated_at: string | null; fetched_at: number }) | undefined;
+  if (!row) return null;
+  const list = parseObject(row.list_json);
+  const user = parseObject(row.user_form_json);
+  const listNewer = (Date.parse(row.list_updated_at ?? '') || 0) >= (Date.parse(row.user_form_updated_at ?? '') || 0);
+  const design = listNewer ? { ...user, ...list } : { ...list, ...user };
+
+  const images = (prepared(db, 'SELECT id, raw_json FROM images WHERE design_id = ? ORDER BY position').all(row.id) as { id: number; raw_json: string }[])
+    .map((image) => {
+      const raw = parseObject(image.raw_json) ?? {};
+      const localFiles: Record<string, string> = {};
+      if (options.fileRoot) {
+        for (const rendition of CACHED_RENDITIONS) {
+          const url = renditionUrl(raw, rendition);
+          const found = url ? peekCachedFile(db, options.fileRoot, url) : null;
+          if (found) localFiles[rendition] = found.path;
+        }
+      }
+      return { id: image.id, raw, localFiles };
+    });
+  const documents = (prepared(db, 'SELECT raw_json FROM documents WHERE design_id = ? ORDER BY position').all(row.id) as { raw_json: string }[])
+    .map((document) => parseObject(document.raw_json) ?? {});
+  const tags = (prepared(db, 'SELECT t.name FROM design_tags dt JOIN tags t ON t.id = dt.tag_id WHERE dt.design_id = ? ORDER BY dt.position').all(row.id) as { name: string }[])
+    .map((tag) => tag.name);
+  const userRow = row.userId === null ? undefined : prepared(db, 'SELECT screen_name, public_json, own_json FROM users WHERE id = ?').get(row.userId) as
+    { screen_name: string; public_json: string | null; own_json: string | null } | undefined;
+  const summary = toSummary({
+    id: row.id, slug: row.slug, name: row.name, excerpt: row.excerpt, license: row.license, state: row.state, userId: row.userId,
+    author: row.author, primaryImageId: row.primaryImageId, createdAt: row.createdAt, updatedAt: row.updatedAt, own: row.own, checkedAt: row.checkedAt,
+  });
+  const now = options.now ?? Date.now();
+  return {
+    summary,
+    design,
+    forms: { list, user },
+    images,
+    documents,
+    author: {
+      id: row.userId,
+      screenName: row.author || userRow?.screen_name || '',
+      public: parseObject(userRow?.public_json ?? null),
+      own: parseObject(userRow?.own_json ?? null),
+    },
+    tags,
+    license: isLicenseCode(row.license) ? LICENSES[row.license] : null,
+    fetchedAt: row.fetched_at,
+    checkedAt: row.checkedAt,
+    ageMs: Math.max(0, now - row.checkedAt),
+  };
+}
+
+/** The image a grid shows for a design: its primary image, else its first. */
+export function coverImage(design: Pick<CachedDesign, 'images' | 'summary'>): CachedImage | null {
+  return design.images.find((image) => image.id === design.summary.primaryImageId) ?? design.images[0] ?? null;
+}

@@ -1,0 +1,180 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableDB, WritableDB } from './cache-database';
+import { prepared } from './prepared';
+
+export const DEFAULT_FILE_CACHE_BYTES = 500 * 1024 * 1024;
+
+export interface StoredFile {
+  url: string;
+  hash: string;
+  size: number;
+  path: string;
+}
+
+export interface EnsureResult extends StoredFile {
+  downloaded: boolean;
+}
+
+/** Fetches a url as a streamed response (ServiceClient.download does, with the token only for the service's origin). */
+export type Fetcher = (url: string, signal?: AbortSignal) => Promise<Response>;
+
+export interface FileCacheOptions {
+  maxBytes?: number;
+  now?: () => number;
+}
+
+/** Where the bytes with this sha256 live: files/ab/cdef… */
+export function pathForHash(root: string, hash: string): string {
+  return join(root, hash.slice(0, 2), hash.slice(2));
+}
+
+/** Read-only view of the file cache: a url's local file, or null. Never touches the network, never writes. */
+export function peekCachedFile(db: ReadableDB, root: string, url: string): StoredFile | null {
+  const row = prepared(db, 'SELECT url, hash, size FROM file_index WHERE url = ?').get(url) as { url: string; hash: string; size: number } | undefined;
+  if (!row) return null;
+  const path = pathForHash(root, row.hash);
+  return existsSync(path) ? { ...row, path } : null;
+}
+
+/**
+ * Content-addressed, size-bounded cache of downloaded files. The index (url → sha256, size, version,
+ * last use) lives in the cache database; the bytes in `root`, named by their hash, so two urls with the
+ * same bytes share one file. Downloads stream to a temp file in `root/tmp` while hashing, then are renamed
+ * into place: a file under its hash name is always whole. Least recently used urls go first when the bound is passed.
+ */
+export class FileCache {
+  readonly maxBytes: number;
+  private readonly now: () => number;
+  private readonly inFlight = new Map<string, Promise<EnsureResult>>();
+
+  constructor(readonly db: WritableDB, readonly root: string, options: FileCacheOptions = {}) {
+    this.maxBytes = options.maxBytes ?? DEFAULT_FILE_CACHE_BYTES;
+    this.now = options.now ?? Date.now;
+    mkdirSync(join(root, 'tmp'), { recursive: true });
+    this.removeStaleTempFiles();
+  }
+
+  /** The local file for a url, or null; marks it used. Never touches the network. */
+  localPath(url: string): string | null {
+    const found = peekCachedFile(this.db, this.root, url);
+    if (!found) return null;
+    prepared(this.db, 'UPDATE file_index SET last_used_at = ? WHERE url = ?').run(this.now(), url);
+    return found.path;
+  }
+
+  /** Whether the url is cached at this version (e.g. the image's updated_at) with its file present. */
+  has(url: string, version: string | null = null): boolean {
+    const row = prepared(this.db, 'SELECT hash, version FROM file_index WHERE url = ?').get(url) as { hash: string; version: string | null } | undefined;
+    return row !== undefined && row.version === version && existsSync(pathForHash(this.root, row.hash));
+  }
+
+  /** The url's file, downloading it only when it is missing or cached for another version. */
+  async ensure(url: string, fetcher: Fetcher, options: { version?: string | null; signal?: AbortSignal } = {}): Promise<EnsureResult> {
+    const version = options.version ?? null;
+    if (this.has(url, version)) return { ...peekCachedFile(this.db, this.root, url)!, downloaded: false };
+    const key = `${url}\n${version}`;
+    const running = this.inFlight.get(key);
+    if (running) return running;
+    const work = this.download(url, version, fetcher, options.signal).finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, work);
+    return work;
+  }
+
+  private async download(url: string, version: string | null, fetcher: Fetcher, signal?: AbortSignal): Promise<EnsureResult> {
+    const response = await fetcher(url, signal);
+    if (!response.body) throw new Error(`No body in the answer for ${url}`);
+    const temp = join(this.root, 'tmp', `${randomBytes(8).toString('hex')}.part`);
+    const hash = createHash('sha256');
+    let size = 0;
+    const hashing = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        hash.update(chunk);
+        size += chunk.length;
+        done(null, chunk);
+      },
+    });
+    const writer = createWriteStream(temp, { flags: 'wx' });
+    try {
+      await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), hashing, writer, { signal });
+      const digest = hash.digest('hex');
+      const path = pathForHash(this.root, digest);
+      if (existsSync(path) && statSync(path).size === size) {
+        rmSync(temp, { force: true });
+      } else {
+        mkdirSync(dirname(path), { recursive: true });
+        renameSync(temp, path);
+      }
+      const previous = prepared(this.db, 'SELECT hash FROM file_index WHERE url = ?').get(url) as { hash: string } | undefined;
+      const now = this.now();
+      prepared(this.db, 
+        `INSERT INTO file_index (url, hash, size, version, content_type, stored_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (url) DO UPDATE SET hash = excluded.hash, size = excluded.size, version = excluded.version,
+           content_type = excluded.content_type, stored_at = excluded.stored_at, last_used_at = excluded.last_used_at`,
+      ).run(url, digest, size, version, response.headers.get('content-type'), now, now);
+      if (previous && previous.hash !== digest) this.removeIfUnreferenced(previous.hash);
+      this.evict(url);
+      return { url, hash: digest, size, path, downloaded: true };
+    } catch (error) {
+      // The writer may still be opening the file when the source fails: remove it only once it is closed.
+      if (!writer.closed) await new Promise<void>((resolve) => writer.once('close', () => resolve()));
+      rmSync(temp, { force: true });
+      throw error;
+    }
+  }
+
+  /** Bytes on disk: each distinct hash counted once. */
+  totalBytes(): number {
+    const row = prepared(this.db, 'SELECT coalesce(sum(size), 0) AS total FROM (SELECT hash, max(size) AS size FROM file_index GROUP BY hash)').get() as { total: number };
+    return row.total;
+  }
+
+  /** Drops least recently used urls until the cache fits its bound; `keep` (the file just stored) goes last. */
+  evict(keep?: string): { removedUrls: number; freedBytes: number } {
+    let total = this.totalBytes();
+    let removedUrls = 0;
+    let freedBytes = 0;
+    if (total <= this.maxBytes) return { removedUrls, freedBytes };
+    const candidates = prepared(this.db, 'SELECT url, hash, size FROM file_index WHERE url IS NOT ? ORDER BY last_used_at ASC, stored_at ASC').iterate(keep ?? null) as Iterable<{ url: string; hash: string; size: number }>;
+    const victims: { url: string; hash: string; size: number }[] = [];
+    for (const candidate of candidates) {
+      victims.push(candidate);
+      if (victims.length >= 1000) break;
+    }
+    for (const victim of victims) {
+      if (total <= this.maxBytes) break;
+      prepared(this.db, 'DELETE FROM file_index WHERE url = ?').run(victim.url);
+      removedUrls++;
+      if (this.removeIfUnreferenced(victim.hash)) {
+        freedBytes += victim.size;
+        total -= victim.size;
+      }
+    }
+    if (total > this.maxBytes && victims.length === 1000) return this.evict(keep);
+    return { removedUrls, freedBytes };
+  }
+
+  /** Removes the file of a hash no url points to any more; whether it was unreferenced. */
+  private removeIfUnreferenced(hash: string): boolean {
+    if (prepared(this.db, 'SELECT 1 FROM file_index WHERE hash = ?').get(hash)) return false;
+    rmSync(pathForHash(this.root, hash), { force: true });
+    return true;
+  }
+
+  /** Temp files left by a process that died mid-download (older than an hour, so never one still being written). */
+  private removeStaleTempFiles(): void {
+    const dir = join(this.root, 'tmp');
+    const cutoff = Date.now() - 60 * 60 * 1000;
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      try {
+        if (statSync(path).mtimeMs < cutoff) rmSync(path, { force: true });
+      } catch {
+        // gone already
+      }
+    }
+  }
+}

@@ -1,0 +1,42 @@
+import type { ServiceClient } from '../api/service-client';
+import { isServiceError } from '../api/service-error';
+import type { WritableDB } from './cache-database';
+import { searchCachedDesigns, summariesByIds, type DesignSummary } from './design-reads';
+import { upsertDesign } from './design-writes';
+
+export interface SearchAnswer {
+  /** Where the results come from: the service (and merged into the cache), or the cache because the service could not be reached. */
+  source: 'online' | 'offline';
+  items: DesignSummary[];
+  hasMore: boolean;
+  /** Why the answer is not from the service, when it is not. */
+  note: string | null;
+}
+
+/**
+ * Asks the service (GET /v1/designs/search), writes what it answers into the cache, and returns the
+ * designs as the cache now holds them, in the service's order. When the service cannot be reached, the
+ * cache answers instead and says so. Other problems are thrown.
+ */
+export async function searchOnline(
+  client: ServiceClient, db: WritableDB, q: string, options: { page?: number; limit?: number; signal?: AbortSignal; now?: () => number } = {},
+): Promise<SearchAnswer> {
+  const limit = options.limit ?? 20;
+  const page = options.page ?? 1;
+  try {
+    const answer = await client.searchDesigns(q, { page, limit }, options.signal);
+    const at = (options.now ?? Date.now)();
+    const ids: number[] = [];
+    db.transaction(() => {
+      for (const item of answer.items) {
+        const { id } = upsertDesign(db, item, 'list', at);
+        if (id !== undefined) ids.push(id);
+      }
+    })();
+    return { source: 'online', items: summariesByIds(db, ids), hasMore: answer.nextPage !== null, note: null };
+  } catch (error) {
+    if (!isServiceError(error, 'offline')) throw error;
+    const offline = searchCachedDesigns(db, q, { offset: (page - 1) * limit, limit });
+    return { source: 'offline', items: offline.items, hasMore: offline.hasMore, note: `The service could not be reached (${error.problem.message}); these results come from the cache.` };
+  }
+}

@@ -1,0 +1,51 @@
+import { openDesignCache } from '../../cache/design-cache';
+import { searchCachedDesigns, type DesignSummary } from '../../cache/design-reads';
+import { searchOnline } from '../../cache/online-search';
+import { CliError } from '../cli-context';
+import type { CommandModule } from './index';
+
+function positiveInt(value: string, name: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new CliError(`${name} must be a whole number of at least 1, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+export function formatResults(items: DesignSummary[]): string {
+  if (items.length === 0) return 'No designs found.';
+  const width = Math.max(...items.map((d) => String(d.id).length));
+  return items
+    .map((d) => `${String(d.id).padStart(width)}  ${d.name}${d.author ? ` — ${d.author}` : ''}${d.license ? ` (${d.license})` : ''}${d.own ? ' [yours]' : ''}${d.slug ? `  ${d.slug}` : ''}`)
+    .join('\n');
+}
+
+/** `design-sync search <words…> [--online] [--json]`: from the cache by default; --online asks the service and merges. */
+export const searchCommand: CommandModule = (program, context) => {
+  program
+    .command('search')
+    .description('search designs: in the local cache (works offline), or with --online on the service')
+    .argument('<query...>', 'words to look for (each matches as a prefix: "gea bo" finds "gear box")')
+    .option('--online', 'ask the service, and store what it answers in the cache')
+    .option('--json', 'print the results as JSON')
+    .option('--limit <n>', 'results per page', '20')
+    .option('--page <n>', 'which page of results', '1')
+    .action(async (words: string[], options: { online?: boolean; json?: boolean; limit: string; page: string }) => {
+      const ctx = context();
+      const query = words.join(' ');
+      const limit = positiveInt(options.limit, '--limit');
+      const page = positiveInt(options.page, '--page');
+      const client = options.online ? await ctx.client() : null;
+      const cache = openDesignCache(ctx.profile);
+      try {
+        const answer = client
+          ? await searchOnline(client, cache.db, query, { page, limit })
+          : { source: 'offline' as const, note: null, ...searchCachedDesigns(cache.reader, query, { offset: (page - 1) * limit, limit }) };
+        if (answer.note) ctx.io.err(answer.note);
+        if (options.json) {
+          ctx.io.out(JSON.stringify({ query, source: answer.source, page, hasMore: answer.hasMore, note: answer.note, items: answer.items }, null, 2));
+        } else {
+          ctx.io.out(`${formatResults(answer.items)}${answer.hasMore ? `\n(more: --page ${page + 1})` : ''}`);
+        }
+      } finally {
+        cache.close();
+      }
+    });
+};

@@ -1,0 +1,77 @@
+import { attributionLine, designPageUrl } from '../../cache/attribution';
+import { openDesignCache } from '../../cache/design-cache';
+import { coverImage, getCachedDesign, type CachedDesign } from '../../cache/design-reads';
+import { describeAge } from '../../cache/describe-age';
+import { CliError, type CliContext } from '../cli-context';
+import type { CommandModule } from './index';
+
+function serviceUrlIfKnown(ctx: CliContext): string | null {
+  try {
+    return ctx.serviceUrl();
+  } catch {
+    return null;
+  }
+}
+
+/** Spec §1 rule 1: no link to 3D files leaves this command; the documents zip and file addresses are left out. */
+function withoutFileLinks(design: Record<string, unknown>): Record<string, unknown> {
+  const { documents_zip: _zip, ...rest } = design;
+  return rest;
+}
+
+export function showJson(cached: CachedDesign, pageUrl: string | null) {
+  const { summary } = cached;
+  return {
+    ...summary,
+    tags: cached.tags,
+    license: cached.license,
+    attribution: attributionLine(summary.name, cached.author.screenName, cached.license),
+    pageUrl,
+    fetchedAt: cached.fetchedAt,
+    checkedAt: cached.checkedAt,
+    ageMs: cached.ageMs,
+    age: describeAge(cached.ageMs),
+    design: withoutFileLinks(cached.design),
+    images: cached.images.map((image) => ({ id: image.id, name: image.raw.name ?? null, localFiles: image.localFiles })),
+    documents: cached.documents.map((document) => ({ id: document.id ?? null, name: document.name ?? null, file_contains_3d_model: document.file_contains_3d_model ?? null })),
+  };
+}
+
+export function formatDesign(cached: CachedDesign, pageUrl: string | null): string {
+  const { summary } = cached;
+  const lines = [`${summary.name}  (#${summary.id}${summary.slug ? `, ${summary.slug}` : ''})${summary.own ? '  [yours]' : ''}${summary.state && summary.state !== 'published' ? `  [${summary.state}]` : ''}`];
+  const license = cached.license ? `${cached.license.title} (${cached.license.code})` : summary.license ?? 'unknown';
+  lines.push(`by ${cached.author.screenName || 'an unknown author'} · license: ${license}`);
+  const attribution = attributionLine(summary.name, cached.author.screenName, cached.license);
+  if (attribution) lines.push(attribution);
+  if (summary.excerpt) lines.push('', summary.excerpt);
+  if (cached.tags.length > 0) lines.push('', `tags: ${cached.tags.join(', ')}`);
+  const cover = coverImage(cached);
+  lines.push(`images: ${cached.images.length}${cover?.localFiles.grid ? ` (thumbnail: ${cover.localFiles.grid})` : ''}`);
+  if (cached.documents.length > 0) lines.push(`documents: ${cached.documents.length}`);
+  if (pageUrl) lines.push(`page: ${pageUrl}`);
+  lines.push(`cached ${describeAge(cached.ageMs)}`);
+  return lines.join('\n');
+}
+
+/** `design-sync show <id|slug> [--json]`: one design from the cache, with its age; never touches the network. */
+export const showCommand: CommandModule = (program, context) => {
+  program
+    .command('show')
+    .description('show one design from the local cache (works offline)')
+    .argument('<design>', 'the design id or slug')
+    .option('--json', 'print the design as JSON')
+    .action(async (key: string, options: { json?: boolean }) => {
+      const ctx = context();
+      const cache = openDesignCache(ctx.profile);
+      try {
+        const cached = getCachedDesign(cache.reader, key, { fileRoot: ctx.profile.fileCache });
+        if (!cached) throw new CliError(`The design ${JSON.stringify(key)} is not in the cache. Run: design-sync pull (or design-sync search --online ${key}).`);
+        const service = serviceUrlIfKnown(ctx);
+        const pageUrl = service ? designPageUrl(service, cached.summary) : null;
+        ctx.io.out(options.json ? JSON.stringify(showJson(cached, pageUrl), null, 2) : formatDesign(cached, pageUrl));
+      } finally {
+        cache.close();
+      }
+    });
+};

@@ -1,0 +1,37 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+let nextId = 1000;
+
+/** A design in the list/read form (spec §2.1), as the service sends it. */
+export function listFormDesign(fields: Record<string, unknown> = {}): Record<string, unknown> {
+  const id = (fields.id as number | undefined) ?? nextId++;
+  return {
+    id,
+    name: `Design ${id}`,
+    slug: `design-${id}`,
+    description: '',
+    user_id: 7,
+    created_at: '2026-01-01T10:00:00.000+00:00',
+    updated_at: '2026-01-01T10:00:00.000+00:00',
+    primary_image_id: null,
+    license: 'ccby',
+    state: 'published',
+    design_category_id: 1,
+    excerpt: '',
+    last_trending_popularity: 0,
+    current_delta_popularity: 0,
+    materials: '',
+    documents_zip: { url: null },
+    download_count: 0,
+    documents_download_count: 0,
+    tags: [],
+    user: { id: 7, screen_name: 'maker' },
+    ...fields,
+  };
+}
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), `design-sync-${prefix}-`));
+}

@@ -1,0 +1,106 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openCacheDatabase, type WritableDB } from '../../../electron/engine/cache/cache-database';
+import { FileCache, pathForHash, type Fetcher } from '../../../electron/engine/cache/file-cache';
+import { tempDir } from './cache-fixtures';
+
+let dir: string;
+let db: WritableDB;
+let clock: number;
+let fetched: string[];
+
+const bytesFor = (url: string, size = 100) => Buffer.alloc(size, url);
+
+/** Serves bytes derived from the url as a streamed Response, in small chunks. */
+const fetcher: Fetcher = async (url) => {
+  fetched.push(url);
+  const bytes = bytesFor(url.replace(/\?.*/, ''));
+  return new Response(new ReadableStream({
+    start(controller) {
+      for (let i = 0; i < bytes.length; i += 16) controller.enqueue(bytes.subarray(i, i + 16));
+      controller.close();
+    },
+  }));
+};
+
+function cacheWith(maxBytes: number) {
+  return new FileCache(db, join(dir, 'files'), { maxBytes, now: () => clock });
+}
+
+beforeEach(() => {
+  dir = tempDir('file-cache');
+  db = openCacheDatabase(join(dir, 'cache.sqlite'));
+  clock = 1_000;
+  fetched = [];
+});
+afterEach(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('file cache', () => {
+  it('stores a download under the sha256 of its bytes and answers later reads from disk', async () => {
+    const files = cacheWith(10_000);
+    const stored = await files.ensure('/uploads/a.jpg', fetcher);
+    const expected = createHash('sha256').update(bytesFor('/uploads/a.jpg')).digest('hex');
+    expect(stored).toMatchObject({ hash: expected, size: 100, downloaded: true });
+    expect(stored.path).toBe(pathForHash(join(dir, 'files'), expected));
+    expect(stored.path).toMatch(new RegExp(`files/${expected.slice(0, 2)}/${expected.slice(2)}$`));
+    expect(readFileSync(stored.path)).toEqual(bytesFor('/uploads/a.jpg'));
+    expect(readdirSync(join(dir, 'files', 'tmp'))).toEqual([]);
+    expect((await files.ensure('/uploads/a.jpg', fetcher)).downloaded).toBe(false);
+    expect(fetched).toEqual(['/uploads/a.jpg']);
+    expect(files.localPath('/uploads/a.jpg')).toBe(stored.path);
+    expect(files.localPath('/uploads/never.jpg')).toBeNull();
+  });
+
+  it('downloads again when the source changed version, and shares one file between urls with the same bytes', async () => {
+    const files = cacheWith(10_000);
+    await files.ensure('/uploads/a.jpg', fetcher, { version: 'v1' });
+    await files.ensure('/uploads/a.jpg', fetcher, { version: 'v2' });
+    expect(fetched).toHaveLength(2);
+    const one = await files.ensure('/same?x=1', fetcher);
+    const two = await files.ensure('/same?x=2', fetcher);
+    expect(one.path).toBe(two.path);
+    expect(files.totalBytes()).toBe(200);
+  });
+
+  it('never leaves a half file: a download that breaks off stores nothing', async () => {
+    const files = cacheWith(10_000);
+    const broken: Fetcher = async () => new Response(new ReadableStream({
+      start(controller) {
+        controller.enqueue(new Uint8Array(50));
+        controller.error(new Error('connection reset'));
+      },
+    }));
+    await expect(files.ensure('/uploads/broken.jpg', broken)).rejects.toThrow(/connection reset/);
+    expect(files.localPath('/uploads/broken.jpg')).toBeNull();
+    expect(readdirSync(join(dir, 'files', 'tmp'))).toEqual([]);
+    expect(readdirSync(join(dir, 'files')).filter((name) => name !== 'tmp')).toEqual([]);
+  });
+
+  it('keeps within its size bound by evicting the least recently used files', async () => {
+    const files = cacheWith(250);
+    const a = await files.ensure('/a', fetcher);
+    clock++;
+    const b = await files.ensure('/b', fetcher);
+    clock++;
+    files.localPath('/a'); // a is now used more recently than b
+    clock++;
+    const c = await files.ensure('/c', fetcher);
+    expect(files.totalBytes()).toBeLessThanOrEqual(250);
+    expect(files.localPath('/b')).toBeNull();
+    expect(existsSync(b.path)).toBe(false);
+    expect(files.localPath('/a')).toBe(a.path);
+    expect(files.localPath('/c')).toBe(c.path);
+    for (let i = 0; i < 10; i++) {
+      clock++;
+      await files.ensure(`/many/${i}`, fetcher);
+      expect(files.totalBytes()).toBeLessThanOrEqual(250);
+    }
+    const onDisk = readdirSync(join(dir, 'files')).filter((name) => name !== 'tmp').flatMap((sub) => readdirSync(join(dir, 'files', sub)));
+    expect(onDisk).toHaveLength(2);
+  });
+});

@@ -1,0 +1,87 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CacheDatabaseFromTheFutureError, migrateCache, openCacheDatabase, schemaVersion } from '../../../electron/engine/cache/cache-database';
+import { CACHE_MIGRATIONS } from '../../../electron/engine/cache/migrations';
+import { tempDir } from './cache-fixtures';
+
+/** The schema as it was at `version`, in memory. */
+function databaseAt(version: number): Database.Database {
+  const db = new Database(':memory:');
+  db.pragma('foreign_keys = ON');
+  migrateCache(db, ':memory:', version);
+  expect(schemaVersion(db)).toBe(version);
+  return db;
+}
+
+function insertDesign(db: Database.Database, id: number, fields: Record<string, unknown> = {}) {
+  db.prepare(
+    `INSERT INTO designs (id, slug, name, excerpt, description_text, author_screen_name, list_json, fetched_at)
+     VALUES (@id, @slug, @name, @excerpt, @text, @author, @json, 1)`,
+  ).run({ id, slug: `d-${id}`, name: `Design ${id}`, excerpt: '', text: '', author: 'maker', json: '{}', ...fields });
+}
+
+describe('cache migrations', () => {
+  it('0001 creates designs with their forms, tags, images, documents, users, validators and sync state', () => {
+    const db = databaseAt(0);
+    migrateCache(db, ':memory:', 1);
+    insertDesign(db, 1, { json: '{"id":1,"unknown_field":true}' });
+    db.prepare(`INSERT INTO tags (name) VALUES ('gear')`).run();
+    db.prepare(`INSERT INTO design_tags (design_id, tag_id) VALUES (1, 1)`).run();
+    db.prepare(`INSERT INTO images (id, design_id, position, raw_json, fetched_at) VALUES (5, 1, 0, '{}', 1)`).run();
+    db.prepare(`INSERT INTO documents (id, design_id, position, raw_json, fetched_at) VALUES (6, 1, 0, '{}', 1)`).run();
+    expect(db.prepare('SELECT last_full_pull_at FROM sync_state WHERE id = 1').get()).toEqual({ last_full_pull_at: null });
+    // Foreign keys: children go with their design; a child of no design is refused.
+    expect(() => db.prepare(`INSERT INTO images (id, design_id, position, raw_json, fetched_at) VALUES (9, 404, 0, '{}', 1)`).run()).toThrow(/FOREIGN KEY/);
+    db.prepare('DELETE FROM designs WHERE id = 1').run();
+    expect(db.prepare('SELECT (SELECT count(*) FROM images) + (SELECT count(*) FROM documents) + (SELECT count(*) FROM design_tags) AS n').get()).toEqual({ n: 0 });
+  });
+
+  it('0002 indexes the designs already cached for full-text search, and drops a design\'s row with it', () => {
+    const db = databaseAt(1);
+    insertDesign(db, 1, { name: 'Planetary gear', text: 'A reducer' });
+    insertDesign(db, 2, { name: 'Cable clip', author: 'zoe' });
+    db.prepare(`INSERT INTO tags (name) VALUES ('mechanical')`).run();
+    db.prepare(`INSERT INTO design_tags (design_id, tag_id) VALUES (1, 1)`).run();
+    migrateCache(db, ':memory:', 2);
+    const match = (q: string) => (db.prepare('SELECT rowid FROM designs_fts WHERE designs_fts MATCH ? ORDER BY rowid').all(q) as { rowid: number }[]).map((r) => r.rowid);
+    expect(match('gear')).toEqual([1]);
+    expect(match('reducer')).toEqual([1]);
+    expect(match('mechanical')).toEqual([1]);
+    expect(match('zoe')).toEqual([2]);
+    db.prepare('DELETE FROM designs WHERE id = 1').run();
+    expect(match('gear')).toEqual([]);
+  });
+
+  it('0003 adds the file index and leaves the designs as they were', () => {
+    const db = databaseAt(2);
+    insertDesign(db, 1);
+    migrateCache(db, ':memory:', 3);
+    db.prepare(`INSERT INTO file_index (url, hash, size, stored_at, last_used_at) VALUES ('/u/a.jpg', 'ab12', 3, 1, 1)`).run();
+    expect(db.prepare('SELECT count(*) AS n FROM designs').get()).toEqual({ n: 1 });
+    expect(db.prepare('SELECT hash FROM file_index').get()).toEqual({ hash: 'ab12' });
+  });
+
+  it('opens a file database in WAL with foreign keys on and synchronous=NORMAL, at the latest version', () => {
+    const db = openCacheDatabase(join(tempDir('cache-open'), 'cache.sqlite'));
+    try {
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+      expect(db.pragma('synchronous', { simple: true })).toBe(1);
+      expect(schemaVersion(db)).toBe(CACHE_MIGRATIONS.length);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('refuses a database from the future with a named error, and leaves it untouched', () => {
+    const path = join(tempDir('cache-future'), 'cache.sqlite');
+    const future = new Database(path);
+    future.pragma(`user_version = ${CACHE_MIGRATIONS.length + 1}`);
+    future.close();
+    expect(() => openCacheDatabase(path)).toThrow(CacheDatabaseFromTheFutureError);
+    const again = new Database(path);
+    expect(schemaVersion(again)).toBe(CACHE_MIGRATIONS.length + 1);
+    again.close();
+  });
+});

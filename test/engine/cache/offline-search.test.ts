@@ -1,0 +1,127 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { openCacheDatabase, type WritableDB } from '../../../electron/engine/cache/cache-database';
+import { getCachedDesign, listCachedDesigns, searchCachedDesigns } from '../../../electron/engine/cache/design-reads';
+import { upsertDesign } from '../../../electron/engine/cache/design-writes';
+import { ftsQuery } from '../../../electron/engine/cache/fts-query';
+import { htmlToPlainText } from '../../../electron/engine/cache/html-text';
+import { listFormDesign } from './cache-fixtures';
+
+let db: WritableDB;
+const names = (q: string) => searchCachedDesigns(db, q).items.map((d) => d.name);
+
+beforeEach(() => {
+  db = openCacheDatabase(':memory:');
+  const add = (fields: Record<string, unknown>) => upsertDesign(db, listFormDesign(fields), 'list', 1_000);
+  add({ id: 1, name: 'Planetary gear box', excerpt: 'A compact reducer', tags: [{ id: 1, name: 'mechanical', taggings_count: 2 }] });
+  add({ id: 2, name: 'Cable clip', description: '<p>Holds a <b>gear</b>&nbsp;cable &amp; more</p><script>var hidden = 1</script>', user: { id: 8, screen_name: 'zoe' }, user_id: 8 });
+  add({ id: 3, name: 'Say "hello" AND goodbye - NEAR(x) *star*', excerpt: 'operators in names' });
+  add({ id: 4, name: '歯車 ギア', excerpt: 'CJK name' });
+  add({ id: 5, name: 'Rocket 🚀 holder', excerpt: 'emoji in name', license: 'cc0' });
+  add({ id: 6, name: 'Café table', excerpt: 'diacritics' });
+});
+
+describe('offline search', () => {
+  it('matches each word typed as a prefix, over name, excerpt, description, tags and author', () => {
+    expect(names('gea bo')).toEqual(['Planetary gear box']);
+    expect(names('reduc')).toEqual(['Planetary gear box']);
+    expect(names('mechan')).toEqual(['Planetary gear box']);
+    expect(names('zo')).toEqual(['Cable clip']);
+    expect(names('cable more')).toEqual(['Cable clip']);
+  });
+
+  it('ranks a match in the name above one in the description, newer first among equals', () => {
+    expect(names('gear')).toEqual(['Planetary gear box', 'Cable clip']);
+  });
+
+  it('searches the description as text: entities decoded, tags and scripts not words', () => {
+    expect(htmlToPlainText('<p>Holds a <b>gear</b>&nbsp;cable &amp; more</p><script>var hidden = 1</script>')).toBe('Holds a gear cable & more');
+    expect(htmlToPlainText('<p>one</p><p>two</p>')).toBe('one two');
+    expect(names('hidden')).toEqual([]);
+    expect(names('nbsp')).toEqual([]);
+    expect(names('script')).toEqual([]);
+  });
+
+  it.each([
+    ['"', []],
+    ['"hello', ['Say "hello" AND goodbye - NEAR(x) *star*']],
+    ['*', []],
+    ['-', []],
+    ['- gear', ['Planetary gear box', 'Cable clip']],
+    ['AND', ['Say "hello" AND goodbye - NEAR(x) *star*']],
+    ['gear AND', []],
+    ['NEAR(', ['Say "hello" AND goodbye - NEAR(x) *star*']],
+    ['NEAR(gear, box)', []],
+    ['OR NOT', []],
+    ['name:gear', []],
+    ['^gear', ['Planetary gear box', 'Cable clip']],
+    ['(gear', ['Planetary gear box', 'Cable clip']],
+    ['🚀', []],
+    ['🚀 rocket', ['Rocket 🚀 holder']],
+    ['歯車', ['歯車 ギア']],
+    ['ギ', ['歯車 ギア']],
+    ['cafe', ['Café table']],
+    ["'; DROP TABLE designs; --", []],
+  ])('never breaks on %j', (input, expected) => {
+    expect(() => searchCachedDesigns(db, input)).not.toThrow();
+    expect(names(input)).toEqual(expected);
+  });
+
+  it('quotes every word, so operators and punctuation are never FTS5 syntax', () => {
+    expect(ftsQuery('gear box')).toBe('"gear"* "box"*');
+    expect(ftsQuery('NEAR(a, b) AND "c"')).toBe('"near"* "a"* "b"* "and"* "c"*');
+    expect(ftsQuery('  🚀 * - " ')).toBeNull();
+  });
+
+  it('pages the results and says whether more follow', () => {
+    for (let i = 0; i < 25; i++) upsertDesign(db, listFormDesign({ id: 100 + i, name: `Widget ${i}` }), 'list', 1_000);
+    const first = searchCachedDesigns(db, 'widget', { limit: 10 });
+    const last = searchCachedDesigns(db, 'widget', { limit: 10, offset: 20 });
+    expect(first.items).toHaveLength(10);
+    expect(first.hasMore).toBe(true);
+    expect(last.items).toHaveLength(5);
+    expect(last.hasMore).toBe(false);
+  });
+
+  it('uses the full-text index and the primary key, never a scan of designs', () => {
+    const plan = (sql: string, ...args: unknown[]) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((s) => s.detail).join('\n');
+    expect(plan('SELECT rowid AS id, name, tags, excerpt, author FROM designs_fts WHERE designs_fts MATCH ? ORDER BY rowid DESC LIMIT ?', '"gear"*', 500))
+      .toMatch(/VIRTUAL TABLE INDEX/);
+    const join = plan('SELECT d.id FROM designs d, sync_state s WHERE s.id = 1 AND d.id IN (SELECT value FROM json_each(?))', '[1]');
+    expect(join).toMatch(/SEARCH d USING INTEGER PRIMARY KEY/);
+    expect(join).not.toMatch(/SCAN d\b/);
+  });
+});
+
+describe('cached forms', () => {
+  it('keeps every field of both forms; one form never erases the other\'s fields', () => {
+    upsertDesign(db, listFormDesign({ id: 50, name: 'Own thing', future_field: { nested: [1, 2] }, tags: [{ id: 3, name: 'kept', taggings_count: 1 }] }), 'list', 1_000);
+    const userForm = { ...listFormDesign({ id: 50, name: 'Own thing' }), wiki_mode: true, zipper_worker_uuid: 'z-1' } as Record<string, unknown>;
+    delete userForm.tags;
+    delete userForm.user;
+    upsertDesign(db, userForm, 'user', 2_000, { own: true, ownScreenName: 'maker' });
+    const cached = getCachedDesign(db, 50)!;
+    expect(cached.design).toMatchObject({ future_field: { nested: [1, 2] }, wiki_mode: true, zipper_worker_uuid: 'z-1', user: { screen_name: 'maker' } });
+    expect(cached.forms.list).toHaveProperty('future_field');
+    expect(cached.forms.user).toHaveProperty('wiki_mode', true);
+    expect(cached.tags).toEqual(['kept']);
+    expect(cached.summary.own).toBe(true);
+  });
+
+  it('writes nothing when a design comes again unchanged', () => {
+    const design = listFormDesign({ id: 60 });
+    expect(upsertDesign(db, design, 'list', 1_000, { inListing: true }).outcome).toBe('inserted');
+    const before = db.prepare('SELECT total_changes() AS n').get() as { n: number };
+    expect(upsertDesign(db, design, 'list', 2_000, { inListing: true }).outcome).toBe('unchanged');
+    expect(db.prepare('SELECT total_changes() AS n').get()).toEqual(before);
+    expect(upsertDesign(db, { ...design, updated_at: '2026-02-01T10:00:00.000+00:00', name: 'Renamed' }, 'list', 3_000, { inListing: true }).outcome).toBe('updated');
+    expect(names('renamed')).toEqual(['Renamed']);
+  });
+
+  it('lists by sort, license and ownership', () => {
+    upsertDesign(db, listFormDesign({ id: 70, name: 'Newer', updated_at: '2026-03-01T10:00:00.000+00:00' }), 'list', 1_000);
+    expect(listCachedDesigns(db, { limit: 1 })[0]!.name).toBe('Newer');
+    expect(listCachedDesigns(db, { license: 'cc0' }).map((d) => d.id)).toEqual([5]);
+    expect(listCachedDesigns(db, { sort: 'name', limit: 2 }).map((d) => d.name)).toEqual(['Cable clip', 'Café table']);
+    expect(listCachedDesigns(db, { ownOnly: true })).toEqual([]);
+  });
+});
