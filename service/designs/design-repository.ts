@@ -17,10 +17,15 @@ export function findVisibleDesign(db: ServiceDatabase, key: { id: number } | { s
 }
 
 export function listPublishedDesigns(db: ServiceDatabase, paging: Paging): DesignPage {
+  // The offset is walked in the index alone (the subquery), then only one page of rows is read.
   const rows = db
-    .prepare(`SELECT * FROM designs WHERE state = 'published' ORDER BY id DESC LIMIT ? OFFSET ?`)
-    .all(paging.limit, paging.offset) as DesignRow[];
-  const { total } = db.prepare(`SELECT count(*) AS total FROM designs WHERE state = 'published'`).get() as { total: number };
+    .prepare(
+      `SELECT * FROM designs WHERE state = 'published'
+         AND id <= (SELECT id FROM designs WHERE state = 'published' ORDER BY id DESC LIMIT 1 OFFSET @offset)
+       ORDER BY id DESC LIMIT @limit`,
+    )
+    .all({ limit: paging.limit, offset: paging.offset }) as DesignRow[];
+  const { total } = db.prepare(`SELECT value AS total FROM counters WHERE name = 'published_designs'`).get() as { total: number };
   return { rows, total };
 }
 

@@ -43,7 +43,7 @@ export function serializeDesigns(db: ServiceDatabase, rows: DesignRow[]): Design
   if (rows.length === 0) return [];
   const tagRows = db
     .prepare(
-      `SELECT tg.design_id, t.id, t.name, (SELECT count(*) FROM taggings x WHERE x.tag_id = t.id) AS taggings_count
+      `SELECT tg.design_id, t.id, t.name, t.taggings_count
        FROM taggings tg JOIN tags t ON t.id = tg.tag_id
        WHERE tg.design_id IN (SELECT value FROM json_each(?)) ORDER BY t.name`,
     )
