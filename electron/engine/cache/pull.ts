@@ -20,6 +20,8 @@ export interface PullProgress {
   total: number | null;
 }
 
+export const DEFAULT_IMAGE_PREFETCH_LIMIT = 300;
+
 export interface PullOptions {
   signal?: AbortSignal;
   /** Told of progress; when it returns a promise the pull waits for it (backpressure for a slow consumer). */
@@ -30,6 +32,11 @@ export interface PullOptions {
   concurrency?: number;
   /** Renditions downloaded for each design's cover image. */
   renditions?: readonly string[];
+  /**
+   * How many of other people's designs (newest first, only those with a cover image) get their images
+   * listed and their cover downloaded on each pull. Own designs always do. The rest are fetched when opened.
+   */
+  imagePrefetchLimit?: number;
   /** Refuse to remove designs when the listing shrank by more than this share… */
   maxShrinkRatio?: number;
   /** …while the cache holds more than this many listed designs. */
@@ -237,10 +244,14 @@ async function pullImages(
   client: ServiceClient, db: WritableDB, files: FileCache, summary: PullSummary, options: PullOptions, concurrency: number,
   signal: AbortSignal | undefined, now: () => number, report: (progress: PullProgress) => Promise<void>,
 ): Promise<void> {
-  const targets = prepared(db, 
-    `SELECT id, updated_at, primary_image_id, is_own, images_for_updated_at FROM designs
-     WHERE is_own = 1 OR images_for_updated_at IS NOT updated_at ORDER BY updated_ms DESC`,
-  ).all() as ImageTarget[];
+  const columns = 'id, updated_at, primary_image_id, is_own, images_for_updated_at';
+  const own = prepared(db, `SELECT ${columns} FROM designs WHERE is_own = 1 ORDER BY updated_ms DESC`).all() as ImageTarget[];
+  const others = prepared(db,
+    `SELECT ${columns} FROM (
+       SELECT * FROM designs WHERE is_own = 0 AND primary_image_id IS NOT NULL ORDER BY updated_ms DESC LIMIT ?
+     ) WHERE images_for_updated_at IS NOT updated_at`,
+  ).all(options.imagePrefetchLimit ?? DEFAULT_IMAGE_PREFETCH_LIMIT) as ImageTarget[];
+  const targets = [...own, ...others];
   const renditions = options.renditions ?? CACHED_RENDITIONS;
   let done = 0;
   let stopped = false;

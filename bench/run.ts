@@ -1,0 +1,39 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ScenarioResult } from './support/measure';
+import { pullDesignsScenario } from './scenarios/pull-designs';
+import { searchDesignsScenario } from './scenarios/search-designs';
+
+/** Benchmarks, each against the real local service over loopback. `npm run bench [-- name …]` */
+const SCENARIOS: Record<string, () => Promise<ScenarioResult>> = {
+  'pull-10k': pullDesignsScenario,
+  'search-100k': searchDesignsScenario,
+};
+
+function table(results: ScenarioResult[]): string {
+  const rows = [['scenario', 'metric', 'value', 'goal']];
+  for (const result of results) {
+    for (const [metric, value] of Object.entries(result.metrics)) {
+      const goal = result.goals.find((g) => g.metric === metric);
+      rows.push([result.name, metric, String(value), goal ? `${goal.target} ${goal.met ? 'met' : 'NOT MET'}` : '']);
+    }
+  }
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n');
+}
+
+const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
+const unknown = asked.filter((name) => !(name in SCENARIOS));
+if (unknown.length > 0) {
+  process.stderr.write(`unknown benchmark ${unknown.join(', ')}; known: ${Object.keys(SCENARIOS).join(', ')}\n`);
+  process.exit(2);
+}
+const results: ScenarioResult[] = [];
+for (const name of asked.length > 0 ? asked : Object.keys(SCENARIOS)) {
+  process.stderr.write(`running ${name}…\n`);
+  results.push(await SCENARIOS[name]!());
+}
+const report = { date: new Date().toISOString(), node: process.version, cpus: (await import('node:os')).cpus().length, results };
+mkdirSync(join(import.meta.dirname, 'results'), { recursive: true });
+writeFileSync(join(import.meta.dirname, 'results', 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+process.stdout.write(`${table(results)}\n\n${JSON.stringify(report, null, 2)}\n`);

@@ -1,0 +1,52 @@
+/** Percentile by nearest rank of already collected samples. */
+export function percentile(samples: readonly number[], p: number): number {
+  if (samples.length === 0) return Number.NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+export function median(samples: readonly number[]): number {
+  return percentile(samples, 50);
+}
+
+export const MB = 1024 * 1024;
+
+export function round(value: number, digits = 2): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+/** Samples this process's resident memory while `work` runs; reports the peak above the start. */
+export async function withMemoryPeak<T>(work: () => Promise<T>): Promise<{ result: T; rssStartMb: number; rssPeakMb: number; rssGrowthMb: number }> {
+  global.gc?.();
+  const start = process.memoryUsage().rss;
+  let peak = start;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
+  try {
+    const result = await work();
+    peak = Math.max(peak, process.memoryUsage().rss);
+    return { result, rssStartMb: round(start / MB, 1), rssPeakMb: round(peak / MB, 1), rssGrowthMb: round((peak - start) / MB, 1) };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+export async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number }> {
+  const started = performance.now();
+  const result = await work();
+  return { result, ms: performance.now() - started };
+}
+
+export interface Goal {
+  metric: string;
+  /** e.g. "≤ 1.3" */
+  target: string;
+  met: boolean;
+}
+
+export interface ScenarioResult {
+  name: string;
+  description: string;
+  metrics: Record<string, number | string>;
+  goals: Goal[];
+}
