@@ -6,3 +6,4 @@ export * from './validation/field-errors';
 export * from './validation/file-types';
 export * from './validation/design-input';
 export * from './problems/service-problem';
+export * from './sync/sync-types';

@@ -17,6 +17,8 @@ export interface ProfilePaths {
   cacheDatabase: string;
   /** Content-addressed downloaded files (image renditions). */
   fileCache: string;
+  /** The sync folder's state and the upload queue (synchronous=FULL). */
+  syncDatabase: string;
   settingsFile: string;
 }
 
@@ -27,6 +29,7 @@ export function profilePaths(root: string): ProfilePaths {
     tokenFile: join(dir, 'token'),
     cacheDatabase: join(dir, 'cache.sqlite'),
     fileCache: join(dir, 'files'),
+    syncDatabase: join(dir, 'sync.sqlite'),
     settingsFile: join(dir, 'settings.json'),
   };
 }

@@ -1,0 +1,252 @@
+import { EventEmitter } from 'node:events';
+import type { AttentionKind, QueueItemView, QueueKind, QueueState, SyncRunState, SyncStatusView } from '../../../shared';
+import { QUEUE_STATES } from '../../../shared';
+import type { SyncDatabase } from '../sync/sync-database';
+
+interface QueueRow {
+  id: number;
+  kind: QueueKind;
+  state: QueueState;
+  paused: number;
+  attention: AttentionKind | null;
+  reason: string | null;
+  folder: string | null;
+  path: string | null;
+  design_id: number | null;
+  file_kind: 'image' | 'document' | null;
+  remote_id: number | null;
+  payload: string;
+  bytes_sent: number;
+  bytes_total: number | null;
+  attempts: number;
+  next_attempt_at: number;
+  started_at: number | null;
+  file_size: number | null;
+  file_mtime_ms: number | null;
+  file_sha1: string | null;
+  created_at: number;
+  updated_at: number;
+  finished_at: number | null;
+}
+
+/** A queue item with what the runner needs beyond the view: its payload and the file version it is about. */
+export interface QueueItem extends QueueItemView {
+  payload: Record<string, unknown>;
+  startedAt: number | null;
+  fileSize: number | null;
+  fileMtimeMs: number | null;
+  fileSha1: string | null;
+}
+
+export interface NewQueueItem {
+  kind: QueueKind;
+  folder?: string | null;
+  path?: string | null;
+  designId?: number | null;
+  fileKind?: 'image' | 'document' | null;
+  remoteId?: number | null;
+  payload?: Record<string, unknown>;
+  file?: { size: number; mtimeMs: number; sha1?: string | null } | null;
+  /** Starts waiting for a person instead of for its turn (e.g. confirm-delete). */
+  attention?: { kind: AttentionKind; reason: string } | null;
+}
+
+function toItem(row: QueueRow): QueueItem {
+  return {
+    id: row.id, kind: row.kind, state: row.state, paused: row.paused === 1, attention: row.attention, reason: row.reason,
+    folder: row.folder, path: row.path, designId: row.design_id, fileKind: row.file_kind, remoteId: row.remote_id,
+    bytesSent: row.bytes_sent, bytesTotal: row.bytes_total, attempts: row.attempts, nextAttemptAt: row.next_attempt_at,
+    createdAt: row.created_at, updatedAt: row.updated_at,
+    payload: JSON.parse(row.payload) as Record<string, unknown>, startedAt: row.started_at,
+    fileSize: row.file_size, fileMtimeMs: row.file_mtime_ms, fileSha1: row.file_sha1,
+  };
+}
+
+export type QueueEvent = { type: 'item'; item: QueueItemView } | { type: 'status'; status: SyncStatusView };
+
+/**
+ * The durable queue: every change is a row (written with synchronous=FULL) before anything is sent.
+ * It emits 'change' (QueueEvent) after each write, for the window; another process follows it with
+ * `changedSince()` (PRAGMA data_version).
+ */
+export class QueueStore extends EventEmitter<{ change: [QueueEvent] }> {
+  constructor(readonly db: SyncDatabase, private readonly now: () => number = Date.now) {
+    super();
+  }
+
+  /**
+   * Adds an item, or, when the same file already has one not yet started, updates that one to this newer
+   * change (its file version, kind and payload), so a file saved five times is uploaded once.
+   */
+  enqueue(item: NewQueueItem): QueueItem {
+    const at = this.now();
+    const state: QueueState = item.attention ? 'attention' : 'waiting';
+    const values = {
+      kind: item.kind, state, attention: item.attention?.kind ?? null, reason: item.attention?.reason ?? null,
+      folder: item.folder ?? null, path: item.path ?? null, design_id: item.designId ?? null, file_kind: item.fileKind ?? null,
+      remote_id: item.remoteId ?? null, payload: JSON.stringify(item.payload ?? {}),
+      file_size: item.file?.size ?? null, file_mtime_ms: item.file?.mtimeMs ?? null, file_sha1: item.file?.sha1 ?? null, at,
+    };
+    const id = this.db.transaction(() => {
+      const open = item.path
+        ? (this.db.prepare(`SELECT id FROM queue_items WHERE path = ? AND state IN ('waiting', 'attention')`).get(item.path) as { id: number } | undefined)
+        : undefined;
+      if (open) {
+        this.db.prepare(
+          `UPDATE queue_items SET kind = @kind, state = @state, attention = @attention, reason = @reason, folder = @folder,
+             design_id = @design_id, file_kind = @file_kind, remote_id = @remote_id, payload = @payload, file_size = @file_size,
+             file_mtime_ms = @file_mtime_ms, file_sha1 = @file_sha1, bytes_sent = 0, bytes_total = NULL, updated_at = @at
+           WHERE id = @id`,
+        ).run({ ...values, id: open.id });
+        return open.id;
+      }
+      return Number(this.db.prepare(
+        `INSERT INTO queue_items (kind, state, attention, reason, folder, path, design_id, file_kind, remote_id, payload,
+           file_size, file_mtime_ms, file_sha1, created_at, updated_at)
+         VALUES (@kind, @state, @attention, @reason, @folder, @path, @design_id, @file_kind, @remote_id, @payload,
+           @file_size, @file_mtime_ms, @file_sha1, @at, @at)`,
+      ).run(values).lastInsertRowid);
+    })();
+    return this.changed(id);
+  }
+
+  get(id: number): QueueItem | null {
+    const row = this.db.prepare('SELECT * FROM queue_items WHERE id = ?').get(id) as QueueRow | undefined;
+    return row ? toItem(row) : null;
+  }
+
+  /** The items of a file not yet done: running first, then the one waiting. */
+  openItemsForPath(path: string): QueueItem[] {
+    return (this.db.prepare(`SELECT * FROM queue_items WHERE path = ? AND state IN ('running', 'waiting', 'attention') ORDER BY id`).all(path) as QueueRow[]).map(toItem);
+  }
+
+  list(options: { states?: readonly QueueState[]; limit?: number } = {}): QueueItem[] {
+    const states = options.states ?? QUEUE_STATES;
+    return (this.db
+      .prepare(`SELECT * FROM queue_items WHERE state IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?`)
+      .all(JSON.stringify(states), options.limit ?? -1) as QueueRow[]).map(toItem);
+  }
+
+  /** The next item whose turn it is, marked running with the time it starts sending (for crash reconciliation). */
+  claimNext(): QueueItem | null {
+    const at = this.now();
+    const id = this.db.transaction(() => {
+      if (this.status().queuePaused) return null;
+      const row = this.db
+        .prepare(`SELECT id FROM queue_items WHERE state = 'waiting' AND paused = 0 AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT 1`)
+        .get(at) as { id: number } | undefined;
+      if (!row) return null;
+      this.db.prepare(`UPDATE queue_items SET state = 'running', attempts = attempts + 1, started_at = ?, updated_at = ? WHERE id = ?`).run(at, at, row.id);
+      return row.id;
+    })();
+    return id === null ? null : this.changed(id);
+  }
+
+  /** Items left running by a process that stopped mid-way: each must be reconciled with the service before it is sent again. */
+  interrupted(): QueueItem[] {
+    return (this.db.prepare(`SELECT * FROM queue_items WHERE state = 'running' ORDER BY id`).all() as QueueRow[]).map(toItem);
+  }
+
+  /** When the next waiting item is due, or null when none waits. */
+  nextDueAt(): number | null {
+    const row = this.db.prepare(`SELECT min(next_attempt_at) AS at FROM queue_items WHERE state = 'waiting' AND paused = 0`).get() as { at: number | null };
+    return row.at;
+  }
+
+  progress(id: number, sent: number, total: number): void {
+    this.db.prepare(`UPDATE queue_items SET bytes_sent = ?, bytes_total = ?, updated_at = ? WHERE id = ?`).run(sent, total, this.now(), id);
+    this.changed(id);
+  }
+
+  done(id: number): QueueItem {
+    const at = this.now();
+    this.db.prepare(`UPDATE queue_items SET state = 'done', attention = NULL, reason = NULL, finished_at = ?, updated_at = ? WHERE id = ?`).run(at, at, id);
+    return this.changed(id);
+  }
+
+  /** Back to waiting, not before `at` (backoff, Retry-After, or an interrupted item reconciled). */
+  retryAt(id: number, at: number, reason: string | null): QueueItem {
+    this.db.prepare(`UPDATE queue_items SET state = 'waiting', next_attempt_at = ?, reason = ?, attention = NULL, started_at = NULL, updated_at = ? WHERE id = ?`)
+      .run(at, reason, this.now(), id);
+    return this.changed(id);
+  }
+
+  failed(id: number, reason: string): QueueItem {
+    const at = this.now();
+    this.db.prepare(`UPDATE queue_items SET state = 'failed', reason = ?, finished_at = ?, updated_at = ? WHERE id = ?`).run(reason, at, at, id);
+    return this.changed(id);
+  }
+
+  needsAttention(id: number, kind: AttentionKind, reason: string): QueueItem {
+    this.db.prepare(`UPDATE queue_items SET state = 'attention', attention = ?, reason = ?, started_at = NULL, updated_at = ? WHERE id = ?`)
+      .run(kind, reason, this.now(), id);
+    return this.changed(id);
+  }
+
+  /** A person's answer to an attention item (confirm a delete, a new design…): it goes back in line, payload merged. */
+  confirm(id: number, payload: Record<string, unknown> = {}): QueueItem {
+    const item = this.get(id);
+    if (!item) throw new Error(`No queue item ${id}`);
+    if (item.state !== 'attention') throw new Error(`Queue item ${id} is ${item.state}, not waiting for a confirmation`);
+    this.db.prepare(`UPDATE queue_items SET state = 'waiting', attention = NULL, reason = NULL, next_attempt_at = 0, payload = ?, updated_at = ? WHERE id = ?`)
+      .run(JSON.stringify({ ...item.payload, ...payload, confirmed: true }), this.now(), id);
+    return this.changed(id);
+  }
+
+  /** Tries a failed or waiting item again now. */
+  retry(id: number): QueueItem {
+    this.db.prepare(`UPDATE queue_items SET state = 'waiting', next_attempt_at = 0, reason = NULL, updated_at = ? WHERE id = ? AND state IN ('failed', 'waiting')`)
+      .run(this.now(), id);
+    return this.changed(id);
+  }
+
+  cancel(id: number): QueueItem {
+    const at = this.now();
+    this.db.prepare(`UPDATE queue_items SET state = 'cancelled', finished_at = ?, updated_at = ? WHERE id = ? AND state IN ('waiting', 'failed', 'attention')`).run(at, at, id);
+    return this.changed(id);
+  }
+
+  setPaused(id: number, paused: boolean): QueueItem {
+    this.db.prepare(`UPDATE queue_items SET paused = ?, updated_at = ? WHERE id = ?`).run(paused ? 1 : 0, this.now(), id);
+    return this.changed(id);
+  }
+
+  setQueuePaused(paused: boolean): void {
+    this.db.prepare(`UPDATE sync_status SET queue_paused = ?, updated_at = ? WHERE id = 1`).run(paused ? 1 : 0, this.now());
+    this.emit('change', { type: 'status', status: this.status() });
+  }
+
+  setRunState(state: SyncRunState, reason: string | null = null): void {
+    this.db.prepare(`UPDATE sync_status SET state = ?, reason = ?, updated_at = ? WHERE id = 1`).run(state, reason, this.now());
+    this.emit('change', { type: 'status', status: this.status() });
+  }
+
+  status(): SyncStatusView {
+    const row = this.db.prepare('SELECT * FROM sync_status WHERE id = 1').get() as { state: SyncRunState; reason: string | null; queue_paused: number; last_scan_at: number | null };
+    const root = this.db.prepare('SELECT path FROM sync_root WHERE id = 1').get() as { path: string } | undefined;
+    const counts = Object.fromEntries(QUEUE_STATES.map((state) => [state, 0])) as Record<QueueState, number>;
+    for (const { state, n } of this.db.prepare('SELECT state, count(*) AS n FROM queue_items GROUP BY state').all() as { state: QueueState; n: number }[]) counts[state] = n;
+    return { state: row.state, reason: row.reason, root: root?.path ?? null, queuePaused: row.queue_paused === 1, lastScanAt: row.last_scan_at, counts };
+  }
+
+  /** For another process following this queue: true when anything was written since the last call. */
+  changedSince(): () => boolean {
+    let seen = this.db.pragma('data_version', { simple: true }) as number;
+    return () => {
+      const now = this.db.pragma('data_version', { simple: true }) as number;
+      const changed = now !== seen;
+      seen = now;
+      return changed;
+    };
+  }
+
+  log(level: 'info' | 'warning' | 'error', message: string, path: string | null = null): void {
+    this.db.prepare('INSERT INTO activity (at, level, message, path) VALUES (?, ?, ?, ?)').run(this.now(), level, message, path);
+  }
+
+  private changed(id: number): QueueItem {
+    const item = this.get(id)!;
+    this.emit('change', { type: 'item', item });
+    return item;
+  }
+}

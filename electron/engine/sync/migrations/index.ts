@@ -1,0 +1,5 @@
+import type Database from 'better-sqlite3';
+import { migration0001SyncState } from './0001-sync-state';
+
+/** Ordered; only ever appended to. Index + 1 is the schema version it produces. */
+export const SYNC_MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [migration0001SyncState];

@@ -1,0 +1,41 @@
+import Database from 'better-sqlite3';
+import { SYNC_MIGRATIONS } from './migrations';
+
+export type SyncDatabase = Database.Database;
+
+export class SyncDatabaseFromTheFutureError extends Error {
+  constructor(path: string, found: number, known: number) {
+    super(`${path} has sync schema version ${found}, newer than this design-sync knows (${known}); refusing to open it`);
+    this.name = 'SyncDatabaseFromTheFutureError';
+  }
+}
+
+/**
+ * The sync state and the upload queue: a separate database from the cache, with synchronous=FULL,
+ * because a commit lost to a power cut here is a change lost (sqlite.org: WAL + NORMAL may roll back
+ * the last commits after a power loss; FULL makes each one durable).
+ */
+export function openSyncDatabase(path: string): SyncDatabase {
+  const db = new Database(path);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    migrateSync(db, path);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}
+
+export function migrateSync(db: SyncDatabase, path = 'the sync database', target = SYNC_MIGRATIONS.length): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > SYNC_MIGRATIONS.length) throw new SyncDatabaseFromTheFutureError(path, current, SYNC_MIGRATIONS.length);
+  if (current >= target) return;
+  db.transaction(() => {
+    for (let version = current; version < target; version++) SYNC_MIGRATIONS[version]!(db);
+    db.pragma(`user_version = ${target}`);
+  })();
+}
