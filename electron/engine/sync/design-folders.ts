@@ -1,0 +1,52 @@
+import type { SyncDatabase } from './sync-database';
+
+export type DesignFolderState = 'linked' | 'proposed' | 'creating' | 'ignored';
+
+export interface DesignFolder {
+  /** The folder's name in the sync root. */
+  folder: string;
+  designId: number | null;
+  state: DesignFolderState;
+}
+
+interface FolderRow { folder: string; design_id: number | null; state: DesignFolderState }
+const toFolder = (row: FolderRow): DesignFolder => ({ folder: row.folder, designId: row.design_id, state: row.state });
+
+/** Top-level folders and the own designs they stand for (table design_folders). */
+export class DesignFolders {
+  constructor(private readonly db: SyncDatabase, private readonly now: () => number = Date.now) {}
+
+  get(folder: string): DesignFolder | null {
+    const row = this.db.prepare('SELECT folder, design_id, state FROM design_folders WHERE folder = ?').get(folder) as FolderRow | undefined;
+    return row ? toFolder(row) : null;
+  }
+
+  ofDesign(designId: number): DesignFolder | null {
+    const row = this.db.prepare('SELECT folder, design_id, state FROM design_folders WHERE design_id = ?').get(designId) as FolderRow | undefined;
+    return row ? toFolder(row) : null;
+  }
+
+  all(): DesignFolder[] {
+    return (this.db.prepare('SELECT folder, design_id, state FROM design_folders ORDER BY folder').all() as FolderRow[]).map(toFolder);
+  }
+
+  link(folder: string, designId: number): void {
+    const at = this.now();
+    this.db.prepare(
+      `INSERT INTO design_folders (folder, design_id, state, created_at, updated_at) VALUES (?, ?, 'linked', ?, ?)
+       ON CONFLICT (folder) DO UPDATE SET design_id = excluded.design_id, state = 'linked', updated_at = excluded.updated_at`,
+    ).run(folder, designId, at, at);
+  }
+
+  setState(folder: string, state: Exclude<DesignFolderState, 'linked'>): void {
+    const at = this.now();
+    this.db.prepare(
+      `INSERT INTO design_folders (folder, design_id, state, created_at, updated_at) VALUES (?, NULL, ?, ?, ?)
+       ON CONFLICT (folder) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`,
+    ).run(folder, state, at, at);
+  }
+
+  remove(folder: string): void {
+    this.db.prepare('DELETE FROM design_folders WHERE folder = ?').run(folder);
+  }
+}
