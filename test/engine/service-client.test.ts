@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../electron/engine/api/service-client';
-import { isServiceError, ServiceError } from '../../electron/engine/api/service-error';
-import type { Design, ServiceProblem } from '../../shared';
+import { ServiceError } from '../../electron/engine/api/service-error';
+import type { Design } from '../../shared';
 import { closedPort } from '../support/free-port';
+import { problemOf } from '../support/problems';
 import { startTestService, type TestService } from '../support/local-service';
 
 let service: TestService;
@@ -20,15 +21,6 @@ async function fault(rule: Record<string, unknown>) {
   expect(response.status).toBe(201);
 }
 
-async function problemOf(promise: Promise<unknown>): Promise<ServiceProblem> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isServiceError(error)) return error.problem;
-    throw error;
-  }
-  throw new Error('expected the request to fail');
-}
 
 function hits(): Promise<{ hits: number }[]> {
   return service.request('GET', '/__admin/faults').then((r) => r.json() as Promise<{ hits: number }[]>);

@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../electron/engine/api/service-client';
-import { isServiceError } from '../../electron/engine/api/service-error';
 import type { UploadProgress } from '../../electron/engine/api/multipart-upload';
-import type { ServiceProblem } from '../../shared';
+import { problemOf } from '../support/problems';
 import { startTestService, type TestService } from '../support/local-service';
 import { prepareUsers, startServiceProcess } from '../support/service-process';
 
@@ -16,15 +15,6 @@ let api: ServiceClient;
 let designId: number;
 let workDir: string;
 
-async function problemOf(promise: Promise<unknown>): Promise<ServiceProblem> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isServiceError(error)) return error.problem;
-    throw error;
-  }
-  throw new Error('expected the upload to fail');
-}
 
 async function fault(rule: Record<string, unknown>) {
   expect((await service.request('POST', '/__admin/faults', { json: rule })).status).toBe(201);
