@@ -1,13 +1,21 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ScenarioResult } from './support/measure';
+import { firstScanScenario } from './scenarios/first-scan';
+import { idleCpuScenario } from './scenarios/idle-cpu';
 import { pullDesignsScenario } from './scenarios/pull-designs';
 import { searchDesignsScenario } from './scenarios/search-designs';
+import { settleToUploadScenario } from './scenarios/settle-to-upload';
+import { uploadThroughputScenario } from './scenarios/upload-throughput';
 
 /** Benchmarks, each against the real local service over loopback. `npm run bench [-- name …]` */
 const SCENARIOS: Record<string, () => Promise<ScenarioResult>> = {
   'pull-10k': pullDesignsScenario,
   'search-100k': searchDesignsScenario,
+  'upload-throughput': uploadThroughputScenario,
+  'settle-to-upload': settleToUploadScenario,
+  'first-scan-10k': firstScanScenario,
+  'idle-cpu': idleCpuScenario,
 };
 
 function table(results: ScenarioResult[]): string {

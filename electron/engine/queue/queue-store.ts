@@ -27,7 +27,46 @@ interface QueueRow {
   created_at: number;
   updated_at: number;
   finished_at: number | null;
+  sent_at: number | null;
+  sent_name: string | null;
+  sent_sha1: string | null;
+  sent_size: number | null;
+  sent_mtime_ms: number | null;
+  sent_inode: string | null;
 }
+
+/**
+ * What an attempt sent (or is sending): stored before the request goes out, cleared once the answer is known.
+ * An item that still has one when it comes up again may have been applied by the service: it is reconciled first.
+ */
+export interface SentAttempt {
+  /** Epoch ms when the request started. */
+  at: number;
+  /** The name the service was given (file name, new name, design name). */
+  name: string | null;
+  /** The content sent (hex SHA-1): documents are recognised by it (the service's modelhash). */
+  sha1: string | null;
+  size: number | null;
+  mtimeMs: number | null;
+  /** "dev:ino" of the file sent. */
+  inode: string | null;
+}
+
+/** How the runner ends an attempt of a running item (see QueueStore.settle). */
+export type Settlement =
+  | {
+      state: 'waiting';
+      /** Not before then. */
+      at: number;
+      reason: string | null;
+      /** False for what is not the item's fault (offline, rate limit, stop): the attempt is not counted. */
+      countAttempt: boolean;
+      /** 'keep' when the service may have applied what was sent (reconcile before sending again). */
+      sent: 'keep' | 'clear';
+    }
+  | { state: 'failed'; reason: string }
+  | { state: 'attention'; attention: AttentionKind; reason: string }
+  | { state: 'cancelled'; reason: string };
 
 /** A queue item with what the runner needs beyond the view: its payload and the file version it is about. */
 export interface QueueItem extends QueueItemView {
@@ -36,6 +75,8 @@ export interface QueueItem extends QueueItemView {
   fileSize: number | null;
   fileMtimeMs: number | null;
   fileSha1: string | null;
+  /** Set while an attempt's outcome is unknown (see SentAttempt). */
+  sent: SentAttempt | null;
 }
 
 export interface NewQueueItem {
@@ -59,7 +100,20 @@ function toItem(row: QueueRow): QueueItem {
     createdAt: row.created_at, updatedAt: row.updated_at,
     payload: JSON.parse(row.payload) as Record<string, unknown>, startedAt: row.started_at,
     fileSize: row.file_size, fileMtimeMs: row.file_mtime_ms, fileSha1: row.file_sha1,
+    sent: row.sent_at === null ? null : {
+      at: row.sent_at, name: row.sent_name, sha1: row.sent_sha1, size: row.sent_size, mtimeMs: row.sent_mtime_ms, inode: row.sent_inode,
+    },
   };
+}
+
+const CLEAR_SENT = 'sent_at = NULL, sent_name = NULL, sent_sha1 = NULL, sent_size = NULL, sent_mtime_ms = NULL, sent_inode = NULL';
+
+export interface ActivityEntry {
+  id: number;
+  at: number;
+  level: 'info' | 'warning' | 'error';
+  message: string;
+  path: string | null;
 }
 
 export type QueueEvent = { type: 'item'; item: QueueItemView } | { type: 'status'; status: SyncStatusView };
@@ -153,6 +207,11 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent] }> {
     return row.at;
   }
 
+  /** How many items wait for their turn (not paused): what a runner still has to do. */
+  countWaiting(): number {
+    return (this.db.prepare(`SELECT count(*) AS n FROM queue_items WHERE state = 'waiting' AND paused = 0`).get() as { n: number }).n;
+  }
+
   progress(id: number, sent: number, total: number): void {
     this.db.prepare(`UPDATE queue_items SET bytes_sent = ?, bytes_total = ?, updated_at = ? WHERE id = ?`).run(sent, total, this.now(), id);
     this.changed(id);
@@ -193,17 +252,164 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent] }> {
     return this.changed(id);
   }
 
-  /** Tries a failed or waiting item again now. */
+  /** Tries a failed or waiting item again now, with a fresh count of attempts. */
   retry(id: number): QueueItem {
-    this.db.prepare(`UPDATE queue_items SET state = 'waiting', next_attempt_at = 0, reason = NULL, updated_at = ? WHERE id = ? AND state IN ('failed', 'waiting')`)
+    this.db.prepare(`UPDATE queue_items SET state = 'waiting', next_attempt_at = 0, reason = NULL, attempts = 0, finished_at = NULL, updated_at = ? WHERE id = ? AND state IN ('failed', 'waiting')`)
       .run(this.now(), id);
     return this.changed(id);
   }
 
+  /**
+   * Takes an item out of the queue; local files are never touched. A running item is cancelled too: the
+   * runner sees it and stops sending (if the service had already taken it, it is recorded as done).
+   */
   cancel(id: number): QueueItem {
     const at = this.now();
-    this.db.prepare(`UPDATE queue_items SET state = 'cancelled', finished_at = ?, updated_at = ? WHERE id = ? AND state IN ('waiting', 'failed', 'attention')`).run(at, at, id);
+    this.db.prepare(`UPDATE queue_items SET state = 'cancelled', finished_at = ?, updated_at = ? WHERE id = ? AND state IN ('waiting', 'running', 'failed', 'attention')`).run(at, at, id);
     return this.changed(id);
+  }
+
+  /** Every failed item, and every waiting one held back by a backoff, tried again now. Returns how many. */
+  retryAll(): number {
+    const ids = (this.db.prepare(`SELECT id FROM queue_items WHERE state IN ('failed', 'waiting') ORDER BY id`).all() as { id: number }[]).map((r) => r.id);
+    for (const id of ids) this.retry(id);
+    return ids.length;
+  }
+
+  /** Cancels every item not done yet (waiting, running, failed, needing attention). Returns how many. */
+  cancelAll(): number {
+    const ids = (this.db.prepare(`SELECT id FROM queue_items WHERE state IN ('waiting', 'running', 'failed', 'attention') ORDER BY id`).all() as { id: number }[]).map((r) => r.id);
+    for (const id of ids) this.cancel(id);
+    return ids.length;
+  }
+
+  /**
+   * Records what an attempt is about to send, durably, before the request goes out (see SentAttempt).
+   * Only for an item still running (a person may have cancelled it a moment ago): returns whether it was stored.
+   */
+  markSending(id: number, sent: SentAttempt): boolean {
+    const { changes } = this.db.prepare(
+      `UPDATE queue_items SET sent_at = @at, sent_name = @name, sent_sha1 = @sha1, sent_size = @size, sent_mtime_ms = @mtimeMs,
+         sent_inode = @inode, updated_at = @now WHERE id = @id AND state = 'running'`,
+    ).run({ ...sent, now: this.now(), id });
+    return changes > 0;
+  }
+
+  /** The service's answer is known (or what was sent was found not to be there): nothing is in doubt any more. */
+  clearSent(id: number): void {
+    this.db.prepare(`UPDATE queue_items SET ${CLEAR_SENT} WHERE id = ?`).run(id);
+  }
+
+  /** Changes what an item is about (e.g. an upload found already done becomes a replace of that record). */
+  retarget(id: number, changes: { kind?: QueueKind; remoteId?: number | null; designId?: number | null; file?: { size: number; mtimeMs: number; sha1?: string | null } }): QueueItem {
+    const item = this.get(id);
+    if (!item) throw new Error(`No queue item ${id}`);
+    this.db.prepare(
+      `UPDATE queue_items SET kind = ?, remote_id = ?, design_id = ?, file_size = ?, file_mtime_ms = ?, file_sha1 = ?, updated_at = ? WHERE id = ?`,
+    ).run(
+      changes.kind ?? item.kind, changes.remoteId !== undefined ? changes.remoteId : item.remoteId,
+      changes.designId !== undefined ? changes.designId : item.designId,
+      changes.file ? changes.file.size : item.fileSize, changes.file ? changes.file.mtimeMs : item.fileMtimeMs,
+      changes.file ? (changes.file.sha1 ?? null) : item.fileSha1, this.now(), id,
+    );
+    return this.changed(id);
+  }
+
+  /** Merges into an item's payload (e.g. the id of a design already created, so it is never created twice). */
+  mergePayload(id: number, payload: Record<string, unknown>): void {
+    const item = this.get(id);
+    if (!item) throw new Error(`No queue item ${id}`);
+    this.db.prepare('UPDATE queue_items SET payload = ?, updated_at = ? WHERE id = ?').run(JSON.stringify({ ...item.payload, ...payload }), this.now(), id);
+  }
+
+  /**
+   * Ends an attempt of a running item: back to waiting, failed, needing attention or cancelled. Nothing happens
+   * when the item is no longer running (a person cancelled it meanwhile); returns null then.
+   * When the item goes back to waiting (or attention) while a newer change of the same file already waits, the
+   * newer one takes its place: this one is cancelled and hands over what it sent, if that is still in doubt.
+   */
+  settle(id: number, to: Settlement): QueueItem | null {
+    const at = this.now();
+    const touched = this.db.transaction((): number[] => {
+      const item = this.get(id);
+      if (!item || item.state !== 'running') return [];
+      if ((to.state === 'waiting' || to.state === 'attention') && item.path !== null) {
+        const newer = this.db.prepare(`SELECT id, sent_at FROM queue_items WHERE path = ? AND id != ? AND state IN ('waiting', 'attention')`).get(item.path, id) as { id: number; sent_at: number | null } | undefined;
+        if (newer) {
+          const keep = to.state === 'waiting' && to.sent === 'keep' && item.sent !== null && newer.sent_at === null;
+          if (keep) {
+            this.db.prepare(
+              `UPDATE queue_items SET sent_at = @at, sent_name = @name, sent_sha1 = @sha1, sent_size = @size, sent_mtime_ms = @mtimeMs, sent_inode = @inode WHERE id = @id`,
+            ).run({ ...item.sent!, id: newer.id });
+          }
+          this.db.prepare(`UPDATE queue_items SET state = 'cancelled', reason = ?, ${CLEAR_SENT}, finished_at = ?, updated_at = ? WHERE id = ?`)
+            .run('Replaced by a newer change of the same file.', at, at, id);
+          return [id, newer.id];
+        }
+      }
+      switch (to.state) {
+        case 'waiting':
+          this.db.prepare(
+            `UPDATE queue_items SET state = 'waiting', next_attempt_at = ?, reason = ?, attention = NULL, started_at = NULL,
+               attempts = attempts - ?, updated_at = ?${to.sent === 'clear' ? `, ${CLEAR_SENT}` : ''} WHERE id = ?`,
+          ).run(to.at, to.reason, to.countAttempt ? 0 : 1, at, id);
+          break;
+        case 'failed':
+          this.db.prepare(`UPDATE queue_items SET state = 'failed', reason = ?, started_at = NULL, ${CLEAR_SENT}, finished_at = ?, updated_at = ? WHERE id = ?`).run(to.reason, at, at, id);
+          break;
+        case 'attention':
+          this.db.prepare(`UPDATE queue_items SET state = 'attention', attention = ?, reason = ?, started_at = NULL, ${CLEAR_SENT}, updated_at = ? WHERE id = ?`)
+            .run(to.attention, to.reason, at, id);
+          break;
+        case 'cancelled':
+          this.db.prepare(`UPDATE queue_items SET state = 'cancelled', reason = ?, started_at = NULL, ${CLEAR_SENT}, finished_at = ?, updated_at = ? WHERE id = ?`).run(to.reason, at, at, id);
+          break;
+      }
+      return [id];
+    })();
+    for (const other of touched.slice(1)) this.changed(other);
+    return touched.length > 0 ? this.changed(id) : null;
+  }
+
+  /**
+   * Marks an item done, running `record` (the last synced state: BaseFiles, DesignFolders) in the same
+   * transaction, so the two never disagree after a crash. A newer upload of the same path that waits becomes a
+   * replace of the record just made (it would otherwise add the file a second time).
+   */
+  complete(id: number, record: () => void = () => {}): QueueItem {
+    const at = this.now();
+    const followers = this.db.transaction((): number[] => {
+      record();
+      this.db.prepare(`UPDATE queue_items SET state = 'done', attention = NULL, reason = NULL, ${CLEAR_SENT}, finished_at = ?, updated_at = ? WHERE id = ?`).run(at, at, id);
+      const item = this.get(id);
+      if (!item?.path) return [];
+      const base = this.db.prepare('SELECT remote_id, design_id FROM base_files WHERE path = ?').get(item.path) as { remote_id: number; design_id: number } | undefined;
+      if (!base) return [];
+      const uploads = this.db.prepare(`SELECT id FROM queue_items WHERE path = ? AND id != ? AND kind = 'upload' AND state IN ('waiting', 'attention')`).all(item.path, id) as { id: number }[];
+      for (const upload of uploads) {
+        this.db.prepare(`UPDATE queue_items SET kind = 'replace', remote_id = ?, design_id = ?, updated_at = ? WHERE id = ?`).run(base.remote_id, base.design_id, at, upload.id);
+      }
+      return uploads.map((u) => u.id);
+    })();
+    for (const other of followers) this.changed(other);
+    return this.changed(id);
+  }
+
+  /**
+   * Items a process left running when it stopped (crash, kill): back to waiting, keeping what they sent, so that
+   * they are reconciled with the service before being sent again. Call once, before a runner starts claiming.
+   */
+  recoverInterrupted(): QueueItem[] {
+    const items = this.interrupted();
+    for (const item of items) {
+      this.settle(item.id, { state: 'waiting', at: 0, reason: null, countAttempt: false, sent: 'keep' });
+    }
+    return items;
+  }
+
+  /** The newest activity lines, newest first. */
+  recentActivity(limit = 20): ActivityEntry[] {
+    return this.db.prepare('SELECT id, at, level, message, path FROM activity ORDER BY id DESC LIMIT ?').all(limit) as ActivityEntry[];
   }
 
   setPaused(id: number, paused: boolean): QueueItem {

@@ -3,8 +3,11 @@ import type { CliContext } from '../cli-context';
 import { loginCommand } from './login';
 import { logoutCommand } from './logout';
 import { pullCommand } from './pull';
+import { queueCommand } from './queue';
 import { searchCommand } from './search';
 import { showCommand } from './show';
+import { statusCommand } from './status';
+import { syncCommand } from './sync';
 import { whoamiCommand } from './whoami';
 
 /** A command module adds its commands to the program; `context()` is made once the global options are parsed. */
@@ -17,4 +20,7 @@ export const COMMAND_MODULES: CommandModule[] = [
   pullCommand,
   searchCommand,
   showCommand,
+  statusCommand,
+  queueCommand,
+  syncCommand,
 ];

@@ -1,0 +1,32 @@
+import { round, type ScenarioResult } from '../support/measure';
+import { syntheticRoot } from './first-scan';
+
+const DURATION_MS = Number(process.env.IDLE_CPU_MS ?? 60_000);
+
+/**
+ * The watching engine on a root of 1,000 files (10 folders × 100), queue idle, for 60 s: CPU time this process
+ * used (process.cpuUsage) — the watcher, timers, anything left running. Goal: near zero.
+ */
+export async function idleCpuScenario(): Promise<ScenarioResult> {
+  const tree = syntheticRoot('idle-cpu', 10, 100);
+  try {
+    await tree.engine.start({ watch: true });
+    await tree.engine.idle();
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // let start-up work finish
+    const before = process.cpuUsage();
+    const started = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, DURATION_MS));
+    const used = process.cpuUsage(before);
+    const wallMs = performance.now() - started;
+    const cpuMs = (used.user + used.system) / 1000;
+    const percent = (cpuMs / wallMs) * 100;
+    return {
+      name: 'idle-cpu',
+      description: `SyncEngine watching 1,000 files (chokidar, no polling), queue idle, for ${Math.round(DURATION_MS / 1000)} s: CPU used by the whole process`,
+      metrics: { seconds: round(wallMs / 1000, 1), cpuMs: round(cpuMs, 1), percentOfOneCore: round(percent, 3) },
+      goals: [{ metric: 'percentOfOneCore', target: '≤ 0.1', met: percent <= 0.1 }],
+    };
+  } finally {
+    await tree.dispose();
+  }
+}

@@ -1,0 +1,157 @@
+import type { Command } from 'commander';
+import { LICENSE_CODES, validateDesignInput } from '../../../../shared';
+import { formatItems, percentOf } from '../../queue/queue-report';
+import { QueueStore, type QueueItem } from '../../queue/queue-store';
+import { openSyncDatabase } from '../../sync/sync-database';
+import { CliError, type CliContext } from '../cli-context';
+import type { CommandModule } from './index';
+
+function idOf(raw: string): number {
+  if (!/^\d+$/.test(raw)) throw new CliError(`Expected an item number (see design-sync queue list) or "all", got ${JSON.stringify(raw)}.`);
+  return Number(raw);
+}
+
+/** Opens the profile's queue, runs `work`, closes it. */
+function withQueue<T>(ctx: CliContext, work: (store: QueueStore) => T): T {
+  const db = openSyncDatabase(ctx.profile.syncDatabase);
+  try {
+    return work(new QueueStore(db));
+  } finally {
+    db.close();
+  }
+}
+
+function existing(store: QueueStore, id: number): QueueItem {
+  const item = store.get(id);
+  if (!item) throw new CliError(`There is no queue item ${id} (see design-sync queue list).`);
+  return item;
+}
+
+function subject(item: QueueItem): string {
+  return item.path ?? (item.folder ? `the folder "${item.folder}"` : `item ${item.id}`);
+}
+
+interface ConfirmOptions {
+  name?: string;
+  excerpt?: string;
+  license?: string;
+  publish?: boolean;
+}
+
+function confirmItem(store: QueueStore, id: number, options: ConfirmOptions): string {
+  const item = existing(store, id);
+  if (item.state !== 'attention' || (item.attention !== 'confirm-delete' && item.attention !== 'confirm-design')) {
+    throw new CliError(`Item ${id} (${subject(item)}) is ${item.state}${item.attention ? ` [${item.attention}]` : ''}: there is nothing to confirm.`);
+  }
+  if (item.attention === 'confirm-delete') {
+    if (options.name || options.excerpt || options.license || options.publish) throw new CliError('--name, --excerpt, --license and --publish are for a new design, not for a deletion.');
+    store.confirm(id);
+    return `Confirmed: ${subject(item)} will be deleted on the service.`;
+  }
+  const missing = (['name', 'excerpt', 'license'] as const).filter((field) => !options[field]);
+  if (missing.length > 0) {
+    throw new CliError(`Item ${id} proposes a new design for ${subject(item)}: pass ${missing.map((f) => `--${f}`).join(', ')} (license: one of ${LICENSE_CODES.join(', ')}).`);
+  }
+  const checked = validateDesignInput({ name: options.name, excerpt: options.excerpt, license: options.license }, 'create');
+  if (!checked.ok) {
+    throw new CliError(Object.entries(checked.errors).flatMap(([field, messages]) => messages.map((m) => `--${field} ${m}`)).join('\n'));
+  }
+  store.confirm(id, { ...checked.value, publish: options.publish === true });
+  return `Confirmed: the design "${options.name}" will be created${options.publish ? ' and published' : ' (as a draft)'} for ${subject(item)}.`;
+}
+
+/**
+ * `design-sync queue [list] [--json] [--all]`, `queue retry|cancel <id|all>`, `queue pause|resume [<id>]`,
+ * `queue confirm <id> [--name --excerpt --license --publish]`. They change the queue in the profile's database;
+ * a running app or `design-sync sync` notices at once. Cancelling never touches local files.
+ */
+export const queueCommand: CommandModule = (program: Command, context) => {
+  const queue = program.command('queue').description('list the upload queue, and retry, cancel, pause, resume or confirm its items');
+
+  queue
+    .command('list', { isDefault: true })
+    .description('the items not done yet (--all: every item)')
+    .option('--json', 'print JSON')
+    .option('--all', 'include done and cancelled items')
+    .action((options: { json?: boolean; all?: boolean }) => {
+      const ctx = context();
+      withQueue(ctx, (store) => {
+        const items = store.list({ states: options.all ? undefined : ['running', 'waiting', 'attention', 'failed'] });
+        if (options.json) {
+          ctx.io.out(JSON.stringify(items.map((item) => ({ ...item, percent: percentOf(item) })), null, 2));
+          return;
+        }
+        const paused = store.status().queuePaused ? 'Uploads are paused (design-sync queue resume).\n' : '';
+        ctx.io.out(`${paused}${formatItems(items)}`);
+      });
+    });
+
+  queue
+    .command('retry')
+    .description('try a failed item again now (or every failed and waiting one)')
+    .argument('<id|all>')
+    .action((target: string) => {
+      const ctx = context();
+      withQueue(ctx, (store) => {
+        if (target === 'all') {
+          ctx.io.out(`${store.retryAll()} items will be tried again.`);
+          return;
+        }
+        const item = existing(store, idOf(target));
+        if (item.state !== 'failed' && item.state !== 'waiting') throw new CliError(`Item ${item.id} (${subject(item)}) is ${item.state}: only failed or waiting items can be retried.`);
+        store.retry(item.id);
+        ctx.io.out(`Item ${item.id} (${subject(item)}) will be tried again.`);
+      });
+    });
+
+  queue
+    .command('cancel')
+    .description('take an item (or every item not done) out of the queue; local files are never touched')
+    .argument('<id|all>')
+    .action((target: string) => {
+      const ctx = context();
+      withQueue(ctx, (store) => {
+        if (target === 'all') {
+          ctx.io.out(`${store.cancelAll()} items cancelled. Local files are untouched.`);
+          return;
+        }
+        const item = existing(store, idOf(target));
+        if (item.state === 'done' || item.state === 'cancelled') throw new CliError(`Item ${item.id} (${subject(item)}) is already ${item.state}.`);
+        store.cancel(item.id);
+        ctx.io.out(`Item ${item.id} (${subject(item)}) cancelled. The local file is untouched.`);
+      });
+    });
+
+  for (const [name, paused] of [['pause', true], ['resume', false]] as const) {
+    queue
+      .command(name)
+      .description(paused ? 'pause all uploads, or one item' : 'resume all uploads, or one item')
+      .argument('[id]')
+      .action((target: string | undefined) => {
+        const ctx = context();
+        withQueue(ctx, (store) => {
+          if (target === undefined) {
+            store.setQueuePaused(paused);
+            ctx.io.out(paused ? 'Uploads paused.' : 'Uploads resumed.');
+            return;
+          }
+          const item = existing(store, idOf(target));
+          store.setPaused(item.id, paused);
+          ctx.io.out(`Item ${item.id} (${subject(item)}) ${paused ? 'paused' : 'resumed'}.`);
+        });
+      });
+  }
+
+  queue
+    .command('confirm')
+    .description('confirm a deletion on the service, or create the design proposed for a new folder')
+    .argument('<id>')
+    .option('--name <name>', 'the new design\'s name')
+    .option('--excerpt <text>', 'the new design\'s one-line summary')
+    .option('--license <code>', `the new design's license (${LICENSE_CODES.join(', ')})`)
+    .option('--publish', 'publish the new design at once (otherwise it stays a draft)')
+    .action((target: string, options: ConfirmOptions) => {
+      const ctx = context();
+      withQueue(ctx, (store) => ctx.io.out(confirmItem(store, idOf(target), options)));
+    });
+};

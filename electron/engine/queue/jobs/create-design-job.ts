@@ -1,0 +1,92 @@
+import { validateDesignInput, type UserDesign } from '../../../../shared';
+import { createdSince, type Job, type JobContext } from '../job';
+import type { QueueItem, SentAttempt } from '../queue-store';
+
+interface DesignProposal {
+  name?: unknown;
+  excerpt?: unknown;
+  license?: unknown;
+  publish?: unknown;
+  createdDesignId?: unknown;
+}
+
+function folderOf(item: QueueItem): string {
+  if (!item.folder) throw new Error(`Queue item ${item.id} (create-design) names no folder`);
+  return item.folder;
+}
+
+function describeErrors(errors: Record<string, string[]>): string {
+  return Object.entries(errors).flatMap(([field, messages]) => messages.map((m) => `${field} ${m}`)).join('; ');
+}
+
+/**
+ * A new top-level folder, once a person confirmed it with a name, excerpt and license: create the design (a draft),
+ * publish it if asked, and link the folder to it. The folder side then queues the folder's files on its next scan.
+ * The id of a design already made is kept in the payload, so a retry never creates it twice.
+ */
+export const createDesignJob: Job = {
+  kind: 'create-design',
+  validationAttention: 'confirm-design',
+
+  async run(item, ctx) {
+    const folder = folderOf(item);
+    const proposal = item.payload as DesignProposal;
+    if (item.payload.confirmed !== true) {
+      return {
+        outcome: 'attention', attention: 'confirm-design',
+        reason: `The folder "${folder}" is not linked to a design: confirm to create one (name, excerpt, license).`,
+      };
+    }
+    const fields = { name: proposal.name, excerpt: proposal.excerpt, ...(proposal.license ? { license: proposal.license } : {}) };
+    const checked = validateDesignInput(fields, 'create');
+    if (!checked.ok) return { outcome: 'attention', attention: 'confirm-design', reason: `The design for "${folder}" cannot be created: ${describeErrors(checked.errors)}.` };
+
+    let designId = typeof proposal.createdDesignId === 'number' ? proposal.createdDesignId : null;
+    if (designId === null) {
+      ctx.designFolders.setState(folder, 'creating');
+      if (!ctx.sending({ at: ctx.now(), name: checked.value.name ?? null, sha1: null, size: null, mtimeMs: null, inode: null })) {
+        return { outcome: 'cancelled', reason: 'Cancelled.' };
+      }
+      const design = await ctx.client.createDesign(checked.value, ctx.signal);
+      designId = design.id;
+      adopt(item, ctx, folder, design.id);
+    }
+    if (proposal.publish === true) await ctx.client.publishDesign(designId, ctx.signal);
+    const made = designId;
+    return {
+      outcome: 'done',
+      message: `Created the design "${String(proposal.name)}" for the folder "${folder}"${proposal.publish === true ? ', published' : ' as a draft'}.`,
+      record: () => ctx.designFolders.link(folder, made),
+    };
+  },
+
+  /** Looks among the user's own designs for one of this name made since the attempt, not linked to another folder. */
+  async reconcile(item, sent, ctx) {
+    const found = await findCreated(ctx, sent);
+    if (found !== null) {
+      adopt(item, ctx, folderOf(item), found);
+      ctx.log('info', `Already on the service: the design "${sent.name}" (its answer had been lost).`, folderOf(item));
+    }
+    // Either way the run goes on: it publishes the adopted design if asked, or creates one.
+    return null;
+  },
+};
+
+/** Links the folder to the design and remembers the id in the item, in one transaction. */
+function adopt(item: QueueItem, ctx: JobContext, folder: string, designId: number): void {
+  ctx.store.db.transaction(() => {
+    ctx.designFolders.link(folder, designId);
+    ctx.store.mergePayload(item.id, { createdDesignId: designId });
+    ctx.store.clearSent(item.id);
+  })();
+}
+
+async function findCreated(ctx: JobContext, sent: SentAttempt): Promise<number | null> {
+  const me = await ctx.client.whoami(ctx.signal);
+  for await (const page of ctx.client.allPages<UserDesign>(`/v1/users/${me.id}/designs`, { limit: 100, signal: ctx.signal })) {
+    for (const design of page.items) {
+      if (design.name === sent.name && createdSince(design.created_at, sent.at) && !ctx.designFolders.ofDesign(design.id)) return design.id;
+    }
+  }
+  return null;
+}

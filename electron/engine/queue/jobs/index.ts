@@ -1,0 +1,16 @@
+import type { QueueKind } from '../../../../shared';
+import type { Job } from '../job';
+import { createDesignJob } from './create-design-job';
+import { deleteRemoteJob } from './delete-remote-job';
+import { renameJob } from './rename-job';
+import { replaceJob } from './replace-job';
+import { uploadJob } from './upload-job';
+
+/** One job per kind of queue item. */
+export const JOBS: Record<QueueKind, Job> = {
+  upload: uploadJob,
+  replace: replaceJob,
+  rename: renameJob,
+  'delete-remote': deleteRemoteJob,
+  'create-design': createDesignJob,
+};

@@ -1,0 +1,96 @@
+import type { Document, Image } from '../../../../shared';
+import { isServiceError } from '../../api/service-error';
+import { absolutePath, currentVersion, fileNameOf, folderOf } from '../file-version';
+import { designGone, designIdOf, fileKindOf, NO_DESIGN_YET, pathOf, type Job, type JobContext, type JobResult } from '../job';
+import type { QueueItem } from '../queue-store';
+
+interface RenamePayload {
+  fromPath: string;
+  newName: string;
+}
+
+function payloadOf(item: QueueItem): RenamePayload {
+  const fromPath = typeof item.payload.fromPath === 'string' ? item.payload.fromPath : pathOf(item);
+  const newName = typeof item.payload.newName === 'string' && item.payload.newName !== '' ? item.payload.newName : fileNameOf(pathOf(item));
+  return { fromPath, newName };
+}
+
+function remoteIdOf(item: QueueItem, ctx: JobContext, fromPath: string): number | null {
+  return item.remoteId ?? ctx.baseFiles.get(fromPath)?.remoteId ?? ctx.baseFiles.get(pathOf(item))?.remoteId ?? null;
+}
+
+async function readRemote(ctx: JobContext, designId: number, kind: 'image' | 'document', remoteId: number): Promise<Image | Document> {
+  return kind === 'image' ? ctx.client.getImage(designId, remoteId, ctx.signal) : ctx.client.getDocument(designId, remoteId, ctx.signal);
+}
+
+/** The synced state follows the rename: the base moves to the new path, with the record's new name and time. */
+async function moved(item: QueueItem, ctx: JobContext, remote: Image | Document, message: string): Promise<JobResult> {
+  const path = pathOf(item);
+  const { fromPath } = payloadOf(item);
+  const kind = fileKindOf(item);
+  const local = await currentVersion(absolutePath(ctx.root(), path));
+  return {
+    outcome: 'done', message,
+    record: () => {
+      const changes = { remoteName: remote.name, remoteUpdatedAt: remote.updated_at, syncedAt: ctx.now(), ...(local ? { mtimeMs: local.mtimeMs, inode: local.inode } : {}) };
+      if (ctx.baseFiles.get(fromPath)) {
+        ctx.baseFiles.move(fromPath, path, changes);
+        return;
+      }
+      const current = ctx.baseFiles.byRemote(kind, remote.id);
+      if (current) ctx.baseFiles.record({ ...current, ...changes, path, folder: folderOf(path) });
+    },
+  };
+}
+
+/** A file renamed or moved within its design folder: PATCH the record's name only (no file), then move the base. */
+export const renameJob: Job = {
+  kind: 'rename',
+  validationAttention: 'invalid-file',
+
+  async run(item, ctx) {
+    const path = pathOf(item);
+    const kind = fileKindOf(item);
+    const { fromPath, newName } = payloadOf(item);
+    const designId = designIdOf(item, ctx);
+    if (designId === null) return NO_DESIGN_YET(item.folder ?? folderOf(path));
+    const remoteId = remoteIdOf(item, ctx, fromPath);
+    if (remoteId === null) {
+      ctx.store.retarget(item.id, { kind: 'upload', remoteId: null });
+      return { outcome: 'waiting', at: 0, reason: null };
+    }
+    if (!ctx.sending({ at: ctx.now(), name: newName, sha1: null, size: null, mtimeMs: null, inode: null })) return { outcome: 'cancelled', reason: 'Cancelled.' };
+    if (kind === 'image') await ctx.client.updateImage(designId, remoteId, { name: newName }, undefined, { signal: ctx.signal });
+    else await ctx.client.updateDocument(designId, remoteId, { name: newName }, undefined, { signal: ctx.signal });
+    const remote = await readRemote(ctx, designId, kind, remoteId);
+    return moved(item, ctx, remote, `Renamed ${fromPath} to ${path} on the service.`);
+  },
+
+  async reconcile(item, sent, ctx) {
+    const kind = fileKindOf(item);
+    const { fromPath } = payloadOf(item);
+    const designId = designIdOf(item, ctx);
+    const remoteId = remoteIdOf(item, ctx, fromPath);
+    if (designId === null || remoteId === null) return null;
+    try {
+      const remote = await readRemote(ctx, designId, kind, remoteId);
+      return remote.name === sent.name ? moved(item, ctx, remote, `Already renamed on the service: ${fromPath} → ${pathOf(item)}.`) : null;
+    } catch (error) {
+      if (isServiceError(error, 'not-found')) return null;
+      throw error;
+    }
+  },
+
+  /** The record is gone on the service: the file (at its new path) is uploaded as a new one. */
+  async notFound(item, ctx): Promise<JobResult | null> {
+    const gone = await designGone(item, ctx);
+    if (gone) return gone;
+    const { fromPath } = payloadOf(item);
+    ctx.store.db.transaction(() => {
+      ctx.baseFiles.remove(fromPath);
+      ctx.store.retarget(item.id, { kind: 'upload', remoteId: null });
+    })();
+    ctx.log('warning', `${fromPath} was deleted on the service: ${pathOf(item)} is uploaded again as a new file.`, pathOf(item));
+    return { outcome: 'waiting', at: 0, reason: null };
+  },
+};

@@ -1,0 +1,100 @@
+import type { Document, Image } from '../../../../shared';
+import { isServiceError } from '../../api/service-error';
+import { currentVersion, folderOf, sameVersion } from '../file-version';
+import {
+  createdSince, designGone, designIdOf, fileKindOf, isJobResult, NO_DESIGN_YET, pathOf, prepareFile, type Job, type JobContext, type JobResult,
+} from '../job';
+import type { QueueItem } from '../queue-store';
+
+async function readRemote(ctx: JobContext, designId: number, kind: 'image' | 'document', remoteId: number): Promise<Image | Document> {
+  return kind === 'image' ? ctx.client.getImage(designId, remoteId, ctx.signal) : ctx.client.getDocument(designId, remoteId, ctx.signal);
+}
+
+function remoteIdOf(item: QueueItem, ctx: JobContext): number | null {
+  return item.remoteId ?? ctx.baseFiles.get(pathOf(item))?.remoteId ?? null;
+}
+
+/** A changed file already on the service: PATCH its record with the new file; the service keeps the record's name. */
+export const replaceJob: Job = {
+  kind: 'replace',
+  validationAttention: 'invalid-file',
+
+  async run(item, ctx) {
+    const path = pathOf(item);
+    const kind = fileKindOf(item);
+    const designId = designIdOf(item, ctx);
+    if (designId === null) return NO_DESIGN_YET(item.folder ?? folderOf(path));
+    const remoteId = remoteIdOf(item, ctx);
+    if (remoteId === null) {
+      ctx.store.retarget(item.id, { kind: 'upload', remoteId: null });
+      return { outcome: 'waiting', at: 0, reason: null };
+    }
+    const file = await prepareFile(item, kind, ctx);
+    if (isJobResult(file)) return file;
+    const base = ctx.baseFiles.get(path);
+    if (base && base.remoteId === remoteId && base.sha1 === file.sha1) {
+      return { outcome: 'done', message: `${path} has not changed since it was synced.`, record: () => ctx.baseFiles.record({ ...base, size: file.version.size, mtimeMs: file.version.mtimeMs, inode: file.version.inode, syncedAt: ctx.now() }) };
+    }
+
+    if (!ctx.sending({ at: ctx.now(), name: null, sha1: file.sha1, size: file.version.size, mtimeMs: file.version.mtimeMs, inode: file.version.inode })) {
+      return { outcome: 'cancelled', reason: 'Cancelled.' };
+    }
+    const options = { onProgress: (p: { sentBytes: number; totalBytes: number }) => ctx.progress(p.sentBytes, p.totalBytes), signal: ctx.signal };
+    const upload = { path: file.path, fileName: file.fileName };
+    if (kind === 'image') await ctx.client.updateImage(designId, remoteId, {}, upload, options);
+    else await ctx.client.updateDocument(designId, remoteId, {}, upload, options);
+    // The PATCH answers 204: read the record back for its name and time, as the base keeps them.
+    const remote = await readRemote(ctx, designId, kind, remoteId);
+    const after = await currentVersion(file.path);
+    if (!after || !sameVersion(after, file.version)) ctx.log('info', `${path} changed while it was uploading: the newer version will follow.`, path);
+    return {
+      outcome: 'done', message: `Updated ${path} on the service.`,
+      record: () => ctx.baseFiles.record({
+        path, folder: item.folder ?? folderOf(path), designId, kind, remoteId, remoteName: remote.name, remoteUpdatedAt: remote.updated_at,
+        size: file.version.size, mtimeMs: file.version.mtimeMs, inode: file.version.inode, sha1: file.sha1, syncedAt: ctx.now(),
+      }),
+    };
+  },
+
+  async reconcile(item, sent, ctx) {
+    const path = pathOf(item);
+    const kind = fileKindOf(item);
+    const designId = designIdOf(item, ctx);
+    const remoteId = remoteIdOf(item, ctx);
+    if (designId === null || remoteId === null || sent.sha1 === null || sent.size === null || sent.mtimeMs === null) return null;
+    let remote: Image | Document;
+    try {
+      remote = await readRemote(ctx, designId, kind, remoteId);
+    } catch (error) {
+      if (isServiceError(error, 'not-found')) return null;
+      throw error;
+    }
+    const applied = kind === 'document' ? (remote as Document).modelhash === sent.sha1 : createdSince(remote.updated_at, sent.at);
+    if (!applied) return null;
+    const record = () => ctx.baseFiles.record({
+      path, folder: item.folder ?? folderOf(path), designId, kind, remoteId, remoteName: remote.name, remoteUpdatedAt: remote.updated_at,
+      size: sent.size!, mtimeMs: sent.mtimeMs!, inode: sent.inode, sha1: sent.sha1!, syncedAt: ctx.now(),
+    });
+    if (item.fileSize === null || sameVersion({ size: sent.size, mtimeMs: sent.mtimeMs }, { size: item.fileSize, mtimeMs: item.fileMtimeMs })) {
+      return { outcome: 'done', message: `Already updated on the service: ${path} (its answer had been lost).`, record };
+    }
+    ctx.store.db.transaction(() => {
+      record();
+      ctx.store.clearSent(item.id);
+    })();
+    return { outcome: 'waiting', at: 0, reason: null };
+  },
+
+  /** The design is there but the record is gone (deleted on the service): the local file is sent again as a new one. */
+  async notFound(item, ctx): Promise<JobResult | null> {
+    const gone = await designGone(item, ctx);
+    if (gone) return gone;
+    const path = pathOf(item);
+    ctx.store.db.transaction(() => {
+      ctx.baseFiles.remove(path);
+      ctx.store.retarget(item.id, { kind: 'upload', remoteId: null });
+    })();
+    ctx.log('warning', `${path} was deleted on the service while it changed here: it is uploaded again as a new file.`, path);
+    return { outcome: 'waiting', at: 0, reason: null };
+  },
+};

@@ -1,0 +1,86 @@
+import type { AttentionKind, ServiceProblem } from '../../../shared';
+import { backoffDelay } from './backoff';
+import type { QueueItem, Settlement } from './queue-store';
+
+/** Why the whole queue holds back, not just one item. */
+export type QueueBlock =
+  /** The service cannot be reached: a cheap probe, with backoff, tells when it is back. */
+  | { kind: 'offline'; message: string }
+  /** The service asked to wait (429 Retry-After). */
+  | { kind: 'rate-limited'; untilMs: number }
+  /** The token was refused or there is none: wait for a new sign-in. */
+  | { kind: 'sign-in' };
+
+/** Why the runner stopped an attempt itself. */
+export type AbortReason = 'stop' | 'pause' | 'cancel';
+
+export interface ProblemOutcome {
+  settlement: Settlement;
+  block?: QueueBlock;
+}
+
+export interface OutcomeOptions {
+  now: number;
+  maxAttempts: number;
+  random: () => number;
+  validationAttention: AttentionKind;
+  /** Set when the runner aborted the attempt (stop, pause, cancel). */
+  aborted: AbortReason | null;
+}
+
+/** Ends a message with a full stop when it has none. */
+export function sentence(message: string): string {
+  const trimmed = message.trim();
+  return /[.!?)]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
+function what(item: QueueItem): string {
+  return item.path ?? (item.folder ? `the folder "${item.folder}"` : `item ${item.id}`);
+}
+
+/** A transient failure of the item's own: back in line after a backoff, until the attempts run out. */
+export function retryLater(item: QueueItem, message: string, options: OutcomeOptions, floorMs = 0): ProblemOutcome {
+  if (item.attempts >= options.maxAttempts) {
+    return { settlement: { state: 'failed', reason: `Gave up after ${item.attempts} attempts: ${sentence(message)} Retry it once the problem is solved.` } };
+  }
+  const wait = Math.max(floorMs, backoffDelay(item.attempts, options.random));
+  // A 5xx or an unknown failure may have come after the service applied the write: reconcile before sending again.
+  return { settlement: { state: 'waiting', at: options.now + wait, reason: `${sentence(message)} Trying again in ${Math.ceil(wait / 1000)} s.`, countAttempt: true, sent: 'keep' } };
+}
+
+/** Each problem of the service, as what happens to the item and to the queue (docs: the "Problems → states" table). */
+export function outcomeOfProblem(problem: ServiceProblem, item: QueueItem, options: OutcomeOptions): ProblemOutcome {
+  const { now } = options;
+  switch (problem.kind) {
+    case 'offline':
+      return {
+        settlement: { state: 'waiting', at: now, reason: `Waiting for the service: ${problem.message}`, countAttempt: false, sent: problem.maybeApplied ? 'keep' : 'clear' },
+        block: { kind: 'offline', message: problem.message },
+      };
+    case 'rate-limited':
+      return {
+        settlement: { state: 'waiting', at: now + problem.retryAfterMs, reason: problem.message, countAttempt: false, sent: 'clear' },
+        block: { kind: 'rate-limited', untilMs: now + problem.retryAfterMs },
+      };
+    case 'token-rejected':
+      return { settlement: { state: 'waiting', at: now, reason: 'Sign in again.', countAttempt: false, sent: 'clear' }, block: { kind: 'sign-in' } };
+    case 'validation':
+      return { settlement: { state: 'attention', attention: options.validationAttention, reason: `The service refused ${what(item)}: ${sentence(problem.message)}` } };
+    case 'forbidden':
+      return { settlement: { state: 'failed', reason: `You are not allowed to change this design (${problem.message})` } };
+    case 'not-found':
+      return { settlement: { state: 'attention', attention: 'missing-design', reason: `Not found on the service: ${problem.message}` } };
+    case 'server-error':
+      return retryLater(item, `The service failed: ${problem.message}`, options, problem.retryAfterMs ?? 0);
+    case 'bad-request':
+      return { settlement: { state: 'failed', reason: `The service refused ${what(item)}: ${sentence(problem.message)}` } };
+    case 'cancelled':
+      return abortedOutcome(options.aborted ?? 'stop', now);
+  }
+}
+
+/** An attempt the runner stopped: back in line (stop, pause) or cancelled; what was sent stays in doubt. */
+export function abortedOutcome(reason: AbortReason, now: number): ProblemOutcome {
+  if (reason === 'cancel') return { settlement: { state: 'cancelled', reason: 'Cancelled.' } };
+  return { settlement: { state: 'waiting', at: now, reason: null, countAttempt: false, sent: 'keep' } };
+}

@@ -1,0 +1,373 @@
+import { join } from 'node:path';
+import { isImageFileName, looksLikeWindowsExecutable, uploadRefusal } from '../../../shared';
+import type { NewQueueItem, QueueItem } from '../queue/queue-store';
+import type { BaseFile } from './base-files';
+import { readFolder, readHead, sha1File, statEntry, type LocalEntry } from './local-files';
+import { latestItemForPath, markScanned, pendingItemsIn } from './queue-lookups';
+import { sleep, type ScanSummary, type SyncContext, type SyncEvent } from './sync-context';
+import { isConflictCopy, isIgnoredName, nameKey } from './sync-names';
+
+/** Stop instead of proposing deletions when more than this share of the synced files vanished at once… */
+export const MASS_MISSING_RATIO = 0.5;
+/** …and more than this many. */
+export const MASS_MISSING_MINIMUM = 5;
+
+interface Candidate {
+  path: string;
+  folder: string;
+  designId: number;
+  /** The name as on disk. */
+  name: string;
+  entry: LocalEntry;
+  base: BaseFile | null;
+}
+
+type Decision =
+  | { type: 'enqueue'; item: NewQueueItem; message?: string }
+  | { type: 'refresh'; base: BaseFile; entry: LocalEntry; sha1: string }
+  | { type: 'move-base'; from: string; to: string; entry: LocalEntry }
+  | { type: 'cancel'; id: number; message: string; path: string };
+
+export interface ScanOptions {
+  /** Only these top-level folders (the watcher's hint); default all. */
+  folders?: readonly string[];
+  /** 'wait': wait for files being written, up to maxSettleWaitMs (a one-shot pass); 'once': check once, leave the rest. */
+  settle?: 'wait' | 'once';
+  /** Propose deletions even when many files vanished at once (the person said they meant it). */
+  allowManyMissing?: boolean;
+}
+
+const fileOf = (entry: LocalEntry, sha1: string) => ({ size: entry.size, mtimeMs: entry.mtimeMs, sha1 });
+const sameStat = (a: { size: number; mtimeMs: number }, b: { size: number; mtimeMs: number }) => a.size === b.size && Math.floor(a.mtimeMs) === Math.floor(b.mtimeMs);
+const leaf = (path: string) => path.slice(path.indexOf('/') + 1);
+
+/**
+ * Compares the sync folder with the last synced state and puts what changed in the queue. The folder is the
+ * source of truth; the watcher only says when to look. Nothing is sent from here, and nothing is deleted:
+ * a vanished file becomes a delete that waits for the person's confirmation.
+ */
+export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Promise<ScanSummary> {
+  const started = performance.now();
+  const summary: ScanSummary = { folders: 0, files: 0, unchanged: 0, refreshed: 0, enqueued: 0, unsettled: [], deferred: [], proposedDesigns: [], durationMs: 0, stopped: null };
+  const done = () => {
+    summary.durationMs = Math.round(performance.now() - started);
+    ctx.emit({ type: 'scan', summary });
+    return summary;
+  };
+  const check = ctx.root.verify();
+  if (!check.ok) {
+    ctx.stop(check.reason);
+    summary.stopped = check.reason;
+    return done();
+  }
+  const rootPath = check.root.path;
+  const only = options.folders ? new Set(options.folders) : null;
+
+  // 1. The top level: design folders, proposals of new designs, files that belong nowhere.
+  const top = (await readFolder(rootPath)) ?? [];
+  const linked = new Map(ctx.folders.all().filter((f) => f.state === 'linked' && f.designId !== null).map((f) => [f.folder, f.designId!]));
+  const known = new Set(ctx.folders.all().map((f) => f.folder));
+  const toScan: { folder: string; designId: number }[] = [];
+  for (const entry of top) {
+    if (isIgnoredName(entry.name)) continue;
+    if (entry.type !== 'directory') {
+      ctx.reportOnce(`${entry.name} is at the top of the sync folder, outside any design's folder: it is not synced. Move it into a design's folder.`, entry.name);
+      continue;
+    }
+    const designId = linked.get(entry.name);
+    if (designId !== undefined) {
+      if (!only || only.has(entry.name)) toScan.push({ folder: entry.name, designId });
+    } else if (!known.has(entry.name)) {
+      proposeDesign(ctx, entry.name);
+      known.add(entry.name);
+      summary.proposedDesigns.push(entry.name);
+    }
+  }
+  // Linked folders no longer on disk: their files count as missing.
+  const present = new Set(toScan.map((f) => f.folder));
+  for (const [folder, designId] of linked) {
+    if (!present.has(folder) && (!only || only.has(folder)) && !top.some((e) => e.name === folder && e.type === 'directory')) toScan.push({ folder, designId });
+  }
+  summary.folders = toScan.length;
+
+  // 2. Each design folder against the last synced state.
+  const candidates: Candidate[] = [];
+  const onDisk = new Set<string>();
+  const missing = new Map<string, BaseFile>();
+  for (const { folder, designId } of toScan) {
+    const entries = (await readFolder(join(rootPath, folder))) ?? [];
+    const bases = new Map(ctx.base.inFolder(folder).map((b) => [b.path, b]));
+    for (const entry of entries) {
+      const path = `${folder}/${entry.name}`;
+      const base = bases.get(path) ?? null;
+      if (!base && (isIgnoredName(entry.name) || isConflictCopy(entry.name))) continue;
+      if (entry.type === 'directory') {
+        ctx.reportOnce(`${path}: folders inside a design's folder are not synced (a design holds files only). Move its files up one level.`, path);
+        continue;
+      }
+      if (entry.type !== 'file') {
+        if (entry.type === 'symlink') ctx.reportOnce(`${path} is a symbolic link: links are not followed or synced. Put the file itself in the folder.`, path);
+        continue;
+      }
+      onDisk.add(path);
+      summary.files++;
+      if (base && sameStat(entry, base)) {
+        summary.unchanged++;
+        continue;
+      }
+      candidates.push({ path, folder, designId, name: entry.name, entry, base });
+    }
+    for (const [path, base] of bases) if (!onDisk.has(path)) missing.set(path, base);
+  }
+
+  // 3. Only files that stopped changing go further (never a half-written file).
+  const settled = await settle(ctx, candidates, options.settle ?? 'once', summary);
+
+  // Paths gone a moment ago may be back (an editor saving through a rename): look again.
+  for (const path of [...missing.keys()]) if ((await statEntry(join(rootPath, path)))?.type === 'file') missing.delete(path);
+
+  // 4. Decisions, made before anything is written so that a mass disappearance writes nothing.
+  const decisions: Decision[] = [];
+  const consumed = new Set<string>();
+  // Read once per scan, not once per file: the open queue items and (when a new file may be a moved one) the synced files.
+  const open = new Map<string, { running: QueueItem | null; pending: QueueItem | null }>();
+  for (const item of ctx.queue.list({ states: ['running', 'waiting', 'attention'] })) {
+    if (!item.path) continue;
+    const slot = open.get(item.path) ?? { running: null, pending: null };
+    if (item.state === 'running') slot.running = item;
+    else slot.pending = item;
+    open.set(item.path, slot);
+  }
+  const openItems = (_queue: unknown, path: string) => open.get(path) ?? { running: null, pending: null };
+  let index: { byInode: Map<string, BaseFile[]>; bySha1: Map<string, BaseFile[]> } | null = null;
+  const baseIndex = () => {
+    if (index) return index;
+    index = { byInode: new Map(), bySha1: new Map() };
+    for (const base of ctx.base.all()) {
+      if (base.inode) index.byInode.set(base.inode, [...(index.byInode.get(base.inode) ?? []), base]);
+      index.bySha1.set(base.sha1, [...(index.bySha1.get(base.sha1) ?? []), base]);
+    }
+    return index;
+  };
+  const hashes = new Map<string, string>();
+  const refusals = new Map<string, string | null>();
+  for (let i = 0; i < settled.length; i += 16) {
+    await Promise.all(settled.slice(i, i + 16).map(async (c) => {
+      hashes.set(c.path, await sha1File(join(rootPath, c.path)));
+      if (!c.base) refusals.set(c.path, await refusalOf(join(rootPath, c.path), c.name));
+    }));
+  }
+  for (const candidate of settled) {
+    const { running, pending } = openItems(ctx.queue, candidate.path);
+    if (running) {
+      summary.deferred.push(candidate.path);
+      continue;
+    }
+    const sha1 = hashes.get(candidate.path)!;
+    const { base, entry } = candidate;
+    if (base) {
+      if (sha1 === base.sha1) {
+        decisions.push({ type: 'refresh', base, entry, sha1 });
+      } else if (!(pending?.kind === 'replace' && pending.fileSha1 === sha1)) {
+        decisions.push({ type: 'enqueue', item: { kind: 'replace', path: candidate.path, folder: candidate.folder, designId: candidate.designId, fileKind: base.kind, remoteId: base.remoteId, file: fileOf(entry, sha1) } });
+      }
+      continue;
+    }
+    // A new name: refused, a move of a synced file, or a new file.
+    const refusal = refusals.get(candidate.path) ?? null;
+    if (refusal) {
+      const last = latestItemForPath(ctx.queue, candidate.path);
+      const sameVersion = last && last.fileSha1 === sha1 && (last.state === 'cancelled' || last.attention === 'refused');
+      if (!sameVersion) {
+        decisions.push({
+          type: 'enqueue', message: refusal,
+          item: { kind: 'upload', path: candidate.path, folder: candidate.folder, designId: candidate.designId, fileKind: 'document', file: fileOf(entry, sha1), attention: { kind: 'refused', reason: `${refusal}. It is not sent; remove it from the folder or cancel this item.` } },
+        });
+      }
+      continue;
+    }
+    const fileKind = isImageFileName(candidate.name) ? 'image' : 'document';
+    const moved = await movedFrom(rootPath, candidate, sha1, missing, consumed, baseIndex, (path) => openItems(null, path).running !== null);
+    if (moved && moved.folder === candidate.folder && moved.kind === fileKind) {
+      consumed.add(moved.path);
+      if (pending?.kind === 'rename' && pending.fileSha1 === sha1 && pending.remoteId === moved.remoteId) {
+        // already proposed
+      } else if (nameKey(leaf(moved.path)) === nameKey(candidate.name)) {
+        // Only the normalization (or, on a case-sensitive disk, nothing the service sees) changed.
+        decisions.push({ type: 'move-base', from: moved.path, to: candidate.path, entry });
+      } else {
+        decisions.push({
+          type: 'enqueue', message: `${moved.path} was renamed to ${candidate.name}: the file on the service is renamed, not sent again.`,
+          item: {
+            kind: 'rename', path: candidate.path, folder: candidate.folder, designId: candidate.designId, fileKind: moved.kind, remoteId: moved.remoteId,
+            payload: { fromPath: moved.path, newName: candidate.name.normalize('NFC') }, file: fileOf(entry, sha1),
+          },
+        });
+      }
+      const old = openItems(ctx.queue, moved.path).pending;
+      if (old) decisions.push({ type: 'cancel', id: old.id, path: moved.path, message: `${moved.path}: withdrawn, the file was renamed to ${candidate.name}.` });
+      continue;
+    }
+    if (moved && moved.folder !== candidate.folder) {
+      // Another design: the file is added there; removing it from the first design waits for the person.
+      consumed.add(moved.path);
+      if (openItems(ctx.queue, moved.path).pending?.kind !== 'delete-remote') decisions.push(deleteDecision(moved, `${leaf(moved.path)} was moved from ${moved.folder} to ${candidate.folder}: it is uploaded to the other design; confirm to delete it from the design of ${moved.folder} on the service too.`));
+    }
+    if (!(pending?.kind === 'upload' && pending.fileSha1 === sha1)) {
+      decisions.push({
+        type: 'enqueue',
+        item: { kind: 'upload', path: candidate.path, folder: candidate.folder, designId: candidate.designId, fileKind, payload: { name: candidate.name.normalize('NFC') }, file: fileOf(entry, sha1) },
+      });
+    }
+  }
+
+  // 5. Synced files that are gone: a delete that waits for the person, never a silent one.
+  const gone = [...missing.values()].filter((b) => !consumed.has(b.path));
+  const total = ctx.base.count();
+  if (!options.allowManyMissing && gone.length > MASS_MISSING_MINIMUM && gone.length > total * MASS_MISSING_RATIO) {
+    const reason = `Many files disappeared at once from ${rootPath} (${gone.length} of ${total} synced files, e.g. ${gone.slice(0, 3).map((b) => b.path).join(', ')}): ` +
+      'a disk unmounted, a folder moved or emptied? Sync is stopped; nothing was changed on the service. Put the files back, or, if you deleted them on purpose, ' +
+      'sync once with --allow-mass-delete to propose their deletion (each still waits for your confirmation).';
+    ctx.stop(reason);
+    summary.stopped = reason;
+    return done();
+  }
+  for (const base of gone) {
+    const { running, pending } = openItems(ctx.queue, base.path);
+    if (running) {
+      summary.deferred.push(base.path);
+      continue;
+    }
+    if (pending?.kind === 'delete-remote') continue;
+    const last = latestItemForPath(ctx.queue, base.path);
+    if (last?.kind === 'delete-remote' && last.state === 'cancelled') continue; // turned down: the remote pass brings the file back
+    decisions.push(deleteDecision(base, `${leaf(base.path)} was deleted from the folder ${base.folder}: confirm to delete it on the service too.`));
+  }
+
+  // Items whose file is gone before they were sent (a file saved then removed, a conflict copy merged and deleted).
+  const decided = new Set(decisions.flatMap((d) => (d.type === 'enqueue' && d.item.path ? [d.item.path] : [])));
+  for (const item of pendingItemsIn(ctx.queue, toScan.map((f) => f.folder))) {
+    if (!item.path || item.kind === 'create-design' || decided.has(item.path)) continue;
+    if (item.kind === 'delete-remote') {
+      if (onDisk.has(item.path)) decisions.push({ type: 'cancel', id: item.id, path: item.path, message: `${item.path} is back in the folder: its deletion on the service was withdrawn.` });
+      continue;
+    }
+    if (onDisk.has(item.path)) continue;
+    if (item.kind === 'rename' || item.kind === 'replace') continue; // their base is handled above
+    if ((await statEntry(join(rootPath, item.path)))?.type === 'file') continue;
+    decisions.push({ type: 'cancel', id: item.id, path: item.path, message: `${item.path} is no longer in the folder: its pending ${item.attention === 'conflict' ? 'conflict' : item.kind} was withdrawn.` });
+  }
+
+  // 6. Apply, in one transaction: one durable commit (synchronous=FULL) instead of one per file.
+  const events: SyncEvent[] = [];
+  ctx.db.transaction(() => {
+    for (const decision of decisions) apply(decision);
+  })();
+  for (const event of events) ctx.emit(event);
+  markScanned(ctx.queue, ctx.now());
+  return done();
+
+  function apply(decision: Decision): void {
+    switch (decision.type) {
+      case 'refresh':
+        ctx.base.record({ ...decision.base, size: decision.entry.size, mtimeMs: decision.entry.mtimeMs, inode: decision.entry.inode, sha1: decision.sha1 });
+        summary.refreshed++;
+        break;
+      case 'move-base':
+        ctx.base.move(decision.from, decision.to, { mtimeMs: decision.entry.mtimeMs, inode: decision.entry.inode });
+        summary.refreshed++;
+        break;
+      case 'cancel':
+        ctx.queue.cancel(decision.id);
+        ctx.log('info', decision.message, decision.path);
+        break;
+      case 'enqueue': {
+        const item = ctx.queue.enqueue(decision.item);
+        summary.enqueued++;
+        if (decision.message) ctx.log(decision.item.attention?.kind === 'refused' ? 'warning' : 'info', decision.message, decision.item.path ?? null);
+        events.push({ type: 'enqueued', item });
+        break;
+      }
+    }
+  }
+}
+
+function deleteDecision(base: BaseFile, reason: string): Decision {
+  return {
+    type: 'enqueue',
+    item: { kind: 'delete-remote', path: base.path, folder: base.folder, designId: base.designId, fileKind: base.kind, remoteId: base.remoteId, attention: { kind: 'confirm-delete', reason } },
+  };
+}
+
+function proposeDesign(ctx: SyncContext, folder: string): void {
+  ctx.folders.setState(folder, 'proposed');
+  const suggested = folder.normalize('NFC').replace(/[-_]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 255) || folder;
+  const item = ctx.queue.enqueue({
+    kind: 'create-design', folder,
+    payload: { name: suggested, excerpt: '', license: null, publish: false },
+    attention: {
+      kind: 'confirm-design',
+      reason: `The new folder ${folder} can become a new design of yours. Confirm with its name, a short excerpt and a license to create it (it is not published unless you say so).`,
+    },
+  });
+  ctx.log('info', `New folder ${folder}: proposed as a new design, waiting for your confirmation.`, folder);
+  ctx.emit({ type: 'enqueued', item });
+}
+
+/** Why a file is never sent (an executable by name or by content), or null. */
+async function refusalOf(path: string, name: string): Promise<string | null> {
+  const byName = uploadRefusal(isImageFileName(name) ? 'image' : 'document', name);
+  if (byName) return byName;
+  if (looksLikeWindowsExecutable(await readHead(path))) return `${name}: the content is a Windows executable, which the service does not accept`;
+  return null;
+}
+
+/** A synced file whose path is gone and that this new file is (same inode, or same size and content). Same folder first. */
+async function movedFrom(
+  rootPath: string, candidate: Candidate, sha1: string, missing: Map<string, BaseFile>, consumed: Set<string>,
+  index: () => { byInode: Map<string, BaseFile[]>; bySha1: Map<string, BaseFile[]> }, sending: (path: string) => boolean,
+): Promise<BaseFile | null> {
+  const byInode = (index().byInode.get(candidate.entry.inode) ?? []).filter((b) => b.size === candidate.entry.size || b.sha1 === sha1);
+  const bySha = (index().bySha1.get(sha1) ?? []).filter((b) => b.size === candidate.entry.size);
+  const options = [...byInode, ...bySha].filter((b) => b.path !== candidate.path && !consumed.has(b.path));
+  options.sort((a, b) => Number(b.folder === candidate.folder) - Number(a.folder === candidate.folder));
+  for (const option of options) {
+    const gone = missing.has(option.path) || !(await statEntry(join(rootPath, option.path)));
+    if (!gone || sending(option.path)) continue;
+    return option;
+  }
+  return null;
+}
+
+async function settle(ctx: SyncContext, candidates: Candidate[], mode: 'wait' | 'once', summary: ScanSummary): Promise<Candidate[]> {
+  if (candidates.length === 0) return [];
+  const root = ctx.root.current()!.path;
+  const settled: Candidate[] = [];
+  let pending = candidates;
+  const deadline = Date.now() + ctx.maxSettleWaitMs;
+  for (;;) {
+    await sleep(ctx.settleMs);
+    const still: Candidate[] = [];
+    const stats = new Map<string, LocalEntry | null>();
+    for (let i = 0; i < pending.length; i += 64) {
+      await Promise.all(pending.slice(i, i + 64).map(async (c) => stats.set(c.path, await statEntry(join(root, c.path)))));
+    }
+    for (const candidate of pending) {
+      const now = stats.get(candidate.path) ?? null;
+      if (!now || now.type !== 'file') continue; // gone meanwhile (a temp file renamed away): the next scan sees the result
+      if (sameStat(now, candidate.entry) && now.inode === candidate.entry.inode) {
+        settled.push(candidate);
+        ctx.emit({ type: 'settled', path: candidate.path, size: now.size, mtimeMs: now.mtimeMs });
+      } else {
+        still.push({ ...candidate, entry: now });
+      }
+    }
+    pending = still;
+    if (pending.length === 0 || mode === 'once' || Date.now() + ctx.settleMs > deadline) break;
+  }
+  for (const candidate of pending) {
+    summary.unsettled.push(candidate.path);
+    ctx.emit({ type: 'unsettled', path: candidate.path });
+  }
+  return settled;
+}

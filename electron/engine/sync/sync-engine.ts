@@ -1,0 +1,365 @@
+import { EventEmitter } from 'node:events';
+import { relative, sep } from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import type { UserDesign } from '../../../shared';
+import type { ServiceClient } from '../api/service-client';
+import { isServiceError } from '../api/service-error';
+import type { Session } from '../authorization/session';
+import { QueueStore, type QueueEvent } from '../queue/queue-store';
+import { BaseFiles } from './base-files';
+import { DesignFolders } from './design-folders';
+import { trashFunction, type TrashFile, type TrashMode } from './local-files';
+import { scanLocal } from './local-scan';
+import { ensureDesignFolders, pullRemoteChanges, type OwnDesignRef } from './remote-pass';
+import type { RemoteSummary, ScanSummary, SyncContext, SyncEvent } from './sync-context';
+import type { SyncDatabase } from './sync-database';
+import { isIgnoredName } from './sync-names';
+import { SyncFolder } from './sync-root';
+
+export interface SyncEngineOptions {
+  db: SyncDatabase;
+  client: ServiceClient;
+  /** The sign-in state: while it needs a new sign-in, nothing is read from the service for sync (scans go on). */
+  session?: Session | null;
+  /** Shared with the queue runner so both see the same events; made on `db` when not given. */
+  queue?: QueueStore;
+  /** How long a new or changed file must keep its size and mtime before it is queued (default 2000 ms). */
+  settleMs?: number;
+  /** In a one-shot pass, how long to wait for files being written (default 60 s). */
+  maxSettleWaitMs?: number;
+  /** The full rescan (local and service) that catches what the watcher missed (default 10 min). */
+  rescanIntervalMs?: number;
+  /** Events are gathered this long before a scan (default 300 ms). */
+  debounceMs?: number;
+  /** 'system' (default): the OS trash, falling back to <root>/.design-sync-trash; 'folder': always the fallback. */
+  trash?: TrashMode | TrashFile;
+  /** The own designs (for their folders); default: read from the service. */
+  ownDesigns?: (signal?: AbortSignal) => Promise<OwnDesignRef[]>;
+  now?: () => number;
+}
+
+export interface PassOptions {
+  settle?: 'wait' | 'once';
+  allowManyMissing?: boolean;
+  /** Skip the service (offline use, benchmarks): only the folder is compared with the last synced state. */
+  localOnly?: boolean;
+  /** Only these top-level folders (local scan). */
+  folders?: readonly string[];
+}
+
+export interface PassResult {
+  createdFolders: string[];
+  remote: RemoteSummary | null;
+  scan: ScanSummary | null;
+  stopped: string | null;
+  /** Why the service was not looked at (offline, sign-in needed), if it was not. */
+  remoteSkipped: string | null;
+}
+
+const WATCHER_LIMIT_FIX = 'Raise the limit (Linux: `sudo sysctl fs.inotify.max_user_watches=524288`, and in /etc/sysctl.conf to keep it; macOS: close other watching apps or raise `ulimit -n`).';
+
+/**
+ * Sync of the chosen folder with the user's own designs. The folder is the source of truth, compared with the
+ * last synced state by scans; the watcher (chokidar) only says when and where to scan; a periodic full rescan
+ * catches what it missed. Local changes go to the queue (sent by the queue runner); changes on the service are
+ * brought into the folder here. Emits 'event' (SyncEvent).
+ */
+export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
+  readonly queue: QueueStore;
+  readonly base: BaseFiles;
+  readonly folders: DesignFolders;
+  readonly root: SyncFolder;
+  private readonly ctx: SyncContext;
+  private readonly settleMs: number;
+  private readonly rescanIntervalMs: number;
+  private readonly debounceMs: number;
+  private stoppedReason: string | null = null;
+  private readonly reported = new Set<string>();
+  private chain: Promise<unknown> = Promise.resolve();
+  private watcher: FSWatcher | null = null;
+  private watcherProblem: string | null = null;
+  private rescanTimer: NodeJS.Timeout | null = null;
+  private debounceTimer: NodeJS.Timeout | null = null;
+  private readonly dirtyFolders = new Set<string>();
+  private dirtyAll = false;
+  private readonly deferredFolders = new Set<string>();
+  private unsubscribeSession: (() => void) | null = null;
+  private readonly onQueueChange = (event: QueueEvent) => this.queueChanged(event);
+  private abort = new AbortController();
+  private started = false;
+
+  constructor(private readonly options: SyncEngineOptions) {
+    super();
+    const now = options.now ?? Date.now;
+    this.queue = options.queue ?? new QueueStore(options.db, now);
+    this.base = new BaseFiles(options.db);
+    this.folders = new DesignFolders(options.db, now);
+    this.root = new SyncFolder(options.db, now);
+    this.settleMs = options.settleMs ?? 2000;
+    this.rescanIntervalMs = options.rescanIntervalMs ?? 10 * 60_000;
+    this.debounceMs = options.debounceMs ?? 300;
+    const trash = trashFunction(options.trash ?? 'system');
+    this.ctx = {
+      db: options.db, queue: this.queue, base: this.base, folders: this.folders, root: this.root,
+      settleMs: this.settleMs, maxSettleWaitMs: options.maxSettleWaitMs ?? 60_000, trash, now,
+      emit: (event) => this.emit('event', event),
+      log: (level, message, path = null) => {
+        this.queue.log(level, message, path);
+        if (level !== 'info') this.emit('event', { type: 'warning', message, ...(path ? { path } : {}) });
+      },
+      reportOnce: (message, path = null) => {
+        if (this.reported.has(message)) return;
+        this.reported.add(message);
+        this.ctx.log('warning', message, path);
+      },
+      stop: (reason) => {
+        if (this.stoppedReason === reason) return;
+        this.stoppedReason = reason;
+        this.queue.setRunState('stopped', reason);
+        this.queue.log('error', reason);
+        this.emit('event', { type: 'stopped', reason });
+      },
+      running: () => this.stoppedReason === null,
+    };
+  }
+
+  /** Why sync is stopped, or null. */
+  get stopped(): string | null {
+    return this.stoppedReason;
+  }
+
+  /** The watcher's failure (its limit reached…), shown to the person; sync goes on with periodic rescans. */
+  get watcherWarning(): string | null {
+    return this.watcherProblem;
+  }
+
+  /**
+   * One full pass: folders for own designs, changes from the service into the folder, then the folder's changes
+   * into the queue. Passes never overlap.
+   */
+  syncOnce(options: PassOptions = {}): Promise<PassResult> {
+    return this.serial(() => this.pass(options));
+  }
+
+  /** Only the local comparison (what the watcher triggers). */
+  scan(options: PassOptions = {}): Promise<PassResult> {
+    return this.serial(() => this.pass({ ...options, localOnly: true }));
+  }
+
+  /**
+   * Starts watching: a first full pass, then chokidar on the root, a debounced scan of the folders that changed,
+   * and a full pass every rescanIntervalMs. No timer runs while idle but the (unref'd) periodic rescan.
+   */
+  async start(options: { watch?: boolean; firstPass?: PassOptions } = {}): Promise<PassResult> {
+    if (this.started) throw new Error('The sync engine is already started.');
+    this.started = true;
+    this.abort = new AbortController();
+    this.queue.on('change', this.onQueueChange);
+    if (this.options.session) this.unsubscribeSession = this.options.session.subscribe((state) => this.sessionChanged(state.status));
+    if (this.options.session?.state.status === 'needs-sign-in') this.sessionChanged('needs-sign-in');
+    const first = await this.syncOnce(options.firstPass ?? { settle: 'once' });
+    if (options.watch !== false) {
+      await this.startWatcher();
+      this.scheduleRescan();
+    }
+    return first;
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    this.started = false;
+    if (this.rescanTimer) clearTimeout(this.rescanTimer);
+    if (this.debounceTimer) clearTimeout(this.debounceTimer);
+    this.rescanTimer = this.debounceTimer = null;
+    this.queue.off('change', this.onQueueChange);
+    this.unsubscribeSession?.();
+    this.unsubscribeSession = null;
+    const watcher = this.watcher;
+    this.watcher = null;
+    await watcher?.close();
+    await this.chain.catch(() => {});
+    this.abort = new AbortController();
+  }
+
+  /** Waits until no pass runs or is scheduled (for tests and the one-shot CLI). */
+  async idle(): Promise<void> {
+    for (;;) {
+      const chain = this.chain;
+      await chain.catch(() => {});
+      if (chain === this.chain && !this.debounceTimer) return;
+      if (this.debounceTimer) await new Promise((resolve) => setTimeout(resolve, this.debounceMs));
+    }
+  }
+
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.chain.catch(() => {}).then(work);
+    this.chain = next;
+    return next;
+  }
+
+  private async pass(options: PassOptions): Promise<PassResult> {
+    const result: PassResult = { createdFolders: [], remote: null, scan: null, stopped: null, remoteSkipped: null };
+    const wasStopped = this.stoppedReason;
+    this.stoppedReason = null;
+    const check = this.root.verify();
+    if (!check.ok) {
+      this.stoppedReason = wasStopped;
+      this.ctx.stop(check.reason);
+      result.stopped = check.reason;
+      return result;
+    }
+    this.setState('scanning', null);
+    if (!options.localOnly) {
+      const session = this.options.session;
+      if (session && !session.canWrite()) {
+        result.remoteSkipped = session.state.status === 'needs-sign-in' ? session.state.reason : 'Not signed in: the service was not checked for changes.';
+      } else {
+        try {
+          const designs = await (this.options.ownDesigns ?? ((signal) => this.readOwnDesigns(signal)))(this.abort.signal);
+          result.createdFolders = await ensureDesignFolders(this.ctx, designs);
+          result.remote = await pullRemoteChanges(this.ctx, this.options.client, { signal: this.abort.signal });
+        } catch (error) {
+          if (!isServiceError(error)) throw error;
+          result.remoteSkipped = error.problem.kind === 'offline'
+            ? `The service cannot be reached (${error.problem.message}): changes here are queued and sent when it is back.`
+            : error.problem.kind === 'token-rejected'
+              ? 'The service no longer accepts the sign-in: sign in again. Changes here are queued meanwhile.'
+              : `The service could not be read (${error.message}); tried again later.`;
+          this.ctx.reportOnce(result.remoteSkipped);
+        }
+      }
+    }
+    if (this.stoppedReason === null) {
+      result.scan = await scanLocal(this.ctx, { settle: options.settle ?? 'once', allowManyMissing: options.allowManyMissing, ...(options.folders ? { folders: options.folders } : {}) });
+      for (const path of [...result.scan.deferred]) this.deferredFolders.add(path.split('/')[0]!);
+    }
+    result.stopped = this.stoppedReason;
+    if (this.stoppedReason === null) {
+      if (wasStopped) {
+        this.queue.log('info', 'The sync folder is back as it was: sync resumed.');
+        this.emit('event', { type: 'resumed' });
+      }
+      const session = this.options.session;
+      if (session?.state.status === 'needs-sign-in') this.setState('waiting', session.state.reason);
+      else if (result.remoteSkipped && !options.localOnly) this.setState('waiting', result.remoteSkipped);
+      else this.setState('idle', this.watcherProblem);
+    }
+    // Files still being written: looked at again once they may have settled.
+    if (this.started && result.scan && result.scan.unsettled.length > 0) {
+      for (const path of result.scan.unsettled) this.dirtyFolders.add(path.split('/')[0]!);
+      this.scheduleScan(this.settleMs);
+    }
+    return result;
+  }
+
+  private setState(state: 'idle' | 'scanning' | 'waiting', reason: string | null): void {
+    const current = this.queue.status();
+    if (current.state === state && current.reason === reason) return;
+    // The queue runner owns 'syncing' and 'paused'; a scan does not overwrite them with idle.
+    if (state === 'idle' && (current.state === 'syncing' || current.state === 'paused')) return;
+    this.queue.setRunState(state, reason);
+  }
+
+  private async readOwnDesigns(signal?: AbortSignal): Promise<OwnDesignRef[]> {
+    const me = await this.options.client.whoami(signal);
+    this.options.session?.confirmUser(me);
+    const designs: OwnDesignRef[] = [];
+    for await (const page of this.options.client.allPages<UserDesign>(`/v1/users/${me.id}/designs`, { limit: 100, signal })) {
+      for (const design of page.items) if (design.user_id === undefined || design.user_id === me.id) designs.push(design);
+    }
+    return designs;
+  }
+
+  private async startWatcher(): Promise<void> {
+    const root = this.root.current();
+    if (!root) return;
+    const watcher = watch(root.path, {
+      ignoreInitial: true,
+      depth: 1,
+      followSymlinks: false,
+      usePolling: false,
+      awaitWriteFinish: false,
+      persistent: true,
+      ignored: (path: string) => {
+        const rel = relative(root.path, path);
+        if (rel === '') return false;
+        return rel.split(sep).some((part) => isIgnoredName(part));
+      },
+    });
+    watcher.on('all', (_event, path) => {
+      const rel = relative(root.path, path);
+      const top = rel.split(sep)[0];
+      if (!top || rel.startsWith('..')) this.dirtyAll = true;
+      else this.dirtyFolders.add(top);
+      this.scheduleScan(this.debounceMs);
+    });
+    watcher.on('error', (error) => this.watcherFailed(error as NodeJS.ErrnoException));
+    watcher.on('unlinkDir', (path) => {
+      if (path === root.path) this.dirtyAll = true;
+    });
+    await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+    this.watcher = watcher;
+  }
+
+  private watcherFailed(error: NodeJS.ErrnoException): void {
+    const limit = error.code === 'ENOSPC' || error.code === 'EMFILE' || error.code === 'ENFILE';
+    const message = limit
+      ? `Watching the sync folder failed: the system's limit on watched files was reached (${error.code}). Changes are still found by a full rescan every ${Math.round(this.rescanIntervalMs / 60_000) || 1} min, but later than usual. ${WATCHER_LIMIT_FIX}`
+      : `Watching the sync folder failed (${error.message}). Changes are still found by periodic rescans.`;
+    if (this.watcherProblem === message) return;
+    this.watcherProblem = message;
+    this.queue.log('error', message);
+    this.emit('event', { type: 'warning', message });
+    if (this.stoppedReason === null) this.setState('idle', message);
+    // Without a reliable watcher, rescan more often.
+    this.scheduleRescan(Math.min(this.rescanIntervalMs, 60_000));
+  }
+
+  private scheduleRescan(interval = this.rescanIntervalMs): void {
+    if (this.rescanTimer) clearTimeout(this.rescanTimer);
+    this.rescanTimer = setTimeout(() => {
+      this.rescanTimer = null;
+      void this.syncOnce({ settle: 'once' }).catch((error) => this.ctx.log('error', `A rescan failed: ${(error as Error).message}`)).finally(() => {
+        if (this.started) this.scheduleRescan(this.watcherProblem ? Math.min(this.rescanIntervalMs, 60_000) : this.rescanIntervalMs);
+      });
+    }, interval);
+    this.rescanTimer.unref();
+  }
+
+  private scheduleScan(delay: number): void {
+    if (!this.started) return;
+    if (this.debounceTimer) clearTimeout(this.debounceTimer);
+    this.debounceTimer = setTimeout(() => {
+      this.debounceTimer = null;
+      const all = this.dirtyAll || !this.root.verify().ok || this.stoppedReason !== null;
+      const folders = [...this.dirtyFolders];
+      this.dirtyAll = false;
+      this.dirtyFolders.clear();
+      void this.scan(all ? {} : { folders }).catch((error) => this.ctx.log('error', `A scan failed: ${(error as Error).message}`));
+    }, delay);
+    this.debounceTimer.unref();
+  }
+
+  private queueChanged(event: QueueEvent): void {
+    if (event.type !== 'item') return;
+    const { item } = event;
+    if (!['done', 'failed', 'cancelled'].includes(item.state) || !item.folder) return;
+    if (item.kind === 'create-design' || this.deferredFolders.has(item.folder)) {
+      this.deferredFolders.delete(item.folder);
+      this.dirtyFolders.add(item.folder);
+      this.scheduleScan(this.debounceMs);
+    }
+  }
+
+  private sessionChanged(status: 'signed-out' | 'signed-in' | 'needs-sign-in'): void {
+    if (status === 'needs-sign-in') {
+      const message = 'The service no longer accepts your sign-in: nothing is sent or brought from the service until you sign in again. Changes here are still found and queued.';
+      this.queue.log('warning', message);
+      this.emit('event', { type: 'warning', message });
+      if (this.stoppedReason === null) this.setState('waiting', message);
+    } else if (status === 'signed-in' && this.started) {
+      this.dirtyAll = true;
+      void this.syncOnce({ settle: 'once' }).catch(() => {});
+    }
+  }
+}

@@ -1,0 +1,103 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { ServiceClient } from '../../../electron/engine/api/service-client';
+import { MemoryTokenStore } from '../../../electron/engine/authorization/memory-token-store';
+import { Session } from '../../../electron/engine/authorization/session';
+import { QueueRunner, queueClient, type QueueRunnerOptions } from '../../../electron/engine/queue/queue-runner';
+import { QueueStore } from '../../../electron/engine/queue/queue-store';
+import { BaseFiles } from '../../../electron/engine/sync/base-files';
+import { DesignFolders } from '../../../electron/engine/sync/design-folders';
+import { openSyncDatabase, type SyncDatabase } from '../../../electron/engine/sync/sync-database';
+
+export const FIXTURES = join(import.meta.dirname, '../../fixtures');
+
+/** Puts the sync root into a sync database, as the folder side does when a folder is chosen. */
+export function setSyncRoot(db: SyncDatabase, root: string): void {
+  db.prepare(`INSERT INTO sync_root (id, path, marker, created_at) VALUES (1, ?, 'test-marker', ?)
+              ON CONFLICT (id) DO UPDATE SET path = excluded.path`).run(root, Date.now());
+}
+
+/** A profile with a sync folder, a signed-in session and a runner against a service; files written for real. */
+export interface QueueWorld {
+  dir: string;
+  root: string;
+  db: SyncDatabase;
+  store: QueueStore;
+  baseFiles: BaseFiles;
+  folders: DesignFolders;
+  session: Session;
+  api: ServiceClient;
+  runner: QueueRunner;
+  /** Writes a file under the sync root; returns its version as the folder side would queue it. */
+  write(path: string, content: Buffer | string): { size: number; mtimeMs: number };
+  copy(path: string, fixture: string): { size: number; mtimeMs: number };
+  enqueueUpload(path: string, fileKind: 'image' | 'document', designId: number): number;
+  newRunner(options?: Partial<QueueRunnerOptions>): QueueRunner;
+  dispose(): Promise<void>;
+}
+
+export async function queueWorld(serviceUrl: string, token: string, options: Partial<QueueRunnerOptions> = {}): Promise<QueueWorld> {
+  const dir = mkdtempSync(join(tmpdir(), 'design-sync-queue-'));
+  const root = join(dir, 'Sync');
+  mkdirSync(root);
+  const db = openSyncDatabase(join(dir, 'sync.sqlite'));
+  setSyncRoot(db, root);
+  const store = new QueueStore(db);
+  const session = new Session(new MemoryTokenStore());
+  await session.signInWithToken(serviceUrl, token);
+  const api = new ServiceClient({ baseUrl: serviceUrl, token: () => token, retry: { retries: 0 } });
+  const runners: QueueRunner[] = [];
+  const world: QueueWorld = {
+    dir, root, db, store, session, api,
+    baseFiles: new BaseFiles(db),
+    folders: new DesignFolders(db),
+    runner: undefined as unknown as QueueRunner,
+    write(path, content) {
+      const full = join(root, ...path.split('/'));
+      mkdirSync(dirname(full), { recursive: true });
+      writeFileSync(full, content);
+      const stat = statSync(full);
+      return { size: stat.size, mtimeMs: Math.trunc(stat.mtimeMs) };
+    },
+    copy(path, fixture) {
+      return world.write(path, readFixture(fixture));
+    },
+    enqueueUpload(path, fileKind, designId) {
+      const full = join(root, ...path.split('/'));
+      const stat = statSync(full);
+      return store.enqueue({
+        kind: 'upload', path, folder: path.split('/')[0], designId, fileKind, file: { size: stat.size, mtimeMs: Math.trunc(stat.mtimeMs) },
+      }).id;
+    },
+    newRunner(more = {}) {
+      const runner = new QueueRunner({ store, session, client: queueClient(session, serviceUrl), settleMs: 200, random: () => 0.5, ...options, ...more });
+      runners.push(runner);
+      return runner;
+    },
+    async dispose() {
+      for (const runner of runners) await runner.stop();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  world.runner = world.newRunner();
+  return world;
+}
+
+
+export function readFixture(name: string): Buffer {
+  return readFileSync(join(FIXTURES, name));
+}
+
+/** A deterministic pseudo-random generator (mulberry32), for seeded tests. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,73 @@
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CliIo } from '../../../electron/engine/cli/cli-context';
+import { runCli } from '../../../electron/engine/cli/main';
+import { startTestService, type TestService } from '../../support/local-service';
+import { tempDir } from '../cache/cache-fixtures';
+import { clientFor } from './sync-fixtures';
+
+let service: TestService;
+let token: string;
+const dirs: string[] = [];
+
+async function cli(profile: string, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = { out: (t) => out.push(t), err: (t) => err.push(t), readStdin: async () => token };
+  const code = await runCli(['--profile', profile, ...argv], io);
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+beforeAll(async () => {
+  service = await startTestService();
+  token = service.addUser('cli-maker').token;
+});
+afterAll(async () => {
+  await service.stop();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('design-sync sync', () => {
+  it('syncs a folder in one pass, asks before deleting on the service, and refuses a folder another profile syncs', async () => {
+    const api = clientFor(service.url, token);
+    const design = await api.createDesign({ name: 'Hinge', excerpt: 'A hinge', license: 'cc0' });
+    const profile = tempDir('cli-sync-profile');
+    const root = join(tempDir('cli-sync-root'), 'Designs');
+    dirs.push(profile, join(root, '..'));
+    expect((await cli(profile, '--service', service.url, 'login', '--with-token')).code).toBe(0);
+
+    const first = await cli(profile, 'sync', root, '--settle-ms', '100');
+    expect(first.err).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.out).toMatch(/folder made: hinge/);
+    expect(first.out).toMatch(/in sync\./);
+    expect(readdirSync(root).sort()).toEqual(['.design-sync.json', 'hinge']);
+
+    writeFileSync(join(root, 'hinge', 'hinge.stl'), 'solid hinge');
+    const second = await cli(profile, 'sync', root, '--settle-ms', '100');
+    expect(second.code).toBe(0);
+    expect((await api.listDocuments(design.id)).map((d) => d.name)).toEqual(['hinge.stl']);
+
+    rmSync(join(root, 'hinge', 'hinge.stl'));
+    const asked = await cli(profile, 'sync', root, '--settle-ms', '100');
+    expect(asked.code).toBe(1);
+    expect(asked.err).toMatch(/delete-remote hinge\/hinge\.stl: hinge\.stl was deleted from the folder hinge: confirm/);
+    expect(await api.listDocuments(design.id)).toHaveLength(1);
+
+    const confirmed = await cli(profile, 'sync', root, '--settle-ms', '100', '--confirm-deletes');
+    expect(confirmed.out).toMatch(/confirmed: delete hinge\/hinge\.stl on the service/);
+    expect(confirmed.code).toBe(0);
+    expect(await api.listDocuments(design.id)).toEqual([]);
+
+    const other = tempDir('cli-sync-other');
+    dirs.push(other);
+    await cli(other, '--service', service.url, 'login', '--with-token');
+    const refused = await cli(other, 'sync', root);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/already the sync folder of another design-sync profile/);
+    const own = await cli(other, 'sync', join(other, 'files'));
+    expect(own.code).toBe(1);
+    expect(own.err).toMatch(/profile directory/);
+  });
+});
