@@ -13,6 +13,7 @@ import { designGone, NoSyncFolderError, type Job, type JobContext, type JobResul
 import { JOBS } from './jobs';
 import { abortedOutcome, outcomeOfProblem, retryLater, type AbortReason, type ProblemOutcome, type QueueBlock } from './problem-outcome';
 import type { QueueEvent, QueueItem, QueueStore } from './queue-store';
+import { acquireRunnerLock } from './runner-lock';
 
 /** What the runner needs of the session: whether it may write now, and to hear when that changes. */
 export type WriteAccess = Pick<Session, 'canWrite' | 'subscribe' | 'state'>;
@@ -103,6 +104,8 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
   private followTimer: NodeJS.Timeout | undefined;
   private readonly onChange = (event: QueueEvent) => this.noticeChange(event);
 
+  private releaseLock: (() => void) | null = null;
+
   constructor(private readonly options: QueueRunnerOptions) {
     super();
     this.store = options.store;
@@ -129,9 +132,14 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
     return this.block.kind === 'rate-limited' ? { kind: 'rate-limited', untilMs: this.block.untilMs } : { kind: 'sign-in' };
   }
 
-  /** Starts sending. Items a previous process left running go back in line first, to be reconciled before they are sent again. */
+  /**
+   * Starts sending. Items a previous process left running go back in line first, to be reconciled before they
+   * are sent again. Throws QueueLockedError when another live process runs this profile's queue.
+   */
   start(): void {
     if (this.running) return;
+    const file = this.store.db.name;
+    if (file && file !== ':memory:' && !this.store.db.memory) this.releaseLock = acquireRunnerLock(`${file}.runner.lock`);
     this.running = true;
     for (const item of this.store.recoverInterrupted()) {
       this.store.log('warning', `${describe(item)} was interrupted: it is checked with the service before it is sent again.`, item.path ?? item.folder);
@@ -162,6 +170,8 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
     const status = this.store.status();
     if (this.written && status.state === this.written.state && status.reason === this.written.reason && status.state !== 'idle') this.store.setRunState('idle', null);
     this.written = null;
+    this.releaseLock?.();
+    this.releaseLock = null;
     for (const waiter of this.waiters.splice(0)) {
       clearTimeout(waiter.timer);
       waiter.reject(new Error('The queue runner stopped.'));

@@ -185,7 +185,9 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent] }> {
   claimNext(): QueueItem | null {
     const at = this.now();
     const id = this.db.transaction(() => {
-      if (this.status().queuePaused) return null;
+      const status = this.status();
+      // Paused by a person, or sync stopped for a reason one must look at (the folder vanished…): nothing leaves.
+      if (status.queuePaused || status.state === 'stopped') return null;
       const row = this.db
         .prepare(`SELECT id FROM queue_items WHERE state = 'waiting' AND paused = 0 AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT 1`)
         .get(at) as { id: number } | undefined;
