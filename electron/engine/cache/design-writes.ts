@@ -12,9 +12,9 @@ interface StoredDesign {
   id: number;
   updated_at: string | null;
   updated_ms: number | null;
-  list_json: string | null;
+  has_list_json: 0 | 1;
   list_updated_at: string | null;
-  user_form_json: string | null;
+  has_user_form_json: 0 | 1;
   user_form_updated_at: string | null;
   in_listing: number;
   is_own: number;
@@ -36,61 +36,235 @@ export function timestampMs(value: string | null): number | null {
   return Number.isFinite(ms) ? ms : null;
 }
 
+/** A design's fields the cache writes, as the tolerant reader reads them. */
+type DesignFields = Pick<TolerantDesign,
+  'id' | 'name' | 'slug' | 'description' | 'excerpt' | 'user_id' | 'license' | 'state' | 'created_at' | 'updated_at' | 'primary_image_id' | 'user'>;
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isStringOrAbsent = (value: unknown) => value === undefined || typeof value === 'string';
+const isTextOrNull = (value: unknown) => value === undefined || value === null || typeof value === 'string';
+const isIntOrNull = (value: unknown) => value === undefined || value === null || Number.isSafeInteger(value);
+
+/**
+ * The tolerant reader (tolerantDesign) with a fast path: a design whose fields all have their expected types
+ * (what the service sends) is read field by field; anything else goes through the zod schema, which decides.
+ * Null when the design cannot be read (not an object, or no integer id).
+ */
+export function readDesignFields(raw: unknown): DesignFields | null {
+  if (isObject(raw) && Number.isSafeInteger(raw.id) && typeof raw.name === 'string' && isStringOrAbsent(raw.slug)
+    && isStringOrAbsent(raw.description) && isStringOrAbsent(raw.excerpt) && isIntOrNull(raw.user_id)
+    && isTextOrNull(raw.license) && isTextOrNull(raw.state) && isTextOrNull(raw.created_at) && isTextOrNull(raw.updated_at)
+    && isIntOrNull(raw.primary_image_id)) {
+    const user = raw.user;
+    if (user === undefined || user === null || (isObject(user) && Number.isSafeInteger(user.id) && typeof user.screen_name === 'string')) {
+      return {
+        id: raw.id as number,
+        name: raw.name,
+        slug: raw.slug as string | undefined,
+        description: (raw.description as string | undefined) ?? '',
+        excerpt: (raw.excerpt as string | undefined) ?? '',
+        user_id: (raw.user_id as number | null | undefined) ?? null,
+        license: (raw.license as string | null | undefined) ?? null,
+        state: (raw.state as string | null | undefined) ?? null,
+        created_at: (raw.created_at as string | null | undefined) ?? null,
+        updated_at: (raw.updated_at as string | null | undefined) ?? null,
+        primary_image_id: (raw.primary_image_id as number | null | undefined) ?? null,
+        user: user ? (user as DesignFields['user']) : null,
+      };
+    }
+  }
+  const parsed = tolerantDesign.safeParse(raw);
+  return parsed.success ? parsed.data : null;
+}
+
+interface CachedTag { id: number; name: string; serviceId: number | null; count: number | null }
+
+/** A tag of a design, at its index in the list the service sent. */
+interface DesignTag { tag: CachedTag; position: number }
+
+/**
+ * What one walk over a listing has already written: tag rows (by name as the tags table compares them) and
+ * user summaries, so a tag or an author seen on every page is written once, not once per design. Valid only
+ * while nothing else writes tags or users; cleared when a page's transaction fails.
+ */
+export class DesignWriteSession {
+  readonly tags = new Map<string, CachedTag>();
+  readonly users = new Map<number, string>();
+  /** New designs whose search rows are still to be written (when deferred). */
+  readonly unindexed = new Set<number>();
+
+  /**
+   * deferSearchRows: new designs get their search rows in one go from writeDeferredSearchRows (FTS5 builds
+   * one large batch far more cheaply than a hundred small ones: each commit flushes a segment that is then
+   * merged again and again). sync_state.search_rows_pending marks the cache until then, so rows a crash left
+   * unwritten are written by the next pull (indexPendingSearchRows).
+   */
+  constructor(readonly options: { deferSearchRows?: boolean } = {}) {}
+
+  clear(): void {
+    this.tags.clear();
+    this.users.clear();
+  }
+}
+
+export interface UpsertResult {
+  outcome: UpsertOutcome;
+  id?: number;
+}
+
 /**
  * Writes one design as the service sent it, only when it is new or its form's updated_at changed (or a
  * flag changed). The other form's JSON is never touched. The plain columns follow the newest data.
  */
-export function upsertDesign(db: WritableDB, raw: unknown, form: DesignForm, now: number, flags: UpsertFlags = {}): { outcome: UpsertOutcome; id?: number } {
-  const parsed = tolerantDesign.safeParse(raw);
-  if (!parsed.success) return { outcome: 'skipped' };
-  const design = parsed.data;
-  const existing = prepared(db, 
-    `SELECT id, updated_at, updated_ms, list_json, list_updated_at, user_form_json, user_form_updated_at, in_listing, is_own, author_screen_name
-     FROM designs WHERE id = ?`,
-  ).get(design.id) as StoredDesign | undefined;
-
-  const formJson = form === 'list' ? existing?.list_json : existing?.user_form_json;
-  const formUpdatedAt = form === 'list' ? existing?.list_updated_at : existing?.user_form_updated_at;
-  const sameData = existing !== undefined && formJson !== null && formJson !== undefined && formUpdatedAt === design.updated_at && design.updated_at !== null;
-  const wantListing = flags.inListing === undefined ? undefined : flags.inListing ? 1 : 0;
-  const wantOwn = flags.own === undefined ? undefined : flags.own ? 1 : 0;
-  const sameFlags = existing !== undefined
-    && (wantListing === undefined || existing.in_listing === wantListing)
-    && (wantOwn === undefined || existing.is_own === wantOwn);
-  if (sameData && sameFlags) return { outcome: 'unchanged', id: design.id };
-  if (sameData && existing) {
-    setDesignFlags(db, design.id, flags);
-    return { outcome: 'updated', id: design.id };
-  }
-
-  const json = JSON.stringify(raw);
-  const updatedMs = timestampMs(design.updated_at);
-  // The plain columns come from this form unless the cache already holds newer data from the other one.
-  const takeColumns = !existing || existing.updated_ms === null || updatedMs === null || updatedMs >= existing.updated_ms;
-  const author = design.user?.screen_name ?? (flags.own ? flags.ownScreenName : undefined) ?? existing?.author_screen_name ?? '';
-
-  const write = db.transaction(() => {
-    if (!existing) {
-      prepared(db, `INSERT INTO designs (id, fetched_at) VALUES (?, ?)`).run(design.id, now);
-    }
-    if (takeColumns) writeColumns(db, design, author, now);
-    prepared(db, 
-      form === 'list'
-        ? `UPDATE designs SET list_json = ?, list_updated_at = ?, fetched_at = ? WHERE id = ?`
-        : `UPDATE designs SET user_form_json = ?, user_form_updated_at = ?, fetched_at = ? WHERE id = ?`,
-    ).run(json, design.updated_at, now, design.id);
-    setDesignFlags(db, design.id, flags);
-    if (design.user) upsertUserSummary(db, design.user.id, design.user.screen_name, now);
-    // Tags come only with the list form (spec §2.1): the user-designs form leaves them as they are.
-    if (form === 'list') writeTags(db, design.id, (raw as { tags?: unknown }).tags);
-    writeSearchRow(db, design.id);
-  });
-  write();
-  return { outcome: existing ? 'updated' : 'inserted', id: design.id };
+export function upsertDesign(db: WritableDB, raw: unknown, form: DesignForm, now: number, flags: UpsertFlags = {}): UpsertResult {
+  return upsertDesigns(db, [raw], form, now, flags)[0]!;
 }
 
-function writeColumns(db: WritableDB, design: TolerantDesign, author: string, now: number): void {
-  prepared(db, 
+const STORED_COLUMNS = `id, updated_at, updated_ms, list_json IS NOT NULL AS has_list_json, list_updated_at,
+  user_form_json IS NOT NULL AS has_user_form_json, user_form_updated_at, in_listing, is_own, author_screen_name`;
+
+interface PendingWrite {
+  raw: unknown;
+  design: DesignFields;
+  existing: StoredDesign | undefined;
+  tags: DesignTag[];
+}
+
+/**
+ * Writes a page of designs (upsertDesign for each, in one transaction): what the cache holds of them is read
+ * in one query, tags and authors already written in this session are not written again, and rows are
+ * written in ascending id order (a listing comes newest first; a B-tree and FTS5's pending index both take
+ * ascending keys far more cheaply). Results come in the order of `items`.
+ */
+export function upsertDesigns(
+  db: WritableDB, items: readonly unknown[], form: DesignForm, now: number, flags: UpsertFlags = {}, session = new DesignWriteSession(),
+): UpsertResult[] {
+  const designs = items.map(readDesignFields);
+  const ids = designs.filter((design): design is DesignFields => design !== null).map((design) => design.id);
+  if (new Set(ids).size !== ids.length) {
+    // The same design twice in one answer: each write must see the one before it, so one at a time, in order.
+    return db.transaction(() => items.map((raw) => upsertDesigns(db, [raw], form, now, flags, session)[0]!))();
+  }
+  try {
+    return db.transaction(() => writePage(db, items, designs, ids, form, now, flags, session))();
+  } catch (error) {
+    session.clear();
+    throw error;
+  }
+}
+
+function writePage(
+  db: WritableDB, items: readonly unknown[], designs: (DesignFields | null)[], ids: number[], form: DesignForm, now: number,
+  flags: UpsertFlags, session: DesignWriteSession,
+): UpsertResult[] {
+  const stored = new Map<number, StoredDesign>();
+  if (ids.length > 0) {
+    const rows = prepared(db, `SELECT ${STORED_COLUMNS} FROM designs WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as StoredDesign[];
+    for (const row of rows) stored.set(row.id, row);
+  }
+  const results: UpsertResult[] = [];
+  const pending: PendingWrite[] = [];
+  const wantListing = flags.inListing === undefined ? undefined : flags.inListing ? 1 : 0;
+  const wantOwn = flags.own === undefined ? undefined : flags.own ? 1 : 0;
+  // First, in the order given: what each design needs, and the authors and tags of those written.
+  items.forEach((raw, i) => {
+    const design = designs[i];
+    if (!design) {
+      results.push({ outcome: 'skipped' });
+      return;
+    }
+    const existing = stored.get(design.id);
+    const hasFormJson = form === 'list' ? existing?.has_list_json : existing?.has_user_form_json;
+    const formUpdatedAt = form === 'list' ? existing?.list_updated_at : existing?.user_form_updated_at;
+    const sameData = existing !== undefined && hasFormJson === 1 && formUpdatedAt === design.updated_at && design.updated_at !== null;
+    const sameFlags = existing !== undefined
+      && (wantListing === undefined || existing.in_listing === wantListing)
+      && (wantOwn === undefined || existing.is_own === wantOwn);
+    if (sameData && sameFlags) {
+      results.push({ outcome: 'unchanged', id: design.id });
+      return;
+    }
+    if (sameData) {
+      setDesignFlags(db, design.id, flags);
+      results.push({ outcome: 'updated', id: design.id });
+      return;
+    }
+    results.push({ outcome: existing ? 'updated' : 'inserted', id: design.id });
+    if (design.user) upsertUserSummary(db, design.user.id, design.user.screen_name, now, session);
+    // Tags come only with the list form (spec §2.1): the user-designs form leaves them as they are.
+    pending.push({ raw, design, existing, tags: form === 'list' ? writeTagRows(db, (raw as { tags?: unknown }).tags, session) : [] });
+  });
+  if (pending.length === 0) return results;
+
+  // Then the design rows, their taggings and their search rows, by ascending id.
+  pending.sort((a, b) => a.design.id - b.design.id);
+  const fresh = pending.filter((write) => !write.existing).map((write) => write.design.id);
+  if (fresh.length > 0) {
+    // Leftovers of an earlier copy of a design not cached now (foreign keys normally remove them with it).
+    const freshJson = JSON.stringify(fresh);
+    prepared(db, 'DELETE FROM designs_fts WHERE rowid IN (SELECT value FROM json_each(?))').run(freshJson);
+    if (form === 'list') prepared(db, 'DELETE FROM design_tags WHERE design_id IN (SELECT value FROM json_each(?))').run(freshJson);
+  }
+  for (const write of pending) {
+    if (write.existing) updateDesign(db, write, form, now, flags, session);
+    else insertDesign(db, write, form, now, flags, session);
+  }
+  if (session.options.deferSearchRows && fresh.length > 0) {
+    prepared(db, 'UPDATE sync_state SET search_rows_pending = 1 WHERE id = 1 AND search_rows_pending = 0').run();
+  }
+  return results;
+}
+
+function authorOf(design: DesignFields, flags: UpsertFlags, existing: StoredDesign | undefined): string {
+  return design.user?.screen_name ?? (flags.own ? flags.ownScreenName : undefined) ?? existing?.author_screen_name ?? '';
+}
+
+/** A design not cached yet: one row with everything, its taggings, and its search row from the same values. */
+function insertDesign(db: WritableDB, { raw, design, tags }: PendingWrite, form: DesignForm, now: number, flags: UpsertFlags, session: DesignWriteSession): void {
+  const author = authorOf(design, flags, undefined);
+  const descriptionText = htmlToPlainText(design.description);
+  const [jsonColumn, updatedAtColumn] = form === 'list' ? ['list_json', 'list_updated_at'] : ['user_form_json', 'user_form_updated_at'];
+  prepared(db,
+    `INSERT INTO designs (id, slug, name, excerpt, description_html, description_text, license, state, user_id, author_screen_name,
+       primary_image_id, created_at, updated_at, created_ms, updated_ms, ${jsonColumn}, ${updatedAtColumn}, in_listing, is_own, fetched_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    design.id, design.slug ?? null, design.name, design.excerpt, design.description, descriptionText, design.license, design.state,
+    design.user_id, author, design.primary_image_id, design.created_at, design.updated_at, timestampMs(design.created_at),
+    timestampMs(design.updated_at), JSON.stringify(raw), design.updated_at, flags.inListing ? 1 : 0, flags.own ? 1 : 0, now,
+  );
+  const tagNames = linkTags(db, design.id, tags);
+  if (session.options.deferSearchRows) {
+    session.unindexed.add(design.id);
+    return;
+  }
+  prepared(db, 'INSERT INTO designs_fts (rowid, name, excerpt, description, tags, author) VALUES (?, ?, ?, ?, ?, ?)')
+    .run(design.id, design.name, design.excerpt, descriptionText, tagNames, author);
+}
+
+/** A cached design whose data changed: the columns unless the cache holds newer data from the other form. */
+function updateDesign(
+  db: WritableDB, { raw, design, existing, tags }: PendingWrite, form: DesignForm, now: number, flags: UpsertFlags, session: DesignWriteSession,
+): void {
+  const updatedMs = timestampMs(design.updated_at);
+  const takeColumns = !existing || existing.updated_ms === null || updatedMs === null || updatedMs >= existing.updated_ms;
+  if (takeColumns) writeColumns(db, design, authorOf(design, flags, existing), now);
+  prepared(db,
+    form === 'list'
+      ? `UPDATE designs SET list_json = ?, list_updated_at = ?, fetched_at = ? WHERE id = ?`
+      : `UPDATE designs SET user_form_json = ?, user_form_updated_at = ?, fetched_at = ? WHERE id = ?`,
+  ).run(JSON.stringify(raw), design.updated_at, now, design.id);
+  setDesignFlags(db, design.id, flags);
+  if (form === 'list') {
+    prepared(db, 'DELETE FROM design_tags WHERE design_id = ?').run(design.id);
+    linkTags(db, design.id, tags);
+  }
+  session.unindexed.delete(design.id);
+  writeSearchRow(db, design.id);
+}
+
+function writeColumns(db: WritableDB, design: DesignFields, author: string, now: number): void {
+  prepared(db,
     `UPDATE designs SET slug = @slug, name = @name, excerpt = @excerpt, description_html = @description,
        description_text = @descriptionText, license = @license, state = @state, user_id = @userId,
        author_screen_name = @author, primary_image_id = @primaryImageId, created_at = @createdAt, updated_at = @updatedAt,
@@ -121,12 +295,15 @@ function setDesignFlags(db: WritableDB, id: number, flags: UpsertFlags): void {
   if (flags.own !== undefined) prepared(db, 'UPDATE designs SET is_own = ? WHERE id = ? AND is_own != ?').run(flags.own ? 1 : 0, id, flags.own ? 1 : 0);
 }
 
-function upsertUserSummary(db: WritableDB, id: number, screenName: string, now: number): void {
-  prepared(db, 
+/** A design's author as the listing names it; written only when new or renamed (and once per session). */
+function upsertUserSummary(db: WritableDB, id: number, screenName: string, now: number, session: DesignWriteSession): void {
+  if (session.users.get(id) === screenName) return;
+  prepared(db,
     `INSERT INTO users (id, screen_name, fetched_at) VALUES (?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET screen_name = excluded.screen_name, fetched_at = excluded.fetched_at
      WHERE users.screen_name != excluded.screen_name`,
   ).run(id, screenName, now);
+  session.users.set(id, screenName);
 }
 
 /** Stores a user as the service sent it: `own` for whoami's own form, `public` for the public form. */
@@ -156,22 +333,45 @@ function tagParts(value: unknown): { name: string; serviceId: number | null; cou
   return null;
 }
 
-function writeTags(db: WritableDB, designId: number, tags: unknown): void {
-  prepared(db, 'DELETE FROM design_tags WHERE design_id = ?').run(designId);
-  if (!Array.isArray(tags)) return;
-  const upsertTag = prepared(db, 
-    `INSERT INTO tags (name, service_id, taggings_count) VALUES (@name, @serviceId, @count)
-     ON CONFLICT (name) DO UPDATE SET service_id = coalesce(excluded.service_id, tags.service_id),
-       taggings_count = coalesce(excluded.taggings_count, tags.taggings_count)
-     RETURNING id`,
-  );
-  const link = prepared(db, 'INSERT OR IGNORE INTO design_tags (design_id, tag_id, position) VALUES (?, ?, ?)');
+/** ASCII case folded, as the tags table's NOCASE collation compares names. */
+const foldNoCase = (name: string) => name.replace(/[A-Z]+/g, (upper) => upper.toLowerCase());
+
+/** Writes the tag rows of a design's tags (new ones, and changed ids or counts); the tags, in the order given. */
+function writeTagRows(db: WritableDB, tags: unknown, session: DesignWriteSession): DesignTag[] {
+  if (!Array.isArray(tags)) return [];
+  const rows: DesignTag[] = [];
   tags.forEach((value, position) => {
     const tag = tagParts(value);
     if (!tag) return;
-    const { id } = upsertTag.get(tag) as { id: number };
-    link.run(designId, id, position);
+    const key = foldNoCase(tag.name);
+    const cached = session.tags.get(key);
+    if (cached && (tag.serviceId ?? cached.serviceId) === cached.serviceId && (tag.count ?? cached.count) === cached.count) {
+      rows.push({ tag: cached, position });
+      return;
+    }
+    const row = prepared(db,
+      `INSERT INTO tags (name, service_id, taggings_count) VALUES (@name, @serviceId, @count)
+       ON CONFLICT (name) DO UPDATE SET service_id = coalesce(excluded.service_id, tags.service_id),
+         taggings_count = coalesce(excluded.taggings_count, tags.taggings_count)
+       RETURNING id, name, service_id AS serviceId, taggings_count AS count`,
+    ).get(tag) as CachedTag;
+    session.tags.set(key, row);
+    rows.push({ tag: row, position });
   });
+  return rows;
+}
+
+/** Links a design to its tags (the first position of a tag named twice); the names as the search row holds them. */
+function linkTags(db: WritableDB, designId: number, tags: readonly DesignTag[]): string {
+  if (tags.length === 0) return '';
+  const link = prepared(db, 'INSERT OR IGNORE INTO design_tags (design_id, tag_id, position) VALUES (?, ?, ?)');
+  const byId = new Map<number, string>();
+  for (const { tag, position } of tags) {
+    if (byId.has(tag.id)) continue;
+    link.run(designId, tag.id, position);
+    byId.set(tag.id, tag.name);
+  }
+  return [...byId.entries()].sort((a, b) => a[0] - b[0]).map(([, name]) => name).join(' ');
 }
 
 /** Rewrites a design's full-text row from its columns and tags. */
@@ -184,6 +384,43 @@ export function writeSearchRow(db: WritableDB, designId: number): void {
        d.author_screen_name
      FROM designs d WHERE d.id = ?`,
   ).run(designId);
+}
+
+const SEARCH_ROW_SELECT = `SELECT d.id, d.name, d.excerpt, d.description_text,
+    coalesce((SELECT group_concat(t.name, ' ') FROM design_tags dt JOIN tags t ON t.id = dt.tag_id WHERE dt.design_id = d.id), ''),
+    d.author_screen_name
+  FROM designs d`;
+
+/**
+ * Writes the search rows a session deferred, in one statement by ascending id, and clears the pending mark.
+ * A design that has a search row by now (written by another pull's repair) keeps it.
+ */
+export function writeDeferredSearchRows(db: WritableDB, session: DesignWriteSession): void {
+  if (session.unindexed.size === 0) return;
+  const ids = JSON.stringify([...session.unindexed]);
+  db.transaction(() => {
+    prepared(db,
+      `INSERT INTO designs_fts (rowid, name, excerpt, description, tags, author)
+       ${SEARCH_ROW_SELECT} WHERE d.id IN (SELECT value FROM json_each(?)) AND NOT EXISTS (SELECT 1 FROM designs_fts f WHERE f.rowid = d.id)
+       ORDER BY d.id`,
+    ).run(ids);
+    prepared(db, 'UPDATE sync_state SET search_rows_pending = 0 WHERE id = 1').run();
+  })();
+  session.unindexed.clear();
+}
+
+/** After a pull that stopped before writing its deferred search rows (a crash): the designs that have none get theirs. */
+export function indexPendingSearchRows(db: WritableDB): number {
+  const pending = prepared(db, 'SELECT search_rows_pending AS pending FROM sync_state WHERE id = 1').get() as { pending: number };
+  if (pending.pending === 0) return 0;
+  return db.transaction(() => {
+    const { changes } = prepared(db,
+      `INSERT INTO designs_fts (rowid, name, excerpt, description, tags, author)
+       ${SEARCH_ROW_SELECT} WHERE NOT EXISTS (SELECT 1 FROM designs_fts f WHERE f.rowid = d.id) ORDER BY d.id`,
+    ).run();
+    prepared(db, 'UPDATE sync_state SET search_rows_pending = 0 WHERE id = 1').run();
+    return changes;
+  })();
 }
 
 /** Marks own designs' author once the signed-in user is known (the user-designs form has no user object). */

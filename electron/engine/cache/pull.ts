@@ -5,7 +5,7 @@ import type { WritableDB } from './cache-database';
 import { CACHED_RENDITIONS, renditionUrl } from './design-reads';
 import {
   deleteDesigns, fillOwnAuthor, markImagesFetched, optimizeSearchIndex, readValidators, replaceDocuments, replaceImages, updateSyncState,
-  upsertDesign, upsertUser, writeValidators, type DesignForm,
+  indexPendingSearchRows, upsertDesigns, upsertUser, writeDeferredSearchRows, writeValidators, DesignWriteSession, type DesignForm,
 } from './design-writes';
 import { mapWithConcurrency } from './concurrency';
 import type { FileCache } from './file-cache';
@@ -109,6 +109,9 @@ export async function pullDesigns(client: ServiceClient, db: WritableDB, files: 
     signedInAs: null, durationMs: 0, warnings: [],
   };
 
+  // A pull that stopped before its deferred search rows were written (a crash) left designs unsearchable.
+  indexPendingSearchRows(db);
+
   // 1. The published listing.
   const seenPublished = new Set<number>();
   try {
@@ -164,17 +167,39 @@ async function walk(
   pageSize: number, signal: AbortSignal | undefined, now: () => number,
   progress: (done: number, total: number | null) => Promise<void>,
 ): Promise<void> {
-  for await (const page of client.allPages<{ id?: unknown }>(path, { limit: pageSize, signal })) {
-    const at = now();
-    db.transaction(() => {
-      for (const item of page.items) {
-        const { outcome, id } = upsertDesign(db, item, form, at, flags);
+  const session = new DesignWriteSession({ deferSearchRows: true });
+  const pages = client.allPages<{ id?: unknown }>(path, { limit: pageSize, signal });
+  let next = pages.next();
+  let finished = false;
+  try {
+    for (;;) {
+      const result = await next;
+      if (result.done) break;
+      const page = result.value;
+      // One page ahead: the next page is asked for (and the service works on it) while this one is written.
+      // A failure of that request surfaces once this page is written and reported, as it would without it.
+      next = pages.next();
+      next.catch(() => {});
+      if (page.nextPage !== null) await new Promise((resolve) => setImmediate(resolve)); // lets the request go out first
+      const at = now();
+      for (const { outcome, id } of upsertDesigns(db, page.items, form, at, flags, session)) {
         if (outcome === 'skipped') counts.skipped++;
         else counts[outcome]++;
         if (id !== undefined) seen.add(id);
       }
-    })();
-    await progress(seen.size, page.totalCount ?? null);
+      await progress(seen.size, page.totalCount ?? null);
+    }
+    finished = true;
+  } finally {
+    // Stopped early (a failed write, a cancelled pull): the page asked for ahead is not wanted.
+    if (!finished) pages.return(undefined).catch(() => {});
+    // Whether the walk ended or stopped, what it wrote is searchable when it returns. Should that fail after
+    // another failure, the walk's own error is the one reported (the next pull writes the rows).
+    try {
+      writeDeferredSearchRows(db, session);
+    } catch (error) {
+      if (finished) throw error;
+    }
   }
 }
 

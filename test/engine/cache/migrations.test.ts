@@ -62,6 +62,14 @@ describe('cache migrations', () => {
     expect(db.prepare('SELECT hash FROM file_index').get()).toEqual({ hash: 'ab12' });
   });
 
+  it('0004 adds the pending mark of deferred search rows, unset, and leaves the designs as they were', () => {
+    const db = databaseAt(3);
+    insertDesign(db, 1);
+    migrateCache(db, ':memory:', 4);
+    expect(db.prepare('SELECT search_rows_pending FROM sync_state WHERE id = 1').get()).toEqual({ search_rows_pending: 0 });
+    expect(db.prepare('SELECT count(*) AS n FROM designs').get()).toEqual({ n: 1 });
+  });
+
   it('opens a file database in WAL with foreign keys on and synchronous=NORMAL, at the latest version', () => {
     const db = openCacheDatabase(join(tempDir('cache-open'), 'cache.sqlite'));
     try {

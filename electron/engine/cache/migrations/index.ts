@@ -2,10 +2,12 @@ import type Database from 'better-sqlite3';
 import { migration0001Designs } from './0001-designs';
 import { migration0002SearchIndex } from './0002-search-index';
 import { migration0003FileIndex } from './0003-file-index';
+import { migration0004SearchRowsPending } from './0004-search-rows-pending';
 
 /** Ordered; only ever appended to. Index + 1 is the schema version it produces (PRAGMA user_version). */
 export const CACHE_MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
   migration0001Designs,
   migration0002SearchIndex,
   migration0003FileIndex,
+  migration0004SearchRowsPending,
 ];

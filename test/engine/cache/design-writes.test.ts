@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { tolerantDesign } from '../../../electron/engine/api/tolerant-readers';
+import { openCacheDatabase, type WritableDB } from '../../../electron/engine/cache/cache-database';
+import { searchCachedDesigns } from '../../../electron/engine/cache/design-reads';
+import {
+  DesignWriteSession, indexPendingSearchRows, readDesignFields, upsertDesign, upsertDesigns, writeDeferredSearchRows,
+} from '../../../electron/engine/cache/design-writes';
+import { htmlToPlainText } from '../../../electron/engine/cache/html-text';
+import { listFormDesign } from './cache-fixtures';
+
+const FIELDS = ['id', 'name', 'slug', 'description', 'excerpt', 'user_id', 'license', 'state', 'created_at', 'updated_at', 'primary_image_id', 'user'] as const;
+
+function pick(design: Partial<Record<(typeof FIELDS)[number], unknown>> | null) {
+  return design && Object.fromEntries(FIELDS.map((field) => [field, design[field]]));
+}
+
+function zodFields(raw: unknown) {
+  const parsed = tolerantDesign.safeParse(raw);
+  return parsed.success ? pick(parsed.data) : null;
+}
+
+/** Everything a design write touches, in a comparable form. */
+function dump(db: WritableDB) {
+  return {
+    designs: db.prepare('SELECT * FROM designs ORDER BY id').all(),
+    tags: db.prepare('SELECT * FROM tags ORDER BY id').all(),
+    designTags: db.prepare('SELECT * FROM design_tags ORDER BY design_id, tag_id').all(),
+    users: db.prepare('SELECT * FROM users ORDER BY id').all(),
+    search: db.prepare('SELECT rowid, * FROM designs_fts ORDER BY rowid').all(),
+    syncState: db.prepare('SELECT * FROM sync_state').all(),
+  };
+}
+
+const odd: unknown[] = [
+  listFormDesign({ id: 1 }),
+  { id: 2 },
+  { id: 3, name: 42, slug: 7, description: null, excerpt: ['x'], user_id: 'seven', license: 3, state: {}, created_at: 5, updated_at: false, primary_image_id: 1.5 },
+  { id: 4, user: { id: 'x', screen_name: 'a' } },
+  { id: 5, user: { id: 9, screen_name: null } },
+  { id: 6, user: 'someone', user_id: null, primary_image_id: null },
+  { id: 7, user: { id: 9, screen_name: 'nine', extra: true }, tags: 'not a list' },
+  { id: 8, user_id: Number.MAX_SAFE_INTEGER + 2 },
+  { id: 2 ** 60 },
+  { id: 1.5 },
+  { id: '9' },
+  { name: 'no id' },
+  null,
+  'a string',
+  [1, 2],
+];
+
+describe('design writes', () => {
+  it('reads a design as the tolerant zod reader does, well-formed or not', () => {
+    for (const raw of odd) expect(pick(readDesignFields(raw)), JSON.stringify(raw)).toStrictEqual(zodFields(raw));
+  });
+
+  it('writes a page exactly as one design at a time did: rows, tags, authors, search rows', () => {
+    const pages: unknown[][] = [
+      [
+        listFormDesign({ id: 30, name: 'Gear', description: '<p>A <b>gear</b></p>', tags: [{ id: 1, name: 'Mech', taggings_count: 2 }, 'garden', { name: ' ' }, { id: 1, name: 'mech', taggings_count: 3 }], user: { id: 8, screen_name: 'zoe' }, user_id: 8 }),
+        { id: 'broken' },
+        listFormDesign({ id: 10, tags: ['garden', 'Tool'], user: { id: 8, screen_name: 'zoe' }, user_id: 8 }),
+        listFormDesign({ id: 20, tags: null, user: null }),
+        ...odd.slice(0, 8),
+      ],
+      // Again, some changed: updated, unchanged, a renamed author, a tag's new count.
+      [
+        listFormDesign({ id: 30, name: 'Gear v2', updated_at: '2026-02-01T10:00:00.000+00:00', tags: [{ id: 1, name: 'MECH', taggings_count: 9 }], user: { id: 8, screen_name: 'zoe2' }, user_id: 8 }),
+        listFormDesign({ id: 10, tags: ['garden', 'Tool'], user: { id: 8, screen_name: 'zoe' }, user_id: 8 }),
+        listFormDesign({ id: 40, tags: ['tool'] }),
+      ],
+      // The same design twice in one answer: the second sees the first.
+      [listFormDesign({ id: 50, name: 'First' }), listFormDesign({ id: 50, name: 'Second', updated_at: '2026-03-01T10:00:00.000+00:00' })],
+    ];
+    const oneByOne = openCacheDatabase(':memory:');
+    const byPage = openCacheDatabase(':memory:');
+    const session = new DesignWriteSession();
+    for (const [i, page] of pages.entries()) {
+      const flags = { inListing: true };
+      const expected = oneByOne.transaction(() => page.map((raw) => upsertDesign(oneByOne, raw, 'list', 1_000 + i, flags)))();
+      expect(upsertDesigns(byPage, page, 'list', 1_000 + i, flags, session)).toEqual(expected);
+      expect(dump(byPage)).toEqual(dump(oneByOne));
+    }
+    // The user-designs form (no tags, own flag) too.
+    const userForm = [{ ...listFormDesign({ id: 10, name: 'Mine' }), tags: undefined, user: undefined, updated_at: '2026-04-01T10:00:00.000+00:00' }, listFormDesign({ id: 60, user: undefined })];
+    const flags = { own: true, ownScreenName: 'me' };
+    const expected = userForm.map((raw) => upsertDesign(oneByOne, raw, 'user', 2_000, flags));
+    expect(upsertDesigns(byPage, userForm, 'user', 2_000, flags, new DesignWriteSession())).toEqual(expected);
+    expect(dump(byPage)).toEqual(dump(oneByOne));
+  });
+
+  it('forgets what it wrote when a page fails, so the next page writes its tags again', () => {
+    const db = openCacheDatabase(':memory:');
+    const session = new DesignWriteSession();
+    db.exec(`CREATE TEMP TRIGGER fail_on_99 BEFORE INSERT ON designs WHEN new.id = 99 BEGIN SELECT RAISE(ABORT, 'refused'); END;`);
+    expect(() => upsertDesigns(db, [listFormDesign({ id: 1, tags: ['kept'] }), listFormDesign({ id: 99, tags: ['kept'] })], 'list', 1, {}, session)).toThrow(/refused/);
+    expect(db.prepare('SELECT count(*) AS n FROM tags').get()).toEqual({ n: 0 });
+    upsertDesigns(db, [listFormDesign({ id: 2, tags: ['kept'] })], 'list', 1, {}, session);
+    expect(db.prepare('SELECT t.name FROM design_tags dt JOIN tags t ON t.id = dt.tag_id WHERE dt.design_id = 2').all()).toEqual([{ name: 'kept' }]);
+  });
+
+  it('deferred search rows: marked pending with the designs, written in one go, and repaired after a crash', () => {
+    const db = openCacheDatabase(':memory:');
+    const pending = () => (db.prepare('SELECT search_rows_pending AS p FROM sync_state').get() as { p: number }).p;
+    const names = (q: string) => searchCachedDesigns(db, q).items.map((d) => d.name).sort();
+    const session = new DesignWriteSession({ deferSearchRows: true });
+    upsertDesigns(db, [listFormDesign({ id: 1, name: 'Spool holder', tags: ['filament'] }), listFormDesign({ id: 2, name: 'Spool clip' })], 'list', 1, {}, session);
+    expect(names('spool')).toEqual([]);
+    expect(pending()).toBe(1);
+    // Changed again before the batch: written at once, and not twice.
+    upsertDesigns(db, [listFormDesign({ id: 2, name: 'Spool clip v2', updated_at: '2026-05-01T10:00:00.000+00:00' })], 'list', 2, {}, session);
+    expect(names('clip')).toEqual(['Spool clip v2']);
+    writeDeferredSearchRows(db, session);
+    expect(names('spool')).toEqual(['Spool clip v2', 'Spool holder']);
+    expect(names('filament')).toEqual(['Spool holder']);
+    expect(pending()).toBe(0);
+
+    // A crash between a page and the batch: the next pull's repair indexes what has no search row.
+    const crashed = new DesignWriteSession({ deferSearchRows: true });
+    upsertDesigns(db, [listFormDesign({ id: 3, name: 'Cable comb' })], 'list', 3, {}, crashed);
+    expect(pending()).toBe(1);
+    expect(indexPendingSearchRows(db)).toBe(1);
+    expect(names('comb')).toEqual(['Cable comb']);
+    expect(pending()).toBe(0);
+    expect(indexPendingSearchRows(db)).toBe(0);
+    // The crashed session's own batch, had it come after all, leaves the repaired row as it is.
+    writeDeferredSearchRows(db, crashed);
+    expect(db.prepare('SELECT count(*) AS n FROM designs_fts').get()).toEqual({ n: 3 });
+  });
+});
+
+describe('search text of a description', () => {
+  it('keeps blocks apart, joins inline elements, decodes entities, drops scripts, styles and attributes', () => {
+    expect(htmlToPlainText('<h2>Parts</h2><ul><li>gear</li><li>axle</li></ul><ol><li>print</li></ol>')).toBe('Parts gear axle print');
+    expect(htmlToPlainText('ge<b>ar</b> <a href="https://x.test/secret">box</a><img src="/y.png" alt="hidden alt">')).toBe('gear box');
+    expect(htmlToPlainText('<table><tr><th>size</th><td>10&nbsp;mm</td></tr></table>line<br>break')).toBe('size 10 mm line break');
+    expect(htmlToPlainText('<style>.a{color:red}</style><p>caf&eacute; &lt;3 &#x263A;</p><script>var s = "<p>x</p>";</script><!-- note -->')).toBe('café <3 ☺');
+    expect(htmlToPlainText('plain   text\n here')).toBe('plain text here');
+    expect(htmlToPlainText('')).toBe('');
+    expect(htmlToPlainText('<p>unclosed <b>bold')).toBe('unclosed bold');
+  });
+});
