@@ -1,4 +1,4 @@
-import { html, SafeHtml } from './safe-html';
+import { html, SafeHtml } from '../http/safe-html';
 
 /** Server-rendered pages of the browser authorization flow (spec §5). Everything interpolated is escaped by html``. */
 

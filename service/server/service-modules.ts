@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { registerAuthorizationPages } from '../authorization/authorization-pages';
+import { registerDesignPage } from '../designs/design-page';
 import { registerDocumentRoutes } from '../documents/document-routes';
 import { registerImageRoutes } from '../images/image-routes';
 import { registerUploadServing } from '../media/upload-serving';
@@ -13,4 +14,5 @@ export const SERVICE_MODULES: ServiceModule[] = [
   registerDocumentRoutes,
   registerUploadServing,
   registerAuthorizationPages,
+  registerDesignPage,
 ];
