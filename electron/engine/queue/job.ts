@@ -14,6 +14,8 @@ export interface JobContext {
   designFolders: DesignFolders;
   /** The sync folder on disk (throws NoSyncFolderError when none is set). */
   root(): string;
+  /** Why the sync folder is not there (missing, not a folder), or null when it is. */
+  rootProblem(): Promise<string | null>;
   /** Aborted when the runner stops, or a person pauses or cancels the item. */
   signal: AbortSignal;
   now(): number;
@@ -37,7 +39,13 @@ export type JobResult =
   | { outcome: 'waiting'; at: number; reason: string | null }
   | { outcome: 'cancelled'; reason: string }
   | { outcome: 'attention'; attention: AttentionKind; reason: string }
-  | { outcome: 'failed'; reason: string };
+  | { outcome: 'failed'; reason: string }
+  /**
+   * The sync folder itself is gone (disk unmounted, folder moved): the item waits, and the whole queue is held
+   * (sync_status 'stopped', as the folder side does) until the folder side finds the folder back. Never a
+   * cancellation: a missing folder is not a deleted file.
+   */
+  | { outcome: 'folder-missing'; reason: string };
 
 export interface Job {
   kind: QueueKind;
@@ -125,7 +133,11 @@ export async function prepareFile(item: QueueItem, kind: 'image' | 'document', c
   const fileName = fileNameOf(relative);
   const path = absolutePath(ctx.root(), relative);
   const version = await currentVersion(path);
-  if (!version) return { outcome: 'cancelled', reason: `${relative} was removed from the folder before it was sent.` };
+  if (!version) {
+    const folderMissing = await ctx.rootProblem();
+    if (folderMissing) return { outcome: 'folder-missing', reason: folderMissing };
+    return { outcome: 'cancelled', reason: `${relative} was removed from the folder before it was sent.` };
+  }
   const refusal = await refusalOf(kind, path, fileName);
   if (refusal) return { outcome: 'attention', attention: 'refused', reason: refusal };
   let knownSha1 = item.fileSha1;

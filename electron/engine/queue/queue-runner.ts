@@ -1,12 +1,14 @@
 import { EventEmitter } from 'node:events';
 import { watch, type FSWatcher } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import type { ServiceProblem } from '../../../shared';
+import type { ServiceProblem, SyncStatusView } from '../../../shared';
 import { ServiceClient } from '../api/service-client';
 import { isServiceError } from '../api/service-error';
 import type { Session, SessionState } from '../authorization/session';
 import { BaseFiles } from '../sync/base-files';
 import { DesignFolders } from '../sync/design-folders';
+import { SyncFolder } from '../sync/sync-root';
 import { backoffDelay } from './backoff';
 import { absolutePath, currentVersion, sameVersion } from './file-version';
 import { designGone, NoSyncFolderError, type Job, type JobContext, type JobResult } from './job';
@@ -83,6 +85,7 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
   private readonly session: WriteAccess;
   private readonly baseFiles: BaseFiles;
   private readonly designFolders: DesignFolders;
+  private readonly syncFolder: SyncFolder;
   private readonly concurrency: number;
   private readonly maxAttempts: number;
   private readonly progressIntervalMs: number;
@@ -113,6 +116,7 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
     this.session = options.session;
     this.baseFiles = new BaseFiles(this.store.db);
     this.designFolders = new DesignFolders(this.store.db);
+    this.syncFolder = new SyncFolder(this.store.db);
     this.concurrency = Math.max(1, options.concurrency ?? 2);
     this.maxAttempts = options.maxAttempts ?? 8;
     this.progressIntervalMs = options.progressIntervalMs ?? 250;
@@ -180,7 +184,8 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
 
   /**
    * Resolves once there is nothing left to send now: nothing running here and nothing waiting (unpaused), or the
-   * whole queue paused. While the service is unreachable items wait, so this waits too, until they are sent.
+   * whole queue paused, or sync stopped (the folder vanished…: nothing may leave until it is back). While the service
+   * is unreachable items wait, so this waits too, until they are sent.
    */
   waitForIdle(options: { timeoutMs?: number } = {}): Promise<void> {
     return this.waitUntil(() => this.isIdle(), options);
@@ -203,7 +208,7 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
 
   private isIdle(): boolean {
     if (this.active.size > 0 || this.pumpQueued) return false;
-    return this.store.status().queuePaused || this.store.countWaiting() === 0;
+    return heldBack(this.store.status()) || this.store.countWaiting() === 0;
   }
 
   private checkWaiters(): void {
@@ -259,8 +264,9 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
     if (at === null) return;
     let delay = at - Date.now();
     if (delay <= 0) {
-      // Due but not claimed: the queue is paused (resuming wakes us), or the clock is a millisecond behind.
-      if (this.store.status().queuePaused) return;
+      // Due but not claimed: the queue is paused or sync stopped (resuming either is a status change, which wakes
+      // us), or the clock is a millisecond behind. Without this, a stopped sync would wake the runner every 10 ms.
+      if (heldBack(this.store.status())) return;
       delay = 10;
     }
     this.dueTimer = setTimeout(() => this.pump(), Math.min(delay, MAX_TIMER_MS));
@@ -380,6 +386,7 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
       baseFiles: this.baseFiles,
       designFolders: this.designFolders,
       root: () => this.root(),
+      rootProblem: () => this.rootProblem(),
       signal,
       now: Date.now,
       settleMs: this.settleMs,
@@ -401,9 +408,36 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
     return row.path;
   }
 
+  /**
+   * Why the sync folder is not there, or not ours (missing, an empty mount point in its place…), or null. Asked
+   * only when a file to send is gone: a missing folder must not read as removed files.
+   */
+  private async rootProblem(): Promise<string | null> {
+    if (!this.options.root) {
+      const check = this.syncFolder.verify();
+      // No folder chosen at all is NoSyncFolderError's to say.
+      return check.ok || !this.syncFolder.current() ? null : check.reason;
+    }
+    try {
+      if ((await lstat(this.options.root)).isDirectory()) return null;
+      return `The sync folder ${this.options.root} is no longer a folder. Sync is stopped; nothing was changed on the service.`;
+    } catch {
+      return `The sync folder ${this.options.root} is missing (disk unmounted or folder moved?). Sync is stopped; nothing was changed on the service.`;
+    }
+  }
+
   private apply(item: QueueItem, result: JobResult): void {
     const where = item.path ?? item.folder;
     switch (result.outcome) {
+      case 'folder-missing':
+        // The item goes back in line, and nothing leaves until the folder side finds the folder back (it then
+        // replaces 'stopped' with its own state, which wakes the runner).
+        this.store.settle(item.id, { state: 'waiting', at: 0, reason: result.reason, countAttempt: false, sent: 'keep' });
+        if (this.store.status().state !== 'stopped') {
+          this.store.setRunState('stopped', result.reason);
+          this.store.log('error', result.reason);
+        }
+        return;
       case 'done':
         this.store.complete(item.id, result.record);
         this.store.log('info', result.message, where);
@@ -435,6 +469,9 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
       } catch (again) {
         return this.fail(entry, item, job, ctx, again);
       }
+    } else if (item.path && (item.kind === 'upload' || item.kind === 'replace') && !entry.aborted && !(await this.fileStillThere(item.path)) && (await this.rootProblem())) {
+      // The whole sync folder went while the file was read: not a removed file. Held until the folder is back.
+      return this.apply(item, { outcome: 'folder-missing', reason: (await this.rootProblem())! });
     } else if (isServiceError(error) && error.problem.kind === 'offline' && (await this.changedWhileSent(item))) {
       // Reading the file failed because it changed (or went): a local matter, not the service being away.
       outcome = (await this.fileStillThere(item.path!))
@@ -609,6 +646,11 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
       write('idle', null);
     }
   }
+}
+
+/** Nothing leaves the queue now: paused by a person, or sync stopped for a reason one must look at (see QueueStore.claimNext). */
+function heldBack(status: SyncStatusView): boolean {
+  return status.queuePaused || status.state === 'stopped';
 }
 
 /** HH:MM:SS, local time. */

@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { AttentionKind, QueueItemView, QueueKind, QueueState, SyncRunState, SyncStatusView } from '../../../shared';
 import { QUEUE_STATES } from '../../../shared';
-import type { SyncDatabase } from '../sync/sync-database';
+import type { Statement } from 'better-sqlite3';
+import { statementsOf, type SyncDatabase } from '../sync/sync-database';
 
 interface QueueRow {
   id: number;
@@ -124,8 +125,33 @@ export type QueueEvent = { type: 'item'; item: QueueItemView } | { type: 'status
  * `changedSince()` (PRAGMA data_version).
  */
 export class QueueStore extends EventEmitter<{ change: [QueueEvent] }> {
+  /** Prepared once per database and reused: a scan queues thousands of items, and preparing cost more than running. */
+  private readonly sql: (text: string) => Statement;
+  private readonly enqueueRow: (path: string | null, values: Record<string, unknown>) => number;
+
   constructor(readonly db: SyncDatabase, private readonly now: () => number = Date.now) {
     super();
+    this.sql = statementsOf(db);
+    this.enqueueRow = db.transaction((path: string | null, values: Record<string, unknown>): number => {
+      const open = path
+        ? (this.sql(`SELECT id FROM queue_items WHERE path = ? AND state IN ('waiting', 'attention')`).get(path) as { id: number } | undefined)
+        : undefined;
+      if (open) {
+        this.sql(
+          `UPDATE queue_items SET kind = @kind, state = @state, attention = @attention, reason = @reason, folder = @folder,
+             design_id = @design_id, file_kind = @file_kind, remote_id = @remote_id, payload = @payload, file_size = @file_size,
+             file_mtime_ms = @file_mtime_ms, file_sha1 = @file_sha1, bytes_sent = 0, bytes_total = NULL, updated_at = @at
+           WHERE id = @id`,
+        ).run({ ...values, id: open.id });
+        return open.id;
+      }
+      return Number(this.sql(
+        `INSERT INTO queue_items (kind, state, attention, reason, folder, path, design_id, file_kind, remote_id, payload,
+           file_size, file_mtime_ms, file_sha1, created_at, updated_at)
+         VALUES (@kind, @state, @attention, @reason, @folder, @path, @design_id, @file_kind, @remote_id, @payload,
+           @file_size, @file_mtime_ms, @file_sha1, @at, @at)`,
+      ).run(values).lastInsertRowid);
+    });
   }
 
   /**
@@ -141,37 +167,18 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent] }> {
       remote_id: item.remoteId ?? null, payload: JSON.stringify(item.payload ?? {}),
       file_size: item.file?.size ?? null, file_mtime_ms: item.file?.mtimeMs ?? null, file_sha1: item.file?.sha1 ?? null, at,
     };
-    const id = this.db.transaction(() => {
-      const open = item.path
-        ? (this.db.prepare(`SELECT id FROM queue_items WHERE path = ? AND state IN ('waiting', 'attention')`).get(item.path) as { id: number } | undefined)
-        : undefined;
-      if (open) {
-        this.db.prepare(
-          `UPDATE queue_items SET kind = @kind, state = @state, attention = @attention, reason = @reason, folder = @folder,
-             design_id = @design_id, file_kind = @file_kind, remote_id = @remote_id, payload = @payload, file_size = @file_size,
-             file_mtime_ms = @file_mtime_ms, file_sha1 = @file_sha1, bytes_sent = 0, bytes_total = NULL, updated_at = @at
-           WHERE id = @id`,
-        ).run({ ...values, id: open.id });
-        return open.id;
-      }
-      return Number(this.db.prepare(
-        `INSERT INTO queue_items (kind, state, attention, reason, folder, path, design_id, file_kind, remote_id, payload,
-           file_size, file_mtime_ms, file_sha1, created_at, updated_at)
-         VALUES (@kind, @state, @attention, @reason, @folder, @path, @design_id, @file_kind, @remote_id, @payload,
-           @file_size, @file_mtime_ms, @file_sha1, @at, @at)`,
-      ).run(values).lastInsertRowid);
-    })();
+    const id = this.enqueueRow(item.path ?? null, values);
     return this.changed(id);
   }
 
   get(id: number): QueueItem | null {
-    const row = this.db.prepare('SELECT * FROM queue_items WHERE id = ?').get(id) as QueueRow | undefined;
+    const row = this.sql('SELECT * FROM queue_items WHERE id = ?').get(id) as QueueRow | undefined;
     return row ? toItem(row) : null;
   }
 
   /** The items of a file not yet done: running first, then the one waiting. */
   openItemsForPath(path: string): QueueItem[] {
-    return (this.db.prepare(`SELECT * FROM queue_items WHERE path = ? AND state IN ('running', 'waiting', 'attention') ORDER BY id`).all(path) as QueueRow[]).map(toItem);
+    return (this.sql(`SELECT * FROM queue_items WHERE path = ? AND state IN ('running', 'waiting', 'attention') ORDER BY id`).all(path) as QueueRow[]).map(toItem);
   }
 
   list(options: { states?: readonly QueueState[]; limit?: number } = {}): QueueItem[] {
@@ -192,7 +199,7 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent] }> {
         .prepare(`SELECT id FROM queue_items WHERE state = 'waiting' AND paused = 0 AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT 1`)
         .get(at) as { id: number } | undefined;
       if (!row) return null;
-      this.db.prepare(`UPDATE queue_items SET state = 'running', attempts = attempts + 1, started_at = ?, updated_at = ? WHERE id = ?`).run(at, at, row.id);
+      this.sql(`UPDATE queue_items SET state = 'running', attempts = attempts + 1, started_at = ?, updated_at = ? WHERE id = ?`).run(at, at, row.id);
       return row.id;
     })();
     return id === null ? null : this.changed(id);
@@ -200,46 +207,46 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent] }> {
 
   /** Items left running by a process that stopped mid-way: each must be reconciled with the service before it is sent again. */
   interrupted(): QueueItem[] {
-    return (this.db.prepare(`SELECT * FROM queue_items WHERE state = 'running' ORDER BY id`).all() as QueueRow[]).map(toItem);
+    return (this.sql(`SELECT * FROM queue_items WHERE state = 'running' ORDER BY id`).all() as QueueRow[]).map(toItem);
   }
 
   /** When the next waiting item is due, or null when none waits. */
   nextDueAt(): number | null {
-    const row = this.db.prepare(`SELECT min(next_attempt_at) AS at FROM queue_items WHERE state = 'waiting' AND paused = 0`).get() as { at: number | null };
+    const row = this.sql(`SELECT min(next_attempt_at) AS at FROM queue_items WHERE state = 'waiting' AND paused = 0`).get() as { at: number | null };
     return row.at;
   }
 
   /** How many items wait for their turn (not paused): what a runner still has to do. */
   countWaiting(): number {
-    return (this.db.prepare(`SELECT count(*) AS n FROM queue_items WHERE state = 'waiting' AND paused = 0`).get() as { n: number }).n;
+    return (this.sql(`SELECT count(*) AS n FROM queue_items WHERE state = 'waiting' AND paused = 0`).get() as { n: number }).n;
   }
 
   progress(id: number, sent: number, total: number): void {
-    this.db.prepare(`UPDATE queue_items SET bytes_sent = ?, bytes_total = ?, updated_at = ? WHERE id = ?`).run(sent, total, this.now(), id);
+    this.sql(`UPDATE queue_items SET bytes_sent = ?, bytes_total = ?, updated_at = ? WHERE id = ?`).run(sent, total, this.now(), id);
     this.changed(id);
   }
 
   done(id: number): QueueItem {
     const at = this.now();
-    this.db.prepare(`UPDATE queue_items SET state = 'done', attention = NULL, reason = NULL, finished_at = ?, updated_at = ? WHERE id = ?`).run(at, at, id);
+    this.sql(`UPDATE queue_items SET state = 'done', attention = NULL, reason = NULL, finished_at = ?, updated_at = ? WHERE id = ?`).run(at, at, id);
     return this.changed(id);
   }
 
   /** Back to waiting, not before `at` (backoff, Retry-After, or an interrupted item reconciled). */
   retryAt(id: number, at: number, reason: string | null): QueueItem {
-    this.db.prepare(`UPDATE queue_items SET state = 'waiting', next_attempt_at = ?, reason = ?, attention = NULL, started_at = NULL, updated_at = ? WHERE id = ?`)
+    this.sql(`UPDATE queue_items SET state = 'waiting', next_attempt_at = ?, reason = ?, attention = NULL, started_at = NULL, updated_at = ? WHERE id = ?`)
       .run(at, reason, this.now(), id);
     return this.changed(id);
   }
 
   failed(id: number, reason: string): QueueItem {
     const at = this.now();
-    this.db.prepare(`UPDATE queue_items SET state = 'failed', reason = ?, finished_at = ?, updated_at = ? WHERE id = ?`).run(reason, at, at, id);
+    this.sql(`UPDATE queue_items SET state = 'failed', reason = ?, finished_at = ?, updated_at = ? WHERE id = ?`).run(reason, at, at, id);
     return this.changed(id);
   }
 
   needsAttention(id: number, kind: AttentionKind, reason: string): QueueItem {
-    this.db.prepare(`UPDATE queue_items SET state = 'attention', attention = ?, reason = ?, started_at = NULL, updated_at = ? WHERE id = ?`)
+    this.sql(`UPDATE queue_items SET state = 'attention', attention = ?, reason = ?, started_at = NULL, updated_at = ? WHERE id = ?`)
       .run(kind, reason, this.now(), id);
     return this.changed(id);
   }
@@ -249,14 +256,14 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent] }> {
     const item = this.get(id);
     if (!item) throw new Error(`No queue item ${id}`);
     if (item.state !== 'attention') throw new Error(`Queue item ${id} is ${item.state}, not waiting for a confirmation`);
-    this.db.prepare(`UPDATE queue_items SET state = 'waiting', attention = NULL, reason = NULL, next_attempt_at = 0, payload = ?, updated_at = ? WHERE id = ?`)
+    this.sql(`UPDATE queue_items SET state = 'waiting', attention = NULL, reason = NULL, next_attempt_at = 0, payload = ?, updated_at = ? WHERE id = ?`)
       .run(JSON.stringify({ ...item.payload, ...payload, confirmed: true }), this.now(), id);
     return this.changed(id);
   }
 
   /** Tries a failed or waiting item again now, with a fresh count of attempts. */
   retry(id: number): QueueItem {
-    this.db.prepare(`UPDATE queue_items SET state = 'waiting', next_attempt_at = 0, reason = NULL, attempts = 0, finished_at = NULL, updated_at = ? WHERE id = ? AND state IN ('failed', 'waiting')`)
+    this.sql(`UPDATE queue_items SET state = 'waiting', next_attempt_at = 0, reason = NULL, attempts = 0, finished_at = NULL, updated_at = ? WHERE id = ? AND state IN ('failed', 'waiting')`)
       .run(this.now(), id);
     return this.changed(id);
   }
@@ -267,20 +274,20 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent] }> {
    */
   cancel(id: number): QueueItem {
     const at = this.now();
-    this.db.prepare(`UPDATE queue_items SET state = 'cancelled', finished_at = ?, updated_at = ? WHERE id = ? AND state IN ('waiting', 'running', 'failed', 'attention')`).run(at, at, id);
+    this.sql(`UPDATE queue_items SET state = 'cancelled', finished_at = ?, updated_at = ? WHERE id = ? AND state IN ('waiting', 'running', 'failed', 'attention')`).run(at, at, id);
     return this.changed(id);
   }
 
   /** Every failed item, and every waiting one held back by a backoff, tried again now. Returns how many. */
   retryAll(): number {
-    const ids = (this.db.prepare(`SELECT id FROM queue_items WHERE state IN ('failed', 'waiting') ORDER BY id`).all() as { id: number }[]).map((r) => r.id);
+    const ids = (this.sql(`SELECT id FROM queue_items WHERE state IN ('failed', 'waiting') ORDER BY id`).all() as { id: number }[]).map((r) => r.id);
     for (const id of ids) this.retry(id);
     return ids.length;
   }
 
   /** Cancels every item not done yet (waiting, running, failed, needing attention). Returns how many. */
   cancelAll(): number {
-    const ids = (this.db.prepare(`SELECT id FROM queue_items WHERE state IN ('waiting', 'running', 'failed', 'attention') ORDER BY id`).all() as { id: number }[]).map((r) => r.id);
+    const ids = (this.sql(`SELECT id FROM queue_items WHERE state IN ('waiting', 'running', 'failed', 'attention') ORDER BY id`).all() as { id: number }[]).map((r) => r.id);
     for (const id of ids) this.cancel(id);
     return ids.length;
   }
@@ -290,7 +297,7 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent] }> {
    * Only for an item still running (a person may have cancelled it a moment ago): returns whether it was stored.
    */
   markSending(id: number, sent: SentAttempt): boolean {
-    const { changes } = this.db.prepare(
+    const { changes } = this.sql(
       `UPDATE queue_items SET sent_at = @at, sent_name = @name, sent_sha1 = @sha1, sent_size = @size, sent_mtime_ms = @mtimeMs,
          sent_inode = @inode, updated_at = @now WHERE id = @id AND state = 'running'`,
     ).run({ ...sent, now: this.now(), id });
@@ -299,14 +306,14 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent] }> {
 
   /** The service's answer is known (or what was sent was found not to be there): nothing is in doubt any more. */
   clearSent(id: number): void {
-    this.db.prepare(`UPDATE queue_items SET ${CLEAR_SENT} WHERE id = ?`).run(id);
+    this.sql(`UPDATE queue_items SET ${CLEAR_SENT} WHERE id = ?`).run(id);
   }
 
   /** Changes what an item is about (e.g. an upload found already done becomes a replace of that record). */
   retarget(id: number, changes: { kind?: QueueKind; remoteId?: number | null; designId?: number | null; file?: { size: number; mtimeMs: number; sha1?: string | null } }): QueueItem {
     const item = this.get(id);
     if (!item) throw new Error(`No queue item ${id}`);
-    this.db.prepare(
+    this.sql(
       `UPDATE queue_items SET kind = ?, remote_id = ?, design_id = ?, file_size = ?, file_mtime_ms = ?, file_sha1 = ?, updated_at = ? WHERE id = ?`,
     ).run(
       changes.kind ?? item.kind, changes.remoteId !== undefined ? changes.remoteId : item.remoteId,
@@ -321,7 +328,7 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent] }> {
   mergePayload(id: number, payload: Record<string, unknown>): void {
     const item = this.get(id);
     if (!item) throw new Error(`No queue item ${id}`);
-    this.db.prepare('UPDATE queue_items SET payload = ?, updated_at = ? WHERE id = ?').run(JSON.stringify({ ...item.payload, ...payload }), this.now(), id);
+    this.sql('UPDATE queue_items SET payload = ?, updated_at = ? WHERE id = ?').run(JSON.stringify({ ...item.payload, ...payload }), this.now(), id);
   }
 
   /**
@@ -336,35 +343,35 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent] }> {
       const item = this.get(id);
       if (!item || item.state !== 'running') return [];
       if ((to.state === 'waiting' || to.state === 'attention') && item.path !== null) {
-        const newer = this.db.prepare(`SELECT id, sent_at FROM queue_items WHERE path = ? AND id != ? AND state IN ('waiting', 'attention')`).get(item.path, id) as { id: number; sent_at: number | null } | undefined;
+        const newer = this.sql(`SELECT id, sent_at FROM queue_items WHERE path = ? AND id != ? AND state IN ('waiting', 'attention')`).get(item.path, id) as { id: number; sent_at: number | null } | undefined;
         if (newer) {
           const keep = to.state === 'waiting' && to.sent === 'keep' && item.sent !== null && newer.sent_at === null;
           if (keep) {
-            this.db.prepare(
+            this.sql(
               `UPDATE queue_items SET sent_at = @at, sent_name = @name, sent_sha1 = @sha1, sent_size = @size, sent_mtime_ms = @mtimeMs, sent_inode = @inode WHERE id = @id`,
             ).run({ ...item.sent!, id: newer.id });
           }
-          this.db.prepare(`UPDATE queue_items SET state = 'cancelled', reason = ?, ${CLEAR_SENT}, finished_at = ?, updated_at = ? WHERE id = ?`)
+          this.sql(`UPDATE queue_items SET state = 'cancelled', reason = ?, ${CLEAR_SENT}, finished_at = ?, updated_at = ? WHERE id = ?`)
             .run('Replaced by a newer change of the same file.', at, at, id);
           return [id, newer.id];
         }
       }
       switch (to.state) {
         case 'waiting':
-          this.db.prepare(
+          this.sql(
             `UPDATE queue_items SET state = 'waiting', next_attempt_at = ?, reason = ?, attention = NULL, started_at = NULL,
                attempts = attempts - ?, updated_at = ?${to.sent === 'clear' ? `, ${CLEAR_SENT}` : ''} WHERE id = ?`,
           ).run(to.at, to.reason, to.countAttempt ? 0 : 1, at, id);
           break;
         case 'failed':
-          this.db.prepare(`UPDATE queue_items SET state = 'failed', reason = ?, started_at = NULL, ${CLEAR_SENT}, finished_at = ?, updated_at = ? WHERE id = ?`).run(to.reason, at, at, id);
+          this.sql(`UPDATE queue_items SET state = 'failed', reason = ?, started_at = NULL, ${CLEAR_SENT}, finished_at = ?, updated_at = ? WHERE id = ?`).run(to.reason, at, at, id);
           break;
         case 'attention':
-          this.db.prepare(`UPDATE queue_items SET state = 'attention', attention = ?, reason = ?, started_at = NULL, ${CLEAR_SENT}, updated_at = ? WHERE id = ?`)
+          this.sql(`UPDATE queue_items SET state = 'attention', attention = ?, reason = ?, started_at = NULL, ${CLEAR_SENT}, updated_at = ? WHERE id = ?`)
             .run(to.attention, to.reason, at, id);
           break;
         case 'cancelled':
-          this.db.prepare(`UPDATE queue_items SET state = 'cancelled', reason = ?, started_at = NULL, ${CLEAR_SENT}, finished_at = ?, updated_at = ? WHERE id = ?`).run(to.reason, at, at, id);
+          this.sql(`UPDATE queue_items SET state = 'cancelled', reason = ?, started_at = NULL, ${CLEAR_SENT}, finished_at = ?, updated_at = ? WHERE id = ?`).run(to.reason, at, at, id);
           break;
       }
       return [id];
@@ -382,14 +389,14 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent] }> {
     const at = this.now();
     const followers = this.db.transaction((): number[] => {
       record();
-      this.db.prepare(`UPDATE queue_items SET state = 'done', attention = NULL, reason = NULL, ${CLEAR_SENT}, finished_at = ?, updated_at = ? WHERE id = ?`).run(at, at, id);
+      this.sql(`UPDATE queue_items SET state = 'done', attention = NULL, reason = NULL, ${CLEAR_SENT}, finished_at = ?, updated_at = ? WHERE id = ?`).run(at, at, id);
       const item = this.get(id);
       if (!item?.path) return [];
-      const base = this.db.prepare('SELECT remote_id, design_id FROM base_files WHERE path = ?').get(item.path) as { remote_id: number; design_id: number } | undefined;
+      const base = this.sql('SELECT remote_id, design_id FROM base_files WHERE path = ?').get(item.path) as { remote_id: number; design_id: number } | undefined;
       if (!base) return [];
-      const uploads = this.db.prepare(`SELECT id FROM queue_items WHERE path = ? AND id != ? AND kind = 'upload' AND state IN ('waiting', 'attention')`).all(item.path, id) as { id: number }[];
+      const uploads = this.sql(`SELECT id FROM queue_items WHERE path = ? AND id != ? AND kind = 'upload' AND state IN ('waiting', 'attention')`).all(item.path, id) as { id: number }[];
       for (const upload of uploads) {
-        this.db.prepare(`UPDATE queue_items SET kind = 'replace', remote_id = ?, design_id = ?, updated_at = ? WHERE id = ?`).run(base.remote_id, base.design_id, at, upload.id);
+        this.sql(`UPDATE queue_items SET kind = 'replace', remote_id = ?, design_id = ?, updated_at = ? WHERE id = ?`).run(base.remote_id, base.design_id, at, upload.id);
       }
       return uploads.map((u) => u.id);
     })();
@@ -411,29 +418,29 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent] }> {
 
   /** The newest activity lines, newest first. */
   recentActivity(limit = 20): ActivityEntry[] {
-    return this.db.prepare('SELECT id, at, level, message, path FROM activity ORDER BY id DESC LIMIT ?').all(limit) as ActivityEntry[];
+    return this.sql('SELECT id, at, level, message, path FROM activity ORDER BY id DESC LIMIT ?').all(limit) as ActivityEntry[];
   }
 
   setPaused(id: number, paused: boolean): QueueItem {
-    this.db.prepare(`UPDATE queue_items SET paused = ?, updated_at = ? WHERE id = ?`).run(paused ? 1 : 0, this.now(), id);
+    this.sql(`UPDATE queue_items SET paused = ?, updated_at = ? WHERE id = ?`).run(paused ? 1 : 0, this.now(), id);
     return this.changed(id);
   }
 
   setQueuePaused(paused: boolean): void {
-    this.db.prepare(`UPDATE sync_status SET queue_paused = ?, updated_at = ? WHERE id = 1`).run(paused ? 1 : 0, this.now());
+    this.sql(`UPDATE sync_status SET queue_paused = ?, updated_at = ? WHERE id = 1`).run(paused ? 1 : 0, this.now());
     this.emit('change', { type: 'status', status: this.status() });
   }
 
   setRunState(state: SyncRunState, reason: string | null = null): void {
-    this.db.prepare(`UPDATE sync_status SET state = ?, reason = ?, updated_at = ? WHERE id = 1`).run(state, reason, this.now());
+    this.sql(`UPDATE sync_status SET state = ?, reason = ?, updated_at = ? WHERE id = 1`).run(state, reason, this.now());
     this.emit('change', { type: 'status', status: this.status() });
   }
 
   status(): SyncStatusView {
-    const row = this.db.prepare('SELECT * FROM sync_status WHERE id = 1').get() as { state: SyncRunState; reason: string | null; queue_paused: number; last_scan_at: number | null };
-    const root = this.db.prepare('SELECT path FROM sync_root WHERE id = 1').get() as { path: string } | undefined;
+    const row = this.sql('SELECT * FROM sync_status WHERE id = 1').get() as { state: SyncRunState; reason: string | null; queue_paused: number; last_scan_at: number | null };
+    const root = this.sql('SELECT path FROM sync_root WHERE id = 1').get() as { path: string } | undefined;
     const counts = Object.fromEntries(QUEUE_STATES.map((state) => [state, 0])) as Record<QueueState, number>;
-    for (const { state, n } of this.db.prepare('SELECT state, count(*) AS n FROM queue_items GROUP BY state').all() as { state: QueueState; n: number }[]) counts[state] = n;
+    for (const { state, n } of this.sql('SELECT state, count(*) AS n FROM queue_items GROUP BY state').all() as { state: QueueState; n: number }[]) counts[state] = n;
     return { state: row.state, reason: row.reason, root: root?.path ?? null, queuePaused: row.queue_paused === 1, lastScanAt: row.last_scan_at, counts };
   }
 
@@ -449,7 +456,7 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent] }> {
   }
 
   log(level: 'info' | 'warning' | 'error', message: string, path: string | null = null): void {
-    this.db.prepare('INSERT INTO activity (at, level, message, path) VALUES (?, ?, ?, ?)').run(this.now(), level, message, path);
+    this.sql('INSERT INTO activity (at, level, message, path) VALUES (?, ?, ?, ?)').run(this.now(), level, message, path);
   }
 
   private changed(id: number): QueueItem {

@@ -1,4 +1,5 @@
-import type { SyncDatabase } from './sync-database';
+import type { Statement } from 'better-sqlite3';
+import { statementsOf, type SyncDatabase } from './sync-database';
 
 /** One file as it was last the same in the folder and on the service. Paths are relative to the sync root, with '/'. */
 export interface BaseFile {
@@ -29,47 +30,51 @@ const toBase = (row: BaseRow): BaseFile => ({
 
 /** The last synced state (table base_files). */
 export class BaseFiles {
-  constructor(private readonly db: SyncDatabase) {}
+  private readonly sql: (text: string) => Statement;
+
+  constructor(private readonly db: SyncDatabase) {
+    this.sql = statementsOf(db);
+  }
 
   get(path: string): BaseFile | null {
-    const row = this.db.prepare('SELECT * FROM base_files WHERE path = ?').get(path) as BaseRow | undefined;
+    const row = this.sql('SELECT * FROM base_files WHERE path = ?').get(path) as BaseRow | undefined;
     return row ? toBase(row) : null;
   }
 
   byRemote(kind: 'image' | 'document', remoteId: number): BaseFile | null {
-    const row = this.db.prepare('SELECT * FROM base_files WHERE kind = ? AND remote_id = ?').get(kind, remoteId) as BaseRow | undefined;
+    const row = this.sql('SELECT * FROM base_files WHERE kind = ? AND remote_id = ?').get(kind, remoteId) as BaseRow | undefined;
     return row ? toBase(row) : null;
   }
 
   byInode(inode: string): BaseFile[] {
-    return (this.db.prepare('SELECT * FROM base_files WHERE inode = ?').all(inode) as BaseRow[]).map(toBase);
+    return (this.sql('SELECT * FROM base_files WHERE inode = ?').all(inode) as BaseRow[]).map(toBase);
   }
 
   bySha1(sha1: string): BaseFile[] {
-    return (this.db.prepare('SELECT * FROM base_files WHERE sha1 = ?').all(sha1) as BaseRow[]).map(toBase);
+    return (this.sql('SELECT * FROM base_files WHERE sha1 = ?').all(sha1) as BaseRow[]).map(toBase);
   }
 
   inFolder(folder: string): BaseFile[] {
-    return (this.db.prepare('SELECT * FROM base_files WHERE folder = ? ORDER BY path').all(folder) as BaseRow[]).map(toBase);
+    return (this.sql('SELECT * FROM base_files WHERE folder = ? ORDER BY path').all(folder) as BaseRow[]).map(toBase);
   }
 
   ofDesign(designId: number): BaseFile[] {
-    return (this.db.prepare('SELECT * FROM base_files WHERE design_id = ? ORDER BY path').all(designId) as BaseRow[]).map(toBase);
+    return (this.sql('SELECT * FROM base_files WHERE design_id = ? ORDER BY path').all(designId) as BaseRow[]).map(toBase);
   }
 
   all(): BaseFile[] {
-    return (this.db.prepare('SELECT * FROM base_files ORDER BY path').all() as BaseRow[]).map(toBase);
+    return (this.sql('SELECT * FROM base_files ORDER BY path').all() as BaseRow[]).map(toBase);
   }
 
   count(): number {
-    return (this.db.prepare('SELECT count(*) AS n FROM base_files').get() as { n: number }).n;
+    return (this.sql('SELECT count(*) AS n FROM base_files').get() as { n: number }).n;
   }
 
   /** Records a file as synced (after an upload, a download, or finding both sides equal). Replaces what the path or the remote file had. */
   record(file: BaseFile): void {
     this.db.transaction(() => {
-      this.db.prepare('DELETE FROM base_files WHERE path = ? OR (kind = ? AND remote_id = ?)').run(file.path, file.kind, file.remoteId);
-      this.db.prepare(
+      this.sql('DELETE FROM base_files WHERE path = ? OR (kind = ? AND remote_id = ?)').run(file.path, file.kind, file.remoteId);
+      this.sql(
         `INSERT INTO base_files (path, folder, design_id, kind, remote_id, remote_name, remote_updated_at, size, mtime_ms, inode, sha1, synced_at)
          VALUES (@path, @folder, @designId, @kind, @remoteId, @remoteName, @remoteUpdatedAt, @size, @mtimeMs, @inode, @sha1, @syncedAt)`,
       ).run(file);
@@ -82,12 +87,12 @@ export class BaseFiles {
     if (!current) throw new Error(`No synced file at ${fromPath}`);
     const folder = toPath.split('/')[0]!;
     this.db.transaction(() => {
-      this.db.prepare('DELETE FROM base_files WHERE path = ?').run(fromPath);
+      this.sql('DELETE FROM base_files WHERE path = ?').run(fromPath);
       this.record({ ...current, ...changes, path: toPath, folder });
     })();
   }
 
   remove(path: string): void {
-    this.db.prepare('DELETE FROM base_files WHERE path = ?').run(path);
+    this.sql('DELETE FROM base_files WHERE path = ?').run(path);
   }
 }

@@ -1,4 +1,5 @@
-import type { SyncDatabase } from './sync-database';
+import type { Statement } from 'better-sqlite3';
+import { statementsOf, type SyncDatabase } from './sync-database';
 
 export type DesignFolderState = 'linked' | 'proposed' | 'creating' | 'ignored';
 
@@ -14,25 +15,29 @@ const toFolder = (row: FolderRow): DesignFolder => ({ folder: row.folder, design
 
 /** Top-level folders and the own designs they stand for (table design_folders). */
 export class DesignFolders {
-  constructor(private readonly db: SyncDatabase, private readonly now: () => number = Date.now) {}
+  private readonly sql: (text: string) => Statement;
+
+  constructor(private readonly db: SyncDatabase, private readonly now: () => number = Date.now) {
+    this.sql = statementsOf(db);
+  }
 
   get(folder: string): DesignFolder | null {
-    const row = this.db.prepare('SELECT folder, design_id, state FROM design_folders WHERE folder = ?').get(folder) as FolderRow | undefined;
+    const row = this.sql('SELECT folder, design_id, state FROM design_folders WHERE folder = ?').get(folder) as FolderRow | undefined;
     return row ? toFolder(row) : null;
   }
 
   ofDesign(designId: number): DesignFolder | null {
-    const row = this.db.prepare('SELECT folder, design_id, state FROM design_folders WHERE design_id = ?').get(designId) as FolderRow | undefined;
+    const row = this.sql('SELECT folder, design_id, state FROM design_folders WHERE design_id = ?').get(designId) as FolderRow | undefined;
     return row ? toFolder(row) : null;
   }
 
   all(): DesignFolder[] {
-    return (this.db.prepare('SELECT folder, design_id, state FROM design_folders ORDER BY folder').all() as FolderRow[]).map(toFolder);
+    return (this.sql('SELECT folder, design_id, state FROM design_folders ORDER BY folder').all() as FolderRow[]).map(toFolder);
   }
 
   link(folder: string, designId: number): void {
     const at = this.now();
-    this.db.prepare(
+    this.sql(
       `INSERT INTO design_folders (folder, design_id, state, created_at, updated_at) VALUES (?, ?, 'linked', ?, ?)
        ON CONFLICT (folder) DO UPDATE SET design_id = excluded.design_id, state = 'linked', updated_at = excluded.updated_at`,
     ).run(folder, designId, at, at);
@@ -40,13 +45,13 @@ export class DesignFolders {
 
   setState(folder: string, state: Exclude<DesignFolderState, 'linked'>): void {
     const at = this.now();
-    this.db.prepare(
+    this.sql(
       `INSERT INTO design_folders (folder, design_id, state, created_at, updated_at) VALUES (?, NULL, ?, ?, ?)
        ON CONFLICT (folder) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`,
     ).run(folder, state, at, at);
   }
 
   remove(folder: string): void {
-    this.db.prepare('DELETE FROM design_folders WHERE folder = ?').run(folder);
+    this.sql('DELETE FROM design_folders WHERE folder = ?').run(folder);
   }
 }

@@ -139,6 +139,26 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
     open.set(item.path, slot);
   }
   const openItems = (_queue: unknown, path: string) => open.get(path) ?? { running: null, pending: null };
+  // The queue runner works meanwhile: an item it finished since the folders were read (an upload, a replace, a
+  // rename, a delete) wrote the last synced state. Decide on that state as it is now, read together with the open
+  // items above (no await in between), or a file uploaded a moment ago would be queued again as a new one.
+  const basesNow = new Map<string, BaseFile>();
+  const touched = new Set([...settled.map((c) => c.folder), ...[...missing.values()].map((b) => b.folder)]);
+  for (const folder of touched) for (const base of ctx.base.inFolder(folder)) basesNow.set(base.path, base);
+  const decidable: Candidate[] = [];
+  for (const candidate of settled) {
+    const base = basesNow.get(candidate.path) ?? null;
+    if (base && sameStat(candidate.entry, base)) {
+      summary.unchanged++;
+      continue;
+    }
+    decidable.push(base === candidate.base ? candidate : { ...candidate, base });
+  }
+  for (const path of [...missing.keys()]) {
+    const base = basesNow.get(path);
+    if (base) missing.set(path, base);
+    else missing.delete(path);
+  }
   let index: { byInode: Map<string, BaseFile[]>; bySha1: Map<string, BaseFile[]> } | null = null;
   const baseIndex = () => {
     if (index) return index;
@@ -151,13 +171,13 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
   };
   const hashes = new Map<string, string>();
   const refusals = new Map<string, string | null>();
-  for (let i = 0; i < settled.length; i += 16) {
-    await Promise.all(settled.slice(i, i + 16).map(async (c) => {
+  for (let i = 0; i < decidable.length; i += 16) {
+    await Promise.all(decidable.slice(i, i + 16).map(async (c) => {
       hashes.set(c.path, await sha1File(join(rootPath, c.path)));
       if (!c.base) refusals.set(c.path, await refusalOf(join(rootPath, c.path), c.name));
     }));
   }
-  for (const candidate of settled) {
+  for (const candidate of decidable) {
     const { running, pending } = openItems(ctx.queue, candidate.path);
     if (running) {
       summary.deferred.push(candidate.path);

@@ -39,3 +39,27 @@ export function migrateSync(db: SyncDatabase, path = 'the sync database', target
     db.pragma(`user_version = ${target}`);
   })();
 }
+
+const CACHES = new WeakMap<SyncDatabase, Map<string, Database.Statement>>();
+
+/**
+ * Prepared statements of a database, kept by their SQL and shared by everything working on it (better-sqlite3
+ * statements are reusable; preparing one costs more than running a small one). For fixed SQL texts only: one that
+ * embeds values would grow the cache without end.
+ */
+export function statementsOf(db: SyncDatabase): (sql: string) => Database.Statement {
+  let cache = CACHES.get(db);
+  if (!cache) {
+    cache = new Map();
+    CACHES.set(db, cache);
+  }
+  const statements = cache;
+  return (sql) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+}

@@ -84,6 +84,8 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
   private dirtyAll = false;
   private readonly deferredFolders = new Set<string>();
   private unsubscribeSession: (() => void) | null = null;
+  /** The session's status as last seen, to tell a new sign-in from the same sign-in confirmed again. */
+  private sessionStatus: 'signed-out' | 'signed-in' | 'needs-sign-in' | null = null;
   private readonly onQueueChange = (event: QueueEvent) => this.queueChanged(event);
   private abort = new AbortController();
   private started = false;
@@ -155,8 +157,12 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
     this.started = true;
     this.abort = new AbortController();
     this.queue.on('change', this.onQueueChange);
-    if (this.options.session) this.unsubscribeSession = this.options.session.subscribe((state) => this.sessionChanged(state.status));
-    if (this.options.session?.state.status === 'needs-sign-in') this.sessionChanged('needs-sign-in');
+    if (this.options.session) {
+      this.sessionStatus = null;
+      this.unsubscribeSession = this.options.session.subscribe((state) => this.sessionChanged(state.status));
+      if (this.options.session.state.status === 'needs-sign-in') this.sessionChanged('needs-sign-in');
+      this.sessionStatus = this.options.session.state.status;
+    }
     const first = await this.syncOnce(options.firstPass ?? { settle: 'once' });
     if (options.watch !== false) {
       await this.startWatcher();
@@ -199,7 +205,9 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
 
   private async pass(options: PassOptions): Promise<PassResult> {
     const result: PassResult = { createdFolders: [], remote: null, scan: null, stopped: null, remoteSkipped: null };
-    const wasStopped = this.stoppedReason;
+    // Stopped by this engine, or by the queue runner (it found the folder gone while sending).
+    const status = this.queue.status();
+    const wasStopped = this.stoppedReason ?? (status.state === 'stopped' ? status.reason : null);
     this.stoppedReason = null;
     const check = this.root.verify();
     if (!check.ok) {
@@ -352,6 +360,11 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
   }
 
   private sessionChanged(status: 'signed-out' | 'signed-in' | 'needs-sign-in'): void {
+    // The session tells every state it sets, also the same one again (each pass confirms the user with whoami):
+    // only a change means something here, or every pass would start the next one.
+    const was = this.sessionStatus;
+    this.sessionStatus = status;
+    if (status === was) return;
     if (status === 'needs-sign-in') {
       const message = 'The service no longer accepts your sign-in: nothing is sent or brought from the service until you sign in again. Changes here are still found and queued.';
       this.queue.log('warning', message);

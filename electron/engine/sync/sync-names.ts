@@ -69,7 +69,9 @@ export function safeName(raw: string, fallback: string): string {
     name = `${stem}-${ext ? ext.slice(1) : 'file'}`;
     if (WINDOWS_RESERVED.test(name)) name = `${name}-`;
   }
-  if (isIgnoredName(name) || isConflictCopy(name)) name = `${fallback}-${name}`.replace(/[.\s~#]+$/, '');
+  // A conflict copy's name is kept: one the person confirmed to upload comes back under that same name on the
+  // other computers (it is synced there through its base_files row like any file, not skipped as a local copy).
+  if (isIgnoredName(name)) name = `${fallback}-${name}`.replace(/[.\s~#]+$/, '');
   return name;
 }
 

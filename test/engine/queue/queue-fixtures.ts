@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ServiceClient } from '../../../electron/engine/api/service-client';
@@ -9,13 +9,16 @@ import { QueueStore } from '../../../electron/engine/queue/queue-store';
 import { BaseFiles } from '../../../electron/engine/sync/base-files';
 import { DesignFolders } from '../../../electron/engine/sync/design-folders';
 import { openSyncDatabase, type SyncDatabase } from '../../../electron/engine/sync/sync-database';
+import { MARKER_FILE } from '../../../electron/engine/sync/sync-names';
 
 export const FIXTURES = join(import.meta.dirname, '../../fixtures');
 
-/** Puts the sync root into a sync database, as the folder side does when a folder is chosen. */
+/** Puts the sync root into a sync database, and its marker into the folder (when it exists), as the folder side does when a folder is chosen. */
 export function setSyncRoot(db: SyncDatabase, root: string): void {
+  const at = Date.now();
   db.prepare(`INSERT INTO sync_root (id, path, marker, created_at) VALUES (1, ?, 'test-marker', ?)
-              ON CONFLICT (id) DO UPDATE SET path = excluded.path`).run(root, Date.now());
+              ON CONFLICT (id) DO UPDATE SET path = excluded.path`).run(root, at);
+  if (existsSync(root)) writeFileSync(join(root, MARKER_FILE), JSON.stringify({ rootId: 'test-marker', createdAt: at }));
 }
 
 /** A profile with a sync folder, a signed-in session and a runner against a service; files written for real. */

@@ -1,19 +1,28 @@
-import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import type { QueueItemView } from '../../../shared';
 import { ServiceClient } from '../../../electron/engine/api/service-client';
-import type { QueueItem } from '../../../electron/engine/queue/queue-store';
+import { MemoryTokenStore } from '../../../electron/engine/authorization/memory-token-store';
+import { Session } from '../../../electron/engine/authorization/session';
+import { QueueRunner, queueClient, type QueueRunnerOptions } from '../../../electron/engine/queue/queue-runner';
+import type { QueueEvent } from '../../../electron/engine/queue/queue-store';
 import type { SyncEvent } from '../../../electron/engine/sync/sync-context';
 import { openSyncDatabase, type SyncDatabase } from '../../../electron/engine/sync/sync-database';
 import { SyncEngine, type SyncEngineOptions } from '../../../electron/engine/sync/sync-engine';
 import { tempDir } from '../cache/cache-fixtures';
 
-/** One "computer": a profile directory with its sync database, a sync root, and the engine on them. */
+/**
+ * One "computer": a profile directory with its sync database, a sync root, the sync engine on them, and the real
+ * queue runner of that profile (its own session holding the user's token), as the app and `design-sync sync` run them.
+ */
 export interface Computer {
   profile: string;
   rootPath: string;
   db: SyncDatabase;
   client: ServiceClient;
+  session: Session;
   engine: SyncEngine;
+  runner: QueueRunner;
   events: SyncEvent[];
   dispose(): Promise<void>;
 }
@@ -22,20 +31,29 @@ export function clientFor(url: string, token: string): ServiceClient {
   return new ServiceClient({ baseUrl: url, token: () => token, retry: { retries: 1, minDelayMs: 5, maxDelayMs: 10 } });
 }
 
-export function makeComputer(url: string, token: string, options: Partial<SyncEngineOptions> & { root?: string } = {}): Computer {
+export type ComputerOptions = Partial<SyncEngineOptions> & { root?: string; runner?: Partial<QueueRunnerOptions> };
+
+export async function makeComputer(url: string, token: string, options: ComputerOptions = {}): Promise<Computer> {
+  const { root, runner: runnerOptions, ...engineOptions } = options;
   const profile = tempDir('sync-profile');
-  const rootParent = options.root ? null : tempDir('sync-root');
-  const rootPath = options.root ?? join(rootParent!, 'Designs');
+  const rootParent = root ? null : tempDir('sync-root');
+  const rootPath = root ?? join(rootParent!, 'Designs');
   mkdirSync(rootPath, { recursive: true });
   const db = openSyncDatabase(join(profile, 'sync.sqlite'));
-  const client = options.client ?? clientFor(url, token);
-  const engine = new SyncEngine({ db, client, settleMs: 120, maxSettleWaitMs: 10_000, trash: 'folder', ...options });
+  const session = new Session(new MemoryTokenStore(token));
+  await session.load();
+  const client = engineOptions.client ?? clientFor(url, token);
+  const settleMs = engineOptions.settleMs ?? 120;
+  const engine = new SyncEngine({ db, client, session, maxSettleWaitMs: 10_000, trash: 'folder', ...engineOptions, settleMs });
   engine.root.choose(rootPath, { profileDir: profile });
+  // The runner shares the engine's store, so each sees the other's writes as events (as in the app).
+  const runner = new QueueRunner({ store: engine.queue, session, client: queueClient(session, url, 'design-sync-test'), settleMs, random: () => 0.5, ...runnerOptions });
   const events: SyncEvent[] = [];
   engine.on('event', (event) => events.push(event));
   return {
-    profile, rootPath: engine.root.current()!.path, db, client, engine, events,
+    profile, rootPath: engine.root.current()!.path, db, client, session, engine, runner, events,
     async dispose() {
+      await runner.stop();
       await engine.stop();
       db.close();
       rmSync(profile, { recursive: true, force: true });
@@ -45,64 +63,24 @@ export function makeComputer(url: string, token: string, options: Partial<SyncEn
 }
 
 /**
- * Sends the queue's waiting items, the simplest way, and records the last synced state as the queue runner
- * does. Only for these tests, which are about what sync decides; the real runner (electron/engine/queue) is
- * tested on its own.
+ * Lets the computer's queue runner send what waits, until it has nothing left to send now (runner.waitForIdle),
+ * then stops it, so the test sees the queue as the next scan leaves it. Returns the items that were completed.
  */
-export async function sendQueue(computer: Computer): Promise<QueueItem[]> {
-  const { engine, client, rootPath } = computer;
-  const sent: QueueItem[] = [];
-  for (let item = engine.queue.claimNext(); item; item = engine.queue.claimNext()) {
-    sent.push(item);
-    const path = item.path ?? '';
-    const abs = join(rootPath, path);
-    const stat = () => {
-      const s = statSync(abs);
-      return { size: s.size, mtimeMs: Math.floor(s.mtimeMs), inode: `${s.dev}:${s.ino}` };
-    };
-    switch (item.kind) {
-      case 'upload': {
-        const name = (item.payload.name as string | undefined) ?? path.split('/').pop()!;
-        const remote = item.fileKind === 'image'
-          ? await client.uploadImage(item.designId!, { path: abs, fileName: name }, { name })
-          : await client.uploadDocument(item.designId!, { path: abs, fileName: name }, { name });
-        engine.base.record({
-          path, folder: item.folder!, designId: item.designId!, kind: item.fileKind!, remoteId: remote.id, remoteName: remote.name,
-          remoteUpdatedAt: remote.updated_at, ...stat(), sha1: item.fileSha1!, syncedAt: Date.now(),
-        });
-        break;
-      }
-      case 'replace': {
-        const base = engine.base.get(path)!;
-        if (item.fileKind === 'image') await client.updateImage(base.designId, item.remoteId!, {}, { path: abs, fileName: path.split('/').pop()! });
-        else await client.updateDocument(base.designId, item.remoteId!, {}, { path: abs, fileName: path.split('/').pop()! });
-        engine.base.record({ ...base, ...stat(), sha1: item.fileSha1! });
-        break;
-      }
-      case 'rename': {
-        const base = engine.base.get(item.payload.fromPath as string)!;
-        const name = item.payload.newName as string;
-        if (item.fileKind === 'image') await client.updateImage(base.designId, item.remoteId!, { name });
-        else await client.updateDocument(base.designId, item.remoteId!, { name });
-        engine.base.move(base.path, path, { remoteName: name, ...stat() });
-        break;
-      }
-      case 'delete-remote': {
-        const base = engine.base.get(path)!;
-        if (item.fileKind === 'image') await client.deleteImage(base.designId, item.remoteId!);
-        else await client.deleteDocument(base.designId, item.remoteId!);
-        engine.base.remove(path);
-        break;
-      }
-      case 'create-design': {
-        const design = await client.createDesign({ name: item.payload.name as string, excerpt: item.payload.excerpt as string, license: item.payload.license as string });
-        engine.folders.link(item.folder!, design.id);
-        break;
-      }
-    }
-    engine.queue.done(item.id);
+export async function send(computer: Computer, options: { keepRunning?: boolean; timeoutMs?: number } = {}): Promise<QueueItemView[]> {
+  const { engine, runner } = computer;
+  const done = new Map<number, QueueItemView>();
+  const onChange = (event: QueueEvent) => {
+    if (event.type === 'item' && event.item.state === 'done') done.set(event.item.id, event.item);
+  };
+  engine.queue.on('change', onChange);
+  try {
+    runner.start();
+    await runner.waitForIdle({ timeoutMs: options.timeoutMs ?? 20_000 });
+  } finally {
+    engine.queue.off('change', onChange);
+    if (!options.keepRunning) await runner.stop();
   }
-  return sent;
+  return [...done.values()].sort((a, b) => a.id - b.id);
 }
 
 export const pending = (computer: Computer) => computer.engine.queue.list({ states: ['waiting', 'attention', 'running'] });

@@ -1,11 +1,14 @@
-import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryTokenStore } from '../../../electron/engine/authorization/memory-token-store';
 import { Session } from '../../../electron/engine/authorization/session';
 import { ServiceClient } from '../../../electron/engine/api/service-client';
+import { QueueRunner, queueClient } from '../../../electron/engine/queue/queue-runner';
+import type { SyncEvent } from '../../../electron/engine/sync/sync-context';
 import { startTestService, type TestService } from '../../support/local-service';
-import { clientFor, makeComputer, pending, sendQueue, type Computer } from './sync-fixtures';
+import { clientFor, makeComputer, pending, send, type Computer } from './sync-fixtures';
 
 let service: TestService;
 const computers: Computer[] = [];
@@ -25,14 +28,14 @@ async function syncedFolder(files: number, options: Parameters<typeof makeComput
   const { token } = service.addUser(`safe${++users}`);
   const api = clientFor(service.url, token);
   const design = await api.createDesign({ name: 'Bracket', excerpt: 'A bracket', license: 'cc0' });
-  const computer = makeComputer(service.url, token, options);
+  const computer = await makeComputer(service.url, token, options);
   computers.push(computer);
   await computer.engine.syncOnce({ settle: 'wait' });
   const folder = computer.engine.folders.ofDesign(design.id)!.folder;
   const dir = join(computer.rootPath, folder);
   for (let i = 0; i < files; i++) writeFileSync(join(dir, `part-${i}.stl`), `part ${i}`);
   await computer.engine.syncOnce({ settle: 'wait' });
-  await sendQueue(computer);
+  await send(computer);
   return { computer, api, design, folder, dir, token };
 }
 
@@ -40,26 +43,52 @@ const deletes = (computer: Computer) => pending(computer).filter((item) => item.
 
 describe('what must never happen', () => {
   it('a vanished sync folder stops sync with a clear message, proposes no deletion, and resumes when it is back', async () => {
-    const { computer, dir } = await syncedFolder(3);
+    const { computer, dir, api, design, folder } = await syncedFolder(3);
+    const { runner, engine } = computer;
+    // One change queued, not sent yet, when the folder goes away.
+    writeFileSync(join(dir, 'late.stl'), 'late');
+    await engine.syncOnce({ settle: 'wait' });
+    const late = pending(computer).find((item) => item.path === `${folder}/late.stl`)!;
+    expect(late).toMatchObject({ kind: 'upload', state: 'waiting' });
+    const missingReason = `The sync folder ${computer.rootPath} is missing (disk unmounted or folder moved?). Sync is stopped; nothing was changed on the service.`;
+
     const aside = `${computer.rootPath}-moved`;
     renameSync(computer.rootPath, aside);
-    const result = await computer.engine.syncOnce({ settle: 'wait' });
-    expect(result.stopped).toBe(`The sync folder ${computer.rootPath} is missing (disk unmounted or folder moved?). Sync is stopped; nothing was changed on the service.`);
-    expect(computer.engine.queue.status()).toMatchObject({ state: 'stopped', reason: result.stopped });
+    // The runner gets there first: its file is gone with the folder, which is not a removed file. The item waits
+    // and the runner holds the whole queue (sync stopped) instead of cancelling it.
+    runner.start();
+    await runner.waitUntil(() => engine.queue.status().state === 'stopped', { timeoutMs: 10_000 });
+    await runner.waitForIdle({ timeoutMs: 10_000 });
+    expect(engine.queue.get(late.id)).toMatchObject({ state: 'waiting', reason: missingReason });
+    expect(engine.queue.status().reason).toBe(missingReason);
+
+    const result = await engine.syncOnce({ settle: 'wait' });
+    expect(result.stopped).toBe(missingReason);
+    expect(engine.queue.status()).toMatchObject({ state: 'stopped', reason: result.stopped });
     expect(deletes(computer)).toEqual([]);
+    // Stopped: the runner is idle with the item still waiting; nothing was sent or deleted on the service.
+    await runner.waitForIdle({ timeoutMs: 10_000 });
+    expect(engine.queue.get(late.id)!.state).toBe('waiting');
+    expect((await api.listDocuments(design.id)).map((d) => d.name).sort()).toEqual(['part-0.stl', 'part-1.stl', 'part-2.stl']);
 
     // An empty folder at the same path (an empty mount point) is not the sync folder either.
     mkdirSync(computer.rootPath);
-    expect((await computer.engine.syncOnce()).stopped).toMatch(/no longer holds its marker/);
+    expect((await engine.syncOnce()).stopped).toMatch(/no longer holds its marker/);
     expect(deletes(computer)).toEqual([]);
+    await runner.waitForIdle({ timeoutMs: 10_000 });
+    expect(engine.queue.get(late.id)!.state).toBe('waiting');
+    await runner.stop();
 
     rmSync(computer.rootPath, { recursive: true });
     renameSync(aside, computer.rootPath);
-    const back = await computer.engine.syncOnce({ settle: 'wait' });
+    const back = await engine.syncOnce({ settle: 'wait' });
     expect(back.stopped).toBeNull();
-    expect(computer.engine.queue.status().state).toBe('idle');
+    expect(engine.queue.status().state).toBe('idle');
     expect(computer.events.some((e) => e.type === 'resumed')).toBe(true);
+    // Back: what waited is sent, once; nothing else.
+    expect((await send(computer)).map((item) => item.path)).toEqual([`${folder}/late.stl`]);
     expect(pending(computer)).toEqual([]);
+    expect((await api.listDocuments(design.id)).map((d) => d.name).sort()).toEqual(['late.stl', 'part-0.stl', 'part-1.stl', 'part-2.stl']);
     expect(dir).toContain(computer.rootPath);
   });
 
@@ -91,10 +120,21 @@ describe('what must never happen', () => {
   });
 
   it('uploads a file being written once, only after it settled, with its final content (watching)', async () => {
-    const { computer, dir, folder } = await syncedFolder(1, { settleMs: 250, debounceMs: 50 });
-    await computer.engine.start({ watch: true });
+    const { computer, dir, folder, api, design } = await syncedFolder(1, { settleMs: 250, debounceMs: 50 });
+    const { engine, runner } = computer;
+    // As in the app: the watcher and the runner both run, the runner sends whatever is queued at once.
+    await engine.start({ watch: true });
+    runner.start();
     const path = `${folder}/growing.stl`;
     const target = join(dir, 'growing.stl');
+    const enqueued = new Promise<number>((resolve) => {
+      const listener = (e: SyncEvent) => {
+        if (e.type !== 'enqueued' || e.item.path !== path) return;
+        engine.off('event', listener);
+        resolve(Date.now());
+      };
+      engine.on('event', listener);
+    });
     writeFileSync(target, 'start\n');
     let lastWrite = Date.now();
     for (let i = 0; i < 10; i++) {
@@ -102,22 +142,25 @@ describe('what must never happen', () => {
       appendFileSync(target, `line ${i}\n`);
       lastWrite = Date.now();
     }
-    const enqueuedAt = await new Promise<number>((resolve) => {
-      const check = () => {
-        if (computer.events.some((e) => e.type === 'enqueued' && e.item.path === path)) resolve(Date.now());
-        else setTimeout(check, 20);
-      };
-      check();
-    });
-    await computer.engine.idle();
+    const enqueuedAt = await enqueued;
+    await engine.idle();
+    await runner.waitForIdle({ timeoutMs: 10_000 });
     await new Promise((resolve) => setTimeout(resolve, 400));
-    await computer.engine.idle();
-    const enqueued = computer.events.filter((e) => e.type === 'enqueued' && e.item.path === path);
-    expect(enqueued).toHaveLength(1);
+    await engine.idle();
+    await runner.waitForIdle({ timeoutMs: 10_000 });
+    expect(computer.events.filter((e) => e.type === 'enqueued' && e.item.path === path)).toHaveLength(1);
     expect(enqueuedAt - lastWrite).toBeGreaterThanOrEqual(250);
-    const item = pending(computer).find((i) => i.path === path)!;
-    expect(item.fileSize).toBe(6 + 10 * 7);
+    const items = engine.queue.list().filter((i) => i.path === path);
+    expect(items).toHaveLength(1);
+    expect(items[0]!.fileSize).toBe(6 + 10 * 7);
+    expect(items[0]!.state).toBe('done');
     expect(computer.events.some((e) => e.type === 'settled' && e.path === path)).toBe(true);
+    // Sent once, with the final content.
+    const final = readFileSync(target);
+    const sent = (await api.listDocuments(design.id)).filter((d) => d.name === 'growing.stl');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.modelhash).toBe(createHash('sha1').update(final).digest('hex'));
+    expect(engine.base.get(path)).toMatchObject({ size: final.length, remoteId: sent[0]!.id });
   });
 
   it('watcher failures (inotify limit) and a lost sign-in are shown, never silent', async () => {
@@ -146,6 +189,16 @@ describe('what must never happen', () => {
     expect(engine.queue.status()).toMatchObject({ state: 'waiting', reason: expect.stringMatching(/sign in again/) });
     expect(events.join('\n')).toMatch(/no longer accepts your sign-in/);
     expect(pending(computer).map((i) => i.path)).toEqual([`${folder}/while-signed-out.stl`]);
+    // The runner of that session sends nothing either: it waits for a sign-in, and says so.
+    const runner = new QueueRunner({ store: engine.queue, session, client: queueClient(session, service.url), settleMs: 100 });
+    runner.start();
+    try {
+      await runner.waitUntil(() => runner.blockedBy?.kind === 'sign-in', { timeoutMs: 10_000 });
+      expect(pending(computer).map((i) => [i.path, i.state])).toEqual([[`${folder}/while-signed-out.stl`, 'waiting']]);
+      expect(engine.queue.status().reason).toMatch(/[Ss]ign in again/);
+    } finally {
+      await runner.stop();
+    }
     await engine.stop();
   });
 });

@@ -1,8 +1,9 @@
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { QueueRunner, queueClient } from '../../../electron/engine/queue/queue-runner';
 import { startTestService, type TestService } from '../../support/local-service';
-import { clientFor, makeComputer, pending, sendQueue, type Computer } from './sync-fixtures';
+import { clientFor, makeComputer, pending, send, type Computer } from './sync-fixtures';
 
 const IMAGES = join(import.meta.dirname, '../../fixtures/images');
 const PE_HEAD = (() => {
@@ -32,11 +33,12 @@ async function setup(count: number, designName = 'Spur gear') {
   const { token } = service.addUser(`maker${++users}`);
   const api = clientFor(service.url, token);
   const design = await api.createDesign({ name: designName, excerpt: 'A gear', license: 'cc0' });
-  const list = Array.from({ length: count }, () => {
-    const computer = makeComputer(service.url, token);
+  const list: Computer[] = [];
+  for (let i = 0; i < count; i++) {
+    const computer = await makeComputer(service.url, token);
     computers.push(computer);
-    return computer;
-  });
+    list.push(computer);
+  }
   return { token, api, design, computers: list };
 }
 
@@ -74,7 +76,7 @@ describe('two computers on one account', () => {
     expect(warnings.join('\n')).toMatch(/stray\.txt is at the top of the sync folder/);
     expect(warnings.join('\n')).toMatch(/folders inside a design's folder are not synced/);
 
-    const sent = await sendQueue(a!);
+    const sent = await send(a!);
     expect(sent.map((i) => i.kind)).toEqual(['upload', 'upload', 'upload']);
     expect((await api.listImages(design.id)).map((i) => i.name)).toEqual(['photo.png']);
     const documents = await api.listDocuments(design.id);
@@ -91,7 +93,7 @@ describe('two computers on one account', () => {
     writeFileSync(join(dir, 'gear.stl'), 'solid gear v2\nendsolid gear\n');
     await a!.engine.syncOnce({ settle: 'wait' });
     expect(kinds(a!)).toContain(`replace ${folder}/gear.stl`);
-    await sendQueue(a!);
+    await send(a!);
     expect((await api.getDocument(design.id, gearId)).modelhash).toBe(a!.engine.base.get(`${folder}/gear.stl`)!.sha1);
 
     // Rename → the name follows, same id, nothing uploaded.
@@ -99,7 +101,7 @@ describe('two computers on one account', () => {
     await a!.engine.syncOnce({ settle: 'wait' });
     const renames = pending(a!).filter((i) => i.kind !== 'upload' || !i.attention);
     expect(renames.map((i) => [i.kind, i.path, i.remoteId, i.payload.fromPath])).toEqual([['rename', `${folder}/spur.stl`, gearId, `${folder}/gear.stl`]]);
-    await sendQueue(a!);
+    await send(a!);
     const afterRename = await api.listDocuments(design.id);
     expect(afterRename.map((d) => [d.id, d.name]).sort()).toEqual([[afterRename.find((d) => d.name === 'empty.txt')!.id, 'empty.txt'], [gearId, 'spur.stl']].sort());
     expect((await a!.engine.syncOnce({ settle: 'wait' })).remote!.downloaded).toBe(0);
@@ -110,12 +112,12 @@ describe('two computers on one account', () => {
     const del = pending(a!).find((i) => i.kind === 'delete-remote')!;
     expect(del).toMatchObject({ state: 'attention', attention: 'confirm-delete', path: `${folder}/photo.png` });
     expect(del.reason).toMatch(/photo\.png was deleted from the folder .*: confirm to delete it on the service too/);
-    expect(await sendQueue(a!)).toEqual([]);
+    expect(await send(a!)).toEqual([]);
     expect(await api.listImages(design.id)).toHaveLength(1);
     await a!.engine.syncOnce({ settle: 'wait' }); // asked again: still one item, still waiting
     expect(pending(a!).filter((i) => i.kind === 'delete-remote')).toHaveLength(1);
     a!.engine.queue.confirm(del.id);
-    await sendQueue(a!);
+    await send(a!);
     expect(await api.listImages(design.id)).toEqual([]);
   });
 
@@ -128,7 +130,7 @@ describe('two computers on one account', () => {
     writeFileSync(join(dirA, 'notes.txt'), 'notes v1');
     copyFileSync(join(IMAGES, 'jpg-sample.jpg'), join(dirA, 'front.jpg'));
     await a!.engine.syncOnce({ settle: 'wait' });
-    await sendQueue(a!);
+    await send(a!);
 
     const firstB = await b!.engine.syncOnce({ settle: 'wait' });
     const dirB = join(b!.rootPath, folderOf(b!, design.id));
@@ -141,7 +143,7 @@ describe('two computers on one account', () => {
     // Changed on the service, unchanged here → replaced here.
     writeFileSync(join(dirA, 'gear.stl'), 'gear v2, longer');
     await a!.engine.syncOnce({ settle: 'wait' });
-    await sendQueue(a!);
+    await send(a!);
     const second = await b!.engine.syncOnce({ settle: 'wait' });
     expect(second.remote).toMatchObject({ replaced: 1, conflicts: 0, downloaded: 0 });
     expect(readFileSync(join(dirB, 'gear.stl'), 'utf8')).toBe('gear v2, longer');
@@ -174,14 +176,14 @@ describe('two computers on one account', () => {
     writeFileSync(join(dirA, 'gear.stl'), 'base');
     writeFileSync(join(dirA, 'same.txt'), 'base');
     await a!.engine.syncOnce({ settle: 'wait' });
-    await sendQueue(a!);
+    await send(a!);
     await b!.engine.syncOnce({ settle: 'wait' });
     const dirB = join(b!.rootPath, folder);
 
     writeFileSync(join(dirA, 'gear.stl'), 'theirs');
     writeFileSync(join(dirA, 'same.txt'), 'both the same');
     await a!.engine.syncOnce({ settle: 'wait' });
-    await sendQueue(a!);
+    await send(a!);
     writeFileSync(join(dirB, 'gear.stl'), 'mine, edited on B');
     writeFileSync(join(dirB, 'same.txt'), 'both the same');
 
@@ -202,10 +204,33 @@ describe('two computers on one account', () => {
     rmSync(join(dirB, copy));
     await b!.engine.syncOnce({ settle: 'wait' });
     expect(kinds(b!)).toEqual([`replace ${folder}/gear.stl`]);
-    await sendQueue(b!);
+    expect((await send(b!)).map((i) => i.kind)).toEqual(['replace']);
     await a!.engine.syncOnce({ settle: 'wait' });
     expect(readFileSync(join(dirA, 'gear.stl'), 'utf8')).toBe('theirs + mine');
     expect(files(dirA)).toEqual(['gear.stl', 'same.txt']);
+
+    // Another conflict, and this time the person keeps the copy: confirmed, it goes up as a new file of its own name.
+    writeFileSync(join(dirA, 'gear.stl'), 'theirs again');
+    await a!.engine.syncOnce({ settle: 'wait' });
+    await send(a!);
+    writeFileSync(join(dirB, 'gear.stl'), 'mine again');
+    expect((await b!.engine.syncOnce({ settle: 'wait' })).remote).toMatchObject({ conflicts: 1 });
+    const second = pending(b!)[0]!;
+    const copyName = second.path!.slice(folder.length + 1);
+    expect(second).toMatchObject({ kind: 'upload', attention: 'conflict', payload: { name: copyName, conflictOf: `${folder}/gear.stl` } });
+    expect(await send(b!)).toEqual([]); // a conflict waits for the person
+    b!.engine.queue.confirm(second.id);
+    expect((await send(b!)).map((i) => [i.kind, i.path])).toEqual([['upload', `${folder}/${copyName}`]]);
+    const documents = await api.listDocuments(design.id);
+    expect(documents.map((d) => d.name).sort()).toEqual([copyName, 'gear.stl', 'same.txt'].sort());
+    expect(b!.engine.base.get(`${folder}/${copyName}`)!.remoteId).toBe(documents.find((d) => d.name === copyName)!.id);
+    const settledB = await b!.engine.syncOnce({ settle: 'wait' });
+    expect(settledB.scan!.enqueued).toBe(0);
+    expect(settledB.remote).toMatchObject({ downloaded: 0, conflicts: 0 });
+    expect((await a!.engine.syncOnce({ settle: 'wait' })).remote).toMatchObject({ downloaded: 1, conflicts: 0 });
+    expect(files(dirA)).toEqual([copyName, 'gear.stl', 'same.txt'].sort());
+    expect(readFileSync(join(dirA, copyName), 'utf8')).toBe('mine again');
+    expect(pending(a!)).toEqual([]);
   });
 
   it('finds changes made while closed; a stale client reconnecting neither resurrects deleted files nor re-uploads unchanged ones', async () => {
@@ -215,7 +240,7 @@ describe('two computers on one account', () => {
     const dirA = join(a!.rootPath, folder);
     for (const name of ['keep.txt', 'gone.txt', 'edited.txt']) writeFileSync(join(dirA, name), name);
     await a!.engine.syncOnce({ settle: 'wait' });
-    await sendQueue(a!);
+    await send(a!);
     await b!.engine.syncOnce({ settle: 'wait' });
     const dirB = join(b!.rootPath, folder);
     await b!.engine.stop(); // B goes away for a while
@@ -225,7 +250,7 @@ describe('two computers on one account', () => {
     writeFileSync(join(dirA, 'edited.txt'), 'edited on A');
     await a!.engine.syncOnce({ settle: 'wait' });
     a!.engine.queue.confirm(pending(a!).find((i) => i.kind === 'delete-remote')!.id);
-    await sendQueue(a!);
+    await send(a!);
     // …and on B while it was closed: a new file.
     writeFileSync(join(dirB, 'added-while-closed.txt'), 'new');
 
@@ -237,6 +262,17 @@ describe('two computers on one account', () => {
     expect(kinds(b!)).toEqual([`upload ${folder}/added-while-closed.txt`]);
     expect(files(dirB)).toEqual(['added-while-closed.txt', 'edited.txt', 'gone.txt', 'keep.txt']);
     expect(b!.engine.queue.status().state).toBe('waiting');
+    // Its runner cannot reach the service either: the upload waits (not failed, not lost), and the queue says why.
+    const offlineRunner = new QueueRunner({ store: offline.queue, session: b!.session, client: queueClient(b!.session, 'http://127.0.0.1:9'), settleMs: 120, random: () => 0.5 });
+    offlineRunner.start();
+    try {
+      await offlineRunner.waitUntil(() => offlineRunner.blockedBy?.kind === 'offline', { timeoutMs: 10_000 });
+      expect(offline.queue.status()).toMatchObject({ state: 'waiting', reason: expect.stringMatching(/Cannot reach the service/) });
+      expect(kinds(b!)).toEqual([`upload ${folder}/added-while-closed.txt`]);
+      expect(pending(b!)[0]!.state).toBe('waiting');
+    } finally {
+      await offlineRunner.stop();
+    }
 
     // Back online.
     const online = await b!.engine.syncOnce({ settle: 'wait' });
@@ -244,8 +280,10 @@ describe('two computers on one account', () => {
     expect(files(dirB)).toEqual(['added-while-closed.txt', 'edited.txt', 'keep.txt']);
     expect(readFileSync(join(dirB, 'edited.txt'), 'utf8')).toBe('edited on A');
     expect(kinds(b!)).toEqual([`upload ${folder}/added-while-closed.txt`]);
-    await sendQueue(b!);
+    // Reconnected, its runner sends that one file and nothing else (no re-upload of what it had).
+    expect((await send(b!)).map((i) => [i.kind, i.path])).toEqual([['upload', `${folder}/added-while-closed.txt`]]);
     expect((await api.listDocuments(design.id)).map((d) => d.name).sort()).toEqual(['added-while-closed.txt', 'edited.txt', 'keep.txt']);
+    expect((await b!.engine.syncOnce({ settle: 'wait' })).scan!.enqueued).toBe(0);
   });
 
   it('treats NFC and NFD names as the same file, and syncs a 0-byte file', async () => {
@@ -258,7 +296,7 @@ describe('two computers on one account', () => {
     writeFileSync(join(dirA, 'zero.stl'), '');
     await a!.engine.syncOnce({ settle: 'wait' });
     expect(pending(a!).find((i) => i.path === `${folder}/${nfd}`)!.payload.name).toBe('café plan.stl');
-    await sendQueue(a!);
+    await send(a!);
     expect((await api.listDocuments(design.id)).map((d) => d.name).sort()).toEqual(['café plan.stl', 'zero.stl']);
 
     // A again: the service's NFC name is the local NFD file; no download, no copy.
@@ -284,7 +322,7 @@ describe('two computers on one account', () => {
     const folder = folderOf(a!, design.id);
     writeFileSync(join(a!.rootPath, folder, 'part.stl'), 'part');
     await a!.engine.syncOnce({ settle: 'wait' });
-    await sendQueue(a!);
+    await send(a!);
 
     mkdirSync(join(a!.rootPath, 'my_new-design'));
     writeFileSync(join(a!.rootPath, 'my_new-design', 'model.stl'), 'model');
@@ -294,19 +332,19 @@ describe('two computers on one account', () => {
     await a!.engine.syncOnce({ settle: 'wait' });
     expect(pending(a!).filter((i) => i.kind === 'create-design')).toHaveLength(1); // proposed once
     a!.engine.queue.confirm(proposal.id, { name: 'My new design', excerpt: 'Made from a folder', license: 'cc0' });
-    await sendQueue(a!);
+    await send(a!);
     const created = a!.engine.folders.get('my_new-design')!;
     expect(created.state).toBe('linked');
     await a!.engine.syncOnce({ settle: 'wait' });
     expect(kinds(a!)).toEqual(['upload my_new-design/model.stl']);
-    await sendQueue(a!);
+    await send(a!);
 
     // part.stl moves to the new design's folder: uploaded there, and its deletion from the first design waits.
     renameSync(join(a!.rootPath, folder, 'part.stl'), join(a!.rootPath, 'my_new-design', 'part.stl'));
     await a!.engine.syncOnce({ settle: 'wait' });
     expect(kinds(a!)).toEqual([`delete-remote/confirm-delete ${folder}/part.stl`, 'upload my_new-design/part.stl']);
     expect(pending(a!).find((i) => i.kind === 'delete-remote')!.reason).toMatch(/moved from .* to my_new-design/);
-    await sendQueue(a!);
+    await send(a!);
     expect((await api.listDocuments(created.designId!)).map((d) => d.name).sort()).toEqual(['model.stl', 'part.stl']);
     expect((await api.listDocuments(design.id)).map((d) => d.name)).toEqual(['part.stl']);
     expect(existsSync(join(a!.rootPath, folder, 'part.stl'))).toBe(false); // not brought back while the delete waits

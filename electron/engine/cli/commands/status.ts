@@ -27,13 +27,14 @@ export const statusCommand: CommandModule = (program, context) => {
         ctx.io.out(options.json ? JSON.stringify(report, null, options.follow ? 0 : 2) : formatReport(report));
       };
       try {
+        // Taken before the first print: a write landing between the two would otherwise count as already seen.
+        const changed = store.changedSince();
         print();
         if (!options.follow) return;
         const abort = new AbortController();
         const onSignal = () => abort.abort();
         process.once('SIGINT', onSignal);
         process.once('SIGTERM', onSignal);
-        const changed = store.changedSince();
         try {
           while (!abort.signal.aborted) {
             await sleep(FOLLOW_INTERVAL_MS, undefined, { signal: abort.signal }).catch(() => {});

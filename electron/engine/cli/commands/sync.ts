@@ -98,6 +98,10 @@ export const syncCommand: CommandModule = (program, context) => {
         },
       });
       const runner = new QueueRunner({ store: engine.queue, session, client: queueClient(session, baseUrl, 'design-sync-cli'), settleMs });
+      const stoppedNow = () => {
+        const status = engine.queue.status();
+        return status.state === 'stopped' ? status.reason ?? 'Sync is stopped.' : null;
+      };
       const print = (event: SyncEvent) => {
         const line = describeEvent(event);
         if (line) (event.type === 'stopped' || event.type === 'warning' ? ctx.io.err : ctx.io.out)(line);
@@ -134,16 +138,19 @@ export const syncCommand: CommandModule = (program, context) => {
         }
         await runner.waitUntil(() => {
           const { counts } = engine.queue.status();
-          return (counts.waiting === 0 && counts.running === 0) || runner.blockedBy !== null || abort.signal.aborted;
+          return (counts.waiting === 0 && counts.running === 0) || runner.blockedBy !== null || stoppedNow() !== null || abort.signal.aborted;
         });
         // What the queue sent may need a last look (a design made from a folder: its files).
         const last = await engine.syncOnce({ settle: 'wait' });
         if (last.scan && last.scan.enqueued > 0) {
           await runner.waitUntil(() => {
             const { counts } = engine.queue.status();
-            return (counts.waiting === 0 && counts.running === 0) || runner.blockedBy !== null || abort.signal.aborted;
+            return (counts.waiting === 0 && counts.running === 0) || runner.blockedBy !== null || stoppedNow() !== null || abort.signal.aborted;
           });
         }
+        // The sync folder went while the queue was sending: nothing more leaves (the runner holds it).
+        const stopped = stoppedNow();
+        if (stopped) throw new CliError(stopped);
         const blocked = runner.blockedBy;
         const open = engine.queue.list({ states: ['failed', 'attention', 'waiting'] });
         if (blocked || open.length > 0) {
