@@ -1,5 +1,8 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ScenarioResult } from './support/measure';
 import { firstScanScenario } from './scenarios/first-scan';
 import { idleCpuScenario } from './scenarios/idle-cpu';
@@ -30,6 +33,30 @@ function table(results: ScenarioResult[]): string {
   return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n');
 }
 
+/**
+ * Each scenario runs in a process of its own (`--child <name>`), so that one scenario's heap, timers and sockets
+ * cannot show up in another's figures (idle CPU above all).
+ */
+async function runIsolated(name: string): Promise<ScenarioResult> {
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--child', name], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const last = out.trim().split('\n').at(-1) ?? '';
+  if (code !== 0 || !last.startsWith('{')) throw new Error(`benchmark ${name} failed (exit ${code}):\n${out}`);
+  return JSON.parse(last) as ScenarioResult;
+}
+
+const childIndex = process.argv.indexOf('--child');
+if (childIndex !== -1) {
+  const name = process.argv[childIndex + 1]!;
+  const result = await SCENARIOS[name]!();
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  process.exit(0);
+}
+
 const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
 const unknown = asked.filter((name) => !(name in SCENARIOS));
 if (unknown.length > 0) {
@@ -39,9 +66,9 @@ if (unknown.length > 0) {
 const results: ScenarioResult[] = [];
 for (const name of asked.length > 0 ? asked : Object.keys(SCENARIOS)) {
   process.stderr.write(`running ${name}…\n`);
-  results.push(await SCENARIOS[name]!());
+  results.push(await runIsolated(name));
 }
-const report = { date: new Date().toISOString(), node: process.version, cpus: (await import('node:os')).cpus().length, results };
+const report = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, results };
 mkdirSync(join(import.meta.dirname, 'results'), { recursive: true });
 writeFileSync(join(import.meta.dirname, 'results', 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
 process.stdout.write(`${table(results)}\n\n${JSON.stringify(report, null, 2)}\n`);

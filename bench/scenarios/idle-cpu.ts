@@ -2,6 +2,7 @@ import { round, type ScenarioResult } from '../support/measure';
 import { syntheticRoot } from './first-scan';
 
 const DURATION_MS = Number(process.env.IDLE_CPU_MS ?? 60_000);
+const SETTLING_MS = 20_000;
 
 /**
  * The watching engine on a root of 1,000 files (10 folders × 100), queue idle, for 60 s: CPU time this process
@@ -12,7 +13,11 @@ export async function idleCpuScenario(): Promise<ScenarioResult> {
   try {
     await tree.engine.start({ watch: true });
     await tree.engine.idle();
-    await new Promise((resolve) => setTimeout(resolve, 1000)); // let start-up work finish
+    // The first ~20 s after start hold one-time work (V8's memory reducer collecting the start-up heap, the
+    // last settle checks): reported on its own, then the steady state is measured.
+    const settling = process.cpuUsage();
+    await new Promise((resolve) => setTimeout(resolve, SETTLING_MS));
+    const settlingUsed = process.cpuUsage(settling);
     const before = process.cpuUsage();
     const started = performance.now();
     await new Promise((resolve) => setTimeout(resolve, DURATION_MS));
@@ -22,8 +27,14 @@ export async function idleCpuScenario(): Promise<ScenarioResult> {
     const percent = (cpuMs / wallMs) * 100;
     return {
       name: 'idle-cpu',
-      description: `SyncEngine watching 1,000 files (chokidar, no polling), queue idle, for ${Math.round(DURATION_MS / 1000)} s: CPU used by the whole process`,
-      metrics: { seconds: round(wallMs / 1000, 1), cpuMs: round(cpuMs, 1), percentOfOneCore: round(percent, 3) },
+      description: `SyncEngine watching 1,000 files (chokidar, no polling), queue idle, for ${Math.round(DURATION_MS / 1000)} s after ${SETTLING_MS / 1000} s of settling: CPU used by the whole process`,
+      metrics: {
+        settlingSeconds: SETTLING_MS / 1000,
+        settlingCpuMs: round((settlingUsed.user + settlingUsed.system) / 1000, 1),
+        seconds: round(wallMs / 1000, 1),
+        cpuMs: round(cpuMs, 1),
+        percentOfOneCore: round(percent, 3),
+      },
       goals: [{ metric: 'percentOfOneCore', target: '≤ 0.1', met: percent <= 0.1 }],
     };
   } finally {

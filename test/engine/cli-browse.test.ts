@@ -2,8 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../electron/engine/api/service-client';
-import type { CliIo } from '../../electron/engine/cli/cli-context';
-import { runCli } from '../../electron/engine/cli/main';
+import { runCliCapturing, type CliRun } from '../support/cli';
 import { startTestService, type TestService } from '../support/local-service';
 import { tempDir } from './cache/cache-fixtures';
 
@@ -13,12 +12,8 @@ let service: TestService;
 let profile: string;
 let gearSlug: string;
 
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { out: (t) => out.push(t), err: (t) => err.push(t), readStdin: async () => '' };
-  const code = await runCli(['--profile', profile, ...argv], io);
-  return { code, out: out.join('\n'), err: err.join('\n') };
+async function cli(...argv: string[]): Promise<CliRun> {
+  return runCliCapturing(profile, argv);
 }
 
 beforeAll(async () => {

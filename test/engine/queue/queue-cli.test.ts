@@ -3,8 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../../electron/engine/cli/cli-context';
-import { runCli } from '../../../electron/engine/cli/main';
+import { runCliCapturing, type CliRun } from '../../support/cli';
 import { QueueStore } from '../../../electron/engine/queue/queue-store';
 import { openSyncDatabase, type SyncDatabase } from '../../../electron/engine/sync/sync-database';
 import { setSyncRoot } from './queue-fixtures';
@@ -14,12 +13,8 @@ let profile: string;
 let db: SyncDatabase;
 let store: QueueStore;
 
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { out: (t) => out.push(t), err: (t) => err.push(t), readStdin: async () => '' };
-  const code = await runCli(['--profile', profile, ...argv], io);
-  return { code, out: out.join('\n'), err: err.join('\n') };
+async function cli(...argv: string[]): Promise<CliRun> {
+  return runCliCapturing(profile, argv);
 }
 
 beforeEach(() => {

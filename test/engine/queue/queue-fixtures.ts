@@ -93,14 +93,5 @@ export function readFixture(name: string): Buffer {
   return readFileSync(join(FIXTURES, name));
 }
 
-/** A deterministic pseudo-random generator (mulberry32), for seeded tests. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The deterministic generator of the demo seed (mulberry32), for seeded tests. */
+export { seededRandom } from '../../../service/seed/seeded-random';

@@ -1,8 +1,7 @@
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../../electron/engine/cli/cli-context';
-import { runCli } from '../../../electron/engine/cli/main';
+import { runCliCapturing, type CliRun } from '../../support/cli';
 import { startTestService, type TestService } from '../../support/local-service';
 import { tempDir } from '../cache/cache-fixtures';
 import { clientFor } from './sync-fixtures';
@@ -11,12 +10,8 @@ let service: TestService;
 let token: string;
 const dirs: string[] = [];
 
-async function cli(profile: string, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { out: (t) => out.push(t), err: (t) => err.push(t), readStdin: async () => token };
-  const code = await runCli(['--profile', profile, ...argv], io);
-  return { code, out: out.join('\n'), err: err.join('\n') };
+async function cli(profile: string, ...argv: string[]): Promise<CliRun> {
+  return runCliCapturing(profile, argv, token);
 }
 
 beforeAll(async () => {
