@@ -7,10 +7,34 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
  * The layers (docs/architecture.md):
  *   shared/            imports nothing of ours
  *   service/           imports only shared/
- *   electron/engine/   imports only shared/ — plain Node, never the Electron binary
+ *   electron/engine/   imports only shared/ — plain Node, never the Electron binary; its inner layers in ENGINE_LAYERS
+ *   electron/cli/, electron/window-host/ — front ends of the engine (plain Node)
  *   renderer/          imports only shared/
  *   electron/shell/, electron/preload/ — the only code that may import 'electron'
  */
+/**
+ * The engine's inner layers, lowest first: each may import only the folders it lists (and shared/). The front ends
+ * (electron/cli, electron/window-host, electron/shell) sit above the engine; the engine knows none of them.
+ */
+const ENGINE_LAYERS = {
+  api: [],
+  profile: [],
+  settings: ['profile'],
+  authorization: ['api'],
+  cache: ['api'],
+  'sync-state': [],
+  queue: ['api', 'authorization', 'sync-state'],
+  sync: ['api', 'authorization', 'queue', 'sync-state'],
+  runtime: ['api', 'profile', 'settings', 'authorization', 'cache', 'sync-state', 'queue', 'sync'],
+  contract: ['api', 'profile', 'settings', 'authorization', 'cache', 'sync-state', 'queue', 'sync', 'runtime'],
+};
+const engineLayer = (name, allowed) => ({
+  target: `./electron/engine/${name}`,
+  from: Object.keys(ENGINE_LAYERS).filter((other) => other !== name && !allowed.includes(other)).map((other) => `./electron/engine/${other}`),
+  message: `electron/engine/${name} may import only ${allowed.map((a) => `engine/${a}`).join(', ') || 'shared/'} of the engine (inner layers, docs/architecture.md)`,
+});
+const FRONT_ENDS = ['./electron/cli', './electron/window-host', './electron/shell', './electron/preload'];
+
 const ours = ['./shared', './service', './electron', './renderer', './test', './bench', './scripts'];
 const layer = (target, allowed) => ({
   target,
@@ -31,7 +55,10 @@ export default tseslint.config(
           layer('./shared', []),
           layer('./service', ['./shared']),
           layer('./renderer', ['./shared']),
-          { target: './electron/engine', from: ['./service', './renderer', './test', './bench', './scripts', './electron/shell', './electron/preload'], message: 'the engine may import only shared/ and itself' },
+          { target: './electron/engine', from: ['./service', './renderer', './test', './bench', './scripts', ...FRONT_ENDS], message: 'the engine may import only shared/ and itself: it knows none of its front ends' },
+          { target: './electron/window-host', from: ['./service', './renderer', './test', './bench', './scripts', './electron/cli', './electron/shell', './electron/preload'], message: 'the window host may import only the engine and shared/' },
+          { target: './electron/cli', from: ['./service', './renderer', './test', './bench', './scripts', './electron/shell', './electron/preload'], message: 'the CLI may import only the engine, the window host and shared/' },
+          ...Object.entries(ENGINE_LAYERS).map(([name, allowed]) => engineLayer(name, allowed)).filter((zone) => zone.from.length > 0),
         ],
       }],
     },

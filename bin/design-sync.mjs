@@ -3,5 +3,5 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { runCli } = await import('../electron/engine/cli/main.ts');
+const { runCli } = await import('../electron/cli/main.ts');
 process.exitCode = await runCli(process.argv.slice(2));

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ServiceClient } from '../../electron/engine/api/service-client';
-import { openSyncDatabase } from '../../electron/engine/sync/sync-database';
+import { openSyncDatabase } from '../../electron/engine/sync-state/sync-database';
 import { SyncEngine } from '../../electron/engine/sync/sync-engine';
 import { round, timed, withMemoryPeak, type ScenarioResult } from '../support/measure';
 import { scratchDir } from '../support/service';

@@ -5,7 +5,7 @@ import { MemoryTokenStore } from '../../electron/engine/authorization/memory-tok
 import { Session } from '../../electron/engine/authorization/session';
 import { QueueRunner, queueClient } from '../../electron/engine/queue/queue-runner';
 import type { QueueEvent } from '../../electron/engine/queue/queue-store';
-import { openSyncDatabase } from '../../electron/engine/sync/sync-database';
+import { openSyncDatabase } from '../../electron/engine/sync-state/sync-database';
 import { SyncEngine } from '../../electron/engine/sync/sync-engine';
 import { prepareUsers, startServiceProcess } from '../../test/support/service-process';
 import { median, round, type ScenarioResult } from '../support/measure';

@@ -8,8 +8,8 @@ import { MemoryTokenStore } from '../../electron/engine/authorization/memory-tok
 import { Session } from '../../electron/engine/authorization/session';
 import { QueueRunner, queueClient } from '../../electron/engine/queue/queue-runner';
 import { QueueStore } from '../../electron/engine/queue/queue-store';
-import { DesignFolders } from '../../electron/engine/sync/design-folders';
-import { openSyncDatabase } from '../../electron/engine/sync/sync-database';
+import { DesignFolders } from '../../electron/engine/sync-state/design-folders';
+import { openSyncDatabase } from '../../electron/engine/sync-state/sync-database';
 import { prepareUsers, startServiceProcess } from '../../test/support/service-process';
 import { MB, median, round, timed, type ScenarioResult } from '../support/measure';
 import { scratchDir } from '../support/service';

@@ -22,6 +22,28 @@ describe('the layer rule', () => {
     expect((await problems(filePath, "import { app } from 'electron';\nexport const x = app;")).join('\n')).toMatch(/no-restricted-imports/);
   });
 
+  it.each([
+    ['electron/engine/queue/x.ts', "import { SyncEngine } from '../sync/sync-engine';\nexport const x = SyncEngine;"],
+    ['electron/engine/sync-state/x.ts', "import { QueueStore } from '../queue/queue-store';\nexport const x = QueueStore;"],
+    ['electron/engine/api/x.ts', "import { Session } from '../authorization/session';\nexport const x = Session;"],
+    ['electron/engine/cache/x.ts', "import { QueueStore } from '../queue/queue-store';\nexport const x = QueueStore;"],
+    ['electron/engine/sync/x.ts', "import { openEngine } from '../runtime/open-engine';\nexport const x = openEngine;"],
+  ])('refuses an import against the engine\'s inner layers in %s', async (filePath, code) => {
+    expect((await problems(filePath, code)).join('\n')).toMatch(/import-x\/no-restricted-paths.*inner layers/);
+  });
+
+  it.each([
+    ['electron/engine/runtime/x.ts', "import { runCli } from '../../cli/main';\nexport const x = runCli;"],
+    ['electron/engine/x.ts', "import { runCli } from '../cli/main';\nexport const x = runCli;"],
+  ])('refuses an engine import of a front end in %s', async (filePath, code) => {
+    expect((await problems(filePath, code)).join('\n')).toMatch(/import-x\/no-restricted-paths/);
+  });
+
+  it('lets the sync layer use the queue, and the queue the sync state', async () => {
+    expect(await problems('electron/engine/sync/x.ts', "import { QueueStore } from '../queue/queue-store';\nexport const x = QueueStore;")).toEqual([]);
+    expect(await problems('electron/engine/queue/x.ts', "import { BaseFiles } from '../sync-state/base-files';\nexport const x = BaseFiles;")).toEqual([]);
+  });
+
   it('lets the shell import electron and every layer import shared', async () => {
     expect(await problems('electron/shell/x.ts', "import { app } from 'electron';\nexport const x = app;")).toEqual([]);
     expect(await problems('renderer/x.ts', "import { LICENSES } from '../shared';\nexport const x = LICENSES;")).toEqual([]);

@@ -1,5 +1,5 @@
-import { runCli } from '../../electron/engine/cli/main';
-import type { CliIo } from '../../electron/engine/cli/cli-context';
+import { runCli } from '../../electron/cli/main';
+import type { CliIo } from '../../electron/cli/cli-context';
 
 export interface CliRun {
   code: number;

@@ -1,8 +1,8 @@
 import type { AttentionKind, QueueKind } from '../../../shared';
 import type { ServiceClient } from '../api/service-client';
 import { isServiceError } from '../api/service-error';
-import type { BaseFiles } from '../sync/base-files';
-import type { DesignFolders } from '../sync/design-folders';
+import type { BaseFiles } from '../sync-state/base-files';
+import type { DesignFolders } from '../sync-state/design-folders';
 import { absolutePath, currentVersion, fileNameOf, folderOf, refusalOf, sameVersion, sha1OfFile, type FileVersion } from './file-version';
 import type { QueueItem, QueueStore, SentAttempt } from './queue-store';
 

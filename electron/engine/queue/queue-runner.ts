@@ -6,9 +6,9 @@ import type { ServiceProblem, SyncStatusView } from '../../../shared';
 import { ServiceClient } from '../api/service-client';
 import { isServiceError } from '../api/service-error';
 import type { Session, SessionState } from '../authorization/session';
-import { BaseFiles } from '../sync/base-files';
-import { DesignFolders } from '../sync/design-folders';
-import { SyncFolder } from '../sync/sync-root';
+import { BaseFiles } from '../sync-state/base-files';
+import { DesignFolders } from '../sync-state/design-folders';
+import { SyncFolder } from '../sync-state/sync-root';
 import { backoffDelay } from './backoff';
 import { absolutePath, currentVersion, sameVersion } from './file-version';
 import { designGone, NoSyncFolderError, type Job, type JobContext, type JobResult } from './job';
@@ -403,7 +403,7 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
 
   private root(): string {
     if (this.options.root) return this.options.root;
-    const row = this.store.db.prepare('SELECT path FROM sync_root WHERE id = 1').get() as { path: string } | undefined;
+    const row = this.syncFolder.current();
     if (!row) throw new NoSyncFolderError();
     return row.path;
   }

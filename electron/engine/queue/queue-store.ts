@@ -2,7 +2,8 @@ import { EventEmitter } from 'node:events';
 import type { AttentionKind, QueueItemView, QueueKind, QueueState, SyncRunState, SyncStatusView } from '../../../shared';
 import { QUEUE_STATES } from '../../../shared';
 import type { Statement } from 'better-sqlite3';
-import { statementsOf, type SyncDatabase } from '../sync/sync-database';
+import { statementsOf, type SyncDatabase } from '../sync-state/sync-database';
+import { SyncFolder } from '../sync-state/sync-root';
 
 interface QueueRow {
   id: number;
@@ -129,8 +130,11 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent] }> {
   private readonly sql: (text: string) => Statement;
   private readonly enqueueRow: (path: string | null, values: Record<string, unknown>) => number;
 
+  private readonly syncFolder: SyncFolder;
+
   constructor(readonly db: SyncDatabase, private readonly now: () => number = Date.now) {
     super();
+    this.syncFolder = new SyncFolder(db, now);
     this.sql = statementsOf(db);
     this.enqueueRow = db.transaction((path: string | null, values: Record<string, unknown>): number => {
       const open = path
@@ -179,6 +183,18 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent] }> {
   /** The items of a file not yet done: running first, then the one waiting. */
   openItemsForPath(path: string): QueueItem[] {
     return (this.sql(`SELECT * FROM queue_items WHERE path = ? AND state IN ('running', 'waiting', 'attention') ORDER BY id`).all(path) as QueueRow[]).map(toItem);
+  }
+
+  /** The newest item of a path, whatever its state (to tell a proposal the person already turned down). */
+  latestForPath(path: string): QueueItem | null {
+    const row = this.sql('SELECT * FROM queue_items WHERE path = ? ORDER BY id DESC LIMIT 1').get(path) as QueueRow | undefined;
+    return row ? toItem(row) : null;
+  }
+
+  /** Waiting or attention items of the given top-level folders (to withdraw those whose file is gone). */
+  pendingInFolders(folders: readonly string[]): QueueItem[] {
+    return (this.sql(`SELECT * FROM queue_items WHERE state IN ('waiting', 'attention') AND folder IN (SELECT value FROM json_each(?)) ORDER BY id`)
+      .all(JSON.stringify(folders)) as QueueRow[]).map(toItem);
   }
 
   list(options: { states?: readonly QueueState[]; limit?: number } = {}): QueueItem[] {
@@ -438,7 +454,7 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent] }> {
 
   status(): SyncStatusView {
     const row = this.sql('SELECT * FROM sync_status WHERE id = 1').get() as { state: SyncRunState; reason: string | null; queue_paused: number; last_scan_at: number | null };
-    const root = this.sql('SELECT path FROM sync_root WHERE id = 1').get() as { path: string } | undefined;
+    const root = this.syncFolder.current();
     const counts = Object.fromEntries(QUEUE_STATES.map((state) => [state, 0])) as Record<QueueState, number>;
     for (const { state, n } of this.sql('SELECT state, count(*) AS n FROM queue_items GROUP BY state').all() as { state: QueueState; n: number }[]) counts[state] = n;
     return { state: row.state, reason: row.reason, root: root?.path ?? null, queuePaused: row.queue_paused === 1, lastScanAt: row.last_scan_at, counts };
@@ -453,6 +469,11 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent] }> {
       seen = now;
       return changed;
     };
+  }
+
+  /** The folder was compared with the last synced state at `at`. */
+  markScanned(at: number): void {
+    this.sql('UPDATE sync_status SET last_scan_at = ? WHERE id = 1').run(at);
   }
 
   log(level: 'info' | 'warning' | 'error', message: string, path: string | null = null): void {

@@ -1,9 +1,8 @@
 import { join } from 'node:path';
 import { isImageFileName, looksLikeWindowsExecutable, uploadRefusal } from '../../../shared';
 import type { NewQueueItem, QueueItem } from '../queue/queue-store';
-import type { BaseFile } from './base-files';
+import type { BaseFile } from '../sync-state/base-files';
 import { readFolder, readHead, sha1File, statEntry, type LocalEntry } from './local-files';
-import { latestItemForPath, markScanned, pendingItemsIn } from './queue-lookups';
 import { sleep, type ScanSummary, type SyncContext, type SyncEvent } from './sync-context';
 import { isConflictCopy, isIgnoredName, nameKey } from './sync-names';
 
@@ -196,7 +195,7 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
     // A new name: refused, a move of a synced file, or a new file.
     const refusal = refusals.get(candidate.path) ?? null;
     if (refusal) {
-      const last = latestItemForPath(ctx.queue, candidate.path);
+      const last = ctx.queue.latestForPath(candidate.path);
       const sameVersion = last && last.fileSha1 === sha1 && (last.state === 'cancelled' || last.attention === 'refused');
       if (!sameVersion) {
         decisions.push({
@@ -259,14 +258,14 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
       continue;
     }
     if (pending?.kind === 'delete-remote') continue;
-    const last = latestItemForPath(ctx.queue, base.path);
+    const last = ctx.queue.latestForPath(base.path);
     if (last?.kind === 'delete-remote' && last.state === 'cancelled') continue; // turned down: the remote pass brings the file back
     decisions.push(deleteDecision(base, `${leaf(base.path)} was deleted from the folder ${base.folder}: confirm to delete it on the service too.`));
   }
 
   // Items whose file is gone before they were sent (a file saved then removed, a conflict copy merged and deleted).
   const decided = new Set(decisions.flatMap((d) => (d.type === 'enqueue' && d.item.path ? [d.item.path] : [])));
-  for (const item of pendingItemsIn(ctx.queue, toScan.map((f) => f.folder))) {
+  for (const item of ctx.queue.pendingInFolders(toScan.map((f) => f.folder))) {
     if (!item.path || item.kind === 'create-design' || decided.has(item.path)) continue;
     if (item.kind === 'delete-remote') {
       if (onDisk.has(item.path)) decisions.push({ type: 'cancel', id: item.id, path: item.path, message: `${item.path} is back in the folder: its deletion on the service was withdrawn.` });
@@ -284,7 +283,7 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
     for (const decision of decisions) apply(decision);
   })();
   for (const event of events) ctx.emit(event);
-  markScanned(ctx.queue, ctx.now());
+  ctx.queue.markScanned(ctx.now());
   return done();
 
   function apply(decision: Decision): void {

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import type { Document, Image } from '../../../shared';
 import type { ServiceClient } from '../api/service-client';
 import { isServiceError } from '../api/service-error';
-import type { BaseFile } from './base-files';
+import type { BaseFile } from '../sync-state/base-files';
 import { downloadToTemp, readFolder, renameNoClobber, placeNew, sha1File, statEntry, type LocalEntry } from './local-files';
 import { MASS_MISSING_MINIMUM, MASS_MISSING_RATIO } from './local-scan';
-import { latestItemForPath, openItems } from './queue-lookups';
+import { openItems } from './queue-lookups';
 import type { RemoteSummary, SyncContext } from './sync-context';
 import { conflictCopyName, designFolderName, localNameFor, nameKey, uniqueName } from './sync-names';
 
@@ -178,7 +178,7 @@ class DesignPass {
     const metadataSame = file.updatedAt === base.remoteUpdatedAt && file.name === base.remoteName;
     if (metadataSame) {
       const local = await this.localState(base);
-      const last = latestItemForPath(this.ctx.queue, base.path);
+      const last = this.ctx.queue.latestForPath(base.path);
       if (local.state === 'missing' && last?.kind === 'delete-remote' && last.state === 'cancelled') {
         // The person turned down deleting it on the service: bring it back.
         await this.download(file, base.path, 'restore');

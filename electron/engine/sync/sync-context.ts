@@ -1,9 +1,9 @@
 import type { QueueItem, QueueStore } from '../queue/queue-store';
-import type { BaseFiles } from './base-files';
-import type { DesignFolders } from './design-folders';
+import type { BaseFiles } from '../sync-state/base-files';
+import type { DesignFolders } from '../sync-state/design-folders';
 import type { TrashFile } from './local-files';
-import type { SyncDatabase } from './sync-database';
-import type { SyncFolder } from './sync-root';
+import type { SyncDatabase } from '../sync-state/sync-database';
+import type { SyncFolder } from '../sync-state/sync-root';
 
 /** What the sync engine tells the window (and the benchmarks, and tests). */
 export type SyncEvent =

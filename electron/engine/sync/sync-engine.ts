@@ -6,15 +6,15 @@ import type { ServiceClient } from '../api/service-client';
 import { isServiceError } from '../api/service-error';
 import type { Session } from '../authorization/session';
 import { QueueStore, type QueueEvent } from '../queue/queue-store';
-import { BaseFiles } from './base-files';
-import { DesignFolders } from './design-folders';
+import { BaseFiles } from '../sync-state/base-files';
+import { DesignFolders } from '../sync-state/design-folders';
 import { trashFunction, type TrashFile, type TrashMode } from './local-files';
 import { scanLocal } from './local-scan';
 import { ensureDesignFolders, pullRemoteChanges, type OwnDesignRef } from './remote-pass';
 import type { RemoteSummary, ScanSummary, SyncContext, SyncEvent } from './sync-context';
-import type { SyncDatabase } from './sync-database';
+import type { SyncDatabase } from '../sync-state/sync-database';
 import { isIgnoredName } from './sync-names';
-import { SyncFolder } from './sync-root';
+import { SyncFolder } from '../sync-state/sync-root';
 
 export interface SyncEngineOptions {
   db: SyncDatabase;

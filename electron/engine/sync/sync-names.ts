@@ -1,7 +1,7 @@
 import { fileExtension, isImageFileName, LIMITS } from '../../../shared';
 
 /** The marker file in the sync root; see sync-root.ts. */
-export const MARKER_FILE = '.design-sync.json';
+export { MARKER_FILE } from '../sync-state/sync-root';
 /** Our own temporary downloads: written beside their destination, then renamed into place. */
 export const TEMP_PREFIX = '.design-sync-';
 export const TEMP_SUFFIX = '.tmp';

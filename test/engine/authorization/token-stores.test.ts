@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileTokenStore, TokenFileError } from '../../../electron/engine/authorization/file-token-store';
 import { MemoryTokenStore } from '../../../electron/engine/authorization/memory-token-store';
-import { fileTokenStore } from '../../../electron/engine/cli/file-token-store-factory';
+import { fileTokenStore } from '../../../electron/cli/file-token-store-factory';
 import { ensureProfile } from '../../../electron/engine/profile/profile';
 
 const TOKEN = 'tok_file_store_secret_ABCDEF';

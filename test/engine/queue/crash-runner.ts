@@ -11,7 +11,7 @@ import { MemoryTokenStore } from '../../../electron/engine/authorization/memory-
 import { Session } from '../../../electron/engine/authorization/session';
 import { QueueRunner, queueClient } from '../../../electron/engine/queue/queue-runner';
 import { QueueStore } from '../../../electron/engine/queue/queue-store';
-import { openSyncDatabase } from '../../../electron/engine/sync/sync-database';
+import { openSyncDatabase } from '../../../electron/engine/sync-state/sync-database';
 
 const [databasePath, serviceUrl, token, designIdText] = process.argv.slice(2);
 if (!databasePath || !serviceUrl || !token || !designIdText) throw new Error('usage: crash-runner <sync.sqlite> <service url> <token> <design id>');

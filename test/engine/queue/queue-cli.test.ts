@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCliCapturing, type CliRun } from '../../support/cli';
 import { QueueStore } from '../../../electron/engine/queue/queue-store';
-import { openSyncDatabase, type SyncDatabase } from '../../../electron/engine/sync/sync-database';
+import { openSyncDatabase, type SyncDatabase } from '../../../electron/engine/sync-state/sync-database';
 import { setSyncRoot } from './queue-fixtures';
 
 const REPO = join(import.meta.dirname, '../../..');

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { QueueStore } from '../../../electron/engine/queue/queue-store';
-import { migrateSync, openSyncDatabase } from '../../../electron/engine/sync/sync-database';
+import { migrateSync, openSyncDatabase } from '../../../electron/engine/sync-state/sync-database';
 import { startTestService, type TestService } from '../../support/local-service';
 import { queueWorld, type QueueWorld } from './queue-fixtures';
 

@@ -8,9 +8,9 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../../electron/engine/api/service-client';
 import { QueueStore } from '../../../electron/engine/queue/queue-store';
-import { BaseFiles } from '../../../electron/engine/sync/base-files';
-import { DesignFolders } from '../../../electron/engine/sync/design-folders';
-import { openSyncDatabase } from '../../../electron/engine/sync/sync-database';
+import { BaseFiles } from '../../../electron/engine/sync-state/base-files';
+import { DesignFolders } from '../../../electron/engine/sync-state/design-folders';
+import { openSyncDatabase } from '../../../electron/engine/sync-state/sync-database';
 import { prepareUsers, startServiceProcess, type ServiceProcess } from '../../support/service-process';
 import { seededRandom, setSyncRoot } from './queue-fixtures';
 

@@ -6,10 +6,10 @@ import { MemoryTokenStore } from '../../../electron/engine/authorization/memory-
 import { Session } from '../../../electron/engine/authorization/session';
 import { QueueRunner, queueClient, type QueueRunnerOptions } from '../../../electron/engine/queue/queue-runner';
 import { QueueStore } from '../../../electron/engine/queue/queue-store';
-import { BaseFiles } from '../../../electron/engine/sync/base-files';
-import { DesignFolders } from '../../../electron/engine/sync/design-folders';
-import { openSyncDatabase, type SyncDatabase } from '../../../electron/engine/sync/sync-database';
-import { MARKER_FILE } from '../../../electron/engine/sync/sync-names';
+import { BaseFiles } from '../../../electron/engine/sync-state/base-files';
+import { DesignFolders } from '../../../electron/engine/sync-state/design-folders';
+import { openSyncDatabase, type SyncDatabase } from '../../../electron/engine/sync-state/sync-database';
+import { MARKER_FILE } from '../../../electron/engine/sync-state/sync-root';
 
 export const FIXTURES = join(import.meta.dirname, '../../fixtures');
 

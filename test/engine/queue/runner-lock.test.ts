@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { acquireRunnerLock, QueueLockedError } from '../../../electron/engine/queue/runner-lock';
 import { QueueStore } from '../../../electron/engine/queue/queue-store';
-import { openSyncDatabase } from '../../../electron/engine/sync/sync-database';
+import { openSyncDatabase } from '../../../electron/engine/sync-state/sync-database';
 
 const dir = mkdtempSync(join(tmpdir(), 'design-sync-lock-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -12,7 +12,7 @@ import { ServiceClient } from '../../../electron/engine/api/service-client';
 import { MemoryTokenStore } from '../../../electron/engine/authorization/memory-token-store';
 import { Session } from '../../../electron/engine/authorization/session';
 import { QueueRunner, queueClient } from '../../../electron/engine/queue/queue-runner';
-import { openSyncDatabase } from '../../../electron/engine/sync/sync-database';
+import { openSyncDatabase } from '../../../electron/engine/sync-state/sync-database';
 import { SyncEngine } from '../../../electron/engine/sync/sync-engine';
 
 const [url, token, work, sizeArg] = process.argv.slice(2);

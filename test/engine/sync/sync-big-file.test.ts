@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import type { BaseFile } from '../../../electron/engine/sync/base-files';
+import type { BaseFile } from '../../../electron/engine/sync-state/base-files';
 import { prepareUsers, startServiceProcess } from '../../support/service-process';
 import { clientFor } from './sync-fixtures';
 

@@ -7,7 +7,7 @@ import { Session } from '../../../electron/engine/authorization/session';
 import { QueueRunner, queueClient, type QueueRunnerOptions } from '../../../electron/engine/queue/queue-runner';
 import type { QueueEvent } from '../../../electron/engine/queue/queue-store';
 import type { SyncEvent } from '../../../electron/engine/sync/sync-context';
-import { openSyncDatabase, type SyncDatabase } from '../../../electron/engine/sync/sync-database';
+import { openSyncDatabase, type SyncDatabase } from '../../../electron/engine/sync-state/sync-database';
 import { SyncEngine, type SyncEngineOptions } from '../../../electron/engine/sync/sync-engine';
 import { tempDir } from '../cache/cache-fixtures';
 

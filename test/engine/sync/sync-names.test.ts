@@ -1,11 +1,11 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openSyncDatabase } from '../../../electron/engine/sync/sync-database';
+import { openSyncDatabase } from '../../../electron/engine/sync-state/sync-database';
 import {
   conflictCopyName, designFolderName, isConflictCopy, isIgnoredName, localNameFor, nameKey, safeName, uniqueName,
 } from '../../../electron/engine/sync/sync-names';
-import { SyncFolder, SyncRootError } from '../../../electron/engine/sync/sync-root';
+import { SyncFolder, SyncRootError } from '../../../electron/engine/sync-state/sync-root';
 import { tempDir } from '../cache/cache-fixtures';
 
 describe('names in the sync folder', () => {

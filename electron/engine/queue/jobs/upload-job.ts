@@ -1,5 +1,5 @@
 import type { CreatedDocument, Document, Image } from '../../../../shared';
-import type { BaseFile } from '../../sync/base-files';
+import type { BaseFile } from '../../sync-state/base-files';
 import { currentVersion, folderOf, sameVersion } from '../file-version';
 import {
   createdSince, designGone, designIdOf, fileKindOf, isJobResult, NO_DESIGN_YET, pathOf, prepareFile, type Job, type JobContext, type JobResult,

@@ -1,7 +1,7 @@
-import { attributionLine, designPageUrl } from '../../cache/attribution';
-import { openDesignCache } from '../../cache/design-cache';
-import { coverImage, getCachedDesign, type CachedDesign } from '../../cache/design-reads';
-import { describeAge } from '../../cache/describe-age';
+import { attributionLine, designPageUrl } from '../../engine/cache/attribution';
+import { openDesignCache } from '../../engine/cache/design-cache';
+import { coverImage, getCachedDesign, type CachedDesign } from '../../engine/cache/design-reads';
+import { describeAge } from '../../engine/cache/describe-age';
 import { CliError, type CliContext } from '../cli-context';
 import type { CommandModule } from './index';
 

@@ -1,9 +1,9 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ServiceClient } from '../api/service-client';
-import type { TokenStore } from '../authorization/token-store';
-import { ensureProfile, normalizeServiceUrl, type ProfilePaths } from '../profile/profile';
-import { readSettings, writeSettings } from '../settings/profile-settings';
+import { ServiceClient } from '../engine/api/service-client';
+import type { TokenStore } from '../engine/authorization/token-store';
+import { ensureProfile, normalizeServiceUrl, type ProfilePaths } from '../engine/profile/profile';
+import { readSettings, writeSettings } from '../engine/settings/profile-settings';
 
 /** A mistake in how the command was called, or a state it cannot go on from: printed as is, exit 1. */
 export class CliError extends Error {

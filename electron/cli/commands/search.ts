@@ -1,6 +1,6 @@
-import { openDesignCache } from '../../cache/design-cache';
-import { searchCachedDesigns, type DesignSummary } from '../../cache/design-reads';
-import { searchOnline } from '../../cache/online-search';
+import { openDesignCache } from '../../engine/cache/design-cache';
+import { searchCachedDesigns, type DesignSummary } from '../../engine/cache/design-reads';
+import { searchOnline } from '../../engine/cache/online-search';
 import { CliError } from '../cli-context';
 import type { CommandModule } from './index';
 

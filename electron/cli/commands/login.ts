@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { TokenFileError } from '../../authorization/file-token-store';
-import { Session } from '../../authorization/session';
-import { isSignInError } from '../../authorization/sign-in-error';
-import { DEFAULT_SIGN_IN_TIMEOUT_MS } from '../../authorization/loopback-receiver';
-import { normalizeServiceUrl } from '../../profile/profile';
+import { TokenFileError } from '../../engine/authorization/file-token-store';
+import { Session } from '../../engine/authorization/session';
+import { isSignInError } from '../../engine/authorization/sign-in-error';
+import { DEFAULT_SIGN_IN_TIMEOUT_MS } from '../../engine/authorization/loopback-receiver';
+import { normalizeServiceUrl } from '../../engine/profile/profile';
 import { CliError, type CliContext } from '../cli-context';
 import type { CommandModule } from './index';
 

@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { isServiceError } from '../api/service-error';
+import { isServiceError } from '../engine/api/service-error';
 import { createCliContext, CliError, type CliContext, type CliIo, type GlobalOptions } from './cli-context';
 import { COMMAND_MODULES } from './commands';
 import { fileTokenStore } from './file-token-store-factory';

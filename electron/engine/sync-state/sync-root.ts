@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, parse, relative, resolve, sep } from 'node:path';
-import type { SyncDatabase } from './sync-database';
-import { MARKER_FILE } from './sync-names';
+import { statementsOf, type SyncDatabase } from './sync-database';
+
+/** The file in the sync folder's root that names it (so another folder at the same path is never taken for it). */
+export const MARKER_FILE = '.design-sync.json';
 
 export interface SyncRoot {
   path: string;
@@ -57,7 +59,7 @@ export class SyncFolder {
   constructor(private readonly db: SyncDatabase, private readonly now: () => number = Date.now) {}
 
   current(): SyncRoot | null {
-    const row = this.db.prepare('SELECT path, marker, created_at FROM sync_root WHERE id = 1').get() as
+    const row = statementsOf(this.db)('SELECT path, marker, created_at FROM sync_root WHERE id = 1').get() as
       { path: string; marker: string; created_at: number } | undefined;
     return row ? { path: row.path, marker: row.marker, createdAt: row.created_at } : null;
   }

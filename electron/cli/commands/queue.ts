@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { LICENSE_CODES, validateDesignInput } from '../../../../shared';
-import { formatItems, percentOf } from '../../queue/queue-report';
-import { QueueStore, type QueueItem } from '../../queue/queue-store';
-import { openSyncDatabase } from '../../sync/sync-database';
+import { LICENSE_CODES, validateDesignInput } from '../../../shared';
+import { formatItems, percentOf } from '../../engine/queue/queue-report';
+import { QueueStore, type QueueItem } from '../../engine/queue/queue-store';
+import { openSyncDatabase } from '../../engine/sync-state/sync-database';
 import { CliError, type CliContext } from '../cli-context';
 import type { CommandModule } from './index';
 

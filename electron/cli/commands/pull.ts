@@ -1,5 +1,5 @@
-import { openDesignCache } from '../../cache/design-cache';
-import { pullDesigns, type DesignCounts, type PullSummary } from '../../cache/pull';
+import { openDesignCache } from '../../engine/cache/design-cache';
+import { pullDesigns, type DesignCounts, type PullSummary } from '../../engine/cache/pull';
 import type { CommandModule } from './index';
 
 function bytes(n: number): string {

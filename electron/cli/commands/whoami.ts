@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { ServiceClient } from '../../api/service-client';
-import { isServiceError } from '../../api/service-error';
+import { ServiceClient } from '../../engine/api/service-client';
+import { isServiceError } from '../../engine/api/service-error';
 import { CliError } from '../cli-context';
 import type { CommandModule } from './index';
 import { loadSession, USER_AGENT } from './login';

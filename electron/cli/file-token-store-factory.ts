@@ -1,6 +1,6 @@
-import { FileTokenStore } from '../authorization/file-token-store';
-import type { TokenStore } from '../authorization/token-store';
-import type { ProfilePaths } from '../profile/profile';
+import { FileTokenStore } from '../engine/authorization/file-token-store';
+import type { TokenStore } from '../engine/authorization/token-store';
+import type { ProfilePaths } from '../engine/profile/profile';
 
 /** The CLI keeps the token in the profile's token file, readable only by its user (mode 0600). */
 export function fileTokenStore(profile: ProfilePaths): TokenStore {

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { formatReport, queueReport } from '../../queue/queue-report';
-import { QueueStore } from '../../queue/queue-store';
-import { openSyncDatabase } from '../../sync/sync-database';
+import { formatReport, queueReport } from '../../engine/queue/queue-report';
+import { QueueStore } from '../../engine/queue/queue-store';
+import { openSyncDatabase } from '../../engine/sync-state/sync-database';
 import type { CommandModule } from './index';
 
 /** How often --follow looks at the database for another process's writes (PRAGMA data_version: one cheap read). */

@@ -1,15 +1,15 @@
-import { ServiceClient } from '../../api/service-client';
-import { isServiceError } from '../../api/service-error';
-import { Session } from '../../authorization/session';
-import { openDesignCache } from '../../cache/design-cache';
-import { pullDesigns } from '../../cache/pull';
-import { QueueRunner, queueClient } from '../../queue/queue-runner';
-import type { QueueItem } from '../../queue/queue-store';
-import type { OwnDesignRef } from '../../sync/remote-pass';
-import type { SyncEvent } from '../../sync/sync-context';
-import { openSyncDatabase } from '../../sync/sync-database';
-import { SyncEngine, type PassResult } from '../../sync/sync-engine';
-import { SyncRootError } from '../../sync/sync-root';
+import { ServiceClient } from '../../engine/api/service-client';
+import { isServiceError } from '../../engine/api/service-error';
+import { Session } from '../../engine/authorization/session';
+import { openDesignCache } from '../../engine/cache/design-cache';
+import { pullDesigns } from '../../engine/cache/pull';
+import { QueueRunner, queueClient } from '../../engine/queue/queue-runner';
+import type { QueueItem } from '../../engine/queue/queue-store';
+import type { OwnDesignRef } from '../../engine/sync/remote-pass';
+import type { SyncEvent } from '../../engine/sync/sync-context';
+import { openSyncDatabase } from '../../engine/sync-state/sync-database';
+import { SyncEngine, type PassResult } from '../../engine/sync/sync-engine';
+import { SyncRootError } from '../../engine/sync-state/sync-root';
 import { CliError, type CliIo } from '../cli-context';
 import type { CommandModule } from './index';
 
