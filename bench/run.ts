@@ -9,6 +9,7 @@ import { idleCpuScenario } from './scenarios/idle-cpu';
 import { pullDesignsScenario } from './scenarios/pull-designs';
 import { searchDesignsScenario } from './scenarios/search-designs';
 import { settleToUploadScenario } from './scenarios/settle-to-upload';
+import { syncPassScenario } from './scenarios/sync-pass';
 import { uploadThroughputScenario } from './scenarios/upload-throughput';
 
 /** Benchmarks, each against the real local service over loopback. `npm run bench [-- name …]` */
@@ -19,6 +20,7 @@ const SCENARIOS: Record<string, () => Promise<ScenarioResult>> = {
   'settle-to-upload': settleToUploadScenario,
   'first-scan-10k': firstScanScenario,
   'idle-cpu': idleCpuScenario,
+  'sync-pass': syncPassScenario,
 };
 
 function table(results: ScenarioResult[]): string {

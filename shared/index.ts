@@ -7,3 +7,4 @@ export * from './validation/file-types';
 export * from './validation/design-input';
 export * from './problems/service-problem';
 export * from './sync/sync-types';
+export * from './contract';

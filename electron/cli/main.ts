@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { isServiceError } from '../engine/api/service-error';
+import { isEngineError } from '../engine/runtime/engine-error';
 import { createCliContext, CliError, type CliContext, type CliIo, type GlobalOptions } from './cli-context';
 import { COMMAND_MODULES } from './commands';
 import { fileTokenStore } from './file-token-store-factory';
@@ -10,10 +11,23 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** A yes/no question on the terminal; null when standard input is not one (scripts must pass a flag instead). */
+async function confirmOnTerminal(question: string): Promise<boolean | null> {
+  if (!process.stdin.isTTY) return null;
+  const { createInterface } = await import('node:readline/promises');
+  const terminal = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await terminal.question(question)).trim());
+  } finally {
+    terminal.close();
+  }
+}
+
 export const processIo: CliIo = {
   out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
   err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
   readStdin,
+  confirm: confirmOnTerminal,
 };
 
 /** Runs the design-sync CLI; resolves with the exit code. */
@@ -33,6 +47,10 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     await program.parseAsync(argv, { from: 'user' });
     return 0;
   } catch (error) {
+    if (isEngineError(error)) {
+      io.err(error.problem.message);
+      return 1;
+    }
     if (error instanceof CommanderError) return error.exitCode;
     if (error instanceof CliError) {
       io.err(error.message);
@@ -44,5 +62,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     }
     io.err(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
     return 1;
+  } finally {
+    await context?.close();
   }
 }

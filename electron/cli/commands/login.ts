@@ -1,28 +1,9 @@
 import type { Command } from 'commander';
-import { TokenFileError } from '../../engine/authorization/file-token-store';
-import { Session } from '../../engine/authorization/session';
 import { isSignInError } from '../../engine/authorization/sign-in-error';
 import { DEFAULT_SIGN_IN_TIMEOUT_MS } from '../../engine/authorization/loopback-receiver';
 import { normalizeServiceUrl } from '../../engine/profile/profile';
-import { CliError, type CliContext } from '../cli-context';
+import { CliError, USER_AGENT, type CliContext } from '../cli-context';
 import type { CommandModule } from './index';
-
-export const USER_AGENT = 'design-sync-cli';
-
-/**
- * The profile's session, its stored token loaded. An unsafe token file is a CliError saying how to fix it;
- * `forWriting` (login) ignores it, since a new sign-in replaces the file.
- */
-export async function loadSession(ctx: CliContext, options: { forWriting?: boolean } = {}): Promise<Session> {
-  const session = new Session(ctx.tokenStore());
-  try {
-    await session.load();
-  } catch (error) {
-    if (!(error instanceof TokenFileError)) throw error;
-    if (!options.forWriting) throw new CliError(error.message);
-  }
-  return session;
-}
 
 interface LoginOptions {
   browser: boolean;
@@ -53,7 +34,7 @@ async function loginWithToken(ctx: CliContext): Promise<void> {
   if (text === '') throw new CliError('No token on standard input. Pipe one in, e.g.: design-sync login --with-token < token.txt');
   if (/\s/.test(text)) throw new CliError('Expected one token on standard input, found several words or lines.');
   const baseUrl = ctx.serviceUrl();
-  const session = await loadSession(ctx, { forWriting: true });
+  const { session } = await ctx.engine({ ignoreTokenProblem: true });
   try {
     const user = await session.signInWithToken(baseUrl, text, { userAgent: USER_AGENT });
     ctx.io.out(`Signed in as ${user.screen_name}`);
@@ -68,7 +49,7 @@ async function loginInBrowser(ctx: CliContext, options: LoginOptions): Promise<v
   const timeoutMs = timeoutMsOf(options.timeout);
   const baseUrl = ctx.serviceUrl();
   const authUrl = options.authUrl ? normalizeServiceUrl(options.authUrl) : baseUrl;
-  const session = await loadSession(ctx, { forWriting: true });
+  const { session } = await ctx.engine({ ignoreTokenProblem: true });
   let result;
   try {
     result = await session.signIn({

@@ -7,14 +7,11 @@ export const logoutCommand: CommandModule = (program: Command, context) => {
     .description('forget the stored token on this computer')
     .action(async () => {
       const ctx = context();
-      const store = ctx.tokenStore();
-      let had: boolean;
-      try {
-        had = (await store.read()) !== null;
-      } catch {
-        had = true; // an unusable token file (e.g. readable by others) is removed all the same
-      }
-      await store.clear();
+      const engine = await ctx.engine({ ignoreTokenProblem: true });
+      const store = engine.session.store;
+      // An unusable token file (e.g. readable by others) is removed all the same.
+      const had = engine.session.state.status !== 'signed-out' || engine.tokenProblem !== null;
+      await engine.session.signOut();
       if (!had) {
         ctx.io.out('Not signed in: there was no token to remove.');
         return;

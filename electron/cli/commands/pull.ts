@@ -1,5 +1,4 @@
-import { openDesignCache } from '../../engine/cache/design-cache';
-import { pullDesigns, type DesignCounts, type PullSummary } from '../../engine/cache/pull';
+import type { DesignCounts, PullSummary } from '../../engine/cache/pull';
 import type { CommandModule } from './index';
 
 function bytes(n: number): string {
@@ -37,17 +36,14 @@ export const pullCommand: CommandModule = (program, context) => {
     .action(async (options: { json?: boolean }) => {
       const ctx = context();
       const serviceUrl = ctx.serviceUrl();
-      const client = await ctx.client();
-      const cache = openDesignCache(ctx.profile);
-      const abort = new AbortController();
-      const onSignal = () => abort.abort();
+      const engine = await ctx.engine();
+      const onSignal = () => void engine.catalogue.stop();
       process.once('SIGINT', onSignal);
       try {
-        const summary = await pullDesigns(client, cache.db, cache.files, { signal: abort.signal });
+        const summary = await engine.catalogue.pullNow();
         ctx.io.out(options.json ? JSON.stringify(summary, null, 2) : formatPullSummary(summary, serviceUrl));
       } finally {
         process.off('SIGINT', onSignal);
-        cache.close();
       }
     });
 };

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
-import { LICENSE_CODES, validateDesignInput } from '../../../shared';
+import { LICENSE_CODES } from '../../../shared';
+import { isEngineError } from '../../engine/runtime/engine-error';
+import { cancelItem, confirmDeletion, confirmNewDesign, existingItem, pauseItem, retryItem, subjectOf } from '../../engine/runtime/queue-actions';
 import { formatItems, percentOf } from '../../engine/queue/queue-report';
-import { QueueStore, type QueueItem } from '../../engine/queue/queue-store';
-import { openSyncDatabase } from '../../engine/sync-state/sync-database';
+import type { QueueStore } from '../../engine/queue/queue-store';
 import { CliError, type CliContext } from '../cli-context';
 import type { CommandModule } from './index';
 
@@ -11,24 +12,9 @@ function idOf(raw: string): number {
   return Number(raw);
 }
 
-/** Opens the profile's queue, runs `work`, closes it. */
-function withQueue<T>(ctx: CliContext, work: (store: QueueStore) => T): T {
-  const db = openSyncDatabase(ctx.profile.syncDatabase);
-  try {
-    return work(new QueueStore(db));
-  } finally {
-    db.close();
-  }
-}
-
-function existing(store: QueueStore, id: number): QueueItem {
-  const item = store.get(id);
-  if (!item) throw new CliError(`There is no queue item ${id} (see design-sync queue list).`);
-  return item;
-}
-
-function subject(item: QueueItem): string {
-  return item.path ?? (item.folder ? `the folder "${item.folder}"` : `item ${item.id}`);
+/** The profile's queue, through its engine. */
+async function withQueue<T>(ctx: CliContext, work: (store: QueueStore) => T): Promise<T> {
+  return work((await ctx.engine()).queue);
 }
 
 interface ConfirmOptions {
@@ -39,25 +25,28 @@ interface ConfirmOptions {
 }
 
 function confirmItem(store: QueueStore, id: number, options: ConfirmOptions): string {
-  const item = existing(store, id);
-  if (item.state !== 'attention' || (item.attention !== 'confirm-delete' && item.attention !== 'confirm-design')) {
-    throw new CliError(`Item ${id} (${subject(item)}) is ${item.state}${item.attention ? ` [${item.attention}]` : ''}: there is nothing to confirm.`);
-  }
-  if (item.attention === 'confirm-delete') {
+  const item = existingItem(store, id);
+  if (item.state === 'attention' && item.attention === 'confirm-delete') {
     if (options.name || options.excerpt || options.license || options.publish) throw new CliError('--name, --excerpt, --license and --publish are for a new design, not for a deletion.');
-    store.confirm(id);
-    return `Confirmed: ${subject(item)} will be deleted on the service.`;
+    confirmDeletion(store, id);
+    return `Confirmed: ${subjectOf(item)} will be deleted on the service.`;
   }
-  const missing = (['name', 'excerpt', 'license'] as const).filter((field) => !options[field]);
-  if (missing.length > 0) {
-    throw new CliError(`Item ${id} proposes a new design for ${subject(item)}: pass ${missing.map((f) => `--${f}`).join(', ')} (license: one of ${LICENSE_CODES.join(', ')}).`);
+  if (item.state === 'attention' && item.attention === 'confirm-design') {
+    const missing = (['name', 'excerpt', 'license'] as const).filter((field) => !options[field]);
+    if (missing.length > 0) {
+      throw new CliError(`Item ${id} proposes a new design for ${subjectOf(item)}: pass ${missing.map((f) => `--${f}`).join(', ')} (license: one of ${LICENSE_CODES.join(', ')}).`);
+    }
+    try {
+      confirmNewDesign(store, id, { name: options.name, excerpt: options.excerpt, license: options.license }, options.publish === true);
+    } catch (error) {
+      if (isEngineError(error, 'validation') && error.problem.kind === 'validation') {
+        throw new CliError(Object.entries(error.problem.fieldErrors).flatMap(([field, messages]) => messages.map((m) => `--${field} ${m}`)).join('\n'));
+      }
+      throw error;
+    }
+    return `Confirmed: the design "${options.name}" will be created${options.publish ? ' and published' : ' (as a draft)'} for ${subjectOf(item)}.`;
   }
-  const checked = validateDesignInput({ name: options.name, excerpt: options.excerpt, license: options.license }, 'create');
-  if (!checked.ok) {
-    throw new CliError(Object.entries(checked.errors).flatMap(([field, messages]) => messages.map((m) => `--${field} ${m}`)).join('\n'));
-  }
-  store.confirm(id, { ...checked.value, publish: options.publish === true });
-  return `Confirmed: the design "${options.name}" will be created${options.publish ? ' and published' : ' (as a draft)'} for ${subject(item)}.`;
+  throw new CliError(`Item ${id} (${subjectOf(item)}) is ${item.state}${item.attention ? ` [${item.attention}]` : ''}: there is nothing to confirm.`);
 }
 
 /**
@@ -73,9 +62,9 @@ export const queueCommand: CommandModule = (program: Command, context) => {
     .description('the items not done yet (--all: every item)')
     .option('--json', 'print JSON')
     .option('--all', 'include done and cancelled items')
-    .action((options: { json?: boolean; all?: boolean }) => {
+    .action(async (options: { json?: boolean; all?: boolean }) => {
       const ctx = context();
-      withQueue(ctx, (store) => {
+      await withQueue(ctx, (store) => {
         const items = store.list({ states: options.all ? undefined : ['running', 'waiting', 'attention', 'failed'] });
         if (options.json) {
           ctx.io.out(JSON.stringify(items.map((item) => ({ ...item, percent: percentOf(item) })), null, 2));
@@ -90,17 +79,15 @@ export const queueCommand: CommandModule = (program: Command, context) => {
     .command('retry')
     .description('try a failed item again now (or every failed and waiting one)')
     .argument('<id|all>')
-    .action((target: string) => {
+    .action(async (target: string) => {
       const ctx = context();
-      withQueue(ctx, (store) => {
+      await withQueue(ctx, (store) => {
         if (target === 'all') {
           ctx.io.out(`${store.retryAll()} items will be tried again.`);
           return;
         }
-        const item = existing(store, idOf(target));
-        if (item.state !== 'failed' && item.state !== 'waiting') throw new CliError(`Item ${item.id} (${subject(item)}) is ${item.state}: only failed or waiting items can be retried.`);
-        store.retry(item.id);
-        ctx.io.out(`Item ${item.id} (${subject(item)}) will be tried again.`);
+        const item = retryItem(store, idOf(target));
+        ctx.io.out(`Item ${item.id} (${subjectOf(item)}) will be tried again.`);
       });
     });
 
@@ -108,17 +95,15 @@ export const queueCommand: CommandModule = (program: Command, context) => {
     .command('cancel')
     .description('take an item (or every item not done) out of the queue; local files are never touched')
     .argument('<id|all>')
-    .action((target: string) => {
+    .action(async (target: string) => {
       const ctx = context();
-      withQueue(ctx, (store) => {
+      await withQueue(ctx, (store) => {
         if (target === 'all') {
           ctx.io.out(`${store.cancelAll()} items cancelled. Local files are untouched.`);
           return;
         }
-        const item = existing(store, idOf(target));
-        if (item.state === 'done' || item.state === 'cancelled') throw new CliError(`Item ${item.id} (${subject(item)}) is already ${item.state}.`);
-        store.cancel(item.id);
-        ctx.io.out(`Item ${item.id} (${subject(item)}) cancelled. The local file is untouched.`);
+        const item = cancelItem(store, idOf(target));
+        ctx.io.out(`Item ${item.id} (${subjectOf(item)}) cancelled. The local file is untouched.`);
       });
     });
 
@@ -127,17 +112,16 @@ export const queueCommand: CommandModule = (program: Command, context) => {
       .command(name)
       .description(paused ? 'pause all uploads, or one item' : 'resume all uploads, or one item')
       .argument('[id]')
-      .action((target: string | undefined) => {
+      .action(async (target: string | undefined) => {
         const ctx = context();
-        withQueue(ctx, (store) => {
+        await withQueue(ctx, (store) => {
           if (target === undefined) {
             store.setQueuePaused(paused);
             ctx.io.out(paused ? 'Uploads paused.' : 'Uploads resumed.');
             return;
           }
-          const item = existing(store, idOf(target));
-          store.setPaused(item.id, paused);
-          ctx.io.out(`Item ${item.id} (${subject(item)}) ${paused ? 'paused' : 'resumed'}.`);
+          const item = pauseItem(store, idOf(target), paused);
+          ctx.io.out(`Item ${item.id} (${subjectOf(item)}) ${paused ? 'paused' : 'resumed'}.`);
         });
       });
   }
@@ -150,8 +134,8 @@ export const queueCommand: CommandModule = (program: Command, context) => {
     .option('--excerpt <text>', 'the new design\'s one-line summary')
     .option('--license <code>', `the new design's license (${LICENSE_CODES.join(', ')})`)
     .option('--publish', 'publish the new design at once (otherwise it stays a draft)')
-    .action((target: string, options: ConfirmOptions) => {
+    .action(async (target: string, options: ConfirmOptions) => {
       const ctx = context();
-      withQueue(ctx, (store) => ctx.io.out(confirmItem(store, idOf(target), options)));
+      await withQueue(ctx, (store) => ctx.io.out(confirmItem(store, idOf(target), options)));
     });
 };

@@ -1,4 +1,3 @@
-import { openDesignCache } from '../../engine/cache/design-cache';
 import { searchCachedDesigns, type DesignSummary } from '../../engine/cache/design-reads';
 import { searchOnline } from '../../engine/cache/online-search';
 import { CliError } from '../cli-context';
@@ -33,19 +32,15 @@ export const searchCommand: CommandModule = (program, context) => {
       const limit = positiveInt(options.limit, '--limit');
       const page = positiveInt(options.page, '--page');
       const client = options.online ? await ctx.client() : null;
-      const cache = openDesignCache(ctx.profile);
-      try {
-        const answer = client
-          ? await searchOnline(client, cache.db, query, { page, limit })
-          : { source: 'offline' as const, note: null, ...searchCachedDesigns(cache.reader, query, { offset: (page - 1) * limit, limit }) };
-        if (answer.note) ctx.io.err(answer.note);
-        if (options.json) {
-          ctx.io.out(JSON.stringify({ query, source: answer.source, page, hasMore: answer.hasMore, note: answer.note, items: answer.items }, null, 2));
-        } else {
-          ctx.io.out(`${formatResults(answer.items)}${answer.hasMore ? `\n(more: --page ${page + 1})` : ''}`);
-        }
-      } finally {
-        cache.close();
+      const { cache } = await ctx.engine();
+      const answer = client
+        ? await searchOnline(client, cache.db, query, { page, limit })
+        : { source: 'offline' as const, note: null, ...searchCachedDesigns(cache.reader, query, { offset: (page - 1) * limit, limit }) };
+      if (answer.note) ctx.io.err(answer.note);
+      if (options.json) {
+        ctx.io.out(JSON.stringify({ query, source: answer.source, page, hasMore: answer.hasMore, note: answer.note, items: answer.items }, null, 2));
+      } else {
+        ctx.io.out(`${formatResults(answer.items)}${answer.hasMore ? `\n(more: --page ${page + 1})` : ''}`);
       }
     });
 };

@@ -1,17 +1,8 @@
 import { attributionLine, designPageUrl } from '../../engine/cache/attribution';
-import { openDesignCache } from '../../engine/cache/design-cache';
 import { coverImage, getCachedDesign, type CachedDesign } from '../../engine/cache/design-reads';
 import { describeAge } from '../../engine/cache/describe-age';
-import { CliError, type CliContext } from '../cli-context';
+import { CliError } from '../cli-context';
 import type { CommandModule } from './index';
-
-function serviceUrlIfKnown(ctx: CliContext): string | null {
-  try {
-    return ctx.serviceUrl();
-  } catch {
-    return null;
-  }
-}
 
 /** Spec §1 rule 1: no link to 3D files leaves this command; the documents zip and file addresses are left out. */
 function withoutFileLinks(design: Record<string, unknown>): Record<string, unknown> {
@@ -63,15 +54,11 @@ export const showCommand: CommandModule = (program, context) => {
     .option('--json', 'print the design as JSON')
     .action(async (key: string, options: { json?: boolean }) => {
       const ctx = context();
-      const cache = openDesignCache(ctx.profile);
-      try {
-        const cached = getCachedDesign(cache.reader, key, { fileRoot: ctx.profile.fileCache });
-        if (!cached) throw new CliError(`The design ${JSON.stringify(key)} is not in the cache. Run: design-sync pull (or design-sync search --online ${key}).`);
-        const service = serviceUrlIfKnown(ctx);
-        const pageUrl = service ? designPageUrl(service, cached.summary) : null;
-        ctx.io.out(options.json ? JSON.stringify(showJson(cached, pageUrl), null, 2) : formatDesign(cached, pageUrl));
-      } finally {
-        cache.close();
-      }
+      const engine = await ctx.engine();
+      const cached = getCachedDesign(engine.cache.reader, key, { fileRoot: engine.profile.fileCache });
+      if (!cached) throw new CliError(`The design ${JSON.stringify(key)} is not in the cache. Run: design-sync pull (or design-sync search --online ${key}).`);
+      const service = engine.serviceUrl();
+      const pageUrl = service ? designPageUrl(service, cached.summary) : null;
+      ctx.io.out(options.json ? JSON.stringify(showJson(cached, pageUrl), null, 2) : formatDesign(cached, pageUrl));
     });
 };

@@ -1,7 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { formatReport, queueReport } from '../../engine/queue/queue-report';
-import { QueueStore } from '../../engine/queue/queue-store';
-import { openSyncDatabase } from '../../engine/sync-state/sync-database';
 import type { CommandModule } from './index';
 
 /** How often --follow looks at the database for another process's writes (PRAGMA data_version: one cheap read). */
@@ -20,35 +18,30 @@ export const statusCommand: CommandModule = (program, context) => {
     .option('--follow', 'print again on every change, until Ctrl-C')
     .action(async (options: { json?: boolean; follow?: boolean }) => {
       const ctx = context();
-      const db = openSyncDatabase(ctx.profile.syncDatabase);
-      const store = new QueueStore(db);
+      const store = (await ctx.engine()).queue;
       const print = () => {
         const report = queueReport(store);
         ctx.io.out(options.json ? JSON.stringify(report, null, options.follow ? 0 : 2) : formatReport(report));
       };
+      // Taken before the first print: a write landing between the two would otherwise count as already seen.
+      const changed = store.changedSince();
+      print();
+      if (!options.follow) return;
+      const abort = new AbortController();
+      const onSignal = () => abort.abort();
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
       try {
-        // Taken before the first print: a write landing between the two would otherwise count as already seen.
-        const changed = store.changedSince();
-        print();
-        if (!options.follow) return;
-        const abort = new AbortController();
-        const onSignal = () => abort.abort();
-        process.once('SIGINT', onSignal);
-        process.once('SIGTERM', onSignal);
-        try {
-          while (!abort.signal.aborted) {
-            await sleep(FOLLOW_INTERVAL_MS, undefined, { signal: abort.signal }).catch(() => {});
-            if (!abort.signal.aborted && changed()) {
-              if (!options.json) ctx.io.out(`\n— ${new Date().toLocaleTimeString()} —`);
-              print();
-            }
+        while (!abort.signal.aborted) {
+          await sleep(FOLLOW_INTERVAL_MS, undefined, { signal: abort.signal }).catch(() => {});
+          if (!abort.signal.aborted && changed()) {
+            if (!options.json) ctx.io.out(`\n— ${new Date().toLocaleTimeString()} —`);
+            print();
           }
-        } finally {
-          process.off('SIGINT', onSignal);
-          process.off('SIGTERM', onSignal);
         }
       } finally {
-        db.close();
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
       }
     });
 };

@@ -1,16 +1,10 @@
-import { ServiceClient } from '../../engine/api/service-client';
-import { isServiceError } from '../../engine/api/service-error';
-import { Session } from '../../engine/authorization/session';
-import { openDesignCache } from '../../engine/cache/design-cache';
-import { pullDesigns } from '../../engine/cache/pull';
-import { QueueRunner, queueClient } from '../../engine/queue/queue-runner';
 import type { QueueItem } from '../../engine/queue/queue-store';
-import type { OwnDesignRef } from '../../engine/sync/remote-pass';
+import { CONTENT_POLICY_REASON } from '../../engine/queue/queue-runner';
+import type { Engine } from '../../engine/runtime/engine';
+import { confirmPendingDeletes, syncUntilSent } from '../../engine/runtime/sync-until-sent';
 import type { SyncEvent } from '../../engine/sync/sync-context';
-import { openSyncDatabase } from '../../engine/sync-state/sync-database';
-import { SyncEngine, type PassResult } from '../../engine/sync/sync-engine';
-import { SyncRootError } from '../../engine/sync-state/sync-root';
-import { CliError, type CliIo } from '../cli-context';
+import type { PassResult } from '../../engine/sync/sync-engine';
+import { CliError, type CliContext, type CliIo } from '../cli-context';
 import type { CommandModule } from './index';
 
 interface SyncOptions {
@@ -19,7 +13,11 @@ interface SyncOptions {
   settleMs?: string;
   allowMassDelete?: boolean;
   rescanMinutes?: string;
+  acceptContentPolicy?: boolean;
 }
+
+export const CONTENT_POLICY_QUESTION =
+  'Before anything is uploaded: do you confirm that you upload only designs and files you have the right to publish, following the service\'s content policy? [y/N] ';
 
 function describeItem(item: QueueItem): string {
   const what = item.path ?? item.folder ?? `item ${item.id}`;
@@ -51,16 +49,35 @@ function printPass(io: CliIo, result: PassResult): void {
   }
 }
 
-/** The own designs as the pull left them in the cache (drafts included). */
-function ownDesignsFromCache(db: ReturnType<typeof openDesignCache>['db']): OwnDesignRef[] {
-  return db.prepare('SELECT id, slug, name, created_at FROM designs WHERE is_own = 1 ORDER BY id').all() as OwnDesignRef[];
+function numberOption(raw: string | undefined, fallback: number, name: string, unit: string): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new CliError(`${name} must be a number of ${unit}, got ${raw}`);
+  return value;
+}
+
+/** Rule 5: asked once per profile before anything is uploaded; --accept-content-policy answers for scripts. */
+async function ensureContentPolicy(ctx: CliContext, engine: Engine, accepted: boolean): Promise<void> {
+  if (engine.contentPolicyAccepted()) return;
+  if (accepted) {
+    engine.acceptContentPolicy();
+    return;
+  }
+  const answer = (await ctx.io.confirm?.(CONTENT_POLICY_QUESTION)) ?? null;
+  if (answer === true) {
+    engine.acceptContentPolicy();
+    return;
+  }
+  throw new CliError(answer === false
+    ? 'Nothing was synced: uploading needs your confirmation that you have the right to publish what you upload.'
+    : `${CONTENT_POLICY_REASON} Run sync in a terminal to be asked, or pass --accept-content-policy to confirm it.`);
 }
 
 /**
- * `design-sync sync <folder> [--watch] [--confirm-deletes] [--settle-ms N]`: the first time, makes <folder> the
- * profile's sync folder; pulls own designs, makes their folders, brings the service's changes in, queues the
+ * `design-sync sync <folder> [--watch] [--confirm-deletes] [--settle-ms N] [--accept-content-policy]`: the first time,
+ * makes <folder> the profile's sync folder; brings the own designs and their files from the service, queues the
  * folder's changes and sends them. Without --watch: one pass, exit 0 when everything was sent, 1 when something
- * failed or waits for you (listed). With --watch: goes on until Ctrl-C.
+ * failed or waits for you (listed). With --watch: the engine works in the background until Ctrl-C.
  */
 export const syncCommand: CommandModule = (program, context) => {
   program
@@ -71,104 +88,62 @@ export const syncCommand: CommandModule = (program, context) => {
     .option('--settle-ms <n>', 'how long a file must stay unchanged before it is sent (default 2000)')
     .option('--allow-mass-delete', 'propose deleting files even when many vanished at once (each still needs confirming)')
     .option('--rescan-minutes <n>', 'with --watch: minutes between full rescans (default 10)')
+    .option('--accept-content-policy', 'confirm that you upload only what you have the right to publish (asked once otherwise)')
     .action(async (folder: string, options: SyncOptions) => {
       const ctx = context();
-      const baseUrl = ctx.serviceUrl();
-      const session = new Session(ctx.tokenStore());
-      await session.load();
-      const client = new ServiceClient(session.transportOptions({ baseUrl, userAgent: 'design-sync-cli' }));
-      const settleMs = options.settleMs !== undefined ? Number(options.settleMs) : 2000;
-      if (!Number.isFinite(settleMs) || settleMs < 0) throw new CliError(`--settle-ms must be a number of milliseconds, got ${options.settleMs}`);
-      const rescanMinutes = options.rescanMinutes !== undefined ? Number(options.rescanMinutes) : 10;
+      ctx.serviceUrl();
+      const settleMs = numberOption(options.settleMs, 2000, '--settle-ms', 'milliseconds');
+      const rescanMinutes = numberOption(options.rescanMinutes, 10, '--rescan-minutes', 'minutes');
+      const engine = await ctx.engine({ settleMs, rescanIntervalMs: Math.max(0.1, rescanMinutes) * 60_000 });
+      const root = await engine.chooseSyncFolder(folder);
+      ctx.io.out(`sync folder: ${root.path}`);
+      if (engine.session.state.status === 'signed-out') throw new CliError('Not signed in: run `design-sync login` first (sync works on your own designs).');
+      await ensureContentPolicy(ctx, engine, options.acceptContentPolicy === true);
 
-      const db = openSyncDatabase(ctx.profile.syncDatabase);
-      const cache = openDesignCache(ctx.profile);
-      const abort = new AbortController();
-      const engine = new SyncEngine({
-        db, client, session, settleMs, rescanIntervalMs: Math.max(0.1, rescanMinutes) * 60_000,
-        ownDesigns: async (signal) => {
-          try {
-            await pullDesigns(client, cache.db, cache.files, { signal });
-          } catch (error) {
-            // Offline: the own designs the cache knows still get their folders; the service part of the pass waits.
-            if (!isServiceError(error, 'offline')) throw error;
-            if (ownDesignsFromCache(cache.db).length === 0) throw error;
-          }
-          return ownDesignsFromCache(cache.db);
-        },
-      });
-      const runner = new QueueRunner({ store: engine.queue, session, client: queueClient(session, baseUrl, 'design-sync-cli'), settleMs });
-      const stoppedNow = () => {
-        const status = engine.queue.status();
-        return status.state === 'stopped' ? status.reason ?? 'Sync is stopped.' : null;
-      };
+      const { sync } = engine.syncParts();
       const print = (event: SyncEvent) => {
         const line = describeEvent(event);
         if (line) (event.type === 'stopped' || event.type === 'warning' ? ctx.io.err : ctx.io.out)(line);
       };
+      const abort = new AbortController();
       const onSigint = () => abort.abort();
       process.once('SIGINT', onSigint);
+      sync.on('event', print);
       try {
-        try {
-          const root = engine.root.choose(folder, { profileDir: ctx.profile.root });
-          ctx.io.out(`sync folder: ${root.path}`);
-        } catch (error) {
-          if (error instanceof SyncRootError) throw new CliError(error.message);
-          throw error;
-        }
-        if (session.state.status === 'signed-out') throw new CliError('Not signed in: run `design-sync login` first (sync works on your own designs).');
-        engine.on('event', print);
-
-        const first = await engine.syncOnce({ settle: 'wait', allowManyMissing: options.allowMassDelete === true });
-        printPass(ctx.io, first);
-        if (first.stopped) throw new CliError(first.stopped);
-        if (options.confirmDeletes) {
-          for (const item of engine.queue.list({ states: ['attention'] })) {
-            if (item.kind !== 'delete-remote' || item.attention !== 'confirm-delete') continue;
-            engine.queue.confirm(item.id);
-            ctx.io.out(`confirmed: delete ${item.path} on the service`);
-          }
-        }
-        runner.start();
         if (options.watch) {
-          await engine.start({ watch: true, firstPass: { settle: 'once' } });
+          printPass(ctx.io, await sync.syncOnce({ settle: 'wait', allowManyMissing: options.allowMassDelete === true }));
+          if (options.confirmDeletes) confirmPendingDeletes(engine.queue, (item) => ctx.io.out(`confirmed: delete ${item.path} on the service`));
+          await engine.startBackground();
+          if (engine.backgroundProblem) throw new CliError(engine.backgroundProblem.message);
           ctx.io.out('watching; Ctrl-C to stop');
           await new Promise<void>((resolve) => abort.signal.addEventListener('abort', () => resolve(), { once: true }));
           return;
         }
-        await runner.waitUntil(() => {
-          const { counts } = engine.queue.status();
-          return (counts.waiting === 0 && counts.running === 0) || runner.blockedBy !== null || stoppedNow() !== null || abort.signal.aborted;
+        const result = await syncUntilSent(engine, {
+          allowManyMissing: options.allowMassDelete === true,
+          confirmDeletes: options.confirmDeletes === true,
+          signal: abort.signal,
+          onFirstPass: (pass) => printPass(ctx.io, pass),
+          onConfirmedDelete: (item) => ctx.io.out(`confirmed: delete ${item.path} on the service`),
         });
-        // What the queue sent may need a last look (a design made from a folder: its files).
-        const last = await engine.syncOnce({ settle: 'wait' });
-        if (last.scan && last.scan.enqueued > 0) {
-          await runner.waitUntil(() => {
-            const { counts } = engine.queue.status();
-            return (counts.waiting === 0 && counts.running === 0) || runner.blockedBy !== null || stoppedNow() !== null || abort.signal.aborted;
-          });
-        }
-        // The sync folder went while the queue was sending: nothing more leaves (the runner holds it).
-        const stopped = stoppedNow();
-        if (stopped) throw new CliError(stopped);
-        const blocked = runner.blockedBy;
-        const open = engine.queue.list({ states: ['failed', 'attention', 'waiting'] });
+        if (result.stopped) throw new CliError(result.stopped);
+        const { blocked, open } = result;
         if (blocked || open.length > 0) {
-          const lines = [
-            blocked ? `Not everything was sent (${blocked.kind === 'offline' ? `the service cannot be reached: ${blocked.message}` : blocked.kind === 'sign-in' ? 'sign in again with `design-sync login`' : 'rate limited by the service'}).` : 'Some changes need you:',
+          const why = !blocked ? null
+            : blocked.kind === 'offline' ? `the service cannot be reached: ${blocked.message}`
+            : blocked.kind === 'sign-in' ? 'sign in again with `design-sync login`'
+            : blocked.kind === 'content-policy' ? CONTENT_POLICY_REASON
+            : 'rate limited by the service';
+          throw new CliError([
+            why ? `Not everything was sent (${why}).` : 'Some changes need you:',
             ...open.map(describeItem),
             'See `design-sync queue` to confirm, retry or cancel them.',
-          ];
-          throw new CliError(lines.join('\n'));
+          ].join('\n'));
         }
         ctx.io.out('in sync.');
       } finally {
         process.off('SIGINT', onSigint);
-        engine.off('event', print);
-        await runner.stop();
-        await engine.stop();
-        cache.close();
-        db.close();
+        sync.off('event', print);
       }
     });
 };

@@ -1,9 +1,7 @@
 import type { Command } from 'commander';
-import { ServiceClient } from '../../engine/api/service-client';
 import { isServiceError } from '../../engine/api/service-error';
 import { CliError } from '../cli-context';
 import type { CommandModule } from './index';
-import { loadSession, USER_AGENT } from './login';
 
 export const NOT_SIGNED_IN = 'Not signed in. Run: design-sync login';
 
@@ -14,13 +12,13 @@ export const whoamiCommand: CommandModule = (program: Command, context) => {
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
       const ctx = context();
-      const session = await loadSession(ctx);
+      const engine = await ctx.engine();
+      const { session } = engine;
       if (session.state.status === 'signed-out') throw new CliError(NOT_SIGNED_IN);
       const baseUrl = ctx.serviceUrl();
-      const client = new ServiceClient(session.transportOptions({ baseUrl, userAgent: USER_AGENT }));
       let user;
       try {
-        user = await client.whoami();
+        user = await engine.client().whoami();
       } catch (error) {
         const state = session.state;
         if (state.status === 'needs-sign-in') throw new CliError(`${state.reason} Run: design-sync login`);

@@ -18,6 +18,8 @@ export interface TransportOptions {
   userAgent?: string;
   /** Told of each problem before any retry, with the token the request carried (to notice a rejected one at once). */
   onProblem?: (problem: ServiceProblem, sent: { token: string | null }) => void;
+  /** Told when the service answered at all (any status): it is reachable. */
+  onAnswer?: () => void;
 }
 
 export interface RequestSpec {
@@ -105,6 +107,7 @@ export class Transport {
       const reason = spec.signal?.aborted ? 'cancelled' : timeout?.aborted || spec.timeoutSignal?.aborted ? 'timeout' : null;
       throw this.fail(networkProblem(error, isWrite, reason), spec, sent);
     }
+    this.options.onAnswer?.();
 
     if ((response.status >= 200 && response.status < 300) || spec.accept?.includes(response.status)) {
       return { status: response.status, headers: response.headers, response };

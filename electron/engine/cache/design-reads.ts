@@ -114,6 +114,19 @@ export function countCachedDesigns(db: ReadableDB, options: { ownOnly?: boolean 
   return row.n;
 }
 
+/** An own design as the sync folder needs it (assignable to the sync engine's OwnDesignRef). */
+export interface OwnDesignRow {
+  id: number;
+  slug: string | null;
+  name: string;
+  created_at: string | null;
+}
+
+/** The signed-in user's own designs as the last pull left them in the cache, drafts included, by id. Never touches the network. */
+export function ownDesignRefs(db: ReadableDB): OwnDesignRow[] {
+  return prepared(db, 'SELECT id, slug, name, created_at FROM designs WHERE is_own = 1 ORDER BY id').all() as OwnDesignRow[];
+}
+
 export interface SearchPage {
   items: DesignSummary[];
   /** Whether another page follows. */

@@ -47,15 +47,25 @@ export function peekCachedFile(db: ReadableDB, root: string, url: string): Store
  * into place: a file under its hash name is always whole. Least recently used urls go first when the bound is passed.
  */
 export class FileCache {
-  readonly maxBytes: number;
+  private limit: number;
   private readonly now: () => number;
   private readonly inFlight = new Map<string, Promise<EnsureResult>>();
 
   constructor(readonly db: WritableDB, readonly root: string, options: FileCacheOptions = {}) {
-    this.maxBytes = options.maxBytes ?? DEFAULT_FILE_CACHE_BYTES;
+    this.limit = options.maxBytes ?? DEFAULT_FILE_CACHE_BYTES;
     this.now = options.now ?? Date.now;
     mkdirSync(join(root, 'tmp'), { recursive: true });
     this.removeStaleTempFiles();
+  }
+
+  get maxBytes(): number {
+    return this.limit;
+  }
+
+  /** A new size bound; what no longer fits is evicted now, least recently used first. */
+  setLimit(bytes: number): void {
+    this.limit = bytes;
+    this.evict();
   }
 
   /** The local file for a url, or null; marks it used. Never touches the network. */

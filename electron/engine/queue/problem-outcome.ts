@@ -9,7 +9,9 @@ export type QueueBlock =
   /** The service asked to wait (429 Retry-After). */
   | { kind: 'rate-limited'; untilMs: number }
   /** The token was refused or there is none: wait for a new sign-in. */
-  | { kind: 'sign-in' };
+  | { kind: 'sign-in' }
+  /** Rule 5: nothing is sent before the person confirms they upload only what they have the right to publish. */
+  | { kind: 'content-policy' };
 
 /** Why the runner stopped an attempt itself. */
 export type AbortReason = 'stop' | 'pause' | 'cancel';

@@ -42,7 +42,16 @@ export interface QueueRunnerOptions {
    * a file watch on the database's folder, checked with PRAGMA data_version. No polling. Default: true for a file database.
    */
   followOtherProcesses?: boolean;
+  /**
+   * Rule 5: whether the person has confirmed they upload only what they have the right to publish. Until then the
+   * whole queue waits for them (call contentPolicyChanged() once they have). Default: no such gate.
+   */
+  contentPolicyAccepted?: () => boolean;
 }
+
+/** What the queue says while it waits for the content policy to be accepted (rule 5). */
+export const CONTENT_POLICY_REASON =
+  'Waiting for you: confirm that you upload only designs and files you have the right to publish, under the service\'s content policy. Nothing is sent until you do.';
 
 /** A client for the runner: the session's token (a refusal moves it to needs-sign-in), and no retries of its own. */
 export function queueClient(session: Pick<Session, 'transportOptions'>, baseUrl: string, userAgent = 'design-sync'): ServiceClient {
@@ -59,7 +68,8 @@ interface Active {
 type Block =
   | { kind: 'offline'; message: string; attempt: number; reason: string }
   | { kind: 'rate-limited'; untilMs: number; reason: string }
-  | { kind: 'sign-in'; reason: string };
+  | { kind: 'sign-in'; reason: string }
+  | { kind: 'content-policy'; reason: string };
 
 interface Waiter {
   predicate: () => boolean;
@@ -133,6 +143,7 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
   get blockedBy(): QueueBlock | null {
     if (!this.block) return null;
     if (this.block.kind === 'offline') return { kind: 'offline', message: this.block.message };
+    if (this.block.kind === 'content-policy') return { kind: 'content-policy' };
     return this.block.kind === 'rate-limited' ? { kind: 'rate-limited', untilMs: this.block.untilMs } : { kind: 'sign-in' };
   }
 
@@ -151,7 +162,8 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
     this.store.on('change', this.onChange);
     this.unsubscribeSession = this.session.subscribe((state) => this.noticeSession(state));
     if (this.follow) this.followOtherProcesses();
-    if (!this.session.canWrite()) this.enterBlock({ kind: 'sign-in' });
+    if (!this.policyAccepted()) this.enterBlock({ kind: 'content-policy' });
+    else if (!this.session.canWrite()) this.enterBlock({ kind: 'sign-in' });
     this.schedulePump();
   }
 
@@ -292,8 +304,21 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
     this.schedulePump();
   }
 
+  /** The person accepted the content policy (rule 5): the queue may go on. */
+  contentPolicyChanged(): void {
+    if (!this.running || this.block?.kind !== 'content-policy' || !this.policyAccepted()) return;
+    this.store.log('info', 'Content policy accepted: uploads may start.');
+    this.block = null;
+    if (!this.session.canWrite()) this.enterBlock({ kind: 'sign-in' });
+    else this.clearBlockState();
+  }
+
+  private policyAccepted(): boolean {
+    return this.options.contentPolicyAccepted?.() ?? true;
+  }
+
   private noticeSession(_state: SessionState): void {
-    if (!this.running) return;
+    if (!this.running || this.block?.kind === 'content-policy') return;
     if (this.session.canWrite()) {
       if (this.block?.kind === 'sign-in') this.clearBlock();
     } else if (this.block?.kind !== 'sign-in') {
@@ -559,8 +584,13 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
       this.store.log('warning', `The service asked to slow down: uploads resume in ${Math.ceil((block.untilMs - Date.now()) / 1000)} s.`);
       this.blockTimer = setTimeout(() => this.clearBlock(), Math.max(0, block.untilMs - Date.now()));
       this.blockTimer.unref();
+    } else if (block.kind === 'content-policy') {
+      if (current?.kind === 'content-policy') return;
+      clearTimeout(this.blockTimer);
+      this.block = { kind: 'content-policy', reason: CONTENT_POLICY_REASON };
+      this.store.log('warning', CONTENT_POLICY_REASON);
     } else {
-      if (current?.kind === 'sign-in') return;
+      if (current?.kind === 'sign-in' || current?.kind === 'content-policy') return;
       clearTimeout(this.blockTimer);
       this.block = { kind: 'sign-in', reason: this.signInReason() };
       this.store.log('warning', `${this.signInReason()} Uploads wait until then.`);
@@ -573,12 +603,16 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
 
   private clearBlock(): void {
     const was = this.block;
-    if (!was) return;
+    if (!was || was.kind === 'content-policy') return;
     clearTimeout(this.blockTimer);
     this.block = null;
     if (!this.running) return;
     if (was.kind === 'offline') this.store.log('info', 'The service is reachable again: uploads resume.');
     else if (was.kind === 'sign-in') this.store.log('info', 'Signed in: uploads resume.');
+    this.clearBlockState();
+  }
+
+  private clearBlockState(): void {
     this.syncRunState();
     this.emit('blocked', null);
     this.schedulePump();
@@ -586,7 +620,7 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
 
   private scheduleProbe(): void {
     const block = this.block;
-    if (!block || block.kind === 'rate-limited') return;
+    if (!block || block.kind === 'rate-limited' || block.kind === 'content-policy') return;
     let delay: number;
     if (block.kind === 'offline') {
       block.attempt += 1;

@@ -125,7 +125,7 @@ export type QueueEvent = { type: 'item'; item: QueueItemView } | { type: 'status
  * It emits 'change' (QueueEvent) after each write, for the window; another process follows it with
  * `changedSince()` (PRAGMA data_version).
  */
-export class QueueStore extends EventEmitter<{ change: [QueueEvent] }> {
+export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [ActivityEntry] }> {
   /** Prepared once per database and reused: a scan queues thousands of items, and preparing cost more than running. */
   private readonly sql: (text: string) => Statement;
   private readonly enqueueRow: (path: string | null, values: Record<string, unknown>) => number;
@@ -477,7 +477,9 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent] }> {
   }
 
   log(level: 'info' | 'warning' | 'error', message: string, path: string | null = null): void {
-    this.sql('INSERT INTO activity (at, level, message, path) VALUES (?, ?, ?, ?)').run(this.now(), level, message, path);
+    const at = this.now();
+    const { lastInsertRowid } = this.sql('INSERT INTO activity (at, level, message, path) VALUES (?, ?, ?, ?)').run(at, level, message, path);
+    if (this.listenerCount('activity') > 0) this.emit('activity', { id: Number(lastInsertRowid), at, level, message, path });
   }
 
   private changed(id: number): QueueItem {

@@ -32,7 +32,12 @@ describe('design-sync sync', () => {
     dirs.push(profile, join(root, '..'));
     expect((await cli(profile, '--service', service.url, 'login', '--with-token')).code).toBe(0);
 
-    const first = await cli(profile, 'sync', root, '--settle-ms', '100');
+    const unasked = await cli(profile, 'sync', root, '--settle-ms', '100');
+    expect(unasked.code).toBe(1);
+    expect(unasked.err).toMatch(/right to publish.*--accept-content-policy/s);
+
+    // Rule 5: asked once per profile, remembered after.
+    const first = await cli(profile, 'sync', root, '--accept-content-policy', '--settle-ms', '100');
     expect(first.err).toBe('');
     expect(first.code).toBe(0);
     expect(first.out).toMatch(/folder made: hinge/);

@@ -1,0 +1,58 @@
+/** What a pull is told (PullOptions) and tells back (PullProgress, PullSummary); shared by pullDesigns and pullOwnDesigns. */
+
+export type PullPhase = 'designs' | 'own-designs' | 'images' | 'done';
+
+export interface PullProgress {
+  phase: PullPhase;
+  done: number;
+  /** Null while unknown (a listing without a total count). */
+  total: number | null;
+}
+
+export const DEFAULT_IMAGE_PREFETCH_LIMIT = 300;
+
+export interface PullOptions {
+  signal?: AbortSignal;
+  /** Told of progress; when it returns a promise the pull waits for it (backpressure for a slow consumer). */
+  onProgress?: (progress: PullProgress) => void | Promise<void>;
+  /** Page size of the listings (the service's maximum is 100). */
+  pageSize?: number;
+  /** Parallel image-list requests and downloads. */
+  concurrency?: number;
+  /** Renditions downloaded for each design's cover image. */
+  renditions?: readonly string[];
+  /**
+   * How many of other people's designs (newest first, only those with a cover image) get their images
+   * listed and their cover downloaded on each pull. Own designs always do. The rest are fetched when opened.
+   */
+  imagePrefetchLimit?: number;
+  /** Refuse to remove designs when the listing shrank by more than this share… */
+  maxShrinkRatio?: number;
+  /** …while the cache holds more than this many listed designs. */
+  shrinkGuardMinimum?: number;
+  now?: () => number;
+}
+
+export interface DesignCounts {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  removed: number;
+  skipped: number;
+}
+
+export interface PullSummary {
+  /** The published listing (GET /v1/designs). */
+  designs: DesignCounts;
+  /** The signed-in user's designs (GET /v1/users/:me/designs), drafts included; null when not signed in. */
+  ownDesigns: DesignCounts | null;
+  /** Whether the whole published listing was read (only then are designs removed). */
+  listingComplete: boolean;
+  /** Designs the listing no longer has but that were kept, because the walk was incomplete or the shrink was refused. */
+  removalsWithheld: number;
+  images: { designsChecked: number; notModified: number; rowsWritten: number; rowsRemoved: number; documentsChecked: number };
+  files: { downloaded: number; bytes: number; alreadyCached: number; failed: number };
+  signedInAs: string | null;
+  durationMs: number;
+  warnings: string[];
+}

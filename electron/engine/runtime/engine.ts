@@ -1,0 +1,296 @@
+import { EventEmitter } from 'node:events';
+import { ServiceClient } from '../api/service-client';
+import type { Session } from '../authorization/session';
+import type { DesignCache } from '../cache/design-cache';
+import { normalizeServiceUrl, type ProfilePaths } from '../profile/profile';
+import type { QueueStore } from '../queue/queue-store';
+import type { SettingsStore } from '../settings/settings-store';
+import type { TrashMode } from '../sync/local-files';
+import type { SyncDatabase } from '../sync-state/sync-database';
+import { SyncRootError, type SyncRoot } from '../sync-state/sync-root';
+import { BrowserSignIn } from './browser-sign-in';
+import { CatalogueRefresh, DEFAULT_CATALOGUE_REFRESH_MINUTES } from './catalogue-refresh';
+import { Connectivity } from './connectivity';
+import { EngineError } from './engine-error';
+import { makeSyncParts, type SyncParts } from './sync-parts';
+
+export interface EngineConfig {
+  profile: ProfilePaths;
+  settings: SettingsStore;
+  session: Session;
+  cache: DesignCache;
+  syncDb: SyncDatabase;
+  queue: QueueStore;
+  userAgent: string;
+  /** Why the stored token could not be read at opening (the session is then signed out), or null. */
+  tokenProblem: string | null;
+  openBrowser?: (url: string) => Promise<void>;
+  settleMs: number;
+  rescanIntervalMs: number;
+  trash: TrashMode;
+  signInTimeoutMs?: number;
+}
+
+/** Why the background work is not running, when it is not. */
+export type BackgroundProblem = { kind: 'queue-locked'; message: string } | { kind: 'sync-failed'; message: string };
+
+/**
+ * One profile's engine, opened once by openEngine() and driven by any front end (the CLI, the window host, the
+ * Electron shell): the session, the settings, the cache, the sync folder and the upload queue, the catalogue's own
+ * pull, connectivity. It knows none of its front ends. startBackground() makes it work on its own, as
+ * `design-sync sync --watch` does; close() lets what is being sent stop safely, with nothing queued lost.
+ */
+export class Engine extends EventEmitter<{ state: [] }> {
+  readonly profile: ProfilePaths;
+  readonly settings: SettingsStore;
+  readonly session: Session;
+  readonly cache: DesignCache;
+  readonly syncDb: SyncDatabase;
+  readonly queue: QueueStore;
+  readonly connectivity = new Connectivity();
+  readonly catalogue: CatalogueRefresh;
+  readonly signIn: BrowserSignIn;
+  readonly userAgent: string;
+  /** Why the stored token could not be read when the engine opened (signed out then), or null. */
+  readonly tokenProblem: string | null;
+
+  private parts: { baseUrl: string; client: ServiceClient; sync: SyncParts | null } | null = null;
+  private background = false;
+  private syncStarting: Promise<unknown> | null = null;
+  private problem: BackgroundProblem | null = null;
+  private closed = false;
+  private readonly offConnectivity: () => void;
+
+  constructor(private readonly config: EngineConfig) {
+    super();
+    this.profile = config.profile;
+    this.settings = config.settings;
+    this.session = config.session;
+    this.cache = config.cache;
+    this.syncDb = config.syncDb;
+    this.queue = config.queue;
+    this.userAgent = config.userAgent;
+    this.tokenProblem = config.tokenProblem;
+    this.catalogue = new CatalogueRefresh({
+      cache: config.cache,
+      client: () => (this.serviceUrl() ? this.client() : null),
+      intervalMs: () => this.catalogueRefreshMinutes() * 60_000,
+    });
+    this.signIn = new BrowserSignIn({
+      session: config.session,
+      serviceUrl: () => this.requireServiceUrl(),
+      userAgent: config.userAgent,
+      ...(config.openBrowser ? { openBrowser: config.openBrowser } : {}),
+      ...(config.signInTimeoutMs ? { timeoutMs: config.signInTimeoutMs } : {}),
+    });
+    // Back online: a stale catalogue is refreshed at once rather than at the next interval.
+    const onConnectivity = (state: { online: boolean }) => {
+      if (state.online && this.background && this.catalogue.isStale()) void this.catalogue.pullNow().catch(() => {});
+    };
+    this.connectivity.on('change', onConnectivity);
+    this.offConnectivity = () => this.connectivity.off('change', onConnectivity);
+  }
+
+  // The service
+
+  serviceUrl(): string | null {
+    return this.settings.read().serviceUrl ?? null;
+  }
+
+  requireServiceUrl(): string {
+    const url = this.serviceUrl();
+    if (!url) throw new EngineError({ kind: 'conflict', message: 'No service is chosen yet: set the service address first (e.g. http://127.0.0.1:4010 for the local service).' });
+    return url;
+  }
+
+  /**
+   * Chooses the service. Refused while signed in to another one (a token belongs to its service): sign out first.
+   * Returns the normalized address.
+   */
+  async setServiceUrl(raw: string): Promise<string> {
+    let url: string;
+    try {
+      url = normalizeServiceUrl(raw);
+    } catch (error) {
+      throw new EngineError({ kind: 'validation', message: (error as Error).message, fieldErrors: { serviceUrl: [(error as Error).message] } });
+    }
+    const current = this.serviceUrl();
+    if (current === url) return url;
+    if (current && this.session.state.status !== 'signed-out') {
+      throw new EngineError({ kind: 'conflict', message: `Signed in to ${current}: sign out before choosing another service.` });
+    }
+    const wasRunning = this.background;
+    if (wasRunning) await this.stopBackground();
+    await this.dropParts();
+    this.settings.update({ serviceUrl: url });
+    if (wasRunning) await this.startBackground();
+    return url;
+  }
+
+  /** The client of the chosen service, with the session's token; its answers and failures tell connectivity. */
+  client(): ServiceClient {
+    return this.ensureParts().client;
+  }
+
+  // Settings that the engine applies
+
+  catalogueRefreshMinutes(): number {
+    return this.settings.read().catalogueRefreshMinutes ?? DEFAULT_CATALOGUE_REFRESH_MINUTES;
+  }
+
+  /** The file cache's size bound, remembered; what no longer fits is evicted at once. */
+  setCacheLimit(bytes: number): void {
+    this.settings.update({ cacheLimitBytes: bytes });
+    this.cache.files.setLimit(bytes);
+  }
+
+  contentPolicyAccepted(): boolean {
+    return this.settings.read().contentPolicyAcceptedAt !== undefined;
+  }
+
+  /** Rule 5, accepted by the person: the queue may send. */
+  acceptContentPolicy(): void {
+    if (!this.contentPolicyAccepted()) this.settings.update({ contentPolicyAcceptedAt: new Date().toISOString() });
+    this.parts?.sync?.runner.contentPolicyChanged();
+    this.emit('state');
+  }
+
+  // The sync folder and the queue
+
+  /** The sync engine and queue runner of the chosen service (made on first use). */
+  syncParts(): SyncParts {
+    const parts = this.ensureParts();
+    parts.sync ??= makeSyncParts({
+      baseUrl: parts.baseUrl,
+      userAgent: this.userAgent,
+      session: this.session,
+      cache: this.cache,
+      db: this.syncDb,
+      queue: this.queue,
+      client: parts.client,
+      transportHooks: this.transportHooks(),
+      settleMs: this.config.settleMs,
+      rescanIntervalMs: this.config.rescanIntervalMs,
+      trash: this.config.trash,
+      contentPolicyAccepted: () => this.contentPolicyAccepted(),
+    });
+    // What the overall state is made of, besides the queue's own rows: tell whoever shows it.
+    parts.sync.runner.on('blocked', () => this.emit('state'));
+    parts.sync.sync.on('event', (event) => {
+      if (event.type === 'stopped' || event.type === 'resumed' || event.type === 'warning') this.emit('state');
+    });
+    return parts.sync;
+  }
+
+  syncFolder(): SyncRoot | null {
+    return this.syncParts().sync.root.current();
+  }
+
+  /** Makes `path` the profile's sync folder; SyncRootError's words become a 'sync-folder' problem. */
+  async chooseSyncFolder(path: string): Promise<SyncRoot> {
+    let root: SyncRoot;
+    try {
+      root = this.syncParts().sync.root.choose(path, { profileDir: this.profile.root });
+    } catch (error) {
+      if (error instanceof SyncRootError) throw new EngineError({ kind: 'sync-folder', message: error.message });
+      throw error;
+    }
+    if (this.background) this.startSyncInBackground();
+    return root;
+  }
+
+  get backgroundRunning(): boolean {
+    return this.background;
+  }
+
+  /** Why part of the background work could not start (another process sends this profile's queue…), or null. */
+  get backgroundProblem(): BackgroundProblem | null {
+    return this.problem;
+  }
+
+  /**
+   * Works on its own until stopBackground() or close(): the sync folder kept in step and the queue sent (once a folder
+   * is chosen), sign-in and connectivity followed, the catalogue refreshed on its schedule.
+   */
+  async startBackground(): Promise<void> {
+    if (this.closed) throw new EngineError({ kind: 'internal', message: 'The engine is closed.' });
+    if (this.background) return;
+    this.background = true;
+    this.problem = null;
+    if (this.serviceUrl()) {
+      const client = this.client();
+      this.connectivity.follow(() => client.listDesigns({ limit: 1 }));
+      this.catalogue.startSchedule();
+      if (this.syncParts().sync.root.current()) this.startSyncInBackground();
+    }
+    this.emit('state');
+  }
+
+  async stopBackground(): Promise<void> {
+    if (!this.background) return;
+    this.background = false;
+    this.connectivity.unfollow();
+    await this.catalogue.stop();
+    const starting = this.syncStarting;
+    this.syncStarting = null;
+    await starting?.catch(() => {});
+    const sync = this.parts?.sync;
+    if (sync) {
+      await sync.runner.stop();
+      await sync.sync.stop();
+    }
+    this.emit('state');
+  }
+
+  /** Stops everything: uploads in flight stop safely (reconciled at the next start), nothing queued is lost. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.signIn.cancel();
+    await this.stopBackground();
+    this.closed = true;
+    this.offConnectivity();
+    await this.dropParts();
+    this.cache.close();
+    if (this.syncDb.open) this.syncDb.close();
+  }
+
+  private startSyncInBackground(): void {
+    const { sync, runner } = this.syncParts();
+    if (!runner.isRunning) {
+      try {
+        runner.start();
+      } catch (error) {
+        this.problem = { kind: 'queue-locked', message: (error as Error).message };
+      }
+    }
+    if (this.syncStarting) return;
+    const starting = sync.start({ watch: true, firstPass: { settle: 'once' } }).catch((error: unknown) => {
+      this.problem = { kind: 'sync-failed', message: `Sync could not start: ${error instanceof Error ? error.message : String(error)}` };
+    });
+    this.syncStarting = starting;
+  }
+
+  private ensureParts(): NonNullable<Engine['parts']> {
+    const baseUrl = this.requireServiceUrl();
+    if (this.parts?.baseUrl === baseUrl) return this.parts;
+    const client = new ServiceClient(this.session.transportOptions({ baseUrl, userAgent: this.userAgent, ...this.transportHooks() }));
+    this.parts = { baseUrl, client, sync: null };
+    return this.parts;
+  }
+
+  private transportHooks() {
+    return {
+      onAnswer: () => this.connectivity.noticeAnswer(),
+      onProblem: (problem: Parameters<Connectivity['noticeProblem']>[0]) => this.connectivity.noticeProblem(problem),
+    };
+  }
+
+  private async dropParts(): Promise<void> {
+    const sync = this.parts?.sync;
+    this.parts = null;
+    if (sync) {
+      await sync.runner.stop();
+      await sync.sync.stop();
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import { describeFieldErrors, validateDesignInput, type DesignInput } from '../../../shared';
+import type { QueueItem, QueueStore } from '../queue/queue-store';
+import { EngineError } from './engine-error';
+
+/** What the person acts on in the queue: each checks the item's state first and says plainly why it cannot. */
+
+export function subjectOf(item: QueueItem): string {
+  return item.path ?? (item.folder ? `the folder "${item.folder}"` : `item ${item.id}`);
+}
+
+export function existingItem(queue: QueueStore, id: number): QueueItem {
+  const item = queue.get(id);
+  if (!item) throw new EngineError({ kind: 'not-found', message: `There is no queue item ${id}.` });
+  return item;
+}
+
+export function retryItem(queue: QueueStore, id: number): QueueItem {
+  const item = existingItem(queue, id);
+  if (item.state !== 'failed' && item.state !== 'waiting') throw new EngineError({ kind: 'conflict', message: `Item ${item.id} (${subjectOf(item)}) is ${item.state}: only failed or waiting items can be retried.` });
+  return queue.retry(item.id);
+}
+
+export function cancelItem(queue: QueueStore, id: number): QueueItem {
+  const item = existingItem(queue, id);
+  if (item.state === 'done' || item.state === 'cancelled') throw new EngineError({ kind: 'conflict', message: `Item ${item.id} (${subjectOf(item)}) is already ${item.state}.` });
+  return queue.cancel(item.id);
+}
+
+export function pauseItem(queue: QueueStore, id: number, paused: boolean): QueueItem {
+  return queue.setPaused(existingItem(queue, id).id, paused);
+}
+
+function needsConfirming(queue: QueueStore, id: number, attention: 'confirm-delete' | 'confirm-design'): QueueItem {
+  const item = existingItem(queue, id);
+  if (item.state !== 'attention' || item.attention !== attention) {
+    const what = attention === 'confirm-delete' ? 'a deletion' : 'a new design';
+    throw new EngineError({ kind: 'conflict', message: `Item ${id} (${subjectOf(item)}) is ${item.state}${item.attention ? ` [${item.attention}]` : ''}: there is no ${what} to confirm.` });
+  }
+  return item;
+}
+
+/** The person confirms deleting a file on the service (it was deleted from the folder). */
+export function confirmDeletion(queue: QueueStore, id: number): QueueItem {
+  return queue.confirm(needsConfirming(queue, id, 'confirm-delete').id);
+}
+
+/** The person confirms the design proposed for a new folder, with its required fields; a draft unless `publish`. */
+export function confirmNewDesign(queue: QueueStore, id: number, fields: { name?: string; excerpt?: string; license?: string }, publish: boolean): QueueItem {
+  needsConfirming(queue, id, 'confirm-design');
+  const checked = validateDesignInput(fields, 'create');
+  if (!checked.ok) throw new EngineError({ kind: 'validation', message: `The new design cannot be created: ${describeFieldErrors(checked.errors)}.`, fieldErrors: checked.errors });
+  return queue.confirm(id, { ...(checked.value as DesignInput), publish });
+}

@@ -1,0 +1,67 @@
+import { ServiceClient } from '../api/service-client';
+import { isServiceError } from '../api/service-error';
+import type { Session } from '../authorization/session';
+import type { DesignCache } from '../cache/design-cache';
+import { ownDesignRefs } from '../cache/design-reads';
+import { pullOwnDesigns } from '../cache/pull';
+import { QueueRunner } from '../queue/queue-runner';
+import type { QueueStore } from '../queue/queue-store';
+import type { TrashMode } from '../sync/local-files';
+import { SyncEngine } from '../sync/sync-engine';
+import type { SyncDatabase } from '../sync-state/sync-database';
+
+export interface SyncParts {
+  sync: SyncEngine;
+  runner: QueueRunner;
+}
+
+export interface SyncPartsOptions {
+  baseUrl: string;
+  userAgent: string;
+  session: Session;
+  cache: DesignCache;
+  db: SyncDatabase;
+  queue: QueueStore;
+  /** The client for reads (own designs, the remote pass): the engine's, with its connectivity hooks. */
+  client: ServiceClient;
+  /** For the queue's writes: no retries of their own (the queue retries, and shows it). */
+  transportHooks: Pick<ConstructorParameters<typeof ServiceClient>[0], 'onAnswer' | 'onProblem'>;
+  settleMs: number;
+  rescanIntervalMs: number;
+  trash: TrashMode;
+  contentPolicyAccepted: () => boolean;
+}
+
+/**
+ * The sync folder and the upload queue for one service: a sync pass brings only the signed-in user's own designs
+ * (GET /v1/users/:me/designs) and their files, never the public catalogue, so its cost does not grow with it.
+ */
+export function makeSyncParts(options: SyncPartsOptions): SyncParts {
+  const { cache, client } = options;
+  const sync = new SyncEngine({
+    db: options.db,
+    queue: options.queue,
+    client,
+    session: options.session,
+    settleMs: options.settleMs,
+    rescanIntervalMs: options.rescanIntervalMs,
+    trash: options.trash,
+    ownDesigns: async (signal) => {
+      try {
+        await pullOwnDesigns(client, cache.db, cache.files, { signal });
+      } catch (error) {
+        // Offline: the own designs the cache knows still get their folders; the service part of the pass waits.
+        if (!isServiceError(error, 'offline') || ownDesignRefs(cache.reader).length === 0) throw error;
+      }
+      return ownDesignRefs(cache.reader);
+    },
+  });
+  const runner = new QueueRunner({
+    store: options.queue,
+    session: options.session,
+    client: new ServiceClient(options.session.transportOptions({ baseUrl: options.baseUrl, userAgent: options.userAgent, retry: { retries: 0 }, ...options.transportHooks })),
+    settleMs: options.settleMs,
+    contentPolicyAccepted: options.contentPolicyAccepted,
+  });
+  return { sync, runner };
+}

@@ -1,0 +1,67 @@
+import type { QueueBlock } from '../queue/problem-outcome';
+import type { QueueItem, QueueStore } from '../queue/queue-store';
+import type { PassResult } from '../sync/sync-engine';
+import type { Engine } from './engine';
+import { EngineError } from './engine-error';
+
+export interface SyncUntilSentOptions {
+  /** Propose deleting files even when many vanished at once (each still needs confirming). */
+  allowManyMissing?: boolean;
+  /** Confirm the deletions on the service of files deleted from the folder (otherwise they wait for the person). */
+  confirmDeletes?: boolean;
+  signal?: AbortSignal;
+  /** Told of the first pass as soon as it is done, and of each deletion confirmed. */
+  onFirstPass?: (result: PassResult) => void;
+  onConfirmedDelete?: (item: QueueItem) => void;
+}
+
+export interface SyncUntilSentResult {
+  /** Why sync stopped (the folder vanished…), or null. */
+  stopped: string | null;
+  /** Why the queue as a whole waits (offline, sign-in, content policy), or null. */
+  blocked: QueueBlock | null;
+  /** What is left: failed, waiting for the person, or still waiting to be sent. */
+  open: QueueItem[];
+}
+
+/** Confirms every deletion on the service that waits for the person (files deleted from the folder). */
+export function confirmPendingDeletes(queue: QueueStore, onConfirmed?: (item: QueueItem) => void): void {
+  for (const item of queue.list({ states: ['attention'] })) {
+    if (item.kind !== 'delete-remote' || item.attention !== 'confirm-delete') continue;
+    queue.confirm(item.id);
+    onConfirmed?.(item);
+  }
+}
+
+/**
+ * One sync of the chosen folder, to the end: a pass (own designs and their files from the service into the folder,
+ * the folder's changes into the queue), the queue sent until nothing can be sent now, and a last pass for what the
+ * queue made (a design made from a folder: its files). What `design-sync sync` without --watch does.
+ */
+export async function syncUntilSent(engine: Engine, options: SyncUntilSentOptions = {}): Promise<SyncUntilSentResult> {
+  const { sync, runner } = engine.syncParts();
+  if (!sync.root.current()) throw new EngineError({ kind: 'sync-folder', message: 'No sync folder is chosen yet.' });
+  const stoppedNow = () => {
+    const status = engine.queue.status();
+    return status.state === 'stopped' ? status.reason ?? 'Sync is stopped.' : null;
+  };
+  const settled = () => {
+    const { counts } = engine.queue.status();
+    return (counts.waiting === 0 && counts.running === 0) || runner.blockedBy !== null || stoppedNow() !== null || options.signal?.aborted === true;
+  };
+
+  const first = await sync.syncOnce({ settle: 'wait', allowManyMissing: options.allowManyMissing === true });
+  options.onFirstPass?.(first);
+  if (first.stopped) return { stopped: first.stopped, blocked: null, open: [] };
+  if (options.confirmDeletes) confirmPendingDeletes(engine.queue, options.onConfirmedDelete);
+  const started = !runner.isRunning;
+  runner.start();
+  try {
+    await runner.waitUntil(settled);
+    const last = await sync.syncOnce({ settle: 'wait' });
+    if (last.scan && last.scan.enqueued > 0) await runner.waitUntil(settled);
+    return { stopped: stoppedNow(), blocked: runner.blockedBy, open: engine.queue.list({ states: ['failed', 'attention', 'waiting'] }) };
+  } finally {
+    if (started) await runner.stop();
+  }
+}

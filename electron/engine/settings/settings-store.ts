@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { readSettings, writeSettings } from './profile-settings';
+
+/** What a profile remembers besides its token. Every field is optional: a new profile has none. */
+export const engineSettings = z.looseObject({
+  /** The service this profile uses (no built-in default: the spec names no address). */
+  serviceUrl: z.string().optional(),
+  /** The file cache's size limit. */
+  cacheLimitBytes: z.number().int().positive().optional(),
+  /** How often the catalogue is refreshed while the engine runs. */
+  catalogueRefreshMinutes: z.number().int().positive().optional(),
+  /** Rule 5: when the person confirmed they upload only what they have the right to publish. */
+  contentPolicyAcceptedAt: z.string().optional(),
+});
+export type EngineSettings = z.infer<typeof engineSettings>;
+
+/**
+ * Where settings are kept: a JSON file for the CLI and the window host, electron-store in the Electron shell. The
+ * engine is given one and never knows which.
+ */
+export interface SettingsStore {
+  read(): EngineSettings;
+  /** Merges the changes into what is stored; durable when it returns. */
+  update(changes: Partial<EngineSettings>): EngineSettings;
+}
+
+/** settings.json in the profile folder (written atomically; a broken file is a named error, never replaced silently). */
+export function fileSettingsStore(path: string): SettingsStore {
+  return {
+    read: () => engineSettings.parse(readSettings(path)),
+    update(changes) {
+      const next = engineSettings.parse({ ...readSettings(path), ...changes });
+      writeSettings(path, next);
+      return next;
+    },
+  };
+}
+
+/** Settings held in memory only (tests, a throwaway profile). */
+export function memorySettingsStore(initial: EngineSettings = {}): SettingsStore {
+  let current = engineSettings.parse(initial);
+  return {
+    read: () => current,
+    update(changes) {
+      current = engineSettings.parse({ ...current, ...changes });
+      return current;
+    },
+  };
+}

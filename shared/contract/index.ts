@@ -1,0 +1,5 @@
+export * from './problems';
+export * from './views';
+export * from './requests';
+export * from './events';
+export * from './protocol';

@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { LICENSE_CODES } from '../licenses/licenses';
+import { QUEUE_STATES } from '../sync/sync-types';
+import type {
+  AccountView, AuthorPage, DesignDetail, LibraryPage, OwnDesignView, PullView, QueueEntry, QueueView, SettingsView, SyncView,
+} from './views';
+
+const nothing = z.object({}).strict();
+const id = z.number().int().positive();
+const idOrSlug = z.union([id, z.string().trim().min(1).max(255)]);
+const query = z.string().max(500);
+const license = z.enum(LICENSE_CODES);
+/** Types only: lengths and blanks are checked by shared/validation, so the messages are the service's own. */
+const text = z.string().max(100_000);
+const queueTarget = z.union([id, z.literal('all')]);
+
+/**
+ * Every request a window may make, with the schema of its input. The engine checks each input against its schema at
+ * the boundary (whatever carries it: Electron IPC or the window host's WebSocket) and answers a 'validation' problem
+ * naming the field when it does not fit, changing nothing.
+ */
+export const REQUEST_INPUTS = {
+  /** Who is signed in, and where the token is kept. */
+  'account.get': nothing,
+  /** Starts the browser sign-in (the service's own page in the system browser); its end arrives as 'account.changed'. */
+  'account.signIn': nothing,
+  'account.cancelSignIn': nothing,
+  'account.signOut': nothing,
+
+  /** A page of cached designs for a query (offline full-text search), license filter and sort, with the total count. */
+  'library.page': z.object({
+    query: query.default(''),
+    licenses: z.array(license).max(LICENSE_CODES.length).default([]),
+    sort: z.enum(['newest', 'popular', 'name', 'updated']).default('newest'),
+    offset: z.number().int().min(0).default(0),
+    limit: z.number().int().min(1).max(200).default(60),
+  }).strict(),
+  /** How many cached designs match the query, per license (the filter's counts). */
+  'library.licenseCounts': z.object({ query: query.default('') }).strict(),
+  /** Asks the service's search (when online) and merges what it finds into the cache; then ask 'library.page' again. */
+  'library.searchService': z.object({ query: query.trim().min(1) }).strict(),
+
+  /** One design in full: images, documents, author, attribution, its page's address, what is cached. */
+  'design.get': z.object({ id: idOrSlug }).strict(),
+  /** Opens the design's page on the service in the person's browser (rule 1: the page, never its 3D files). */
+  'design.openPage': z.object({ id: idOrSlug }).strict(),
+  /** An author: their public profile and designs (users endpoints), or what the cache knows offline. */
+  'author.get': z.object({ id: idOrSlug }).strict(),
+
+  /** The signed-in user's designs, drafts included, each with its sync state. */
+  'own.list': nothing,
+  /** A new design starts unpublished (a draft). */
+  'own.create': z.object({ name: text, excerpt: text, license: license.optional(), description: text.optional() }).strict(),
+  'own.update': z.object({
+    id, name: text.optional(), excerpt: text.optional(), license: license.optional(), description: text.optional(), primaryImageId: id.nullable().optional(),
+  }).strict(),
+  /** Publishes a draft: only on the person's explicit request (rule 4). */
+  'own.publish': z.object({ id }).strict(),
+  'own.delete': z.object({ id, confirm: z.literal(true, { error: 'must be true: deleting a design needs the person\'s confirmation' }) }).strict(),
+
+  'sync.status': nothing,
+  /** Makes a folder the profile's sync folder (made when missing). */
+  'sync.chooseFolder': z.object({ path: z.string().trim().min(1).max(4096) }).strict(),
+  /** Starts syncing in the background (the folder watched, the queue sent). */
+  'sync.start': nothing,
+  'sync.stop': nothing,
+  /** Rule 5: the person confirms they upload only what they have the right to publish, under the content policy. */
+  'sync.acceptContentPolicy': z.object({ accept: z.literal(true, { error: 'must be true: only the person can accept the content policy' }) }).strict(),
+
+  'queue.list': z.object({ states: z.array(z.enum(QUEUE_STATES)).min(1).optional(), limit: z.number().int().min(1).max(1000).default(200) }).strict(),
+  'queue.retry': z.object({ target: queueTarget }).strict(),
+  'queue.cancel': z.object({ target: queueTarget }).strict(),
+  'queue.pause': z.object({ target: queueTarget }).strict(),
+  'queue.resume': z.object({ target: queueTarget }).strict(),
+  'queue.confirmDelete': z.object({ id }).strict(),
+  /** Creates the design proposed for a new folder, with its required fields; a draft unless `publish`. */
+  'queue.confirmDesign': z.object({ id, name: text, excerpt: text, license, publish: z.boolean().default(false) }).strict(),
+
+  /** Refreshes the catalogue from the service now (otherwise it is refreshed on its schedule). */
+  'catalogue.pull': nothing,
+
+  'settings.get': nothing,
+  'settings.update': z.object({
+    serviceUrl: z.string().trim().min(1).max(2048).optional(),
+    cacheLimitMb: z.number().int().min(50).max(1_000_000).optional(),
+    catalogueRefreshMinutes: z.number().int().min(5).max(7 * 24 * 60).optional(),
+  }).strict(),
+} as const;
+
+export type RequestName = keyof typeof REQUEST_INPUTS;
+export const REQUEST_NAMES = Object.keys(REQUEST_INPUTS) as RequestName[];
+
+/** What each request answers when it succeeds. */
+export interface RequestResults {
+  'account.get': AccountView;
+  'account.signIn': { authorizationUrl: string };
+  'account.cancelSignIn': AccountView;
+  'account.signOut': AccountView;
+  'library.page': LibraryPage;
+  'library.licenseCounts': { counts: Record<(typeof LICENSE_CODES)[number], number>; total: number };
+  'library.searchService': { found: number; merged: number };
+  'design.get': DesignDetail;
+  'design.openPage': { url: string; opened: boolean };
+  'author.get': AuthorPage;
+  'own.list': OwnDesignView[];
+  'own.create': OwnDesignView;
+  'own.update': OwnDesignView;
+  'own.publish': OwnDesignView;
+  'own.delete': { id: number };
+  'sync.status': SyncView;
+  'sync.chooseFolder': SyncView;
+  'sync.start': SyncView;
+  'sync.stop': SyncView;
+  'sync.acceptContentPolicy': SyncView;
+  'queue.list': QueueView;
+  'queue.retry': { changed: number };
+  'queue.cancel': { changed: number };
+  'queue.pause': { changed: number };
+  'queue.resume': { changed: number };
+  'queue.confirmDelete': QueueEntry;
+  'queue.confirmDesign': QueueEntry;
+  'catalogue.pull': PullView;
+  'settings.get': SettingsView;
+  'settings.update': SettingsView;
+}
+
+/** One map of request name → input (as a window writes it) and result. */
+export type Requests = { [K in RequestName]: { input: z.input<(typeof REQUEST_INPUTS)[K]>; parsed: z.output<(typeof REQUEST_INPUTS)[K]>; result: RequestResults[K] } };
+export type RequestInput<K extends RequestName> = Requests[K]['input'];
+export type ParsedInput<K extends RequestName> = Requests[K]['parsed'];
+export type RequestResult<K extends RequestName> = Requests[K]['result'];
+
+export function isRequestName(name: unknown): name is RequestName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(REQUEST_INPUTS, name);
+}

@@ -1,0 +1,252 @@
+import type { LicenseCode } from '../licenses/licenses';
+import type { FieldErrors } from '../validation/field-errors';
+import type { AttentionKind, QueueKind, QueueState, SyncRunState } from '../sync/sync-types';
+
+/**
+ * What the engine hands a window: plain JSON (times as ISO 8601 strings, no class instances), the same through
+ * Electron's structured clone and a WebSocket. File bytes never travel here: images and models are addresses
+ * (`/files/…`) that the host serves from the file cache.
+ */
+
+export type IsoTime = string;
+
+export interface AccountView {
+  status: 'signed-out' | 'signed-in' | 'needs-sign-in';
+  user: { id: number; screenName: string; realName: string | null; avatarUrl: string | null } | null;
+  /** Why a new sign-in is needed, in words. */
+  reason: string | null;
+  serviceUrl: string | null;
+  /** Where the token is kept ("in the system keychain", "in a file only you can read"), never the token. */
+  tokenKeptIn: string;
+  /** Whether a browser sign-in is under way (its address in `signInUrl`). */
+  signingIn: boolean;
+  signInUrl: string | null;
+}
+
+/** Spec §1 rule 2, for one design: who to credit, or why that cannot be said now. */
+export interface AttributionView {
+  required: boolean;
+  /** "“Gear” by alice, licensed Creative Commons Attribution"; null when none is required, or unavailable. */
+  text: string | null;
+  /** The license needs attribution but the author is not known and could not be read: show this, not the design as if none were needed. */
+  unavailable: boolean;
+}
+
+export interface LicenseView {
+  code: LicenseCode;
+  title: string;
+  meaning: string;
+  attributionRequired: boolean;
+  commercialUse: boolean;
+  changesAllowed: boolean;
+  shareAlike: boolean;
+}
+
+export interface DesignCard {
+  id: number;
+  slug: string | null;
+  name: string;
+  excerpt: string;
+  author: { id: number | null; screenName: string | null };
+  license: LicenseView | null;
+  attribution: AttributionView;
+  state: string | null;
+  own: boolean;
+  /** The cover's small rendition, served by the host (null: none cached and none known). */
+  thumbnailUrl: string | null;
+  createdAt: IsoTime | null;
+  updatedAt: IsoTime | null;
+  /** When the service last vouched for this copy. */
+  checkedAt: IsoTime | null;
+}
+
+export type LibrarySort = 'newest' | 'popular' | 'name' | 'updated';
+
+export interface LibraryPage {
+  /** How many designs match in all (for a scrollbar over 100,000 designs without sending them). */
+  total: number;
+  offset: number;
+  items: DesignCard[];
+  /** When the catalogue was last pulled whole (null: never). */
+  catalogueCheckedAt: IsoTime | null;
+}
+
+export interface ImageView {
+  id: number;
+  name: string;
+  /** Served by the host from the file cache, fetched on demand when online. */
+  thumbnailUrl: string;
+  largeUrl: string;
+  /** Whether the large rendition is in the file cache (works offline). */
+  cached: boolean;
+}
+
+export interface DocumentView {
+  id: number;
+  name: string;
+  /** The file type, from its name (stl, obj, pdf…). */
+  type: string;
+  /** In bytes, when known (the service's lists do not say; known once the file is cached). */
+  size: number | null;
+  isModel: boolean;
+  /** For the 3D preview only (served by the host, never a link to the service's file: rule 1). Null when not a model. */
+  previewUrl: string | null;
+  cached: boolean;
+}
+
+export interface AuthorView {
+  id: number;
+  screenName: string;
+  realName: string | null;
+  location: string | null;
+  skills: string[];
+  avatarUrl: string | null;
+  /** The author's page on the service (opened in the system browser). */
+  pageUrl: string | null;
+}
+
+export interface DesignDetail {
+  card: DesignCard;
+  /** The service's HTML as received: the window sanitizes it before showing it. */
+  descriptionHtml: string;
+  tags: string[];
+  images: ImageView[];
+  documents: DocumentView[];
+  author: AuthorView | null;
+  /** The design's page on the service: what "open in browser" opens (rule 1: never its 3D files). */
+  pageUrl: string | null;
+  /** Whether the images and documents lists came from the service or the cache (and how old). */
+  listsCheckedAt: IsoTime | null;
+}
+
+export interface AuthorPage {
+  author: AuthorView;
+  designs: DesignCard[];
+  /** False when the service could not be asked: what the cache knows of the author. */
+  fromService: boolean;
+}
+
+export type OwnSyncState =
+  /** In the sync folder and nothing waits. */
+  | 'synced'
+  /** Changes of its files are queued or being sent. */
+  | 'syncing'
+  /** Something of it waits for the person (a deletion to confirm, a refused file…). */
+  | 'attention'
+  /** A change of it failed. */
+  | 'error'
+  /** No sync folder, or the design has no folder in it yet. */
+  | 'not-synced';
+
+export interface OwnDesignView {
+  card: DesignCard;
+  published: boolean;
+  folder: string | null;
+  syncState: OwnSyncState;
+  /** Queue items of this design not done yet. */
+  pending: number;
+  /** Edits made while offline wait in the queue: this says so. */
+  note: string | null;
+}
+
+export interface QueueEntry {
+  id: number;
+  kind: QueueKind;
+  state: QueueState;
+  paused: boolean;
+  attention: AttentionKind | null;
+  reason: string | null;
+  folder: string | null;
+  path: string | null;
+  designId: number | null;
+  fileKind: 'image' | 'document' | null;
+  bytesSent: number;
+  bytesTotal: number | null;
+  attempts: number;
+  nextAttemptAt: IsoTime | null;
+  createdAt: IsoTime;
+  updatedAt: IsoTime;
+}
+
+export interface ActivityView {
+  id: number;
+  at: IsoTime;
+  level: 'info' | 'warning' | 'error';
+  message: string;
+  path: string | null;
+}
+
+/** The one state a person sees; it never hides an error. */
+export type OverallSyncState =
+  /** No service or no sync folder chosen yet. */
+  | 'not-set-up'
+  | 'up-to-date'
+  | 'syncing'
+  /** Paused by the person (the queue), or sync not running. */
+  | 'paused'
+  | 'offline'
+  /** Something only the person can do: sign in, accept the content policy, confirm a deletion or a new design… */
+  | 'attention'
+  /** Sync stopped (the folder vanished…) or a change failed. */
+  | 'error';
+
+export interface SyncView {
+  state: OverallSyncState;
+  /** What the state means now and what to do, in words. */
+  reason: string | null;
+  /** The engine's own run state, for detail. */
+  runState: SyncRunState;
+  folder: string | null;
+  /** Sync is running in the background (watching the folder, sending the queue). */
+  running: boolean;
+  queuePaused: boolean;
+  lastScanAt: IsoTime | null;
+  counts: Record<QueueState, number>;
+  /** Bytes sent and to send of what is uploading now. */
+  bytesSent: number;
+  bytesTotal: number;
+  /** The person acknowledged the content policy (rule 5); until then nothing is uploaded. */
+  contentPolicyAccepted: boolean;
+  /** A problem of the folder watcher (limit reached…): sync goes on with rescans. */
+  watcherWarning: string | null;
+}
+
+export interface QueueView {
+  items: QueueEntry[];
+  activity: ActivityView[];
+}
+
+export interface PullView {
+  designs: { inserted: number; updated: number; unchanged: number; removed: number };
+  ownDesigns: { inserted: number; updated: number; unchanged: number; removed: number } | null;
+  listingComplete: boolean;
+  filesDownloaded: number;
+  warnings: string[];
+  durationMs: number;
+  finishedAt: IsoTime;
+}
+
+export interface PullProgressView {
+  phase: 'designs' | 'own-designs' | 'images' | 'done';
+  done: number;
+  total: number | null;
+}
+
+export interface SettingsView {
+  serviceUrl: string | null;
+  cacheLimitBytes: number;
+  cacheBytes: number;
+  cacheDesigns: number;
+  /** When the catalogue was last pulled whole (how old the cache is). */
+  catalogueCheckedAt: IsoTime | null;
+  catalogueRefreshMinutes: number;
+}
+
+export interface ConnectivityView {
+  online: boolean;
+  /** Why offline, in words. */
+  reason: string | null;
+  since: IsoTime;
+}
+
+export type FieldErrorsView = FieldErrors;
