@@ -1,14 +1,11 @@
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ServiceClient } from '../../electron/engine/api/service-client';
-import { isServiceError } from '../../electron/engine/api/service-error';
 import { FileTokenStore } from '../../electron/engine/authorization/file-token-store';
-import { Session } from '../../electron/engine/authorization/session';
-import { openDesignCache, type DesignCache } from '../../electron/engine/cache/design-cache';
-import { countCachedDesigns, ownDesignRefs } from '../../electron/engine/cache/design-reads';
-import { pullOwnDesigns } from '../../electron/engine/cache/pull';
-import { ensureProfile } from '../../electron/engine/profile/profile';
-import { openSyncDatabase, type SyncDatabase } from '../../electron/engine/sync-state/sync-database';
+import { ServiceClient } from '../../electron/engine/api/service-client';
+import { countCachedDesigns } from '../../electron/engine/cache/design-reads';
+import type { Engine } from '../../electron/engine/runtime/engine';
+import { openEngine } from '../../electron/engine/runtime/open-engine';
+import { memorySettingsStore } from '../../electron/engine/settings/settings-store';
 import { SyncEngine, type PassResult } from '../../electron/engine/sync/sync-engine';
 import { prepareUsers, startServiceProcess, type ServiceProcess } from '../../test/support/service-process';
 import { median, percentile, round, type ScenarioResult } from '../support/measure';
@@ -38,13 +35,10 @@ async function setUp(catalogue: number): Promise<Setup> {
   mkdirSync(dataDir);
   const { syncer: token } = prepareUsers(dataDir, ['syncer']);
   let service: ServiceProcess | null = null;
-  let db: SyncDatabase | null = null;
-  let cache: DesignCache | null = null;
+  let opened: Engine | null = null;
   let engine: SyncEngine | null = null;
   const dispose = async () => {
-    await engine?.stop();
-    cache?.close();
-    db?.close();
+    await opened?.close();
     await service?.stop();
     scratch.dispose();
   };
@@ -58,31 +52,17 @@ async function setUp(catalogue: number): Promise<Setup> {
       if (i > 0) await api.publishDesign(design.id);
     }
 
-    // Wired as `design-sync sync` wires it (its engine's makeSyncParts, electron/engine/runtime/sync-parts.ts): the
-    // same SyncEngine options, and own designs from pullOwnDesigns + ownDesignRefs with the same offline fallback.
-    const profile = ensureProfile(join(scratch.path, 'profile'));
-    const store = new FileTokenStore(profile.tokenFile);
-    await store.write(token!);
-    const session = new Session(store);
-    await session.load();
-    const client = new ServiceClient(session.transportOptions({ baseUrl: service.url, userAgent: 'design-sync-cli' }));
-    db = openSyncDatabase(profile.syncDatabase);
-    const openCache = openDesignCache(profile);
-    cache = openCache;
-    engine = new SyncEngine({
-      db, client, session, settleMs: 2000, rescanIntervalMs: 10 * 60_000,
-      ownDesigns: async (signal) => {
-        try {
-          await pullOwnDesigns(client, openCache.db, openCache.files, { signal });
-        } catch (error) {
-          if (!isServiceError(error, 'offline')) throw error;
-          if (ownDesignRefs(openCache.db).length === 0) throw error;
-        }
-        return ownDesignRefs(openCache.db);
-      },
+    // The product's own path: the profile's engine, opened as every front end opens it, and its sync engine.
+    const profileDir = join(scratch.path, 'profile');
+    opened = await openEngine({
+      profileDir, serviceUrl: service.url, userAgent: 'design-sync-bench',
+      tokenStore: (paths) => new FileTokenStore(paths.tokenFile), settingsStore: () => memorySettingsStore(),
     });
+    await opened.session.signInWithToken(service.url, token!);
+    const openCache = opened.cache;
+    engine = opened.syncParts().sync;
     const root = join(scratch.path, 'Designs');
-    engine.root.choose(root, { profileDir: profile.root });
+    await opened.chooseSyncFolder(root);
 
     const first = await engine.syncOnce({ settle: 'wait' });
     if (first.stopped || first.remoteSkipped) throw new Error(`the first sync failed: ${first.stopped ?? first.remoteSkipped}`);
@@ -111,7 +91,7 @@ async function setUp(catalogue: number): Promise<Setup> {
 }
 
 /**
- * A sync pass with nothing changed (`SyncEngine.syncOnce()` as `design-sync sync` wires it: own designs pulled
+ * A sync pass with nothing changed (the opened engine's `SyncEngine.syncOnce()`, as every front end runs it: own designs pulled
  * with pullOwnDesigns, their folders, the service's changes, the folder's scan), against a catalogue of 100
  * and of 100,000 published designs of other users. Its cost must not follow the catalogue's size. Passes
  * alternate between the two setups, so that drift on the machine touches both alike.
@@ -134,7 +114,7 @@ export async function syncPassScenario(): Promise<ScenarioResult> {
     const label = (catalogue: number) => (catalogue >= 1000 ? `${catalogue / 1000}k` : String(catalogue));
     return {
       name: 'sync-pass',
-      description: `a sync pass with nothing changed (syncOnce wired as the CLI: pullOwnDesigns + ownDesignRefs), ${OWN_DESIGNS} own designs × 2 files, ` +
+      description: `a sync pass with nothing changed (the opened engine's sync engine: pullOwnDesigns + ownDesignRefs), ${OWN_DESIGNS} own designs × 2 files, ` +
         `catalogue of ${CATALOGUES[0]} vs ${CATALOGUES[1]} published designs of others; ${PASSES} passes each after ${WARM_UP_PASSES} warm-up`,
       metrics: {
         ownDesigns: OWN_DESIGNS,
