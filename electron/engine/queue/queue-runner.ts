@@ -167,10 +167,22 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
     this.schedulePump();
   }
 
-  /** Stops: what is being sent is aborted and goes back in line (reconciled at the next start if it may have arrived). */
-  async stop(): Promise<void> {
+  /**
+   * Stops: nothing more is started; what is being sent may finish for up to `drainMs` (default 0), so that its outcome
+   * is known, then the rest is aborted and goes back in line (reconciled at the next start if it may have arrived).
+   */
+  async stop(options: { drainMs?: number } = {}): Promise<void> {
     if (!this.running) return;
     this.running = false;
+    const drainMs = options.drainMs ?? 0;
+    if (drainMs > 0 && this.active.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...this.active.values()].map((entry) => entry.done)),
+        new Promise((resolve) => { timer = setTimeout(resolve, drainMs); }),
+      ]);
+      clearTimeout(timer);
+    }
     this.store.off('change', this.onChange);
     this.unsubscribeSession?.();
     this.unsubscribeSession = null;

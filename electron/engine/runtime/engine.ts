@@ -31,6 +31,9 @@ export interface EngineConfig {
   signInTimeoutMs?: number;
 }
 
+/** How long uploads under way may take to finish when the engine stops (then they are stopped safely). */
+export const DEFAULT_DRAIN_MS = 5_000;
+
 /** Why the background work is not running, when it is not. */
 export type BackgroundProblem = { kind: 'queue-locked'; message: string } | { kind: 'sync-failed'; message: string };
 
@@ -226,7 +229,11 @@ export class Engine extends EventEmitter<{ state: [] }> {
     this.emit('state');
   }
 
-  async stopBackground(): Promise<void> {
+  /**
+   * Stops the background work. Uploads under way get up to `drainMs` to finish (so their outcome is known and nothing
+   * is sent twice); the rest stop safely, go back in line and are reconciled with the service at the next start.
+   */
+  async stopBackground(options: { drainMs?: number } = {}): Promise<void> {
     if (!this.background) return;
     this.background = false;
     this.connectivity.unfollow();
@@ -236,17 +243,20 @@ export class Engine extends EventEmitter<{ state: [] }> {
     await starting?.catch(() => {});
     const sync = this.parts?.sync;
     if (sync) {
-      await sync.runner.stop();
+      await sync.runner.stop({ drainMs: options.drainMs ?? DEFAULT_DRAIN_MS });
       await sync.sync.stop();
     }
     this.emit('state');
   }
 
-  /** Stops everything: uploads in flight stop safely (reconciled at the next start), nothing queued is lost. */
-  async close(): Promise<void> {
+  /**
+   * Stops everything: uploads in flight get a few seconds to finish, then stop safely (reconciled at the next start);
+   * nothing queued is lost.
+   */
+  async close(options: { drainMs?: number } = {}): Promise<void> {
     if (this.closed) return;
     this.signIn.cancel();
-    await this.stopBackground();
+    await this.stopBackground(options);
     this.closed = true;
     this.offConnectivity();
     await this.dropParts();

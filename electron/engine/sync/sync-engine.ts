@@ -89,6 +89,8 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
   private readonly onQueueChange = (event: QueueEvent) => this.queueChanged(event);
   private abort = new AbortController();
   private started = false;
+  /** The sync_status this engine wrote last (to tell it from the queue runner's). */
+  private written: { state: string; reason: string | null } | null = null;
 
   constructor(private readonly options: SyncEngineOptions) {
     super();
@@ -263,8 +265,12 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
   private setState(state: 'idle' | 'scanning' | 'waiting', reason: string | null): void {
     const current = this.queue.status();
     if (current.state === state && current.reason === reason) return;
-    // The queue runner owns 'syncing' and 'paused'; a scan does not overwrite them with idle.
-    if (state === 'idle' && (current.state === 'syncing' || current.state === 'paused')) return;
+    // The queue runner owns 'syncing', 'paused' and its own 'waiting' (offline, sign-in, the content policy): a scan
+    // neither hides them behind 'scanning' nor replaces them with 'idle'. Only what this engine wrote is its to replace.
+    const ours = this.written !== null && current.state === this.written.state && current.reason === this.written.reason;
+    const runners = current.state === 'syncing' || current.state === 'paused' || (current.state === 'waiting' && !ours);
+    if (runners && state !== 'waiting') return;
+    this.written = { state, reason };
     this.queue.setRunState(state, reason);
   }
 

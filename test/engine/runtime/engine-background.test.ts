@@ -1,0 +1,112 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryTokenStore } from '../../../electron/engine/authorization/memory-token-store';
+import { CONTENT_POLICY_REASON } from '../../../electron/engine/queue/queue-runner';
+import type { Engine } from '../../../electron/engine/runtime/engine';
+import { openEngine } from '../../../electron/engine/runtime/open-engine';
+import { memorySettingsStore, type SettingsStore } from '../../../electron/engine/settings/settings-store';
+import { startTestService, type TestService } from '../../support/local-service';
+import { tempDir } from '../cache/cache-fixtures';
+import { clientFor } from '../sync/sync-fixtures';
+
+let service: TestService;
+let token: string;
+const cleanups: (() => Promise<void> | void)[] = [];
+
+beforeAll(async () => {
+  service = await startTestService({ faultInjection: true });
+  token = service.addUser('runner').token;
+  // Someone else's published designs: the public catalogue.
+  const other = clientFor(service.url, service.addUser('other').token);
+  for (let i = 0; i < 3; i++) await other.publishDesign((await other.createDesign({ name: `Public ${i}`, excerpt: 'x', license: 'cc0' })).id);
+});
+afterAll(async () => service.stop());
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  await service.request('DELETE', '/__admin/faults');
+});
+
+async function open(profileDir: string, settings: SettingsStore): Promise<Engine> {
+  const engine = await openEngine({
+    profileDir, serviceUrl: service.url, userAgent: 'design-sync-test', settleMs: 100,
+    tokenStore: () => new MemoryTokenStore(token), settingsStore: () => settings, trash: 'folder',
+  });
+  cleanups.push(() => engine.close());
+  return engine;
+}
+
+/** Polls `check` until it holds or the deadline passes (then fails with `what`). */
+async function until<T>(what: string, check: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('the opened engine in the background', () => {
+  it('refreshes the catalogue on its own, with no sync folder chosen', async () => {
+    const profile = tempDir('engine-catalogue');
+    cleanups.push(() => rmSync(profile, { recursive: true, force: true }));
+    const engine = await open(profile, memorySettingsStore());
+    const finished = new Promise((resolve) => engine.catalogue.once('finished', resolve));
+    await engine.startBackground();
+    await finished;
+    expect(engine.catalogue.lastPullAt()).not.toBeNull();
+    expect(engine.catalogue.isStale()).toBe(false);
+  });
+
+  it('holds every upload until the content policy is accepted, then sends what the folder holds', async () => {
+    const api = clientFor(service.url, token);
+    const design = await api.createDesign({ name: 'Policy bracket', excerpt: 'x', license: 'cc0' });
+    const profile = tempDir('engine-policy');
+    const root = join(tempDir('engine-policy-root'), 'Designs');
+    cleanups.push(() => rmSync(profile, { recursive: true, force: true }), () => rmSync(join(root, '..'), { recursive: true, force: true }));
+    const engine = await open(profile, memorySettingsStore());
+    await engine.chooseSyncFolder(root);
+    await engine.startBackground();
+    const folder = await until('the design folder', () => engine.syncParts().sync.folders.ofDesign(design.id));
+    expect(folder.folder).toBe('policy-bracket');
+    writeFileSync(join(root, 'policy-bracket', 'bracket.stl'), 'solid bracket');
+    await engine.syncParts().sync.scan({ settle: 'wait' });
+
+    await until('the queue to wait for the person', () => engine.syncParts().runner.blockedBy?.kind === 'content-policy');
+    expect(engine.queue.status()).toMatchObject({ state: 'waiting', reason: CONTENT_POLICY_REASON });
+    expect(engine.queue.status().counts.waiting).toBe(1);
+    expect(await api.listDocuments(design.id)).toEqual([]);
+
+    engine.acceptContentPolicy();
+    await until('the upload', async () => (await api.listDocuments(design.id)).length === 1);
+    expect((await api.listDocuments(design.id)).map((d) => d.name)).toEqual(['bracket.stl']);
+  });
+
+  it('closes with an upload in flight by letting it finish: nothing lost, nothing sent twice', async () => {
+    const api = clientFor(service.url, token);
+    const design = await api.createDesign({ name: 'Slow hinge', excerpt: 'x', license: 'cc0' });
+    const profile = tempDir('engine-close');
+    const root = join(tempDir('engine-close-root'), 'Designs');
+    cleanups.push(() => rmSync(profile, { recursive: true, force: true }), () => rmSync(join(root, '..'), { recursive: true, force: true }));
+    const settings = memorySettingsStore({ contentPolicyAcceptedAt: new Date().toISOString() });
+    const engine = await open(profile, settings);
+    await engine.chooseSyncFolder(root);
+    await engine.syncParts().sync.syncOnce({ settle: 'wait' });
+    writeFileSync(join(root, 'slow-hinge', 'hinge.stl'), 'solid hinge');
+    await service.request('POST', '/__admin/faults', { json: { kind: 'latency', ms: 1500, method: 'POST', path: `^/v1/designs/${design.id}/documents$`, count: 1 } });
+    await engine.startBackground();
+    const running = await until('the upload to start', () => engine.queue.list({ states: ['running'] })[0]);
+
+    // The service takes 1.5 s to answer: close lets the upload finish, so its outcome is known, not guessed.
+    await engine.close();
+    expect(engine.queue.db.open).toBe(false);
+    const reopened = await open(profile, settings);
+    expect(reopened.queue.get(running.id)!.state).toBe('done');
+    await reopened.startBackground();
+    await reopened.syncParts().sync.syncOnce({ settle: 'wait' });
+    await reopened.syncParts().runner.waitForIdle({ timeoutMs: 10_000 });
+    expect(reopened.queue.status().counts).toMatchObject({ waiting: 0, running: 0, failed: 0, attention: 0 });
+    expect((await api.listDocuments(design.id)).map((d) => d.name)).toEqual(['hinge.stl']);
+  });
+});
