@@ -2,9 +2,13 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../electron/engine/api/service-client';
+import { ATTRIBUTION_UNAVAILABLE } from '../../electron/engine/cache/attribution';
+import { openDesignCache } from '../../electron/engine/cache/design-cache';
+import { upsertDesigns } from '../../electron/engine/cache/design-writes';
+import { profilePaths } from '../../electron/engine/profile/profile';
 import { runCliCapturing, type CliRun } from '../support/cli';
 import { startTestService, type TestService } from '../support/local-service';
-import { tempDir } from './cache/cache-fixtures';
+import { listFormDesign, tempDir } from './cache/cache-fixtures';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/images');
 
@@ -71,12 +75,27 @@ describe('design-sync pull, search and show', () => {
     expect(human.out).not.toMatch(/uploads\/document|documents_zip|\.stl/);
 
     const json = JSON.parse((await cli('show', gearSlug, '--json')).out);
-    expect(json).toMatchObject({ name: 'Gear', license: { code: 'ccbysa', attributionRequired: true }, attribution: '“Gear” by maker, licensed Creative Commons Attribution-ShareAlike', age: 'just now' });
+    expect(json).toMatchObject({
+      name: 'Gear', license: { code: 'ccbysa', attributionRequired: true }, age: 'just now',
+      attribution: { required: true, unavailable: false, text: '“Gear” by maker, licensed Creative Commons Attribution-ShareAlike' },
+    });
     expect(json.ageMs).toBeGreaterThanOrEqual(0);
     expect(JSON.stringify(json)).not.toMatch(/uploads\/document|documents_zip/);
 
     const free = await cli('show', 'gear-rack');
     expect(free.out).not.toContain('“Gear rack” by');
+  });
+
+  it('show of a design whose license needs attribution but whose author is unknown says so, never shows it as free', async () => {
+    const cache = openDesignCache(profilePaths(profile));
+    try {
+      upsertDesigns(cache.db, [listFormDesign({ id: 990_001, name: 'Orphan', slug: 'orphan', license: 'ccby', user: undefined, user_id: 4242 })], 'list', Date.now(), { inListing: true });
+    } finally {
+      cache.close();
+    }
+    const human = await cli('show', 'orphan');
+    expect(human.out).toContain(ATTRIBUTION_UNAVAILABLE);
+    expect(JSON.parse((await cli('show', 'orphan', '--json')).out).attribution).toEqual({ required: true, text: null, unavailable: true });
   });
 
   it('show of a design not in the cache fails with a hint to pull', async () => {

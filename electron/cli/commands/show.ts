@@ -1,4 +1,4 @@
-import { attributionLine, designPageUrl } from '../../engine/cache/attribution';
+import { ATTRIBUTION_UNAVAILABLE, attributionOf, designPageUrl } from '../../engine/cache/attribution';
 import { coverImage, getCachedDesign, type CachedDesign } from '../../engine/cache/design-reads';
 import { describeAge } from '../../engine/cache/describe-age';
 import { CliError } from '../cli-context';
@@ -16,7 +16,7 @@ export function showJson(cached: CachedDesign, pageUrl: string | null) {
     ...summary,
     tags: cached.tags,
     license: cached.license,
-    attribution: attributionLine(summary.name, cached.author.screenName, cached.license),
+    attribution: attributionOf(summary.name, cached.author.screenName, cached.license),
     pageUrl,
     fetchedAt: cached.fetchedAt,
     checkedAt: cached.checkedAt,
@@ -33,8 +33,9 @@ export function formatDesign(cached: CachedDesign, pageUrl: string | null): stri
   const lines = [`${summary.name}  (#${summary.id}${summary.slug ? `, ${summary.slug}` : ''})${summary.own ? '  [yours]' : ''}${summary.state && summary.state !== 'published' ? `  [${summary.state}]` : ''}`];
   const license = cached.license ? `${cached.license.title} (${cached.license.code})` : summary.license ?? 'unknown';
   lines.push(`by ${cached.author.screenName || 'an unknown author'} · license: ${license}`);
-  const attribution = attributionLine(summary.name, cached.author.screenName, cached.license);
-  if (attribution) lines.push(attribution);
+  const attribution = attributionOf(summary.name, cached.author.screenName, cached.license);
+  if (attribution.text) lines.push(attribution.text);
+  else if (attribution.unavailable) lines.push(ATTRIBUTION_UNAVAILABLE);
   if (summary.excerpt) lines.push('', summary.excerpt);
   if (cached.tags.length > 0) lines.push('', `tags: ${cached.tags.join(', ')}`);
   const cover = coverImage(cached);

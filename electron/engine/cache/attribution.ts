@@ -10,6 +10,22 @@ export function attributionLine(name: string, author: string, license: License |
   return `“${name}” by ${author}, licensed ${license.title}`;
 }
 
+/** What a front end shows for rule 2: the line, or that it cannot be given now (never nothing when it is required). */
+export interface Attribution {
+  required: boolean;
+  text: string | null;
+  /** Required, but the author is not known: show "attribution unavailable", not the design as if none were needed. */
+  unavailable: boolean;
+}
+
+export const ATTRIBUTION_UNAVAILABLE = 'Attribution unavailable: this license requires crediting the author, who is not known yet.';
+
+export function attributionOf(name: string, author: string | null | undefined, license: License | null): Attribution {
+  const required = license?.attributionRequired === true;
+  const text = attributionLine(name, author ?? '', license);
+  return { required, text, unavailable: required && text === null };
+}
+
 /**
  * Spec §1 rule 1: link to the design, never to its 3D files. The spec shows no web address for a design's
  * page; this is the service's address with /designs/<slug or id>.
