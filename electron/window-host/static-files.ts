@@ -1,0 +1,70 @@
+import { stat } from 'node:fs/promises';
+import { extname, join, resolve, sep } from 'node:path';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.wasm': 'application/wasm',
+  '.map': 'application/json',
+};
+
+export function contentTypeOf(path: string): string {
+  return TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/**
+ * The file under `root` that a URL path names (index.html for a folder), or null: a path that leaves `root` (`..`,
+ * encoded or not), names nothing, or is not a regular file.
+ */
+export async function resolveStaticFile(root: string, pathname: string): Promise<{ path: string; size: number } | null> {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0')) return null;
+  const base = resolve(root);
+  const wanted = resolve(base, `.${decoded.startsWith('/') ? decoded : `/${decoded}`}`);
+  if (wanted !== base && !wanted.startsWith(base + sep)) return null;
+  for (const candidate of [wanted, join(wanted, 'index.html')]) {
+    try {
+      const info = await stat(candidate);
+      if (info.isFile()) return { path: candidate, size: info.size };
+    } catch {
+      // not this one
+    }
+  }
+  return null;
+}
+
+/** What `/` shows until the window is built: plain HTML, no script (the CSP forbids inline script anyway). */
+export const NOT_BUILT_PAGE = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>design-sync</title></head>
+<body>
+<h1>design-sync</h1>
+<p>The window is not built yet. The engine is running, and its contract is live at <code>/contract</code> (a WebSocket).</p>
+<p>Build the window and restart <code>design-sync ui</code> to use it here.</p>
+</body>
+</html>
+`;
+
+export const NOT_SIGNED_PAGE = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>design-sync: open the printed address</title></head>
+<body>
+<h1>This window needs its address</h1>
+<p>Open the full address that <code>design-sync ui</code> printed (it holds a secret for this run). Addresses of an earlier run no longer work.</p>
+</body>
+</html>
+`;
