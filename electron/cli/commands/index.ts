@@ -8,6 +8,7 @@ import { searchCommand } from './search';
 import { showCommand } from './show';
 import { statusCommand } from './status';
 import { syncCommand } from './sync';
+import { uiCommand } from './ui';
 import { whoamiCommand } from './whoami';
 
 /** A command module adds its commands to the program; `context()` is made once the global options are parsed. */
@@ -23,4 +24,5 @@ export const COMMAND_MODULES: CommandModule[] = [
   statusCommand,
   queueCommand,
   syncCommand,
+  uiCommand,
 ];

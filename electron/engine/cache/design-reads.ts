@@ -48,9 +48,11 @@ export interface CachedDesign {
   ageMs: number;
 }
 
-export type DesignSort = 'updated' | 'created' | 'name' | 'newest';
+export type DesignSort = 'updated' | 'created' | 'name' | 'newest' | 'popular';
 
 export interface ListOptions {
+  /** Only designs matching these words (offline full-text search, each word a prefix). */
+  query?: string;
   sort?: DesignSort;
   offset?: number;
   limit?: number;
@@ -86,32 +88,58 @@ const ORDER: Record<DesignSort, string> = {
   created: 'd.created_ms DESC, d.id DESC',
   name: 'd.name COLLATE NOCASE ASC, d.id ASC',
   newest: 'd.id DESC',
+  popular: 'd.popularity DESC, d.id DESC',
 };
 
 function clampLimit(limit: number | undefined, fallback = 50): number {
   return Math.max(1, Math.min(500, Math.floor(limit ?? fallback)));
 }
 
-/** A page of cached designs: sorted, filtered by license and ownership. Never touches the network. */
-export function listCachedDesigns(db: ReadableDB, options: ListOptions = {}): DesignSummary[] {
+/** The WHERE clause and parameters of a library filter (words, licenses, ownership); null when the words match nothing. */
+function filterOf(options: Pick<ListOptions, 'query' | 'license' | 'ownOnly'>): { where: string; params: Record<string, unknown> } | null {
   const where: string[] = [];
-  const params: Record<string, unknown> = { limit: clampLimit(options.limit), offset: Math.max(0, Math.floor(options.offset ?? 0)) };
+  const params: Record<string, unknown> = {};
+  if (options.query !== undefined && options.query.trim() !== '') {
+    const match = ftsQuery(options.query);
+    if (match === null) return null;
+    where.push('d.id IN (SELECT rowid FROM designs_fts WHERE designs_fts MATCH @match)');
+    params.match = match;
+  }
   if (options.license !== undefined) {
     const codes = (Array.isArray(options.license) ? options.license : [options.license]) as string[];
-    where.push(`d.license IN (SELECT value FROM json_each(@licenses))`);
-    params.licenses = JSON.stringify(codes);
+    if (codes.length > 0) {
+      where.push(`d.license IN (SELECT value FROM json_each(@licenses))`);
+      params.licenses = JSON.stringify(codes);
+    }
   }
   if (options.ownOnly) where.push('d.is_own = 1');
-  const rows = prepared(db, 
-    `SELECT ${SUMMARY_COLUMNS} FROM designs d, sync_state s WHERE s.id = 1 ${where.map((w) => `AND ${w}`).join(' ')}
+  return { where: where.map((w) => `AND ${w}`).join(' '), params };
+}
+
+/** A page of cached designs: matching the words, filtered by license and ownership, sorted. Never touches the network. */
+export function listCachedDesigns(db: ReadableDB, options: ListOptions = {}): DesignSummary[] {
+  const filter = filterOf(options);
+  if (!filter) return [];
+  const params = { ...filter.params, limit: clampLimit(options.limit), offset: Math.max(0, Math.floor(options.offset ?? 0)) };
+  const rows = prepared(db,
+    `SELECT ${SUMMARY_COLUMNS} FROM designs d, sync_state s WHERE s.id = 1 ${filter.where}
      ORDER BY ${ORDER[options.sort ?? 'updated']} LIMIT @limit OFFSET @offset`,
   ).all(params) as SummaryRow[];
   return rows.map(toSummary);
 }
 
-export function countCachedDesigns(db: ReadableDB, options: { ownOnly?: boolean } = {}): number {
-  const row = prepared(db, `SELECT count(*) AS n FROM designs ${options.ownOnly ? 'WHERE is_own = 1' : ''}`).get() as { n: number };
-  return row.n;
+/** How many cached designs match (the same filter as listCachedDesigns): what a virtualized grid scrolls over. */
+export function countCachedDesigns(db: ReadableDB, options: Pick<ListOptions, 'query' | 'license' | 'ownOnly'> = {}): number {
+  const filter = filterOf(options);
+  if (!filter) return 0;
+  return (prepared(db, `SELECT count(*) AS n FROM designs d WHERE 1 ${filter.where}`).get(filter.params) as { n: number }).n;
+}
+
+/** How many cached designs match the words, per license code (null: a design without one). */
+export function countByLicense(db: ReadableDB, query = ''): { license: string | null; n: number }[] {
+  const filter = filterOf({ query });
+  if (!filter) return [];
+  return prepared(db, `SELECT d.license AS license, count(*) AS n FROM designs d WHERE 1 ${filter.where} GROUP BY d.license`).all(filter.params) as { license: string | null; n: number }[];
 }
 
 /** An own design as the sync folder needs it (assignable to the sync engine's OwnDesignRef). */

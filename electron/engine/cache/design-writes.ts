@@ -423,8 +423,8 @@ export function indexPendingSearchRows(db: WritableDB): number {
   })();
 }
 
-/** Marks own designs' author once the signed-in user is known (the user-designs form has no user object). */
-export function fillOwnAuthor(db: WritableDB, userId: number, screenName: string): void {
+/** Fills the author of a user's cached designs that have none (the user-designs form has no user object; a list may lack it). */
+export function fillAuthor(db: WritableDB, userId: number, screenName: string): void {
   const ids = prepared(db, `SELECT id FROM designs WHERE user_id = ? AND author_screen_name = ''`).all(userId) as { id: number }[];
   for (const { id } of ids) {
     prepared(db, 'UPDATE designs SET author_screen_name = ? WHERE id = ?').run(screenName, id);

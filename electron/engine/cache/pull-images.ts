@@ -1,7 +1,7 @@
 import { isServiceError } from '../api/service-error';
-import { extractList } from '../api/tolerant-readers';
 import { CACHED_RENDITIONS, renditionUrl } from './design-reads';
-import { markImagesFetched, readValidators, replaceDocuments, replaceImages, writeValidators } from './design-writes';
+import { readChildList } from './child-lists';
+import { markImagesFetched, replaceDocuments, replaceImages } from './design-writes';
 import { mapWithConcurrency } from './concurrency';
 import { prepared } from './prepared';
 import { describe, isFatal, type PullRun } from './pull-run';
@@ -81,13 +81,8 @@ export async function pullImages(run: PullRun, scope: ImageScope): Promise<void>
   });
 }
 
-/** A list of a design's images or documents through a conditional GET; null when not modified. */
-async function readChildren(run: PullRun, path: string): Promise<unknown[] | null> {
-  const validators = readValidators(run.db, path);
-  const answer = await run.client.getConditional<unknown>(path, validators ?? {}, run.signal);
-  if (answer.notModified) return null;
-  writeValidators(run.db, path, answer.etag, answer.lastModified, run.now());
-  return extractList(answer.value);
+function readChildren(run: PullRun, path: string): Promise<unknown[] | null> {
+  return readChildList(run.client, run.db, path, run.signal, run.now);
 }
 
 async function downloadCover(run: PullRun, target: ImageTarget, renditions: readonly string[]): Promise<boolean> {

@@ -2,7 +2,7 @@ import type { ServiceClient } from '../api/service-client';
 import { ServiceError } from '../api/service-error';
 import { tolerantUser } from '../api/tolerant-readers';
 import type { WritableDB } from './cache-database';
-import { fillOwnAuthor, updateSyncState, upsertUser } from './design-writes';
+import { fillAuthor, updateSyncState, upsertUser } from './design-writes';
 import type { FileCache } from './file-cache';
 import { pullImages } from './pull-images';
 import { releaseOwn, type OwnRow } from './pull-removals';
@@ -30,7 +30,7 @@ export async function pullOwnStep(run: PullRun, stillPublished: (row: OwnRow) =>
   const seenOwn = new Set<number>();
   await walk(run, `/v1/users/${user.id}/designs`, 'user', { own: true, ownScreenName: user.screen_name }, counts, seenOwn,
     (done, total) => run.report({ phase: 'own-designs', done, total }));
-  fillOwnAuthor(db, user.id, user.screen_name);
+  fillAuthor(db, user.id, user.screen_name);
   counts.removed = releaseOwn(db, seenOwn, stillPublished, summary, run.options);
   updateSyncState(db, { lastOwnPullAt: now() });
   summary.ownDesigns = counts;

@@ -27,8 +27,6 @@ export interface ContractEndpoint {
    * service on demand when online. Null when the address names nothing the engine knows or it cannot be had now.
    */
   file(address: string, signal?: AbortSignal): Promise<ServedFile | null>;
-  /** Opens a web address in the person's browser: only the service's design and author pages (rule 1), else refused. */
-  openExternal?(url: string): Promise<void>;
 }
 
 /** Every file address of the contract starts with this. */

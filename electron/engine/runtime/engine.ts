@@ -56,6 +56,8 @@ export class Engine extends EventEmitter<{ state: [] }> {
   readonly userAgent: string;
   /** Why the stored token could not be read when the engine opened (signed out then), or null. */
   readonly tokenProblem: string | null;
+  /** Opens a web address in the person's browser, when the front end gave a way to (sign-in, a design's page). */
+  readonly openBrowser: ((url: string) => Promise<void>) | null;
 
   private parts: { baseUrl: string; client: ServiceClient; sync: SyncParts | null } | null = null;
   private background = false;
@@ -74,6 +76,7 @@ export class Engine extends EventEmitter<{ state: [] }> {
     this.queue = config.queue;
     this.userAgent = config.userAgent;
     this.tokenProblem = config.tokenProblem;
+    this.openBrowser = config.openBrowser ?? null;
     this.catalogue = new CatalogueRefresh({
       cache: config.cache,
       client: () => (this.serviceUrl() ? this.client() : null),

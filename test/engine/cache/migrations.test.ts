@@ -70,6 +70,21 @@ describe('cache migrations', () => {
     expect(db.prepare('SELECT count(*) AS n FROM designs').get()).toEqual({ n: 1 });
   });
 
+  it('0005 gives every design its popularity from the forms already cached, and sorts by it with an index', () => {
+    const db = databaseAt(4);
+    insertDesign(db, 1, { json: '{"id":1,"last_trending_popularity":2.5}' });
+    insertDesign(db, 2, { json: '{"id":2,"last_trending_popularity":9}' });
+    insertDesign(db, 3, { json: '{"id":3}' });
+    migrateCache(db, ':memory:', 5);
+    expect(db.prepare('SELECT id, popularity FROM designs ORDER BY popularity DESC, id DESC').all()).toEqual([
+      { id: 2, popularity: 9 }, { id: 1, popularity: 2.5 }, { id: 3, popularity: 0 },
+    ]);
+    db.prepare(`UPDATE designs SET list_json = '{"last_trending_popularity":20}' WHERE id = 3`).run();
+    expect(db.prepare('SELECT popularity FROM designs WHERE id = 3').get()).toEqual({ popularity: 20 });
+    const plan = db.prepare('EXPLAIN QUERY PLAN SELECT id FROM designs ORDER BY popularity DESC, id DESC LIMIT 10').all() as { detail: string }[];
+    expect(plan.map((row) => row.detail).join(' ')).toMatch(/designs_by_popularity/);
+  });
+
   it('opens a file database in WAL with foreign keys on and synchronous=NORMAL, at the latest version', () => {
     const db = openCacheDatabase(join(tempDir('cache-open'), 'cache.sqlite'));
     try {

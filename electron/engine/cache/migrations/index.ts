@@ -3,6 +3,7 @@ import { migration0001Designs } from './0001-designs';
 import { migration0002SearchIndex } from './0002-search-index';
 import { migration0003FileIndex } from './0003-file-index';
 import { migration0004SearchRowsPending } from './0004-search-rows-pending';
+import { migration0005Popularity } from './0005-popularity';
 
 /** Ordered; only ever appended to. Index + 1 is the schema version it produces (PRAGMA user_version). */
 export const CACHE_MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
@@ -10,4 +11,5 @@ export const CACHE_MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = 
   migration0002SearchIndex,
   migration0003FileIndex,
   migration0004SearchRowsPending,
+  migration0005Popularity,
 ];

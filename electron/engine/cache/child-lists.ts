@@ -1,0 +1,23 @@
+import type { ServiceClient } from '../api/service-client';
+import { extractList } from '../api/tolerant-readers';
+import type { WritableDB } from './cache-database';
+import { readValidators, replaceDocuments, replaceImages, writeValidators } from './design-writes';
+
+/** A list of a design's images or documents through a conditional GET; null when not modified since last read. */
+export async function readChildList(client: ServiceClient, db: WritableDB, path: string, signal: AbortSignal | undefined, now: () => number): Promise<unknown[] | null> {
+  const validators = readValidators(db, path);
+  const answer = await client.getConditional<unknown>(path, validators ?? {}, signal);
+  if (answer.notModified) return null;
+  writeValidators(db, path, answer.etag, answer.lastModified, now());
+  return extractList(answer.value);
+}
+
+/** One design's images and documents brought up to date (two conditional GETs: cheap when nothing changed). */
+export async function refreshDesignFiles(client: ServiceClient, db: WritableDB, designId: number, signal?: AbortSignal, now: () => number = Date.now): Promise<void> {
+  const [images, documents] = await Promise.all([
+    readChildList(client, db, `/v1/designs/${designId}/images`, signal, now),
+    readChildList(client, db, `/v1/designs/${designId}/documents`, signal, now),
+  ]);
+  if (images) replaceImages(db, designId, images, now());
+  if (documents) replaceDocuments(db, designId, documents, now());
+}

@@ -1,0 +1,23 @@
+import type { Handlers } from '../handler-types';
+import { ACCOUNT_HANDLERS } from './account';
+import { AUTHOR_HANDLERS } from './author';
+import { CATALOGUE_HANDLERS } from './catalogue';
+import { DESIGN_HANDLERS } from './design';
+import { LIBRARY_HANDLERS } from './library';
+import { OWN_DESIGN_HANDLERS } from './own-designs';
+import { QUEUE_HANDLERS } from './queue';
+import { SETTINGS_HANDLERS } from './settings';
+import { SYNC_HANDLERS } from './sync';
+
+/** One handler per request of the contract: the compiler checks that none is missing. */
+export const HANDLERS: Handlers = {
+  ...ACCOUNT_HANDLERS,
+  ...LIBRARY_HANDLERS,
+  ...DESIGN_HANDLERS,
+  ...AUTHOR_HANDLERS,
+  ...OWN_DESIGN_HANDLERS,
+  ...SYNC_HANDLERS,
+  ...QUEUE_HANDLERS,
+  ...CATALOGUE_HANDLERS,
+  ...SETTINGS_HANDLERS,
+};

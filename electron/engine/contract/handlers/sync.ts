@@ -1,0 +1,29 @@
+import { isAbsolute } from 'node:path';
+import { EngineError } from '../../runtime/engine-error';
+import type { Handlers } from '../handler-types';
+import { syncView } from '../views/sync-view';
+
+export const SYNC_HANDLERS: Handlers<'sync.status' | 'sync.chooseFolder' | 'sync.start' | 'sync.stop' | 'sync.acceptContentPolicy'> = {
+  'sync.status': (engine) => syncView(engine),
+  'sync.chooseFolder': async (engine, { path }) => {
+    if (!isAbsolute(path)) {
+      const message = 'must be a full path (e.g. /home/you/Designs)';
+      throw new EngineError({ kind: 'validation', message: `The sync folder ${message}.`, fieldErrors: { path: [message] } });
+    }
+    await engine.chooseSyncFolder(path);
+    return syncView(engine);
+  },
+  'sync.start': async (engine) => {
+    if (!engine.syncFolder()) throw new EngineError({ kind: 'sync-folder', message: 'Choose a sync folder first.' });
+    await engine.startBackground();
+    return syncView(engine);
+  },
+  'sync.stop': async (engine) => {
+    await engine.stopBackground();
+    return syncView(engine);
+  },
+  'sync.acceptContentPolicy': (engine) => {
+    engine.acceptContentPolicy();
+    return syncView(engine);
+  },
+};

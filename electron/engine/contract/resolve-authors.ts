@@ -1,0 +1,36 @@
+import { isLicenseCode, LICENSES } from '../../../shared';
+import type { DesignSummary } from '../cache/design-reads';
+import { fillAuthor, upsertUser } from '../cache/design-writes';
+import { screenNames } from '../cache/user-reads';
+import { mapWithConcurrency } from '../cache/concurrency';
+import type { Engine } from '../runtime/engine';
+
+/** How long resolving one author may take before the card says "attribution unavailable". */
+const AUTHOR_TIMEOUT_MS = 3_000;
+
+/**
+ * Rule 2: the authors of designs whose license needs attribution and whose author the cache lacks, resolved through
+ * the users endpoint (GET /v1/users/:id) when the service can be reached, and stored. Returns what is known by id;
+ * what stays unknown is shown as "attribution unavailable".
+ */
+export async function resolveAuthors(engine: Engine, summaries: readonly DesignSummary[]): Promise<Map<number, string>> {
+  const missing = [...new Set(summaries
+    .filter((summary) => !summary.author && summary.userId !== null && isLicenseCode(summary.license) && LICENSES[summary.license].attributionRequired)
+    .map((summary) => summary.userId!))];
+  if (missing.length === 0) return new Map();
+  const known = screenNames(engine.cache.reader, missing);
+  const unknown = missing.filter((id) => !known.has(id));
+  if (unknown.length === 0 || !engine.serviceUrl() || !engine.connectivity.state.online) return known;
+  const client = engine.client();
+  await mapWithConcurrency(unknown, 4, async (id) => {
+    try {
+      const user = await client.getUser(id, AbortSignal.timeout(AUTHOR_TIMEOUT_MS));
+      if (upsertUser(engine.cache.db, user, 'public', Date.now()) === null) return;
+      known.set(id, user.screen_name);
+      fillAuthor(engine.cache.db, id, user.screen_name);
+    } catch {
+      // Unknown it stays: the card says "attribution unavailable", never shows the design as if none were needed.
+    }
+  });
+  return known;
+}
