@@ -39,6 +39,14 @@ export function grantAuthorization(db: ServiceDatabase, userId: number, applicat
   })();
 }
 
+/**
+ * Forgets authorizations the service made for its own use and never handed to anyone (the demo seed creates content
+ * through the real API with them): no trace on the profile page, and the person's first sign-in asks Allow/Deny.
+ */
+export function forgetAuthorizations(db: ServiceDatabase, ids: readonly number[]): void {
+  db.prepare('DELETE FROM authorized_integrations WHERE id IN (SELECT value FROM json_each(?))').run(JSON.stringify(ids));
+}
+
 /** Revokes one of the user's authorizations; its token fails from then on. Returns whether one was revoked. */
 export function revokeAuthorization(db: ServiceDatabase, userId: number, authorizationId: number, now: number): boolean {
   const { changes } = db

@@ -5,7 +5,7 @@
  * the same upload path as the client does.
  */
 import { LICENSE_CODES, type LicenseCode } from '../../shared';
-import { findApplication, grantAuthorization, REGISTERED_APPLICATION } from '../authorization/integrations';
+import { findApplication, forgetAuthorizations, grantAuthorization, REGISTERED_APPLICATION } from '../authorization/integrations';
 import { setDesignTags } from '../designs/design-repository';
 import { removeStorage } from '../media/file-store';
 import { storeAvatar } from '../media/avatars';
@@ -281,7 +281,9 @@ export async function seedDemo(ctx: ServiceContext): Promise<DemoSeedResult> {
 
     await Promise.all(DEMO_USERS.map(async (person) => storeAvatar(ctx, userIds.get(person.screenName)!, await renderAvatar(person.realName, person.hue))));
 
-    const tokens = new Map([...userIds].map(([name, id]) => [name, grantAuthorization(ctx.db, id, app.id, now).token]));
+    // The seed publishes through the real API with tokens of its own; they are forgotten once it is done (below).
+    const grants = [...userIds].map(([name, id]) => [name, grantAuthorization(ctx.db, id, app.id, now)] as const);
+    const tokens = new Map(grants.map(([name, grant]) => [name, grant.token]));
     const http = new SeedHttp(ctx.origin);
 
     // Designs one after the other (ids in date order), then their files a few at a time.
@@ -316,6 +318,8 @@ export async function seedDemo(ctx: ServiceContext): Promise<DemoSeedResult> {
         for (const statement of files) statement.run({ id, at: d.createdAt + 60_000 });
         setDesignTags(ctx.db, id, d.tags);
       }
+      // Nobody authorized design-sync: a newcomer's first sign-in sees the service's Allow/Deny page, as a real one would.
+      forgetAuthorizations(ctx.db, grants.map(([, grant]) => grant.id));
     })();
 
     return { created: true, users: DEMO_USERS.length, designs: designs.length };

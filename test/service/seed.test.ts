@@ -57,15 +57,25 @@ describe('seedDemo', () => {
   let seeded: Awaited<ReturnType<typeof seedDemo>>;
   let seedMs = 0;
   let demoToken: string;
+  let authorizationsAfterSeed: number;
 
   beforeAll(async () => {
     service = await startTestService();
     const started = Date.now();
     seeded = await seedDemo(service.ctx);
     seedMs = Date.now() - started;
+    authorizationsAfterSeed = (service.db.prepare('SELECT count(*) AS n FROM authorized_integrations').get() as { n: number }).n;
     demoToken = tokenFor(service, 'demo');
   }, 180_000);
   afterAll(() => service?.stop());
+
+  it('leaves nobody authorized, so a newcomer\'s first sign-in goes through the sign-in and Allow/Deny pages', async () => {
+    expect(authorizationsAfterSeed).toBe(0);
+    const page = await service.request('GET', `/integrations/${REGISTERED_APPLICATION}/authorized_integrations/new?${new URLSearchParams({ redirect_url: 'http://127.0.0.1:9/done', deny_url: 'http://127.0.0.1:9/denied' })}`);
+    // Not signed in on the service's pages: its sign-in form comes first, then (see authorization.test.ts) the consent page.
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/<form[^>]*sign/i);
+  });
 
   it('reports what it created, quickly', () => {
     expect(seeded).toEqual({ created: true, users: DEMO_USERS.length, designs: expect.any(Number) as number });
