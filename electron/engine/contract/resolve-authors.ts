@@ -6,7 +6,7 @@ import { mapWithConcurrency } from '../cache/concurrency';
 import type { Engine } from '../runtime/engine';
 
 /** How long resolving one author may take before the card says "attribution unavailable". */
-const AUTHOR_TIMEOUT_MS = 3_000;
+const AUTHOR_TIMEOUT_MS = 1_500;
 
 /**
  * Rule 2: the authors of designs whose license needs attribution and whose author the cache lacks, resolved through
