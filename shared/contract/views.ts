@@ -1,6 +1,6 @@
-import type { LicenseCode } from '../licenses/licenses';
+import type { License } from '../licenses/licenses';
 import type { FieldErrors } from '../validation/field-errors';
-import type { AttentionKind, QueueKind, QueueState, SyncRunState } from '../sync/sync-types';
+import type { QueueItemView, QueueState, SyncRunState } from '../sync/sync-types';
 
 /**
  * What the engine hands a window: plain JSON (times as ISO 8601 strings, no class instances), the same through
@@ -32,15 +32,8 @@ export interface AttributionView {
   unavailable: boolean;
 }
 
-export interface LicenseView {
-  code: LicenseCode;
-  title: string;
-  meaning: string;
-  attributionRequired: boolean;
-  commercialUse: boolean;
-  changesAllowed: boolean;
-  shareAlike: boolean;
-}
+/** A license with its meaning (already plain data: the same object crosses). */
+export type LicenseView = License;
 
 export interface DesignCard {
   id: number;
@@ -149,24 +142,12 @@ export interface OwnDesignView {
   note: string | null;
 }
 
-export interface QueueEntry {
-  id: number;
-  kind: QueueKind;
-  state: QueueState;
-  paused: boolean;
-  attention: AttentionKind | null;
-  reason: string | null;
-  folder: string | null;
-  path: string | null;
-  designId: number | null;
-  fileKind: 'image' | 'document' | null;
-  bytesSent: number;
-  bytesTotal: number | null;
-  attempts: number;
+/** A queue item as a window sees it: the engine's view, with ISO times. */
+export type QueueEntry = Omit<QueueItemView, 'remoteId' | 'nextAttemptAt' | 'createdAt' | 'updatedAt'> & {
   nextAttemptAt: IsoTime | null;
   createdAt: IsoTime;
   updatedAt: IsoTime;
-}
+};
 
 export interface ActivityView {
   id: number;

@@ -4,9 +4,7 @@ import type { DesignSummary } from '../../cache/design-reads';
 import { imageAddress } from '../file-addresses';
 
 export function licenseView(code: string | null): LicenseView | null {
-  if (!isLicenseCode(code)) return null;
-  const { title, meaning, attributionRequired, commercialUse, changesAllowed, shareAlike } = LICENSES[code];
-  return { code, title, meaning, attributionRequired, commercialUse, changesAllowed, shareAlike };
+  return isLicenseCode(code) ? { ...LICENSES[code] } : null;
 }
 
 const isoOf = (value: string | null) => {
@@ -28,7 +26,7 @@ export function designCard(summary: DesignSummary, authors: ReadonlyMap<number, 
     excerpt: summary.excerpt,
     author: { id: summary.userId, screenName: screenName || null },
     license,
-    attribution: attributionOf(summary.name, screenName, license ? LICENSES[license.code] : null),
+    attribution: attributionOf(summary.name, screenName, license),
     state: summary.state,
     own: summary.own,
     thumbnailUrl: summary.primaryImageId !== null ? imageAddress(summary.primaryImageId, 'grid') : null,

@@ -3,20 +3,9 @@ import type { ActivityEntry } from '../../queue/queue-store';
 import { iso } from './iso';
 
 export function queueEntry(item: QueueItemView): QueueEntry {
+  const { id, kind, state, paused, attention, reason, folder, path, designId, fileKind, bytesSent, bytesTotal, attempts } = item;
   return {
-    id: item.id,
-    kind: item.kind,
-    state: item.state,
-    paused: item.paused,
-    attention: item.attention,
-    reason: item.reason,
-    folder: item.folder,
-    path: item.path,
-    designId: item.designId,
-    fileKind: item.fileKind,
-    bytesSent: item.bytesSent,
-    bytesTotal: item.bytesTotal,
-    attempts: item.attempts,
+    id, kind, state, paused, attention, reason, folder, path, designId, fileKind, bytesSent, bytesTotal, attempts,
     nextAttemptAt: iso(item.nextAttemptAt),
     createdAt: iso(item.createdAt) ?? new Date(0).toISOString(),
     updatedAt: iso(item.updatedAt) ?? new Date(0).toISOString(),
