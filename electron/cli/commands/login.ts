@@ -3,7 +3,7 @@ import { isSignInError } from '../../engine/authorization/sign-in-error';
 import { DEFAULT_SIGN_IN_TIMEOUT_MS } from '../../engine/authorization/loopback-receiver';
 import { normalizeServiceUrl } from '../../engine/profile/profile';
 import { CliError, USER_AGENT, type CliContext } from '../cli-context';
-import type { CommandModule } from './index';
+import type { CommandModule } from '../command-module';
 
 interface LoginOptions {
   browser: boolean;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CommandModule } from './index';
+import type { CommandModule } from '../command-module';
 
 export const logoutCommand: CommandModule = (program: Command, context) => {
   program

@@ -1,5 +1,5 @@
 import type { DesignCounts, PullSummary } from '../../engine/cache/pull';
-import type { CommandModule } from './index';
+import type { CommandModule } from '../command-module';
 
 function bytes(n: number): string {
   if (n < 1024) return `${n} B`;

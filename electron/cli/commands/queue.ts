@@ -5,7 +5,7 @@ import { cancelItem, confirmDeletion, confirmNewDesign, existingItem, pauseItem,
 import { formatItems, percentOf } from '../../engine/queue/queue-report';
 import type { QueueStore } from '../../engine/queue/queue-store';
 import { CliError, type CliContext } from '../cli-context';
-import type { CommandModule } from './index';
+import type { CommandModule } from '../command-module';
 
 function idOf(raw: string): number {
   if (!/^\d+$/.test(raw)) throw new CliError(`Expected an item number (see design-sync queue list) or "all", got ${JSON.stringify(raw)}.`);

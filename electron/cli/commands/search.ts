@@ -1,7 +1,7 @@
 import { searchCachedDesigns, type DesignSummary } from '../../engine/cache/design-reads';
 import { searchOnline } from '../../engine/cache/online-search';
 import { CliError } from '../cli-context';
-import type { CommandModule } from './index';
+import type { CommandModule } from '../command-module';
 
 function positiveInt(value: string, name: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new CliError(`${name} must be a whole number of at least 1, got ${JSON.stringify(value)}`);

@@ -2,7 +2,7 @@ import { ATTRIBUTION_UNAVAILABLE, attributionOf, designPageUrl } from '../../eng
 import { coverImage, getCachedDesign, type CachedDesign } from '../../engine/cache/design-reads';
 import { describeAge } from '../../engine/cache/describe-age';
 import { CliError } from '../cli-context';
-import type { CommandModule } from './index';
+import type { CommandModule } from '../command-module';
 
 /** Spec §1 rule 1: no link to 3D files leaves this command; the documents zip and file addresses are left out. */
 function withoutFileLinks(design: Record<string, unknown>): Record<string, unknown> {

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { formatReport, queueReport } from '../../engine/queue/queue-report';
-import type { CommandModule } from './index';
+import type { CommandModule } from '../command-module';
 
 /** How often --follow looks at the database for another process's writes (PRAGMA data_version: one cheap read). */
 export const FOLLOW_INTERVAL_MS = 250;

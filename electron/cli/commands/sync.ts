@@ -5,7 +5,7 @@ import { confirmPendingDeletes, syncUntilSent } from '../../engine/runtime/sync-
 import type { SyncEvent } from '../../engine/sync/sync-context';
 import type { PassResult } from '../../engine/sync/sync-engine';
 import { CliError, type CliContext, type CliIo } from '../cli-context';
-import type { CommandModule } from './index';
+import type { CommandModule } from '../command-module';
 
 interface SyncOptions {
   watch?: boolean;

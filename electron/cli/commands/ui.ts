@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { createContractEndpoint } from '../../engine/contract/create-contract-endpoint';
 import { PortInUseError, startWindowHost } from '../../window-host/window-host';
 import { CliError } from '../cli-context';
-import type { CommandModule } from './index';
+import type { CommandModule } from '../command-module';
 import { openSystemBrowser } from './login';
 
 /** Where the built window lives (made by the renderer's build). */

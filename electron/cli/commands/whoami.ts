@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { isServiceError } from '../../engine/api/service-error';
 import { CliError } from '../cli-context';
-import type { CommandModule } from './index';
+import type { CommandModule } from '../command-module';
 
 export const NOT_SIGNED_IN = 'Not signed in. Run: design-sync login';
 
