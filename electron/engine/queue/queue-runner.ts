@@ -1,24 +1,23 @@
 import { EventEmitter } from 'node:events';
-import { watch, type FSWatcher } from 'node:fs';
-import { lstat } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
-import type { ServiceProblem, SyncStatusView } from '../../../shared';
 import { ServiceClient } from '../api/service-client';
 import { isServiceError } from '../api/service-error';
-import type { Session, SessionState } from '../authorization/session';
+import type { Session } from '../authorization/session';
 import { BaseFiles } from '../sync-state/base-files';
 import { DesignFolders } from '../sync-state/design-folders';
 import { SyncFolder } from '../sync-state/sync-root';
-import { backoffDelay } from './backoff';
-import { absolutePath, currentVersion, sameVersion } from './file-version';
+import { FolderChecks } from './folder-checks';
 import { designGone, NoSyncFolderError, type Job, type JobContext, type JobResult } from './job';
 import { JOBS } from './jobs';
+import { followOtherProcesses } from './other-processes';
 import { abortedOutcome, outcomeOfProblem, retryLater, type AbortReason, type ProblemOutcome, type QueueBlock } from './problem-outcome';
-import type { QueueEvent, QueueItem, QueueStore } from './queue-store';
+import { QueueBlocks, type WriteAccess } from './queue-blocks';
+import { describeItem } from './describe-item';
+import { heldBack, type QueueEvent, type QueueItem, type QueueStore } from './queue-store';
+import { RunStateWriter } from './run-state-writer';
 import { acquireRunnerLock } from './runner-lock';
+import { RunnerWaiters } from './runner-waiters';
 
-/** What the runner needs of the session: whether it may write now, and to hear when that changes. */
-export type WriteAccess = Pick<Session, 'canWrite' | 'subscribe' | 'state'>;
+export { CONTENT_POLICY_REASON, type WriteAccess } from './queue-blocks';
 
 export interface QueueRunnerOptions {
   store: QueueStore;
@@ -49,10 +48,6 @@ export interface QueueRunnerOptions {
   contentPolicyAccepted?: () => boolean;
 }
 
-/** What the queue says while it waits for the content policy to be accepted (rule 5). */
-export const CONTENT_POLICY_REASON =
-  'Waiting for you: confirm that you upload only designs and files you have the right to publish, under the service\'s content policy. Nothing is sent until you do.';
-
 /** A client for the runner: the session's token (a refusal moves it to needs-sign-in), and no retries of its own. */
 export function queueClient(session: Pick<Session, 'transportOptions'>, baseUrl: string, userAgent = 'design-sync'): ServiceClient {
   return new ServiceClient(session.transportOptions({ baseUrl, userAgent, retry: { retries: 0 } }));
@@ -65,20 +60,6 @@ interface Active {
   done: Promise<void>;
 }
 
-type Block =
-  | { kind: 'offline'; message: string; attempt: number; reason: string }
-  | { kind: 'rate-limited'; untilMs: number; reason: string }
-  | { kind: 'sign-in'; reason: string }
-  | { kind: 'content-policy'; reason: string };
-
-interface Waiter {
-  predicate: () => boolean;
-  resolve: () => void;
-  reject: (error: Error) => void;
-  timer?: NodeJS.Timeout;
-}
-
-const RUNNER_STATES = new Set(['idle', 'syncing', 'waiting']);
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
@@ -95,7 +76,10 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
   private readonly session: WriteAccess;
   private readonly baseFiles: BaseFiles;
   private readonly designFolders: DesignFolders;
-  private readonly syncFolder: SyncFolder;
+  private readonly folder: FolderChecks;
+  private readonly blocks: QueueBlocks;
+  private readonly runState: RunStateWriter;
+  private readonly waiters = new RunnerWaiters();
   private readonly concurrency: number;
   private readonly maxAttempts: number;
   private readonly progressIntervalMs: number;
@@ -105,16 +89,10 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
 
   private running = false;
   private readonly active = new Map<number, Active>();
-  private block: Block | null = null;
-  private blockTimer: NodeJS.Timeout | undefined;
   private dueTimer: NodeJS.Timeout | undefined;
   private pumpQueued = false;
-  private waiters: Waiter[] = [];
-  /** The sync_status the runner wrote last. */
-  private written: { state: string; reason: string | null } | null = null;
   private unsubscribeSession: (() => void) | null = null;
-  private watcher: FSWatcher | null = null;
-  private followTimer: NodeJS.Timeout | undefined;
+  private unfollow: (() => void) | null = null;
   private readonly onChange = (event: QueueEvent) => this.noticeChange(event);
 
   private releaseLock: (() => void) | null = null;
@@ -126,13 +104,24 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
     this.session = options.session;
     this.baseFiles = new BaseFiles(this.store.db);
     this.designFolders = new DesignFolders(this.store.db);
-    this.syncFolder = new SyncFolder(this.store.db);
+    this.folder = new FolderChecks(this.store, new SyncFolder(this.store.db), options.root);
+    this.runState = new RunStateWriter(this.store);
     this.concurrency = Math.max(1, options.concurrency ?? 2);
     this.maxAttempts = options.maxAttempts ?? 8;
     this.progressIntervalMs = options.progressIntervalMs ?? 250;
     this.settleMs = options.settleMs ?? 2_000;
     this.random = options.random ?? Math.random;
     this.follow = options.followOtherProcesses ?? !this.store.db.memory;
+    this.blocks = new QueueBlocks({
+      store: this.store, session: this.session, client: this.client, random: this.random,
+      contentPolicyAccepted: () => options.contentPolicyAccepted?.() ?? true,
+      running: () => this.running,
+      changed: (cleared) => {
+        this.syncRunState();
+        this.emit('blocked', this.blockedBy);
+        if (cleared) this.schedulePump();
+      },
+    });
   }
 
   get isRunning(): boolean {
@@ -141,10 +130,7 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
 
   /** Why the whole queue waits, or null. */
   get blockedBy(): QueueBlock | null {
-    if (!this.block) return null;
-    if (this.block.kind === 'offline') return { kind: 'offline', message: this.block.message };
-    if (this.block.kind === 'content-policy') return { kind: 'content-policy' };
-    return this.block.kind === 'rate-limited' ? { kind: 'rate-limited', untilMs: this.block.untilMs } : { kind: 'sign-in' };
+    return this.blocks.blockedBy;
   }
 
   /**
@@ -157,13 +143,12 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
     if (file && file !== ':memory:' && !this.store.db.memory) this.releaseLock = acquireRunnerLock(`${file}.runner.lock`);
     this.running = true;
     for (const item of this.store.recoverInterrupted()) {
-      this.store.log('warning', `${describe(item)} was interrupted: it is checked with the service before it is sent again.`, item.path ?? item.folder);
+      this.store.log('warning', `${describeItem(item)} was interrupted: it is checked with the service before it is sent again.`, item.path ?? item.folder);
     }
     this.store.on('change', this.onChange);
-    this.unsubscribeSession = this.session.subscribe((state) => this.noticeSession(state));
-    if (this.follow) this.followOtherProcesses();
-    if (!this.policyAccepted()) this.enterBlock({ kind: 'content-policy' });
-    else if (!this.session.canWrite()) this.enterBlock({ kind: 'sign-in' });
+    this.unsubscribeSession = this.session.subscribe(() => this.blocks.sessionChanged());
+    if (this.follow) this.unfollow = followOtherProcesses(this.store, () => this.running && this.noticeOtherProcess());
+    this.blocks.startChecks();
     this.schedulePump();
   }
 
@@ -186,24 +171,17 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
     this.store.off('change', this.onChange);
     this.unsubscribeSession?.();
     this.unsubscribeSession = null;
-    this.watcher?.close();
-    this.watcher = null;
-    clearTimeout(this.followTimer);
-    clearTimeout(this.blockTimer);
+    this.unfollow?.();
+    this.unfollow = null;
     clearTimeout(this.dueTimer);
     const entries = [...this.active.values()];
     for (const entry of entries) this.abort(entry, 'stop');
     await Promise.allSettled(entries.map((entry) => entry.done));
-    this.block = null;
-    const status = this.store.status();
-    if (this.written && status.state === this.written.state && status.reason === this.written.reason && status.state !== 'idle') this.store.setRunState('idle', null);
-    this.written = null;
+    this.blocks.reset();
+    this.runState.release();
     this.releaseLock?.();
     this.releaseLock = null;
-    for (const waiter of this.waiters.splice(0)) {
-      clearTimeout(waiter.timer);
-      waiter.reject(new Error('The queue runner stopped.'));
-    }
+    this.waiters.rejectAll(new Error('The queue runner stopped.'));
   }
 
   /**
@@ -217,42 +195,12 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
 
   /** Resolves once `predicate` holds, checked after every change of the queue and of the runner. */
   waitUntil(predicate: () => boolean, options: { timeoutMs?: number } = {}): Promise<void> {
-    if (predicate()) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const waiter: Waiter = { predicate, resolve, reject };
-      if (options.timeoutMs !== undefined) {
-        waiter.timer = setTimeout(() => {
-          this.waiters = this.waiters.filter((w) => w !== waiter);
-          reject(new Error(`The queue did not get there within ${options.timeoutMs} ms (status: ${JSON.stringify(this.store.status())}).`));
-        }, options.timeoutMs);
-      }
-      this.waiters.push(waiter);
-    });
+    return this.waiters.wait(predicate, options.timeoutMs, () => `status: ${JSON.stringify(this.store.status())}`);
   }
 
   private isIdle(): boolean {
     if (this.active.size > 0 || this.pumpQueued) return false;
     return heldBack(this.store.status()) || this.store.countWaiting() === 0;
-  }
-
-  private checkWaiters(): void {
-    if (this.waiters.length === 0) return;
-    for (const waiter of [...this.waiters]) {
-      let met = false;
-      try {
-        met = waiter.predicate();
-      } catch (error) {
-        this.waiters = this.waiters.filter((w) => w !== waiter);
-        clearTimeout(waiter.timer);
-        waiter.reject(error as Error);
-        continue;
-      }
-      if (met) {
-        this.waiters = this.waiters.filter((w) => w !== waiter);
-        clearTimeout(waiter.timer);
-        waiter.resolve();
-      }
-    }
   }
 
   // Waking up
@@ -267,7 +215,7 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
   }
 
   private pump(): void {
-    if (this.running && this.block === null) {
+    if (this.running && !this.blocks.active) {
       while (this.active.size < this.concurrency) {
         const item = this.store.claimNext();
         if (!item) break;
@@ -276,14 +224,14 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
       this.armDueTimer();
     }
     if (this.running) this.syncRunState();
-    this.checkWaiters();
+    this.waiters.check();
   }
 
   /** One timer, for the next item that falls due (backoff, Retry-After); none when nothing waits. */
   private armDueTimer(): void {
     clearTimeout(this.dueTimer);
     this.dueTimer = undefined;
-    if (this.block || this.active.size >= this.concurrency) return;
+    if (this.blocks.active || this.active.size >= this.concurrency) return;
     const at = this.store.nextDueAt();
     if (at === null) return;
     let delay = at - Date.now();
@@ -303,11 +251,11 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
       if (entry) {
         if (event.item.state === 'cancelled') this.abort(entry, 'cancel');
         else if (event.item.paused) this.abort(entry, 'pause');
-        if (this.waiters.length > 0) this.schedulePump();
+        if (this.waiters.size > 0) this.schedulePump();
         return;
       }
       if (event.item.state !== 'waiting' || event.item.paused) {
-        if (this.waiters.length > 0) this.schedulePump();
+        if (this.waiters.size > 0) this.schedulePump();
         return;
       }
     } else if (event.status.queuePaused) {
@@ -318,48 +266,7 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
 
   /** The person accepted the content policy (rule 5): the queue may go on. */
   contentPolicyChanged(): void {
-    if (!this.running || this.block?.kind !== 'content-policy' || !this.policyAccepted()) return;
-    this.store.log('info', 'Content policy accepted: uploads may start.');
-    this.block = null;
-    if (!this.session.canWrite()) this.enterBlock({ kind: 'sign-in' });
-    else this.clearBlockState();
-  }
-
-  private policyAccepted(): boolean {
-    return this.options.contentPolicyAccepted?.() ?? true;
-  }
-
-  private noticeSession(_state: SessionState): void {
-    if (!this.running || this.block?.kind === 'content-policy') return;
-    if (this.session.canWrite()) {
-      if (this.block?.kind === 'sign-in') this.clearBlock();
-    } else if (this.block?.kind !== 'sign-in') {
-      this.enterBlock({ kind: 'sign-in' });
-    }
-  }
-
-  /** Another process wrote to the queue (its commits change PRAGMA data_version; ours do not). */
-  private followOtherProcesses(): void {
-    const file = this.store.db.name;
-    const changed = this.store.changedSince();
-    const name = basename(file);
-    try {
-      this.watcher = watch(dirname(file), { persistent: false }, (_event, touched) => {
-        if (touched !== null && !String(touched).startsWith(name)) return;
-        if (this.followTimer) return;
-        this.followTimer = setTimeout(() => {
-          this.followTimer = undefined;
-          if (this.running && changed()) this.noticeOtherProcess();
-        }, 50);
-        this.followTimer.unref();
-      });
-      this.watcher.on('error', () => {
-        this.watcher?.close();
-        this.watcher = null;
-      });
-    } catch {
-      // Without a watch, other processes' changes are seen at the next wake-up.
-    }
+    this.blocks.contentPolicyChanged();
   }
 
   private noticeOtherProcess(): void {
@@ -386,7 +293,7 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
     entry.done = this.execute(entry)
       .catch((error: unknown) => {
         // A bug, not a problem of the service: the item must not stay 'running' in this process.
-        this.store.log('error', `${describe(item)}: ${error instanceof Error ? error.message : String(error)}`, item.path ?? item.folder);
+        this.store.log('error', `${describeItem(item)}: ${error instanceof Error ? error.message : String(error)}`, item.path ?? item.folder);
         this.store.settle(item.id, { state: 'waiting', at: Date.now() + 60_000, reason: 'Unexpected error: trying again in a minute.', countAttempt: true, sent: 'keep' });
       })
       .finally(() => {
@@ -422,8 +329,8 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
       store: this.store,
       baseFiles: this.baseFiles,
       designFolders: this.designFolders,
-      root: () => this.root(),
-      rootProblem: () => this.rootProblem(),
+      root: () => this.folder.root(),
+      rootProblem: () => this.folder.rootProblem(),
       signal,
       now: Date.now,
       settleMs: this.settleMs,
@@ -436,31 +343,6 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
       },
       log: (level, message, path = null) => this.store.log(level, message, path),
     };
-  }
-
-  private root(): string {
-    if (this.options.root) return this.options.root;
-    const row = this.syncFolder.current();
-    if (!row) throw new NoSyncFolderError();
-    return row.path;
-  }
-
-  /**
-   * Why the sync folder is not there, or not ours (missing, an empty mount point in its place…), or null. Asked
-   * only when a file to send is gone: a missing folder must not read as removed files.
-   */
-  private async rootProblem(): Promise<string | null> {
-    if (!this.options.root) {
-      const check = this.syncFolder.verify();
-      // No folder chosen at all is NoSyncFolderError's to say.
-      return check.ok || !this.syncFolder.current() ? null : check.reason;
-    }
-    try {
-      if ((await lstat(this.options.root)).isDirectory()) return null;
-      return `The sync folder ${this.options.root} is no longer a folder. Sync is stopped; nothing was changed on the service.`;
-    } catch {
-      return `The sync folder ${this.options.root} is missing (disk unmounted or folder moved?). Sync is stopped; nothing was changed on the service.`;
-    }
   }
 
   private apply(item: QueueItem, result: JobResult): void {
@@ -506,12 +388,12 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
       } catch (again) {
         return this.fail(entry, item, job, ctx, again);
       }
-    } else if (item.path && (item.kind === 'upload' || item.kind === 'replace') && !entry.aborted && !(await this.fileStillThere(item.path)) && (await this.rootProblem())) {
+    } else if (item.path && (item.kind === 'upload' || item.kind === 'replace') && !entry.aborted && !(await this.folder.fileStillThere(item.path)) && (await this.folder.rootProblem())) {
       // The whole sync folder went while the file was read: not a removed file. Held until the folder is back.
-      return this.apply(item, { outcome: 'folder-missing', reason: (await this.rootProblem())! });
-    } else if (isServiceError(error) && error.problem.kind === 'offline' && (await this.changedWhileSent(item))) {
+      return this.apply(item, { outcome: 'folder-missing', reason: (await this.folder.rootProblem())! });
+    } else if (isServiceError(error) && error.problem.kind === 'offline' && (await this.folder.changedWhileSent(item))) {
       // Reading the file failed because it changed (or went): a local matter, not the service being away.
-      outcome = (await this.fileStillThere(item.path!))
+      outcome = (await this.folder.fileStillThere(item.path!))
         ? { settlement: { state: 'waiting', at: now, reason: `${item.path} changed while it was being sent: the newer version goes next.`, countAttempt: false, sent: 'keep' } }
         : { settlement: { state: 'cancelled', reason: `${item.path} was removed from the folder while it was being sent.` } };
     } else if (isServiceError(error)) {
@@ -522,7 +404,7 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
       outcome = { settlement: { state: 'failed', reason: error.message } };
     } else {
       // A local problem (the file vanished or changed while it was read, a disk error…).
-      if (item.path && (item.kind === 'upload' || item.kind === 'replace') && !(await this.fileStillThere(item.path))) {
+      if (item.path && (item.kind === 'upload' || item.kind === 'replace') && !(await this.folder.fileStillThere(item.path))) {
         outcome = { settlement: { state: 'cancelled', reason: `${item.path} was removed from the folder while it was being sent.` } };
       } else {
         outcome = retryLater(item, error instanceof Error ? error.message : String(error), options);
@@ -535,31 +417,10 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
     if (settled && settlement.state !== 'waiting') {
       this.store.log(settlement.state === 'cancelled' ? 'info' : settlement.state === 'attention' ? 'warning' : 'error', settlement.reason, where);
     } else if (settled && settlement.state === 'waiting' && settlement.countAttempt && settlement.reason) {
-      this.store.log('warning', `${describe(item)}: ${settlement.reason}`, where);
+      this.store.log('warning', `${describeItem(item)}: ${settlement.reason}`, where);
     }
     if (!settled) await this.reconcileCancelled(item, job);
-    if (outcome.block) this.enterBlock(outcome.block);
-  }
-
-  /** Whether the file an upload or replace was sending is no longer the version it started with. */
-  private async changedWhileSent(item: QueueItem): Promise<boolean> {
-    if (!item.path || (item.kind !== 'upload' && item.kind !== 'replace')) return false;
-    const sent = this.store.get(item.id)?.sent;
-    if (!sent || sent.size === null || sent.mtimeMs === null) return false;
-    try {
-      const now = await currentVersion(absolutePath(this.root(), item.path));
-      return !now || !sameVersion(now, { size: sent.size, mtimeMs: sent.mtimeMs });
-    } catch {
-      return false;
-    }
-  }
-
-  private async fileStillThere(path: string): Promise<boolean> {
-    try {
-      return (await currentVersion(absolutePath(this.root(), path))) !== null;
-    } catch {
-      return true;
-    }
+    if (outcome.block) this.blocks.enter(outcome.block);
   }
 
   /** A person cancelled an item while it was being sent: if the service got it anyway, it is kept as synced (not lost, not made twice). */
@@ -570,7 +431,7 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
       const result = await job.reconcile(row, row.sent, this.contextFor(row, new AbortController().signal));
       if (result?.outcome === 'done') {
         this.store.complete(row.id, result.record);
-        this.store.log('info', `${describe(row)} had already reached the service when it was cancelled: it is kept there.`, row.path ?? row.folder);
+        this.store.log('info', `${describeItem(row)} had already reached the service when it was cancelled: it is kept there.`, row.path ?? row.folder);
       } else {
         this.store.clearSent(row.id);
       }
@@ -579,135 +440,8 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
     }
   }
 
-  // The whole queue waiting
-
-  private enterBlock(block: QueueBlock): void {
-    if (!this.running) return;
-    const current = this.block;
-    if (block.kind === 'offline') {
-      if (current) return;
-      this.block = { kind: 'offline', message: block.message, attempt: 0, reason: `Cannot reach the service (${block.message}).` };
-      this.store.log('warning', `Cannot reach the service (${block.message}): uploads wait and resume by themselves.`);
-      this.scheduleProbe();
-    } else if (block.kind === 'rate-limited') {
-      if (current?.kind === 'sign-in' || (current?.kind === 'rate-limited' && current.untilMs >= block.untilMs)) return;
-      clearTimeout(this.blockTimer);
-      this.block = { kind: 'rate-limited', untilMs: block.untilMs, reason: `The service asked to slow down: uploads resume at ${clock(block.untilMs)}.` };
-      this.store.log('warning', `The service asked to slow down: uploads resume in ${Math.ceil((block.untilMs - Date.now()) / 1000)} s.`);
-      this.blockTimer = setTimeout(() => this.clearBlock(), Math.max(0, block.untilMs - Date.now()));
-      this.blockTimer.unref();
-    } else if (block.kind === 'content-policy') {
-      if (current?.kind === 'content-policy') return;
-      clearTimeout(this.blockTimer);
-      this.block = { kind: 'content-policy', reason: CONTENT_POLICY_REASON };
-      this.store.log('warning', CONTENT_POLICY_REASON);
-    } else {
-      if (current?.kind === 'sign-in' || current?.kind === 'content-policy') return;
-      clearTimeout(this.blockTimer);
-      this.block = { kind: 'sign-in', reason: this.signInReason() };
-      this.store.log('warning', `${this.signInReason()} Uploads wait until then.`);
-      // A client not tied to the session would never see it change: then probe whether the token works again.
-      if (this.session.canWrite()) this.scheduleProbe();
-    }
-    this.syncRunState();
-    this.emit('blocked', this.blockedBy);
-  }
-
-  private clearBlock(): void {
-    const was = this.block;
-    if (!was || was.kind === 'content-policy') return;
-    clearTimeout(this.blockTimer);
-    this.block = null;
-    if (!this.running) return;
-    if (was.kind === 'offline') this.store.log('info', 'The service is reachable again: uploads resume.');
-    else if (was.kind === 'sign-in') this.store.log('info', 'Signed in: uploads resume.');
-    this.clearBlockState();
-  }
-
-  private clearBlockState(): void {
-    this.syncRunState();
-    this.emit('blocked', null);
-    this.schedulePump();
-  }
-
-  private scheduleProbe(): void {
-    const block = this.block;
-    if (!block || block.kind === 'rate-limited' || block.kind === 'content-policy') return;
-    let delay: number;
-    if (block.kind === 'offline') {
-      block.attempt += 1;
-      delay = backoffDelay(block.attempt, this.random);
-      block.reason = `Cannot reach the service (${block.message}): trying again by itself at ${clock(Date.now() + delay)}.`;
-      this.syncRunState();
-    } else {
-      delay = 5_000;
-    }
-    clearTimeout(this.blockTimer);
-    this.blockTimer = setTimeout(() => void this.probe(), delay);
-    this.blockTimer.unref();
-  }
-
-  /** A cheap request that needs the token: the service is there, and it still accepts us. */
-  private async probe(): Promise<void> {
-    if (!this.running || !this.block) return;
-    try {
-      await this.client.whoami();
-      this.clearBlock();
-    } catch (error) {
-      if (!this.running || !this.block) return;
-      const problem: ServiceProblem = isServiceError(error) ? error.problem : { kind: 'offline', message: String(error), maybeApplied: false };
-      if (problem.kind === 'token-rejected' && this.block.kind !== 'sign-in') {
-        this.block = null;
-        this.enterBlock({ kind: 'sign-in' });
-      } else if (problem.kind === 'rate-limited') {
-        this.block = null;
-        this.enterBlock({ kind: 'rate-limited', untilMs: Date.now() + problem.retryAfterMs });
-      } else if (this.block.kind !== 'sign-in' || this.session.canWrite()) {
-        this.scheduleProbe();
-      }
-    }
-  }
-
-  private signInReason(): string {
-    return this.session.state.status === 'signed-out'
-      ? 'Sign in to send your changes to the service.'
-      : 'Sign in again: the service no longer accepts this sign-in.';
-  }
-
-  /** sync_status.state for the queue's part: waiting (with why), syncing, idle. States the folder side set (scanning, stopped, paused) are left alone. */
+  /** sync_status for the queue's part (see RunStateWriter). */
   private syncRunState(): void {
-    const status = this.store.status();
-    if (!RUNNER_STATES.has(status.state)) return;
-    // What the folder side wrote (its 'waiting' for a sign-in, its 'idle' with a note) is only replaced by news of the queue's own.
-    const ours = this.written !== null && status.state === this.written.state && status.reason === this.written.reason;
-    const write = (state: 'idle' | 'syncing' | 'waiting', reason: string | null) => {
-      this.written = { state, reason };
-      this.store.setRunState(state, reason);
-    };
-    if (this.block) {
-      if (status.state !== 'waiting' || status.reason !== this.block.reason) write('waiting', this.block.reason);
-    } else if (this.active.size > 0) {
-      if (status.state !== 'syncing' && (status.state === 'idle' || ours)) write('syncing', null);
-    } else if (ours && status.state !== 'idle') {
-      write('idle', null);
-    }
+    this.runState.update(this.blocks.reason, this.active.size);
   }
-}
-
-/** Nothing leaves the queue now: paused by a person, or sync stopped for a reason one must look at (see QueueStore.claimNext). */
-function heldBack(status: SyncStatusView): boolean {
-  return status.queuePaused || status.state === 'stopped';
-}
-
-/** HH:MM:SS, local time. */
-function clock(ms: number): string {
-  return new Date(ms).toTimeString().slice(0, 8);
-}
-
-function describe(item: QueueItem): string {
-  const what = item.path ?? (item.folder ? `the folder "${item.folder}"` : `item ${item.id}`);
-  const verbs: Record<QueueItem['kind'], string> = {
-    upload: 'The upload of', replace: 'The update of', rename: 'The rename of', 'delete-remote': 'The deletion of', 'create-design': 'The design for',
-  };
-  return `${verbs[item.kind]} ${what}`;
 }

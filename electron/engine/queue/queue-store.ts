@@ -118,6 +118,11 @@ export interface ActivityEntry {
   path: string | null;
 }
 
+/** Nothing leaves the queue now: paused by a person, or sync stopped for a reason one must look at (the folder vanished…). */
+export function heldBack(status: SyncStatusView): boolean {
+  return status.queuePaused || status.state === 'stopped';
+}
+
 export type QueueEvent = { type: 'item'; item: QueueItemView } | { type: 'status'; status: SyncStatusView };
 
 /**
@@ -208,9 +213,7 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [
   claimNext(): QueueItem | null {
     const at = this.now();
     const id = this.db.transaction(() => {
-      const status = this.status();
-      // Paused by a person, or sync stopped for a reason one must look at (the folder vanished…): nothing leaves.
-      if (status.queuePaused || status.state === 'stopped') return null;
+      if (heldBack(this.status())) return null;
       const row = this.db
         .prepare(`SELECT id FROM queue_items WHERE state = 'waiting' AND paused = 0 AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT 1`)
         .get(at) as { id: number } | undefined;
