@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REQUEST_NAMES, type Outcome, type RequestName, type RequestResult } from '../../shared';
@@ -135,7 +135,7 @@ const CASES: { [K in RequestName]: Case<K> } = {
       expect(r.card.attribution).toMatchObject({ required: true, unavailable: false });
       expect(r.card.attribution.text).toMatch(/Gear.*alice/);
       expect(r.images).toHaveLength(1);
-      expect(r.documents.map((d) => [d.name, d.isModel])).toEqual([['cube.stl', true]]);
+      expect(r.documents.map((d) => [d.name, d.isModel, d.size])).toEqual([['cube.stl', true, statSync(join(FIXTURES, 'models', 'cube.stl')).size]]);
       expect(r.pageUrl).toMatch(/\/designs\//);
       // Bytes by address: the thumbnail is served by the host, not carried in the message.
       const served = await endpoint.file(r.images[0]!.largeUrl);

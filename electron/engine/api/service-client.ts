@@ -260,6 +260,32 @@ export class ServiceClient {
     return response;
   }
 
+  /**
+   * The size in bytes of a file the service gave the address of, from a HEAD request (nothing downloaded); null when
+   * the answer does not say. The token goes only to the service's own origin.
+   */
+  async sizeOf(url: string, signal?: AbortSignal): Promise<number | null> {
+    const base = new URL(this.transport.options.baseUrl);
+    const target = new URL(url, base);
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') return null;
+    let length: string | null;
+    if (target.origin === base.origin) {
+      const raw = await this.transport.send({ method: 'HEAD', path: target.pathname, query: Object.fromEntries(target.searchParams), signal, headers: { accept: '*/*' } });
+      length = raw.headers.get('content-length');
+    } else {
+      let response: Response;
+      try {
+        response = await fetch(target, { method: 'HEAD', signal });
+      } catch (error) {
+        throw new ServiceError(networkProblem(error, false, signal?.aborted ? 'cancelled' : null), 'HEAD', target.pathname);
+      }
+      if (!response.ok) throw new ServiceError(classifyResponse(response.status, response.headers, undefined), 'HEAD', target.pathname);
+      length = response.headers.get('content-length');
+    }
+    const size = length === null ? NaN : Number(length);
+    return Number.isSafeInteger(size) && size >= 0 ? size : null;
+  }
+
   private async deleteTolerant(path: string, signal?: AbortSignal): Promise<void> {
     try {
       await this.transport.send({ method: 'DELETE', path, signal });

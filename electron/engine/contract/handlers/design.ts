@@ -6,6 +6,7 @@ import { peekCachedFile } from '../../cache/file-cache';
 import { cachedUser } from '../../cache/user-reads';
 import type { Engine } from '../../runtime/engine';
 import { EngineError } from '../../runtime/engine-error';
+import { documentSizes } from '../document-sizes';
 import { documentAddress, fileType, imageAddress, PREVIEW_TYPES } from '../file-addresses';
 import type { Handlers } from '../handler-types';
 import { resolveAuthors } from '../resolve-authors';
@@ -14,6 +15,11 @@ import { designCard } from '../views/design-card';
 
 /** How long opening a design may wait for the service before it shows what the cache has. */
 const READ_TIMEOUT_MS = 5_000;
+
+const fileUrlOf = (document: Record<string, unknown>): string | null => {
+  const url = (document.file as { url?: unknown } | undefined)?.url;
+  return typeof url === 'string' ? url : null;
+};
 
 const canAsk = (engine: Engine) => engine.serviceUrl() !== null && engine.connectivity.state.online;
 
@@ -49,6 +55,11 @@ export const DESIGN_HANDLERS: Handlers<'design.get' | 'design.openPage'> = {
     const isCached = (url: string | null) => url !== null && peekCachedFile(engine.cache.reader, fileRoot, url) !== null;
     const author = summary.userId !== null ? cachedUser(engine.cache.reader, summary.userId) : null;
     const serviceUrl = engine.serviceUrl();
+    const uncached = cached.documents.flatMap((document) => {
+      const url = fileUrlOf(document);
+      return url && !isCached(url) ? [{ url, version: typeof document.updated_at === 'string' ? document.updated_at : null }] : [];
+    });
+    const sizes = await documentSizes(engine, uncached, signal);
     return {
       card: designCard(summary, authors),
       descriptionHtml: typeof cached.design.description === 'string' ? cached.design.description : '',
@@ -64,11 +75,11 @@ export const DESIGN_HANDLERS: Handlers<'design.get' | 'design.openPage'> = {
         if (typeof document.id !== 'number') return [];
         const name = typeof document.name === 'string' ? document.name : `Document ${document.id}`;
         const type = fileType(name);
-        const url = (document.file as { url?: unknown } | undefined)?.url;
-        const local = typeof url === 'string' ? peekCachedFile(engine.cache.reader, fileRoot, url) : null;
+        const url = fileUrlOf(document);
+        const local = url ? peekCachedFile(engine.cache.reader, fileRoot, url) : null;
         const previewable = PREVIEW_TYPES.has(type);
         return [{
-          id: document.id, name, type, size: local?.size ?? null,
+          id: document.id, name, type, size: local?.size ?? (url ? sizes.get(url) ?? null : null),
           isModel: previewable || document.file_contains_3d_model === true,
           previewUrl: previewable ? documentAddress(document.id, name) : null,
           cached: local !== null,
