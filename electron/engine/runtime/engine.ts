@@ -144,6 +144,20 @@ export class Engine extends EventEmitter<{ state: [] }> {
     return this.settings.read().catalogueRefreshMinutes ?? DEFAULT_CATALOGUE_REFRESH_MINUTES;
   }
 
+  /**
+   * Who the stored token belongs to, asked of the service when it is not known yet (a token read from storage says
+   * nothing of its user). Quietly nothing when the service cannot be asked: the session says signed in, user unknown.
+   */
+  async confirmUser(timeoutMs = 3_000): Promise<void> {
+    const state = this.session.state;
+    if (state.status !== 'signed-in' || state.user !== null || !this.serviceUrl() || !this.connectivity.state.online) return;
+    try {
+      this.session.confirmUser(await this.client().whoami(AbortSignal.timeout(timeoutMs)));
+    } catch {
+      // Offline or refused: a refusal already moved the session to needs-sign-in.
+    }
+  }
+
   /** The file cache's size bound, remembered; what no longer fits is evicted at once. */
   setCacheLimit(bytes: number): void {
     this.settings.update({ cacheLimitBytes: bytes });

@@ -2,7 +2,10 @@ import type { Handlers } from '../handler-types';
 import { accountView } from '../views/account-view';
 
 export const ACCOUNT_HANDLERS: Handlers<'account.get' | 'account.signIn' | 'account.cancelSignIn' | 'account.signOut'> = {
-  'account.get': (engine) => accountView(engine),
+  'account.get': async (engine) => {
+    await engine.confirmUser();
+    return accountView(engine);
+  },
   'account.signIn': async (engine) => {
     engine.requireServiceUrl();
     return { authorizationUrl: await engine.signIn.start() };

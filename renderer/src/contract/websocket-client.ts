@@ -1,0 +1,86 @@
+import type { ContractClient, ContractEvents, EventName, Outcome, RequestName, RequestResult, ServerMessage } from '../../../shared';
+
+export type ConnectionState = 'connecting' | 'open' | 'lost';
+
+export interface WebSocketContractClient extends ContractClient {
+  readonly connection: ConnectionState;
+  onConnection(listener: (state: ConnectionState) => void): () => void;
+}
+
+const LOST: Outcome<never> = { ok: false, problem: { kind: 'internal', message: 'The window lost its connection to design-sync: it reconnects by itself. Try again in a moment.' } };
+
+/**
+ * The contract over the window host's WebSocket (`design-sync ui`). Requests made while connecting wait for the
+ * socket; requests under way when it drops end with a problem (never hang); it reconnects with backoff by itself.
+ */
+export function webSocketContractClient(url: string): WebSocketContractClient {
+  let socket: WebSocket | null = null;
+  let state: ConnectionState = 'connecting';
+  let nextId = 1;
+  let attempt = 0;
+  const pending = new Map<number, (outcome: Outcome<unknown>) => void>();
+  const queued: string[] = [];
+  const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
+  const connectionListeners = new Set<(state: ConnectionState) => void>();
+
+  const setState = (next: ConnectionState) => {
+    if (state === next) return;
+    state = next;
+    for (const listener of connectionListeners) listener(next);
+  };
+
+  const connect = () => {
+    setState(attempt === 0 ? 'connecting' : 'lost');
+    const ws = new WebSocket(url);
+    socket = ws;
+    ws.addEventListener('open', () => {
+      attempt = 0;
+      setState('open');
+      for (const frame of queued.splice(0)) ws.send(frame);
+    });
+    ws.addEventListener('message', (event) => {
+      const message = JSON.parse(String(event.data)) as ServerMessage;
+      if (message.type === 'response') {
+        pending.get(message.id)?.(message.outcome);
+        pending.delete(message.id);
+      } else {
+        for (const listener of listeners.get(message.name) ?? []) listener(message.payload);
+      }
+    });
+    ws.addEventListener('close', () => {
+      if (socket !== ws) return;
+      socket = null;
+      for (const resolve of pending.values()) resolve(LOST);
+      pending.clear();
+      setState('lost');
+      attempt += 1;
+      setTimeout(connect, Math.min(250 * 2 ** attempt, 10_000));
+    });
+  };
+  connect();
+
+  return {
+    get connection() {
+      return state;
+    },
+    request<K extends RequestName>(name: K, input: unknown): Promise<Outcome<RequestResult<K>>> {
+      const id = nextId++;
+      const frame = JSON.stringify({ type: 'request', id, name, input });
+      return new Promise((resolve) => {
+        pending.set(id, resolve as (outcome: Outcome<unknown>) => void);
+        if (socket?.readyState === WebSocket.OPEN) socket.send(frame);
+        else queued.push(frame);
+      });
+    },
+    on<E extends EventName>(name: E, listener: (payload: ContractEvents[E]) => void) {
+      const set = listeners.get(name) ?? new Set();
+      listeners.set(name, set);
+      set.add(listener as (payload: unknown) => void);
+      return () => set.delete(listener as (payload: unknown) => void);
+    },
+    onConnection(listener) {
+      connectionListeners.add(listener);
+      return () => connectionListeners.delete(listener);
+    },
+  };
+}

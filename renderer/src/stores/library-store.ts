@@ -1,0 +1,93 @@
+import { create } from 'zustand';
+import type { DesignCard, LibrarySort, LicenseCode } from '../../../shared';
+import { contract } from '../contract/contract';
+
+/** Designs asked for at a time: a page of the grid, never the whole catalogue. */
+export const PAGE_SIZE = 60;
+/** Typing settles this long before the search runs. */
+const SEARCH_DELAY_MS = 120;
+
+export interface LibraryFilter {
+  query: string;
+  license: LicenseCode | '';
+  sort: LibrarySort;
+}
+
+interface LibraryStore {
+  filter: LibraryFilter;
+  /** Designs matching the filter (null until the first answer). */
+  total: number | null;
+  /** Cards by page number, for the pages the grid has shown. */
+  pages: Record<number, DesignCard[]>;
+  catalogueCheckedAt: string | null;
+  problem: string | null;
+  pulling: boolean;
+  setFilter(change: Partial<LibraryFilter>): void;
+  /** Loads the pages that hold designs first..last (what the grid shows). */
+  ensureRange(first: number, last: number): void;
+  refresh(): void;
+  pullCatalogue(): Promise<void>;
+}
+
+let generation = 0;
+let searchTimer: ReturnType<typeof setTimeout> | undefined;
+const loading = new Set<string>();
+
+export const useLibrary = create<LibraryStore>((set, get) => {
+  async function loadPage(page: number): Promise<void> {
+    const key = `${generation}:${page}`;
+    if (loading.has(key)) return;
+    loading.add(key);
+    const asked = generation;
+    const { query, license, sort } = get().filter;
+    const outcome = await contract.request('library.page', { query, licenses: license ? [license] : [], sort, offset: page * PAGE_SIZE, limit: PAGE_SIZE });
+    loading.delete(key);
+    if (asked !== generation) return;
+    if (!outcome.ok) {
+      set({ problem: outcome.problem.message });
+      return;
+    }
+    set((state) => ({
+      total: outcome.value.total,
+      catalogueCheckedAt: outcome.value.catalogueCheckedAt,
+      pages: { ...state.pages, [page]: outcome.value.items },
+      problem: null,
+    }));
+  }
+
+  return {
+    filter: { query: '', license: '', sort: 'newest' },
+    total: null,
+    pages: {},
+    catalogueCheckedAt: null,
+    problem: null,
+    pulling: false,
+    setFilter(change) {
+      set((state) => ({ filter: { ...state.filter, ...change } }));
+      clearTimeout(searchTimer);
+      searchTimer = setTimeout(() => get().refresh(), change.query !== undefined ? SEARCH_DELAY_MS : 0);
+    },
+    ensureRange(first, last) {
+      const pages = get().pages;
+      for (let page = Math.floor(first / PAGE_SIZE); page <= Math.floor(Math.max(first, last) / PAGE_SIZE); page++) {
+        if (!pages[page]) void loadPage(page);
+      }
+    },
+    refresh() {
+      generation += 1;
+      set({ pages: {} });
+      void loadPage(0);
+    },
+    async pullCatalogue() {
+      set({ pulling: true, problem: null });
+      const outcome = await contract.request('catalogue.pull', {});
+      set({ pulling: false, problem: outcome.ok ? null : outcome.problem.message });
+      get().refresh();
+    },
+  };
+});
+
+// A pull (scheduled, or asked elsewhere) changed the catalogue: show it.
+contract.on('pull.finished', ({ summary }) => {
+  if (summary) useLibrary.getState().refresh();
+});

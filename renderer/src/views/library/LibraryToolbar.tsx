@@ -1,0 +1,37 @@
+import { LICENSE_CODES, LICENSES, type LibrarySort, type LicenseCode } from '../../../../shared';
+import { useLibrary } from '../../stores/library-store';
+
+const SORTS: { value: LibrarySort; label: string }[] = [
+  { value: 'newest', label: 'Newest' },
+  { value: 'popular', label: 'Most popular' },
+  { value: 'name', label: 'Name' },
+  { value: 'updated', label: 'Recently updated' },
+];
+
+export function LibraryToolbar() {
+  const filter = useLibrary((store) => store.filter);
+  const total = useLibrary((store) => store.total);
+  const setFilter = useLibrary((store) => store.setFilter);
+  return (
+    <div className="toolbar" role="search">
+      <label className="search">
+        <span className="visually-hidden">Search designs</span>
+        <input type="search" placeholder="Search designs (works offline)" value={filter.query} onChange={(event) => setFilter({ query: event.target.value })} />
+      </label>
+      <label>
+        <span>License</span>
+        <select value={filter.license} onChange={(event) => setFilter({ license: event.target.value as LicenseCode | '' })}>
+          <option value="">All licenses</option>
+          {LICENSE_CODES.map((code) => <option key={code} value={code}>{LICENSES[code].title}</option>)}
+        </select>
+      </label>
+      <label>
+        <span>Sort</span>
+        <select value={filter.sort} onChange={(event) => setFilter({ sort: event.target.value as LibrarySort })}>
+          {SORTS.map((sort) => <option key={sort.value} value={sort.value}>{sort.label}</option>)}
+        </select>
+      </label>
+      <p className="count" aria-live="polite">{total === null ? '' : `${total.toLocaleString()} design${total === 1 ? '' : 's'}`}</p>
+    </div>
+  );
+}

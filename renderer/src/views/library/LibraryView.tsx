@@ -1,0 +1,20 @@
+import { useEffect } from 'react';
+import { useLibrary } from '../../stores/library-store';
+import { DesignGrid } from './DesignGrid';
+import { LibraryEmpty } from './LibraryEmpty';
+import { LibraryToolbar } from './LibraryToolbar';
+
+/** Every cached design: search as you type, a license filter, a sort, and a grid that only renders what is visible. */
+export function LibraryView() {
+  const total = useLibrary((store) => store.total);
+  const problem = useLibrary((store) => store.problem);
+  useEffect(() => useLibrary.getState().refresh(), []);
+  return (
+    <section className="library" aria-labelledby="library-title">
+      <h2 id="library-title" className="visually-hidden">Library</h2>
+      <LibraryToolbar />
+      {problem ? <p className="banner banner-error" role="alert">{problem}</p> : null}
+      {total === null ? <p className="empty" role="status">Loading designs…</p> : total === 0 ? <LibraryEmpty /> : <DesignGrid total={total} />}
+    </section>
+  );
+}

@@ -1,0 +1,30 @@
+import { useAccount } from '../../stores/account-store';
+
+/** Who is signed in, and the way in or out. Sign-in happens on the service's own page, in the browser. */
+export function AccountMenu() {
+  const { account, notice, signIn, cancelSignIn, signOut } = useAccount();
+  if (!account) return null;
+  if (account.signingIn) {
+    return (
+      <div className="account">
+        <span>Finish signing in in your browser{account.signInUrl ? <> (or open <a href={account.signInUrl} target="_blank" rel="noreferrer">the sign-in page</a>)</> : null}.</span>
+        <button type="button" onClick={() => void cancelSignIn()}>Cancel</button>
+      </div>
+    );
+  }
+  if (account.status === 'signed-in') {
+    return (
+      <div className="account">
+        <span>{account.user ? <>Signed in as <strong>{account.user.screenName}</strong></> : 'Signed in'}</span>
+        <button type="button" onClick={() => void signOut()}>Sign out</button>
+      </div>
+    );
+  }
+  return (
+    <div className="account">
+      {account.reason ? <span className="account-reason">{account.reason}</span> : null}
+      {notice ? <span className="account-reason" role="alert">{notice}</span> : null}
+      <button type="button" className="primary" onClick={() => void signIn()} disabled={!account.serviceUrl}>Sign in</button>
+    </div>
+  );
+}

@@ -1,0 +1,27 @@
+import { useEffect } from 'react';
+import { useAccount } from '../../stores/account-store';
+import { useSync } from '../../stores/sync-store';
+import { LibraryView } from '../library/LibraryView';
+import { AccountMenu } from './AccountMenu';
+import { ConnectionBanner } from './ConnectionBanner';
+import { SyncStatusPill } from './SyncStatusPill';
+
+export function App() {
+  useEffect(() => {
+    void useAccount.getState().load();
+    void useSync.getState().load();
+  }, []);
+  return (
+    <div className="app">
+      <header className="topbar">
+        <h1 className="brand">design-sync</h1>
+        <SyncStatusPill />
+        <AccountMenu />
+      </header>
+      <ConnectionBanner />
+      <main className="content">
+        <LibraryView />
+      </main>
+    </div>
+  );
+}
