@@ -180,7 +180,8 @@ export class Engine extends EventEmitter<{ state: [] }> {
   /** The sync engine and queue runner of the chosen service (made on first use). */
   syncParts(): SyncParts {
     const parts = this.ensureParts();
-    parts.sync ??= makeSyncParts({
+    if (parts.sync) return parts.sync;
+    parts.sync = makeSyncParts({
       baseUrl: parts.baseUrl,
       userAgent: this.userAgent,
       session: this.session,

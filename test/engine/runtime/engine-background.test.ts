@@ -59,6 +59,16 @@ describe('the opened engine in the background', () => {
     expect(engine.catalogue.isStale()).toBe(false);
   });
 
+  it('makes its sync engine and queue runner once, however often a front end asks for them', async () => {
+    const profile = tempDir('engine-parts');
+    cleanups.push(() => rmSync(profile, { recursive: true, force: true }));
+    const engine = await open(profile, memorySettingsStore());
+    const first = engine.syncParts();
+    for (let i = 0; i < 20; i++) expect(engine.syncParts()).toBe(first);
+    expect(first.sync.listenerCount('event')).toBe(1);
+    expect(first.runner.listenerCount('blocked')).toBe(1);
+  });
+
   it('holds every upload until the content policy is accepted, then sends what the folder holds', async () => {
     const api = clientFor(service.url, token);
     const design = await api.createDesign({ name: 'Policy bracket', excerpt: 'x', license: 'cc0' });
