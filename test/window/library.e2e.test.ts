@@ -1,85 +1,38 @@
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { MemoryTokenStore } from '../../electron/engine/authorization/memory-token-store';
-import { createContractEndpoint } from '../../electron/engine/contract/create-contract-endpoint';
-import type { Engine } from '../../electron/engine/runtime/engine';
-import { openEngine } from '../../electron/engine/runtime/open-engine';
-import { memorySettingsStore } from '../../electron/engine/settings/settings-store';
-import { startWindowHost, type WindowHost } from '../../electron/window-host/window-host';
-import { chromiumSkipReason, launchChromium, type LaunchedChromium } from '../support/chromium';
-import { startTestService, type TestService } from '../support/local-service';
-import { buildWindow } from '../support/window-build';
-import { tempDir } from '../engine/cache/cache-fixtures';
+import { chromiumSkipReason } from '../support/chromium';
 import { clientFor } from '../engine/sync/sync-fixtures';
+import { openWindow, type PageGlobals, type WindowFixture } from './window-fixture';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures');
 const SCREENSHOTS = join(import.meta.dirname, '../../docs/screenshots');
 
-let service: TestService;
-let engine: Engine;
-let endpoint: ReturnType<typeof createContractEndpoint>;
-let host: WindowHost;
-let chromium: LaunchedChromium;
+let app: WindowFixture;
 let page: Page;
-let profile: string;
-let built: string;
-const cspViolations: string[] = [];
 
 const cardNames = () => page.locator('[data-testid="design-card"] .card-name').allTextContents();
-/**
- * The few DOM names the checks run in the page use: this test's TypeScript world is Node's, without the DOM's types.
- * (Functions, not strings: the window's CSP forbids the eval that a string predicate needs.)
- */
-interface PageGlobals {
-  document: { body: unknown; querySelectorAll(selector: string): ArrayLike<{ textContent: string | null; naturalWidth?: number }> };
-  getComputedStyle(element: unknown): { backgroundColor: string };
-}
 const waitForCards = (count: number) => page.waitForFunction(
   (n) => (globalThis as unknown as PageGlobals).document.querySelectorAll('[data-testid="design-card"]').length === n, count, { timeout: 10_000 },
 );
 
 describe.skipIf(chromiumSkipReason !== undefined)('the window\'s library in Chromium, served by design-sync ui', () => {
   beforeAll(async () => {
-    service = await startTestService();
-    const alice = clientFor(service.url, service.addUser('alice').token);
-    for (const [name, license, image] of [['Gear', 'ccby', true], ['Bolt', 'cc0', false], ['Spring', 'gplv3', true]] as const) {
-      const design = await alice.createDesign({ name, excerpt: `A ${name.toLowerCase()}`, license });
-      if (image) await alice.uploadImage(design.id, { path: join(FIXTURES, 'images', 'jpg-sample.jpg') });
-      await alice.publishDesign(design.id);
-    }
-    const { token } = service.addUser('maker');
-    profile = tempDir('window-library');
-    built = await buildWindow();
-    engine = await openEngine({
-      profileDir: profile, serviceUrl: service.url, userAgent: 'design-sync-test',
-      tokenStore: () => new MemoryTokenStore(token), settingsStore: () => memorySettingsStore(),
+    app = await openWindow(async (service) => {
+      const alice = clientFor(service.url, service.addUser('alice').token);
+      for (const [name, license, image] of [['Gear', 'ccby', true], ['Bolt', 'cc0', false], ['Spring', 'gplv3', true]] as const) {
+        const design = await alice.createDesign({ name, excerpt: `A ${name.toLowerCase()}`, license });
+        if (image) await alice.uploadImage(design.id, { path: join(FIXTURES, 'images', 'jpg-sample.jpg') });
+        await alice.publishDesign(design.id);
+      }
     });
-    await engine.catalogue.pullNow();
-    endpoint = createContractEndpoint(engine);
-    host = await startWindowHost({ endpoint, staticDir: built });
-    chromium = await launchChromium();
-    page = await chromium.context.newPage();
-    page.on('console', (message) => {
-      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-    });
-    await page.setViewportSize({ width: 1100, height: 760 });
-    await page.goto(host.url);
+    page = app.page;
   }, 90_000);
 
-  afterAll(async () => {
-    await chromium?.close();
-    await host?.close();
-    endpoint?.close();
-    await engine?.close();
-    await service?.stop();
-    rmSync(profile, { recursive: true, force: true });
-    rmSync(built, { recursive: true, force: true });
-  });
+  afterAll(() => app?.close());
 
   it('opens on the address with its secret, and the secret leaves the address bar', async () => {
-    expect(page.url()).toBe(`${host.origin}/`);
+    expect(page.url()).toBe(`${app.host.origin}/`);
     expect(await page.title()).toBe('design-sync');
   });
 
@@ -125,6 +78,6 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s library in Chro
   });
 
   it('runs under the host\'s strict CSP without a single violation', () => {
-    expect(cspViolations).toEqual([]);
+    expect(app.cspViolations).toEqual([]);
   });
 });

@@ -1,12 +1,15 @@
 import { useEffect } from 'react';
 import { useAccount } from '../../stores/account-store';
 import { useSync } from '../../stores/sync-store';
+import { useNavigation } from '../../stores/navigation-store';
+import { DesignView } from '../design/DesignView';
 import { LibraryView } from '../library/LibraryView';
 import { AccountMenu } from './AccountMenu';
 import { ConnectionBanner } from './ConnectionBanner';
 import { SyncStatusPill } from './SyncStatusPill';
 
 export function App() {
+  const route = useNavigation((store) => store.route);
   useEffect(() => {
     void useAccount.getState().load();
     void useSync.getState().load();
@@ -20,7 +23,7 @@ export function App() {
       </header>
       <ConnectionBanner />
       <main className="content">
-        <LibraryView />
+        {route.view === 'design' ? <DesignView id={route.id} /> : <LibraryView />}
       </main>
     </div>
   );

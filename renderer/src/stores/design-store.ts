@@ -1,0 +1,34 @@
+import { create } from 'zustand';
+import type { DesignDetail } from '../../../shared';
+import { contract } from '../contract/contract';
+
+interface DesignStore {
+  id: number | null;
+  detail: DesignDetail | null;
+  problem: string | null;
+  notice: string | null;
+  load(id: number): Promise<void>;
+  openPage(): Promise<void>;
+}
+
+export const useDesign = create<DesignStore>((set, get) => ({
+  id: null,
+  detail: null,
+  problem: null,
+  notice: null,
+  async load(id) {
+    set({ id, detail: get().detail?.card.id === id ? get().detail : null, problem: null, notice: null });
+    const outcome = await contract.request('design.get', { id });
+    if (get().id !== id) return;
+    set(outcome.ok ? { detail: outcome.value, problem: null } : { problem: outcome.problem.message });
+  },
+  /** Rule 1: the design's page on the service, in the browser; never its files. */
+  async openPage() {
+    const id = get().id;
+    if (id === null) return;
+    const outcome = await contract.request('design.openPage', { id });
+    if (!outcome.ok) set({ notice: outcome.problem.message });
+    else if (!outcome.value.opened) set({ notice: `Open ${outcome.value.url} in your browser.` });
+    else set({ notice: null });
+  },
+}));

@@ -1,0 +1,12 @@
+import type { DesignCard } from '../../../../shared';
+
+/** The license and what it means; rule 2: the attribution whenever it is required, or plainly why it is unavailable. */
+export function DesignLicense({ card }: { card: DesignCard }) {
+  return (
+    <section className="design-license" aria-label="License">
+      {card.license ? <p><strong>{card.license.title}</strong>: {card.license.meaning}</p> : <p>License not stated.</p>}
+      {card.attribution.text ? <p className="attribution" data-testid="attribution">{card.attribution.text}</p> : null}
+      {card.attribution.unavailable ? <p className="attribution-missing" data-testid="attribution">Attribution unavailable: this license requires crediting the author, who is not known yet.</p> : null}
+    </section>
+  );
+}

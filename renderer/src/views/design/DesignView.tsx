@@ -1,0 +1,42 @@
+import { useEffect } from 'react';
+import { useDesign } from '../../stores/design-store';
+import { DesignDocuments } from './DesignDocuments';
+import { DesignGallery } from './DesignGallery';
+import { DesignLicense } from './DesignLicense';
+import { sanitizeDescription } from './sanitize-description';
+
+/** One design in full: gallery, who made it and under what license (with attribution), description, files. */
+export function DesignView({ id }: { id: number }) {
+  const { detail, problem, notice, load, openPage } = useDesign();
+  useEffect(() => void load(id), [id, load]);
+  if (problem) {
+    return (
+      <section className="design">
+        <p><a href="#/">← Library</a></p>
+        <p className="banner banner-error" role="alert">{problem}</p>
+      </section>
+    );
+  }
+  if (!detail || detail.card.id !== id) return <section className="design"><p className="empty" role="status">Loading the design…</p></section>;
+  const { card } = detail;
+  return (
+    <article className="design" aria-labelledby="design-title">
+      <p><a href="#/">← Library</a></p>
+      <header className="design-header">
+        <div>
+          <h2 id="design-title">{card.name}</h2>
+          <p className="design-author">{detail.author ? <>by <strong>{detail.author.screenName}</strong>{detail.author.realName ? ` (${detail.author.realName})` : ''}</> : card.author.screenName ? `by ${card.author.screenName}` : 'author unknown'}</p>
+        </div>
+        <button type="button" className="primary" onClick={() => void openPage()}>Open on the service</button>
+      </header>
+      {notice ? <p className="banner" role="status">{notice}</p> : null}
+      <DesignGallery images={detail.images} name={card.name} />
+      <DesignLicense card={card} />
+      {card.excerpt ? <p className="design-excerpt">{card.excerpt}</p> : null}
+      {/* The service's HTML, sanitized: no script, no handlers, no remote content. */}
+      <div className="design-description" dangerouslySetInnerHTML={{ __html: sanitizeDescription(detail.descriptionHtml) }} />
+      {detail.tags.length > 0 ? <p className="design-tags">{detail.tags.map((tag) => <span key={tag} className="tag">{tag}</span>)}</p> : null}
+      <DesignDocuments documents={detail.documents} />
+    </article>
+  );
+}

@@ -1,0 +1,71 @@
+import { rmSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { MemoryTokenStore } from '../../electron/engine/authorization/memory-token-store';
+import { createContractEndpoint } from '../../electron/engine/contract/create-contract-endpoint';
+import type { Engine } from '../../electron/engine/runtime/engine';
+import { openEngine } from '../../electron/engine/runtime/open-engine';
+import { memorySettingsStore } from '../../electron/engine/settings/settings-store';
+import { startWindowHost, type WindowHost } from '../../electron/window-host/window-host';
+import { launchChromium, type LaunchedChromium } from '../support/chromium';
+import { startTestService, type TestService } from '../support/local-service';
+import { buildWindow } from '../support/window-build';
+import { tempDir } from '../engine/cache/cache-fixtures';
+
+/**
+ * The few DOM names the checks run in the page use: these tests' TypeScript world is Node's, without the DOM's
+ * types. (Functions, not strings: the window's CSP forbids the eval that a string predicate needs.)
+ */
+export interface PageGlobals {
+  document: { body: unknown; querySelectorAll(selector: string): ArrayLike<{ textContent: string | null; naturalWidth?: number }> };
+  getComputedStyle(element: unknown): { backgroundColor: string };
+  [name: string]: unknown;
+}
+
+export interface WindowFixture {
+  service: TestService;
+  engine: Engine;
+  host: WindowHost;
+  page: Page;
+  /** Messages of Content-Security-Policy violations the page reported. */
+  cspViolations: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * The window as a person gets it: the local service (seeded by `seed`), the engine of a profile signed in as `maker`
+ * with the catalogue pulled, `design-sync ui`'s host serving a fresh build of the window, and a Chromium page on it.
+ */
+export async function openWindow(seed: (service: TestService) => Promise<void>): Promise<WindowFixture> {
+  const service = await startTestService();
+  await seed(service);
+  const { token } = service.addUser('maker');
+  const profile = tempDir('window-profile');
+  const built = await buildWindow();
+  const engine = await openEngine({
+    profileDir: profile, serviceUrl: service.url, userAgent: 'design-sync-test',
+    tokenStore: () => new MemoryTokenStore(token), settingsStore: () => memorySettingsStore(),
+  });
+  await engine.catalogue.pullNow();
+  const endpoint = createContractEndpoint(engine);
+  const host = await startWindowHost({ endpoint, staticDir: built });
+  const chromium: LaunchedChromium = await launchChromium();
+  const page = await chromium.context.newPage();
+  const cspViolations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
+  await page.setViewportSize({ width: 1100, height: 760 });
+  await page.goto(host.url);
+  return {
+    service, engine, host, page, cspViolations,
+    async close() {
+      await chromium.close();
+      await host.close();
+      endpoint.close();
+      await engine.close();
+      await service.stop().catch(() => {});
+      rmSync(profile, { recursive: true, force: true });
+      rmSync(built, { recursive: true, force: true });
+    },
+  };
+}
