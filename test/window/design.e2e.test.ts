@@ -74,6 +74,14 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s design view in 
     expect(app.cspViolations.join('\n')).not.toMatch(/198\.51\.100\.7|eval/);
   });
 
+  it('links to the author\'s view: who they are and their designs, from the users endpoints', async () => {
+    await page.locator('.design-author a').click();
+    await page.getByRole('heading', { name: 'alice', level: 2 }).waitFor();
+    expect(page.url()).toMatch(/#\/authors\/\d+$/);
+    expect(await page.getByRole('list', { name: 'Designs by alice' }).locator('[data-testid="design-card"] .card-name').allTextContents()).toEqual(['Gear']);
+    expect(await page.getByRole('heading', { name: '1 design' }).count()).toBe(1);
+  });
+
   it('goes back to the library', async () => {
     await page.getByRole('link', { name: '← Library' }).click();
     await page.getByPlaceholder('Search designs').waitFor();

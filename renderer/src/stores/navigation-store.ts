@@ -1,14 +1,16 @@
 import { create } from 'zustand';
 
-export type Route = { view: 'library' } | { view: 'design'; id: number };
+export type Route = { view: 'library' } | { view: 'design'; id: number } | { view: 'author'; id: number };
 
 /** Routes live in the address's hash (#/designs/12): the browser's back and forward work, and nothing is loaded from a server. */
 export function routeOf(hash: string): Route {
-  const design = /^#\/designs\/(\d{1,15})$/.exec(hash);
-  return design ? { view: 'design', id: Number(design[1]) } : { view: 'library' };
+  const match = /^#\/(designs|authors)\/(\d{1,15})$/.exec(hash);
+  if (!match) return { view: 'library' };
+  return { view: match[1] === 'designs' ? 'design' : 'author', id: Number(match[2]) };
 }
 
 export const designHref = (id: number) => `#/designs/${id}`;
+export const authorHref = (id: number) => `#/authors/${id}`;
 
 export const useNavigation = create<{ route: Route }>(() => ({ route: routeOf(location.hash) }));
 

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useDesign } from '../../stores/design-store';
+import { authorHref } from '../../stores/navigation-store';
 import { DesignDocuments } from './DesignDocuments';
 import { DesignGallery } from './DesignGallery';
 import { DesignLicense } from './DesignLicense';
@@ -25,7 +26,10 @@ export function DesignView({ id }: { id: number }) {
       <header className="design-header">
         <div>
           <h2 id="design-title">{card.name}</h2>
-          <p className="design-author">{detail.author ? <>by <strong>{detail.author.screenName}</strong>{detail.author.realName ? ` (${detail.author.realName})` : ''}</> : card.author.screenName ? `by ${card.author.screenName}` : 'author unknown'}</p>
+          <p className="design-author">
+            {detail.author ? <>by <a href={authorHref(detail.author.id)}><strong>{detail.author.screenName}</strong></a>{detail.author.realName ? ` (${detail.author.realName})` : ''}</>
+              : card.author.screenName && card.author.id !== null ? <>by <a href={authorHref(card.author.id)}>{card.author.screenName}</a></> : 'author unknown'}
+          </p>
         </div>
         <button type="button" className="primary" onClick={() => void openPage()}>Open on the service</button>
       </header>

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useAccount } from '../../stores/account-store';
 import { useSync } from '../../stores/sync-store';
 import { useNavigation } from '../../stores/navigation-store';
+import { AuthorView } from '../author/AuthorView';
 import { DesignView } from '../design/DesignView';
 import { LibraryView } from '../library/LibraryView';
 import { AccountMenu } from './AccountMenu';
@@ -23,7 +24,7 @@ export function App() {
       </header>
       <ConnectionBanner />
       <main className="content">
-        {route.view === 'design' ? <DesignView id={route.id} /> : <LibraryView />}
+        {route.view === 'design' ? <DesignView id={route.id} /> : route.view === 'author' ? <AuthorView id={route.id} /> : <LibraryView />}
       </main>
     </div>
   );

@@ -1,0 +1,22 @@
+import { create } from 'zustand';
+import type { AuthorPage } from '../../../shared';
+import { contract } from '../contract/contract';
+
+interface AuthorStore {
+  id: number | null;
+  page: AuthorPage | null;
+  problem: string | null;
+  load(id: number): Promise<void>;
+}
+
+export const useAuthor = create<AuthorStore>((set, get) => ({
+  id: null,
+  page: null,
+  problem: null,
+  async load(id) {
+    set({ id, page: get().page?.author.id === id ? get().page : null, problem: null });
+    const outcome = await contract.request('author.get', { id });
+    if (get().id !== id) return;
+    set(outcome.ok ? { page: outcome.value } : { problem: outcome.problem.message });
+  },
+}));

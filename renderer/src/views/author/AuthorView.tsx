@@ -1,0 +1,38 @@
+import { useEffect } from 'react';
+import { useAuthor } from '../../stores/author-store';
+import { DesignCardView } from '../library/DesignCardView';
+
+/** An author: avatar, name, where they are, their skills, and their designs (from the service, or the cache offline). */
+export function AuthorView({ id }: { id: number }) {
+  const { page, problem, load } = useAuthor();
+  useEffect(() => void load(id), [id, load]);
+  if (problem) {
+    return (
+      <section className="author">
+        <p><a href="#/">← Library</a></p>
+        <p className="banner banner-error" role="alert">{problem}</p>
+      </section>
+    );
+  }
+  if (!page || page.author.id !== id) return <section className="author"><p className="empty" role="status">Loading the author…</p></section>;
+  const { author, designs } = page;
+  return (
+    <article className="author" aria-labelledby="author-title">
+      <p><a href="#/">← Library</a></p>
+      <header className="author-header">
+        {author.avatarUrl ? <img className="avatar" src={author.avatarUrl} alt="" /> : <div className="avatar" aria-hidden="true" />}
+        <div>
+          <h2 id="author-title">{author.screenName}</h2>
+          {author.realName ? <p className="author-real-name">{author.realName}</p> : null}
+          {author.location ? <p className="author-location">{author.location}</p> : null}
+          {author.skills.length > 0 ? <p className="design-tags">{author.skills.map((skill) => <span key={skill} className="tag">{skill}</span>)}</p> : null}
+        </div>
+      </header>
+      {page.fromService ? null : <p className="banner" role="status">Offline: this is what the cache knows of {author.screenName}.</p>}
+      <h3>{designs.length} design{designs.length === 1 ? '' : 's'}</h3>
+      <ul className="author-designs" aria-label={`Designs by ${author.screenName}`}>
+        {designs.map((card) => <li key={card.id}><DesignCardView card={card} /></li>)}
+      </ul>
+    </article>
+  );
+}
