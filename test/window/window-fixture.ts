@@ -23,6 +23,8 @@ export interface PageGlobals {
 
 export interface WindowFixture {
   service: TestService;
+  /** The signed-in user's token (for checking on the service what the window did). */
+  makerToken: string;
   engine: Engine;
   host: WindowHost;
   page: Page;
@@ -35,10 +37,10 @@ export interface WindowFixture {
  * The window as a person gets it: the local service (seeded by `seed`), the engine of a profile signed in as `maker`
  * with the catalogue pulled, `design-sync ui`'s host serving a fresh build of the window, and a Chromium page on it.
  */
-export async function openWindow(seed: (service: TestService) => Promise<void>): Promise<WindowFixture> {
+export async function openWindow(seed: (service: TestService, makerToken: string) => Promise<void>): Promise<WindowFixture> {
   const service = await startTestService();
-  await seed(service);
   const { token } = service.addUser('maker');
+  await seed(service, token);
   const profile = tempDir('window-profile');
   const built = await buildWindow();
   const engine = await openEngine({
@@ -57,7 +59,7 @@ export async function openWindow(seed: (service: TestService) => Promise<void>):
   await page.setViewportSize({ width: 1100, height: 760 });
   await page.goto(host.url);
   return {
-    service, engine, host, page, cspViolations,
+    service, makerToken: token, engine, host, page, cspViolations,
     async close() {
       await chromium.close();
       await host.close();

@@ -5,6 +5,7 @@ import { useNavigation } from '../../stores/navigation-store';
 import { AuthorView } from '../author/AuthorView';
 import { DesignView } from '../design/DesignView';
 import { LibraryView } from '../library/LibraryView';
+import { MyDesignsView } from '../mine/MyDesignsView';
 import { AccountMenu } from './AccountMenu';
 import { ConnectionBanner } from './ConnectionBanner';
 import { SyncStatusPill } from './SyncStatusPill';
@@ -19,12 +20,16 @@ export function App() {
     <div className="app">
       <header className="topbar">
         <h1 className="brand">design-sync</h1>
+        <nav className="nav" aria-label="Views">
+          <a href="#/" aria-current={route.view === 'library' ? 'page' : undefined}>Library</a>
+          <a href="#/mine" aria-current={route.view === 'mine' ? 'page' : undefined}>My designs</a>
+        </nav>
         <SyncStatusPill />
         <AccountMenu />
       </header>
       <ConnectionBanner />
       <main className="content">
-        {route.view === 'design' ? <DesignView id={route.id} /> : route.view === 'author' ? <AuthorView id={route.id} /> : <LibraryView />}
+        {route.view === 'design' ? <DesignView id={route.id} /> : route.view === 'author' ? <AuthorView id={route.id} /> : route.view === 'mine' ? <MyDesignsView /> : <LibraryView />}
       </main>
     </div>
   );

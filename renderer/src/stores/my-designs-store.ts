@@ -1,0 +1,68 @@
+import { create } from 'zustand';
+import type { ContractProblem, FieldErrors, LicenseCode, OwnDesignView } from '../../../shared';
+import { contract } from '../contract/contract';
+
+export interface DesignFormFields {
+  name: string;
+  excerpt: string;
+  license: LicenseCode;
+  description: string;
+}
+
+/** What a save ended with: done, or the problem (field errors in the service's own words). */
+export type SaveResult = { ok: true } | { ok: false; message: string; fieldErrors: FieldErrors };
+
+const failed = (problem: ContractProblem): SaveResult => ({ ok: false, message: problem.message, fieldErrors: problem.kind === 'validation' ? problem.fieldErrors : {} });
+
+interface MyDesignsStore {
+  items: OwnDesignView[] | null;
+  problem: string | null;
+  load(): Promise<void>;
+  create(fields: DesignFormFields): Promise<SaveResult>;
+  update(id: number, fields: DesignFormFields): Promise<SaveResult>;
+  publish(id: number): Promise<void>;
+  remove(id: number): Promise<void>;
+}
+
+export const useMyDesigns = create<MyDesignsStore>((set, get) => {
+  const replace = (view: OwnDesignView) => set((state) => ({
+    items: [view, ...(state.items ?? []).filter((item) => item.card.id !== view.card.id)],
+    problem: null,
+  }));
+  return {
+    items: null,
+    problem: null,
+    async load() {
+      const outcome = await contract.request('own.list', {});
+      set(outcome.ok ? { items: outcome.value, problem: null } : { problem: outcome.problem.message });
+    },
+    /** A new design is a draft: publishing is a separate, explicit step (rule 4). */
+    async create(fields) {
+      const outcome = await contract.request('own.create', fields);
+      if (!outcome.ok) return failed(outcome.problem);
+      replace(outcome.value);
+      return { ok: true };
+    },
+    async update(id, fields) {
+      const outcome = await contract.request('own.update', { id, ...fields });
+      if (!outcome.ok) return failed(outcome.problem);
+      replace(outcome.value);
+      return { ok: true };
+    },
+    async publish(id) {
+      const outcome = await contract.request('own.publish', { id });
+      if (outcome.ok) replace(outcome.value);
+      else set({ problem: outcome.problem.message });
+    },
+    async remove(id) {
+      const outcome = await contract.request('own.delete', { id, confirm: true });
+      if (outcome.ok) set({ items: (get().items ?? []).filter((item) => item.card.id !== id), problem: null });
+      else set({ problem: outcome.problem.message });
+    },
+  };
+});
+
+contract.on('sync.changed', () => {
+  // Sync states of own designs follow the queue.
+  if (useMyDesigns.getState().items) void useMyDesigns.getState().load();
+});

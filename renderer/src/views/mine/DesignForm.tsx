@@ -1,0 +1,71 @@
+import { useId, useState } from 'react';
+import { DEFAULT_LICENSE, LICENSE_CODES, LICENSES, LIMITS, type FieldErrors } from '../../../../shared';
+import type { DesignFormFields, SaveResult } from '../../stores/my-designs-store';
+
+interface DesignFormProps {
+  title: string;
+  initial?: Partial<DesignFormFields>;
+  submitLabel: string;
+  onSubmit(fields: DesignFormFields): Promise<SaveResult>;
+  onCancel(): void;
+}
+
+/** A design's fields, with the service's limits and its own messages; the license picker says what each license means. */
+export function DesignForm({ title, initial = {}, submitLabel, onSubmit, onCancel }: DesignFormProps) {
+  const id = useId();
+  const [fields, setFields] = useState<DesignFormFields>({
+    name: initial.name ?? '', excerpt: initial.excerpt ?? '', license: initial.license ?? DEFAULT_LICENSE, description: initial.description ?? '',
+  });
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const change = (field: keyof DesignFormFields) => (event: { target: { value: string } }) => setFields({ ...fields, [field]: event.target.value });
+  const errorOf = (field: string) => errors[field]?.map((text) => `${field === 'excerpt' ? 'Summary' : field[0]!.toUpperCase() + field.slice(1)} ${text}`).join('. ');
+
+  async function submit(event: { preventDefault(): void }) {
+    event.preventDefault();
+    setSaving(true);
+    const result = await onSubmit(fields);
+    setSaving(false);
+    if (result.ok) return;
+    setErrors(result.fieldErrors);
+    setMessage(Object.keys(result.fieldErrors).length > 0 ? 'Some fields need a change.' : result.message);
+  }
+
+  const field = (name: 'name' | 'excerpt', label: string, max: number) => (
+    <div className="field">
+      <label htmlFor={`${id}-${name}`}>{label}</label>
+      <input id={`${id}-${name}`} value={fields[name]} onChange={change(name)} aria-invalid={errors[name] ? true : undefined}
+        aria-describedby={`${id}-${name}-help`} />
+      <p id={`${id}-${name}-help`} className={errors[name] ? 'field-error' : 'field-help'}>
+        {errorOf(name) ?? `${[...fields[name]].length} of ${max} characters`}
+      </p>
+    </div>
+  );
+
+  return (
+    <form className="design-form" aria-label={title} onSubmit={(event) => void submit(event)} noValidate>
+      <h3>{title}</h3>
+      {message ? <p className="banner banner-error" role="alert">{message}</p> : null}
+      {field('name', 'Name', LIMITS.designNameMax)}
+      {field('excerpt', 'Summary', LIMITS.designExcerptMax)}
+      <div className="field">
+        <label htmlFor={`${id}-license`}>License</label>
+        <select id={`${id}-license`} value={fields.license} onChange={change('license')} aria-describedby={`${id}-license-help`}>
+          {LICENSE_CODES.map((code) => <option key={code} value={code}>{LICENSES[code].title}</option>)}
+        </select>
+        <p id={`${id}-license-help`} className={errors.license ? 'field-error' : 'field-help'}>
+          {errorOf('license') ?? `${LICENSES[fields.license].meaning}${LICENSES[fields.license].attributionRequired ? ' Anyone showing it must credit you.' : ''}`}
+        </p>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-description`}>Description</label>
+        <textarea id={`${id}-description`} rows={5} value={fields.description} onChange={change('description')} />
+      </div>
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={saving}>{saving ? 'Saving…' : submitLabel}</button>
+        <button type="button" onClick={onCancel}>Cancel</button>
+      </div>
+    </form>
+  );
+}

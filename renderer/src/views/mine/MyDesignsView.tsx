@@ -1,0 +1,34 @@
+import { useEffect, useState } from 'react';
+import { useAccount } from '../../stores/account-store';
+import { useMyDesigns } from '../../stores/my-designs-store';
+import { DesignForm } from './DesignForm';
+import { OwnDesignRow } from './OwnDesignRow';
+
+/** The signed-in person's designs, drafts included, with their sync state; a new one starts as a draft. */
+export function MyDesignsView() {
+  const { items, problem, load, create } = useMyDesigns();
+  const signedIn = useAccount((store) => store.account?.status === 'signed-in');
+  const [creating, setCreating] = useState(false);
+  useEffect(() => void load(), [load]);
+  return (
+    <section className="mine" aria-labelledby="mine-title">
+      <header className="mine-header">
+        <h2 id="mine-title">My designs</h2>
+        {signedIn && !creating ? <button type="button" className="primary" onClick={() => setCreating(true)}>New design</button> : null}
+      </header>
+      {!signedIn ? <p className="empty">Sign in to see and manage your designs.</p> : null}
+      {problem ? <p className="banner banner-error" role="alert">{problem}</p> : null}
+      {creating ? (
+        <DesignForm title="New design (a draft until you publish it)" submitLabel="Create draft" onCancel={() => setCreating(false)}
+          onSubmit={async (fields) => {
+            const result = await create(fields);
+            if (result.ok) setCreating(false);
+            return result;
+          }} />
+      ) : null}
+      {items === null ? <p className="empty" role="status">Loading your designs…</p>
+        : items.length === 0 && signedIn ? <p className="empty">You have no designs yet. Create one, or drop a folder into your sync folder.</p>
+        : <ul className="own-list">{items.map((design) => <OwnDesignRow key={design.card.id} design={design} />)}</ul>}
+    </section>
+  );
+}
