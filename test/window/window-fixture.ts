@@ -44,7 +44,7 @@ export async function openWindow(seed: (service: TestService, makerToken: string
   const profile = tempDir('window-profile');
   const built = await buildWindow();
   const engine = await openEngine({
-    profileDir: profile, serviceUrl: service.url, userAgent: 'design-sync-test',
+    profileDir: profile, serviceUrl: service.url, userAgent: 'design-sync-test', settleMs: 200, trash: 'folder',
     tokenStore: () => new MemoryTokenStore(token), settingsStore: () => memorySettingsStore(),
   });
   await engine.catalogue.pullNow();

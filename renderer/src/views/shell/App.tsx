@@ -6,6 +6,7 @@ import { AuthorView } from '../author/AuthorView';
 import { DesignView } from '../design/DesignView';
 import { LibraryView } from '../library/LibraryView';
 import { MyDesignsView } from '../mine/MyDesignsView';
+import { SyncView } from '../sync/SyncView';
 import { AccountMenu } from './AccountMenu';
 import { ConnectionBanner } from './ConnectionBanner';
 import { SyncStatusPill } from './SyncStatusPill';
@@ -23,13 +24,14 @@ export function App() {
         <nav className="nav" aria-label="Views">
           <a href="#/" aria-current={route.view === 'library' ? 'page' : undefined}>Library</a>
           <a href="#/mine" aria-current={route.view === 'mine' ? 'page' : undefined}>My designs</a>
+          <a href="#/sync" aria-current={route.view === 'sync' ? 'page' : undefined}>Sync</a>
         </nav>
         <SyncStatusPill />
         <AccountMenu />
       </header>
       <ConnectionBanner />
       <main className="content">
-        {route.view === 'design' ? <DesignView id={route.id} /> : route.view === 'author' ? <AuthorView id={route.id} /> : route.view === 'mine' ? <MyDesignsView /> : <LibraryView />}
+        {route.view === 'design' ? <DesignView id={route.id} /> : route.view === 'author' ? <AuthorView id={route.id} /> : route.view === 'mine' ? <MyDesignsView /> : route.view === 'sync' ? <SyncView /> : <LibraryView />}
       </main>
     </div>
   );

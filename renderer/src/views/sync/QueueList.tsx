@@ -1,0 +1,35 @@
+import type { QueueEntry } from '../../../../shared';
+import { contract } from '../../contract/contract';
+import { useQueue } from '../../stores/queue-store';
+
+const VERBS: Record<QueueEntry['kind'], string> = { upload: 'Upload', replace: 'Update', rename: 'Rename', 'delete-remote': 'Delete on the service', 'create-design': 'New design' };
+
+/** What is being sent or waits its turn, with its progress; failures with their reason, and retry or cancel. */
+export function QueueList({ items }: { items: QueueEntry[] }) {
+  const act = useQueue((store) => store.act);
+  return (
+    <section className="panel" aria-labelledby="queue-title">
+      <h3 id="queue-title">Uploads</h3>
+      {items.length === 0 ? <p className="empty-inline">Nothing to send.</p> : (
+        <ul className="queue-list">
+          {items.map((item) => {
+            const percent = item.bytesTotal ? Math.floor((item.bytesSent / item.bytesTotal) * 100) : null;
+            return (
+              <li key={item.id} data-testid="queue-item">
+                <p><span className="badge">{item.state === 'running' ? 'sending' : item.paused ? 'paused' : item.state}</span> {VERBS[item.kind]}: <strong>{item.path ?? item.folder}</strong></p>
+                {item.state === 'running' && percent !== null ? <progress max={100} value={percent} aria-label={`${item.path} sent`}>{percent}%</progress> : null}
+                {item.reason ? <p className={item.state === 'failed' ? 'field-error' : 'field-help'}>{item.reason}</p> : null}
+                {item.state === 'failed' ? (
+                  <div className="form-actions">
+                    <button type="button" onClick={() => void act(() => contract.request('queue.retry', { target: item.id }))}>Retry</button>
+                    <button type="button" onClick={() => void act(() => contract.request('queue.cancel', { target: item.id }))}>Cancel</button>
+                  </div>
+                ) : null}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

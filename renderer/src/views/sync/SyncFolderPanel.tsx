@@ -1,0 +1,40 @@
+import { useState } from 'react';
+import type { SyncView as SyncState } from '../../../../shared';
+import { contract } from '../../contract/contract';
+import { useQueue } from '../../stores/queue-store';
+import { useSync } from '../../stores/sync-store';
+
+/** The overall state in words, the sync folder (or choosing one), and starting, stopping, pausing. */
+export function SyncFolderPanel({ sync }: { sync: SyncState }) {
+  const act = useQueue((store) => store.act);
+  const [path, setPath] = useState('');
+  const refresh = () => void useSync.getState().load();
+  return (
+    <section className="panel" aria-label="Sync folder">
+      <p className={`sync-state status-${sync.state}`}><strong>{sync.reason ?? 'Everything is in step.'}</strong></p>
+      {sync.folder ? (
+        <>
+          <p>Sync folder: <code>{sync.folder}</code></p>
+          <div className="form-actions">
+            {sync.running
+              ? <button type="button" onClick={() => void act(() => contract.request('sync.stop', {})).then(refresh)}>Stop syncing</button>
+              : <button type="button" className="primary" onClick={() => void act(() => contract.request('sync.start', {})).then(refresh)}>Start syncing</button>}
+            {sync.queuePaused
+              ? <button type="button" onClick={() => void act(() => contract.request('queue.resume', { target: 'all' })).then(refresh)}>Resume uploads</button>
+              : <button type="button" onClick={() => void act(() => contract.request('queue.pause', { target: 'all' })).then(refresh)}>Pause uploads</button>}
+          </div>
+          {sync.watcherWarning ? <p className="own-note">{sync.watcherWarning}</p> : null}
+        </>
+      ) : (
+        <form className="form-actions" aria-label="Choose the sync folder" onSubmit={(event) => {
+          event.preventDefault();
+          void act(() => contract.request('sync.chooseFolder', { path })).then(refresh);
+        }}>
+          <label htmlFor="sync-folder-path">Sync folder (full path; made if missing)</label>
+          <input id="sync-folder-path" value={path} onChange={(event) => setPath(event.target.value)} placeholder="/home/you/Designs" />
+          <button type="submit" className="primary">Choose</button>
+        </form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,33 @@
+import { useEffect } from 'react';
+import { useQueue } from '../../stores/queue-store';
+import { useSync } from '../../stores/sync-store';
+import { ActivityList } from './ActivityList';
+import { ContentPolicy } from './ContentPolicy';
+import { QueueList } from './QueueList';
+import { SyncFolderPanel } from './SyncFolderPanel';
+import { WaitingForYou } from './WaitingForYou';
+
+/** Sync as a whole: its state and folder, what waits for the person, what is being sent, and what happened. */
+export function SyncView() {
+  const sync = useSync((store) => store.sync);
+  const { queue, problem, load } = useQueue();
+  useEffect(() => {
+    void load();
+    void useSync.getState().load();
+  }, [load]);
+  return (
+    <section className="sync-view" aria-labelledby="sync-title">
+      <h2 id="sync-title">Sync</h2>
+      {problem ? <p className="banner banner-error" role="alert">{problem}</p> : null}
+      {sync ? <SyncFolderPanel sync={sync} /> : null}
+      {sync && !sync.contentPolicyAccepted && sync.folder ? <ContentPolicy /> : null}
+      {queue ? (
+        <>
+          <WaitingForYou items={queue.items.filter((item) => item.state === 'attention')} />
+          <QueueList items={queue.items.filter((item) => item.state !== 'attention')} />
+          <ActivityList activity={queue.activity} />
+        </>
+      ) : <p className="empty" role="status">Loading the queue…</p>}
+    </section>
+  );
+}

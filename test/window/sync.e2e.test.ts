@@ -1,0 +1,88 @@
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chromiumSkipReason } from '../support/chromium';
+import { tempDir } from '../engine/cache/cache-fixtures';
+import { clientFor } from '../engine/sync/sync-fixtures';
+import { openWindow, type WindowFixture } from './window-fixture';
+
+const SCREENSHOTS = join(import.meta.dirname, '../../docs/screenshots');
+
+let app: WindowFixture;
+let page: Page;
+let hingeId: number;
+let root: string;
+const rootParent = tempDir('window-sync-root');
+
+/** Polls `check` until it holds, or fails naming `what` at the deadline. */
+async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe.skipIf(chromiumSkipReason !== undefined)('the window\'s sync view in Chromium', () => {
+  beforeAll(async () => {
+    app = await openWindow(async (service, makerToken) => {
+      const maker = clientFor(service.url, makerToken);
+      const hinge = await maker.createDesign({ name: 'Hinge', excerpt: 'A hinge', license: 'cc0' });
+      await maker.publishDesign(hinge.id);
+      hingeId = hinge.id;
+    });
+    page = app.page;
+    root = join(rootParent, 'Designs');
+    await page.getByRole('link', { name: 'Sync', exact: true }).click();
+    await page.getByRole('heading', { name: 'Sync', level: 2 }).waitFor();
+  }, 90_000);
+
+  afterAll(async () => {
+    await app?.close();
+    rmSync(rootParent, { recursive: true, force: true });
+  });
+
+  it('asks for a sync folder, then for the content policy before anything is uploaded (rule 5)', async () => {
+    await page.getByRole('region', { name: 'Sync folder' }).getByText('Choose a sync folder to sync your designs with.').waitFor();
+    await page.getByLabel('Sync folder (full path; made if missing)').fill(root);
+    await page.getByRole('button', { name: 'Choose' }).click();
+    await page.getByText(`Sync folder: ${root}`).waitFor();
+    const policy = page.getByRole('region', { name: 'Content policy' });
+    await policy.getByText('you have the right to publish').waitFor();
+    await policy.getByRole('button', { name: 'I confirm' }).click();
+    await policy.waitFor({ state: 'detached' });
+    expect(app.engine.contentPolicyAccepted()).toBe(true);
+  });
+
+  it('starts syncing: the design gets its folder, and a file dropped in it is uploaded, its activity shown', async () => {
+    await page.getByRole('button', { name: 'Start syncing' }).click();
+    await until('the design folder', () => existsSync(join(root, 'hinge')));
+    writeFileSync(join(root, 'hinge', 'part.stl'), 'solid part\nendsolid part\n');
+    const api = clientFor(app.service.url, app.makerToken);
+    await until('the upload', async () => (await api.listDocuments(hingeId)).some((document) => document.name === 'part.stl'));
+    await page.locator('.activity-list').getByText(/part\.stl/).first().waitFor();
+    await page.getByText('Nothing to send.').waitFor();
+  });
+
+  it('shows a refused file with its reason', async () => {
+    writeFileSync(join(root, 'hinge', 'tool.exe'), Buffer.from('MZ\x90\x00 not for upload'));
+    const refused = page.getByTestId('waiting-item').filter({ hasText: 'tool.exe' });
+    await refused.waitFor({ timeout: 20_000 });
+    expect(await refused.textContent()).toMatch(/exe/i);
+    await refused.getByRole('button', { name: 'Dismiss' }).click();
+    await refused.waitFor({ state: 'detached' });
+  });
+
+  it('waits for confirmation before deleting on the service, and deletes once confirmed', async () => {
+    const api = clientFor(app.service.url, app.makerToken);
+    rmSync(join(root, 'hinge', 'part.stl'));
+    const deletion = page.getByTestId('waiting-item').filter({ hasText: 'part.stl' });
+    await deletion.waitFor({ timeout: 20_000 });
+    expect((await api.listDocuments(hingeId)).map((document) => document.name)).toEqual(['part.stl']);
+    await page.screenshot({ path: join(SCREENSHOTS, 'sync-light.png') });
+    await deletion.getByRole('button', { name: 'Delete on the service' }).click();
+    await until('the deletion on the service', async () => (await api.listDocuments(hingeId)).length === 0);
+    expect(app.cspViolations).toEqual([]);
+  });
+});
