@@ -82,6 +82,15 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s design view in 
     expect(await page.getByRole('heading', { name: '1 design' }).count()).toBe(1);
   });
 
+  it('says plainly when a design does not exist, with the way back', async () => {
+    await page.goto(`${app.host.origin}/#/designs/987654`);
+    await page.getByRole('alert').getByText('There is no design "987654" on the service.').waitFor();
+    await page.getByRole('link', { name: '← Library' }).click();
+    await page.getByPlaceholder('Search designs').waitFor();
+    await page.goto(`${app.host.origin}/#/designs/${gearId}`);
+    await page.getByRole('heading', { name: 'Gear', level: 2 }).waitFor();
+  });
+
   it('goes back to the library', async () => {
     await page.getByRole('link', { name: '← Library' }).click();
     await page.getByPlaceholder('Search designs').waitFor();

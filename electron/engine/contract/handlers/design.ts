@@ -1,5 +1,6 @@
 import { designPageUrl } from '../../cache/attribution';
 import { getCachedDesign, renditionUrl, type CachedDesign } from '../../cache/design-reads';
+import { isServiceError } from '../../api/service-error';
 import { refreshDesignFiles } from '../../cache/child-lists';
 import { upsertDesign } from '../../cache/design-writes';
 import { peekCachedFile } from '../../cache/file-cache';
@@ -39,8 +40,9 @@ async function readDesign(engine: Engine, id: number | string, signal: AbortSign
     cached = read();
     if (!cached) return null;
     await refreshDesignFiles(client, engine.cache.db, cached.summary.id, timeout);
-  } catch {
-    // Offline, slow or gone: what the cache has is shown (or 'not-cached' below).
+  } catch (error) {
+    // Offline or slow: what the cache has is shown (or 'not-cached' below). Gone from the service: said so.
+    if (!cached && isServiceError(error, 'not-found')) throw new EngineError({ kind: 'not-found', message: `There is no design ${JSON.stringify(String(id))} on the service.` });
   }
   return read();
 }

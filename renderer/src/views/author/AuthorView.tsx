@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { ViewProblem } from '../shell/ViewProblem';
 import { useAuthor } from '../../stores/author-store';
 import { DesignCardView } from '../library/DesignCardView';
 
@@ -6,14 +7,7 @@ import { DesignCardView } from '../library/DesignCardView';
 export function AuthorView({ id }: { id: number }) {
   const { page, problem, load } = useAuthor();
   useEffect(() => void load(id), [id, load]);
-  if (problem) {
-    return (
-      <section className="author">
-        <p><a href="#/">← Library</a></p>
-        <p className="banner banner-error" role="alert">{problem}</p>
-      </section>
-    );
-  }
+  if (problem) return <ViewProblem className="author" problem={problem} />;
   if (!page || page.author.id !== id) return <section className="author"><p className="empty" role="status">Loading the author…</p></section>;
   const { author, designs } = page;
   return (

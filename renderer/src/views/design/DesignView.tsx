@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { ViewProblem } from '../shell/ViewProblem';
 import { useDesign } from '../../stores/design-store';
 import { authorHref } from '../../stores/navigation-store';
 import { DesignDocuments } from './DesignDocuments';
@@ -10,14 +11,7 @@ import { sanitizeDescription } from './sanitize-description';
 export function DesignView({ id }: { id: number }) {
   const { detail, problem, notice, load, openPage } = useDesign();
   useEffect(() => void load(id), [id, load]);
-  if (problem) {
-    return (
-      <section className="design">
-        <p><a href="#/">← Library</a></p>
-        <p className="banner banner-error" role="alert">{problem}</p>
-      </section>
-    );
-  }
+  if (problem) return <ViewProblem className="design" problem={problem} />;
   if (!detail || detail.card.id !== id) return <section className="design"><p className="empty" role="status">Loading the design…</p></section>;
   const { card } = detail;
   return (
