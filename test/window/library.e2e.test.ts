@@ -77,6 +77,17 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s library in Chro
     await page.emulateMedia({ colorScheme: 'light' });
   });
 
+  it('works offline: with the service stopped, it searches the cache, opens a design from it, and says it is offline', async () => {
+    await app.service.stop();
+    await page.getByPlaceholder('Search designs').fill('gear');
+    await waitForCards(1);
+    await page.getByRole('link', { name: 'Gear' }).click();
+    await page.getByRole('heading', { name: 'Gear', level: 2 }).waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId('attribution').textContent()).toBe('“Gear” by alice, licensed Creative Commons Attribution');
+    await page.getByText(/Offline: the service cannot be reached\. Everything cached still works; the catalogue was last checked/).waitFor();
+    await page.getByRole('link', { name: '← Library' }).click();
+  });
+
   it('runs under the host\'s strict CSP without a single violation', () => {
     expect(app.cspViolations).toEqual([]);
   });
