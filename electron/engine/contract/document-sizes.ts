@@ -15,7 +15,7 @@ export async function documentSizes(engine: Engine, files: readonly { url: strin
   const key = (file: { url: string; version: string | null }) => `${file.version ?? ''} ${file.url}`;
   const missing = files.filter((file) => !known.has(key(file)));
   if (missing.length > 0 && engine.serviceUrl() && engine.connectivity.state.online) {
-    const client = engine.client();
+    const client = engine.interactiveClient();
     const timeout = AbortSignal.any([signal, AbortSignal.timeout(SIZE_TIMEOUT_MS)]);
     await mapWithConcurrency(missing, 4, async (file) => {
       try {

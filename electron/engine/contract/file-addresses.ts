@@ -72,7 +72,7 @@ export async function serveFileAddress(engine: Engine, address: string, signal?:
   }
   if (!engine.serviceUrl()) return null;
   try {
-    const client = engine.client();
+    const client = engine.interactiveClient();
     const stored = await files.ensure(source.url, (url, s) => client.download(url, s), { version: source.version, ...(signal ? { signal } : {}) });
     return { path: stored.path, contentType: contentTypeOf(source.name), size: stored.size };
   } catch {

@@ -21,7 +21,7 @@ export async function resolveAuthors(engine: Engine, summaries: readonly DesignS
   const known = screenNames(engine.cache.reader, missing);
   const unknown = missing.filter((id) => !known.has(id));
   if (unknown.length === 0 || !engine.serviceUrl() || !engine.connectivity.state.online) return known;
-  const client = engine.client();
+  const client = engine.interactiveClient();
   await mapWithConcurrency(unknown, 4, async (id) => {
     try {
       const user = await client.getUser(id, AbortSignal.timeout(AUTHOR_TIMEOUT_MS));

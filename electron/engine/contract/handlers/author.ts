@@ -15,7 +15,7 @@ const READ_TIMEOUT_MS = 8_000;
 /** The author and their designs from the users endpoints, stored in the cache; null when the service cannot be asked. */
 async function fromService(engine: Engine, id: number | string, signal: AbortSignal) {
   if (!engine.serviceUrl() || !engine.connectivity.state.online) return null;
-  const client = engine.client();
+  const client = engine.interactiveClient();
   const timeout = AbortSignal.any([signal, AbortSignal.timeout(READ_TIMEOUT_MS)]);
   try {
     const user = await client.getUser(id, timeout);

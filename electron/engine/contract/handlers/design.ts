@@ -33,7 +33,7 @@ async function readDesign(engine: Engine, id: number | string, signal: AbortSign
   const read = () => getCachedDesign(engine.cache.reader, id, { fileRoot: engine.profile.fileCache });
   let cached = read();
   if (!canAsk(engine)) return cached;
-  const client = engine.client();
+  const client = engine.interactiveClient();
   const timeout = AbortSignal.any([signal, AbortSignal.timeout(READ_TIMEOUT_MS)]);
   try {
     if (!cached) upsertDesign(engine.cache.db, await client.getDesign(id, timeout), 'list', Date.now());

@@ -33,7 +33,7 @@ export const LIBRARY_HANDLERS: Handlers<'library.page' | 'library.licenseCounts'
   },
   /** The service's search merged into the cache (then the window asks for its page again). Offline: the 'offline' problem. */
   'library.searchService': async (engine, { query }) => {
-    const answer = await searchOnline(engine.client(), engine.cache.db, query, { page: 1, limit: 100 });
+    const answer = await searchOnline(engine.interactiveClient(), engine.cache.db, query, { page: 1, limit: 100 });
     if (answer.source !== 'online') throw new EngineError({ kind: 'offline', message: answer.note ?? 'The service cannot be reached: only the cache was searched.', maybeApplied: false });
     return { found: answer.items.length, merged: answer.items.length };
   },
