@@ -1,13 +1,16 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { requestMessage, validationProblem, fieldErrorsOf, type ServerMessage } from '../../shared';
+import type { Outcome, ServerMessage } from '../../shared';
 import type { ContractEndpoint } from '../engine/contract/contract-endpoint';
+import { parseFrame } from './contract-frames';
 
-/** A frame larger than this closes the socket: no request of the contract comes near it. */
+/** A frame larger than this closes the socket (1009): no request of the contract comes near it. */
 export const MAX_FRAME_BYTES = 1024 * 1024;
-/** A window that does not read its events (a frozen tab) is disconnected rather than buffered for without end. */
+/** A window that does not read its messages (a frozen tab) is disconnected rather than buffered for without end. */
 export const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+/** Requests of one socket answered at once; past it the socket is no longer read until one is answered. */
+export const MAX_IN_FLIGHT = 32;
 
 export interface ContractSocket {
   /** Takes over an upgrade request that already passed the host's checks. */
@@ -34,32 +37,42 @@ export function contractSocket(endpoint: ContractEndpoint, log: (line: string) =
     for (const socket of server.clients) send(socket, event);
   });
 
+  const answer = (name: string, input: unknown): Promise<Outcome<unknown>> =>
+    // The endpoint promises never to throw; should it, the window still gets an answer and the host stays up.
+    endpoint.handle(name, input).catch((error: unknown) => {
+      log(`window host: the ${name} request failed (${error instanceof Error ? error.message : String(error)})`);
+      return { ok: false, problem: { kind: 'internal', message: `The ${name} request failed in the engine.` } };
+    });
+
   server.on('connection', (socket) => {
+    let inFlight = 0;
+    // Frames ws had already read when the socket was paused: at most one read's worth, never more.
+    const waiting: { id: number; name: string; input: unknown }[] = [];
+    const run = (request: { id: number; name: string; input: unknown }) => {
+      inFlight++;
+      if (inFlight >= MAX_IN_FLIGHT) socket.pause();
+      void answer(request.name, request.input).then((outcome) => {
+        inFlight--;
+        send(socket, { type: 'response', id: request.id, outcome });
+        const next = waiting.shift();
+        if (next) run(next);
+        else if (socket.isPaused) socket.resume();
+      });
+    };
+
     socket.on('message', (data, isBinary) => {
       if (isBinary) {
         socket.close(1003, 'text frames only');
         return;
       }
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(String(data));
-      } catch {
-        log('window host: a frame that is not JSON was dropped');
-        return;
-      }
-      const message = requestMessage.safeParse(parsed);
-      if (!message.success) {
-        const id = (parsed as { id?: unknown } | null)?.id;
-        if (typeof id === 'number' && Number.isSafeInteger(id)) {
-          const fieldErrors = fieldErrorsOf(message.error);
-          send(socket, { type: 'response', id, outcome: { ok: false, problem: validationProblem(fieldErrors, `The message was refused: ${Object.keys(fieldErrors).join(', ')}.`) } });
-        } else {
-          log('window host: a message without a request id was dropped');
-        }
-        return;
-      }
-      const { id, name, input } = message.data;
-      void endpoint.handle(name, input).then((outcome) => send(socket, { type: 'response', id, outcome }));
+      const frame = parseFrame(String(data));
+      if (frame.kind === 'dropped') log(`window host: ${frame.reason} was dropped`);
+      else if (frame.kind === 'refused') send(socket, { type: 'response', id: frame.id, outcome: { ok: false, problem: frame.problem } });
+      else if (inFlight >= MAX_IN_FLIGHT) waiting.push(frame.message);
+      else run(frame.message);
+    });
+    socket.on('close', () => {
+      waiting.length = 0;
     });
     socket.on('error', (error) => log(`window host: a window's connection failed (${error.message})`));
   });

@@ -13,14 +13,26 @@ export function sameSecret(given: string | null | undefined, expected: string): 
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** DNS rebinding: a page on another name that resolves to 127.0.0.1 sends its own name as Host. Only ours pass. */
-export function isOwnHost(host: string | undefined, port: number): boolean {
-  return host === `127.0.0.1:${port}` || host === `localhost:${port}`;
+/** The names the host answers to: the address it prints, and `localhost` for a person who types it. */
+export function ownHosts(port: number): readonly string[] {
+  return [`127.0.0.1:${port}`, `localhost:${port}`];
 }
 
-/** Cross-site WebSocket hijacking: a browser always sends Origin on a WebSocket upgrade; only the host's own passes. */
-export function isOwnOrigin(origin: string | undefined, port: number): boolean {
-  return origin === `http://127.0.0.1:${port}` || origin === `http://localhost:${port}`;
+/**
+ * DNS rebinding: a page on another name that resolves to 127.0.0.1 sends its own name as Host. Only ours pass; the
+ * Host that passed is returned (the page's own origin is `http://` + it).
+ */
+export function ownHost(host: string | undefined, port: number): string | null {
+  return host !== undefined && ownHosts(port).includes(host) ? host : null;
+}
+
+/**
+ * Cross-site WebSocket hijacking: a browser always sends Origin on a WebSocket upgrade. It must be exactly the origin
+ * of the page this host served under the same name (so a page on `localhost` cannot open `127.0.0.1`'s socket, whose
+ * name another program could hold on ::1); a missing Origin is refused.
+ */
+export function isOwnOrigin(origin: string | undefined, host: string): boolean {
+  return origin === `http://${host}`;
 }
 
 export function cookieValue(header: string | undefined, name: string): string | null {
@@ -41,16 +53,18 @@ export function sessionCookie(port: number, value: string): string {
   return `${sessionCookieName(port)}=${value}; HttpOnly; SameSite=Strict; Path=/`;
 }
 
-/** The policy of every answer: only the host's own scripts, styles, images and WebSocket; nothing framed or framing. */
-export function contentSecurityPolicy(port: number): string {
+/**
+ * The policy of every answer: only the host's own scripts, styles, images and WebSocket; nothing framed or framing.
+ * The WebSocket is named as well as 'self' because browsers that predate CSP 3 (older Safari) do not let 'self' match
+ * ws:; it is the name the page was asked under, so `localhost` works when typed.
+ */
+export function contentSecurityPolicy(host: string): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
     "img-src 'self' data: blob:",
-    "font-src 'self'",
-    `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
-    "worker-src 'self' blob:",
+    `connect-src 'self' ws://${host}`,
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'none'",
@@ -58,13 +72,15 @@ export function contentSecurityPolicy(port: number): string {
   ].join('; ');
 }
 
-export function securityHeaders(port: number): Record<string, string> {
+/** Headers of every answer (no Access-Control-* ever: nothing here is for another origin). */
+export function securityHeaders(host: string): Record<string, string> {
   return {
-    'content-security-policy': contentSecurityPolicy(port),
+    'content-security-policy': contentSecurityPolicy(host),
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
     'cross-origin-opener-policy': 'same-origin',
     'cross-origin-resource-policy': 'same-origin',
+    // frame-ancestors' older twin, for browsers that ignore it.
     'x-frame-options': 'DENY',
   };
 }

@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
 
 const TYPES: Record<string, string> = {
@@ -21,9 +21,13 @@ export function contentTypeOf(path: string): string {
   return TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
 }
 
+function inside(base: string, path: string): boolean {
+  return path === base || path.startsWith(base + sep);
+}
+
 /**
  * The file under `root` that a URL path names (index.html for a folder), or null: a path that leaves `root` (`..`,
- * encoded or not), names nothing, or is not a regular file.
+ * encoded or not, or a symbolic link pointing out), names nothing, or is not a regular file.
  */
 export async function resolveStaticFile(root: string, pathname: string): Promise<{ path: string; size: number } | null> {
   let decoded: string;
@@ -35,11 +39,14 @@ export async function resolveStaticFile(root: string, pathname: string): Promise
   if (decoded.includes('\0')) return null;
   const base = resolve(root);
   const wanted = resolve(base, `.${decoded.startsWith('/') ? decoded : `/${decoded}`}`);
-  if (wanted !== base && !wanted.startsWith(base + sep)) return null;
+  if (!inside(base, wanted)) return null;
+  const realBase = await realpath(base).catch(() => null);
+  if (!realBase) return null;
   for (const candidate of [wanted, join(wanted, 'index.html')]) {
     try {
-      const info = await stat(candidate);
-      if (info.isFile()) return { path: candidate, size: info.size };
+      const real = await realpath(candidate);
+      const info = await stat(real);
+      if (info.isFile() && inside(realBase, real)) return { path: real, size: info.size };
     } catch {
       // not this one
     }

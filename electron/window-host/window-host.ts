@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { FILE_ADDRESS_PREFIX, type ContractEndpoint } from '../engine/contract/contract-endpoint';
 import { contractSocket } from './contract-socket';
-import { cookieValue, isOwnHost, isOwnOrigin, randomToken, sameSecret, securityHeaders, sessionCookie, sessionCookieName } from './host-security';
+import { cookieValue, isOwnOrigin, ownHost, randomToken, sameSecret, securityHeaders, sessionCookie, sessionCookieName } from './host-security';
 import { contentTypeOf, NOT_BUILT_PAGE, NOT_SIGNED_PAGE, resolveStaticFile } from './static-files';
 
 export interface WindowHostOptions {
@@ -18,8 +18,9 @@ export interface WindowHostOptions {
 }
 
 export interface WindowHost {
-  /** The address to open, with this run's secret: print it once, never log it elsewhere. */
+  /** The address to open, with this run's secret (`http://127.0.0.1:<port>/?secret=…`): print it once, log it nowhere. */
   url: string;
+  /** `http://127.0.0.1:<port>` */
   origin: string;
   port: number;
   close(): Promise<void>;
@@ -32,6 +33,10 @@ export class PortInUseError extends Error {
   }
 }
 
+/** How long a browser may keep a file address's bytes (they change only with the design, whose views re-address them). */
+const FILE_MAX_AGE_SECONDS = 3600;
+const ASSET_MAX_AGE_SECONDS = 300;
+
 /**
  * The window and the contract on 127.0.0.1, secured like a local GUI people trust: a secret per run (then an HttpOnly
  * SameSite=Strict cookie), the Host header checked (DNS rebinding), the WebSocket's Origin checked, a strict CSP, no
@@ -39,17 +44,21 @@ export class PortInUseError extends Error {
  */
 export async function startWindowHost(options: WindowHostOptions): Promise<WindowHost> {
   const secret = randomToken();
+  // The cookie is a value of its own: the secret may linger in a terminal's scrollback, the cookie only in the browser.
   const session = randomToken();
   const log = options.log ?? (() => {});
   const staticDir = options.staticDir && existsSync(join(options.staticDir, 'index.html')) ? options.staticDir : null;
   const socket = contractSocket(options.endpoint, log);
   let port = 0;
 
+  const headersOf = (request: IncomingMessage) => securityHeaders(ownHost(request.headers.host, port) ?? `127.0.0.1:${port}`);
   const reply = (response: ServerResponse, status: number, body: string, type = 'text/plain; charset=utf-8', extra: Record<string, string> = {}) => {
-    response.writeHead(status, { ...securityHeaders(port), 'content-type': type, 'cache-control': 'no-store', ...extra });
+    response.writeHead(status, { ...headersOf(response.req), 'content-type': type, 'cache-control': 'no-store', ...extra });
     response.end(response.req.method === 'HEAD' ? undefined : body);
   };
-  const signedIn = (request: IncomingMessage) => sameSecret(cookieValue(request.headers.cookie, sessionCookieName(port)), session);
+  const hasSession = (request: IncomingMessage) => sameSecret(cookieValue(request.headers.cookie, sessionCookieName(port)), session);
+  // Origin-form only ("/path?query"): parsed under our own origin, so "//name/…" stays a path and never a host.
+  const urlOf = (request: IncomingMessage) => (request.url?.startsWith('/') ? new URL(`http://127.0.0.1:${port}${request.url}`) : null);
 
   const server = createServer((request, response) => {
     void handle(request, response).catch((error: unknown) => {
@@ -60,22 +69,24 @@ export async function startWindowHost(options: WindowHostOptions): Promise<Windo
   });
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    if (!isOwnHost(request.headers.host, port)) return reply(response, 421, 'This host answers only to its own address on 127.0.0.1.');
+    const host = ownHost(request.headers.host, port);
+    if (!host) return reply(response, 421, 'This host answers only to its own address on 127.0.0.1.');
     if (request.method !== 'GET' && request.method !== 'HEAD') return reply(response, 405, 'Only GET and HEAD are answered here.', undefined, { allow: 'GET, HEAD' });
-    const url = new URL(request.url ?? '/', `http://127.0.0.1:${port}`);
+    const url = urlOf(request);
+    if (!url) return reply(response, 400, 'Not an address this host understands.');
     const given = url.searchParams.get('secret');
     if (given !== null) {
       if (!sameSecret(given, secret)) return reply(response, 403, NOT_SIGNED_PAGE, 'text/html; charset=utf-8');
       url.searchParams.delete('secret');
       // The secret becomes a cookie and leaves the address bar (and the history).
-      return reply(response, 303, '', undefined, { 'set-cookie': sessionCookie(port, session), location: `${url.pathname}${url.search}` });
+      return reply(response, 303, '', undefined, { 'set-cookie': sessionCookie(port, session), location: `http://${host}${url.pathname}${url.search}` });
     }
-    if (!signedIn(request)) return reply(response, 403, NOT_SIGNED_PAGE, 'text/html; charset=utf-8');
+    if (!hasSession(request)) return reply(response, 403, NOT_SIGNED_PAGE, 'text/html; charset=utf-8');
 
     if (url.pathname.startsWith(FILE_ADDRESS_PREFIX)) {
       const file = await options.endpoint.file(url.pathname);
       if (!file) return reply(response, 404, 'No such file here (not cached, and the service cannot be reached).');
-      return stream(response, file.path, file.contentType, file.size, 'private, max-age=3600');
+      return stream(response, file.path, file.contentType, file.size, `private, max-age=${FILE_MAX_AGE_SECONDS}`);
     }
     if (!staticDir) {
       if (url.pathname === '/' || url.pathname === '/index.html') return reply(response, 200, NOT_BUILT_PAGE, 'text/html; charset=utf-8');
@@ -83,30 +94,32 @@ export async function startWindowHost(options: WindowHostOptions): Promise<Windo
     }
     const found = await resolveStaticFile(staticDir, url.pathname);
     if (!found) return reply(response, 404, 'Not found.');
-    return stream(response, found.path, contentTypeOf(found.path), found.size, found.path.endsWith('index.html') ? 'no-store' : 'private, max-age=300');
+    const isPage = found.path.endsWith('index.html');
+    return stream(response, found.path, contentTypeOf(found.path), found.size, isPage ? 'no-store' : `private, max-age=${ASSET_MAX_AGE_SECONDS}`);
   }
 
   function stream(response: ServerResponse, path: string, type: string, size: number, cache: string): void {
-    response.writeHead(200, { ...securityHeaders(port), 'content-type': type, 'content-length': String(size), 'cache-control': cache });
-    if (response.req.method === 'HEAD') {
+    response.writeHead(200, { ...headersOf(response.req), 'content-type': type, 'content-length': String(size), 'cache-control': cache });
+    if (response.req.method === 'HEAD' || size === 0) {
       response.end();
       return;
     }
-    const file = createReadStream(path);
+    // Never more than the length announced, should the file have grown since.
+    const file = createReadStream(path, { end: size - 1 });
     file.on('error', () => response.destroy());
     file.pipe(response);
   }
 
   server.on('upgrade', (request: IncomingMessage, raw: Duplex, head: Buffer) => {
-    const url = new URL(request.url ?? '/', `http://127.0.0.1:${port}`);
-    const refusal = !isOwnHost(request.headers.host, port) ? 'the Host is not this host'
-      : !isOwnOrigin(request.headers.origin, port) ? 'the Origin is not this host'
-      : !signedIn(request) ? 'no session cookie'
-      : url.pathname !== '/contract' ? 'no such socket' : null;
+    const host = ownHost(request.headers.host, port);
+    const refusal = !host ? 'the Host is not this host'
+      : !isOwnOrigin(request.headers.origin, host) ? 'the Origin is not this host'
+      : !hasSession(request) ? 'no session cookie'
+      : urlOf(request)?.pathname !== '/contract' ? 'no such socket' : null;
     if (refusal) {
       log(`window host: a WebSocket was refused (${refusal})`);
-      raw.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nRefused: ${refusal}.\r\n`);
-      raw.destroy();
+      raw.once('finish', () => raw.destroy());
+      raw.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\nRefused: ${refusal}.\r\n`);
       return;
     }
     socket.accept(request, raw, head);

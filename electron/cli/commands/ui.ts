@@ -14,6 +14,19 @@ function portOf(raw: string | undefined): number {
   return Number(raw);
 }
 
+/** Resolves at the first Ctrl-C or SIGTERM; a second one, while closing, ends the process as usual. */
+function untilInterrupted(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      resolve();
+    };
+    process.on('SIGINT', done);
+    process.on('SIGTERM', done);
+  });
+}
+
 /**
  * `design-sync ui [--port N] [--no-open]`: the window in the system browser, for machines without Electron. The engine
  * works in the background meanwhile (sync, queue, catalogue). Prints one line, `window: <address with its secret>`,
@@ -43,10 +56,7 @@ export const uiCommand: CommandModule = (program, context) => {
         if (engine.backgroundProblem) ctx.io.err(`warning: ${engine.backgroundProblem.message}`);
         ctx.io.out(`window: ${host.url}`);
         if (options.open) await openSystemBrowser(host.url).catch(() => ctx.io.err('Could not open a browser: open the address above yourself.'));
-        await new Promise<void>((done) => {
-          process.once('SIGINT', done);
-          process.once('SIGTERM', done);
-        });
+        await untilInterrupted();
       } finally {
         await host.close();
         endpoint.close();
