@@ -84,6 +84,12 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s accessibility (
     expect(await seriousViolations()).toEqual([]);
   });
 
+  it('has none on Settings', async () => {
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Offline cache' }).waitFor();
+    expect(await seriousViolations()).toEqual([]);
+  });
+
   it('would see one if there were (the check itself works): a button without a name', async () => {
     await page.evaluate(() => {
       const doc = (globalThis as unknown as { document: { createElement(tag: string): unknown; body: { append(node: unknown): void } } }).document;

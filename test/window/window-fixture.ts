@@ -35,9 +35,9 @@ export interface WindowFixture {
 
 /**
  * The window as a person gets it: the local service (seeded by `seed`), the engine of a profile signed in as `maker`
- * with the catalogue pulled, `design-sync ui`'s host serving a fresh build of the window, and a Chromium page on it.
+ * (unless `signedIn: false`; the user exists either way, password "secret") with the catalogue pulled, `design-sync ui`'s host serving a fresh build of the window, and a Chromium page on it.
  */
-export async function openWindow(seed: (service: TestService, makerToken: string) => Promise<void>): Promise<WindowFixture> {
+export async function openWindow(seed: (service: TestService, makerToken: string) => Promise<void>, options: { signedIn?: boolean } = {}): Promise<WindowFixture> {
   const service = await startTestService();
   const { token } = service.addUser('maker');
   await seed(service, token);
@@ -45,7 +45,7 @@ export async function openWindow(seed: (service: TestService, makerToken: string
   const built = await buildWindow();
   const engine = await openEngine({
     profileDir: profile, serviceUrl: service.url, userAgent: 'design-sync-test', settleMs: 200, trash: 'folder',
-    tokenStore: () => new MemoryTokenStore(token), settingsStore: () => memorySettingsStore(),
+    tokenStore: () => new MemoryTokenStore(options.signedIn === false ? null : token), settingsStore: () => memorySettingsStore(),
   });
   await engine.catalogue.pullNow();
   const endpoint = createContractEndpoint(engine);

@@ -6,6 +6,7 @@ import { AuthorView } from '../author/AuthorView';
 import { DesignView } from '../design/DesignView';
 import { LibraryView } from '../library/LibraryView';
 import { MyDesignsView } from '../mine/MyDesignsView';
+import { SettingsView } from '../settings/SettingsView';
 import { SyncView } from '../sync/SyncView';
 import { AccountMenu } from './AccountMenu';
 import { ConnectionBanner } from './ConnectionBanner';
@@ -25,13 +26,14 @@ export function App() {
           <a href="#/" aria-current={route.view === 'library' ? 'page' : undefined}>Library</a>
           <a href="#/mine" aria-current={route.view === 'mine' ? 'page' : undefined}>My designs</a>
           <a href="#/sync" aria-current={route.view === 'sync' ? 'page' : undefined}>Sync</a>
+          <a href="#/settings" aria-current={route.view === 'settings' ? 'page' : undefined}>Settings</a>
         </nav>
         <SyncStatusPill />
         <AccountMenu />
       </header>
       <ConnectionBanner />
       <main className="content">
-        {route.view === 'design' ? <DesignView id={route.id} /> : route.view === 'author' ? <AuthorView id={route.id} /> : route.view === 'mine' ? <MyDesignsView /> : route.view === 'sync' ? <SyncView /> : <LibraryView />}
+        {route.view === 'design' ? <DesignView id={route.id} /> : route.view === 'author' ? <AuthorView id={route.id} /> : route.view === 'mine' ? <MyDesignsView /> : route.view === 'sync' ? <SyncView /> : route.view === 'settings' ? <SettingsView /> : <LibraryView />}
       </main>
     </div>
   );

@@ -1,0 +1,29 @@
+import { create } from 'zustand';
+import type { SettingsView } from '../../../shared';
+import { contract } from '../contract/contract';
+
+interface SettingsStore {
+  settings: SettingsView | null;
+  problem: string | null;
+  saved: string | null;
+  load(): Promise<void>;
+  update(changes: { serviceUrl?: string; cacheLimitMb?: number; catalogueRefreshMinutes?: number }, what: string): Promise<void>;
+}
+
+export const useSettings = create<SettingsStore>((set) => ({
+  settings: null,
+  problem: null,
+  saved: null,
+  async load() {
+    const outcome = await contract.request('settings.get', {});
+    if (outcome.ok) set({ settings: outcome.value });
+  },
+  async update(changes, what) {
+    const outcome = await contract.request('settings.update', changes);
+    set(outcome.ok ? { settings: outcome.value, problem: null, saved: `${what} saved.` } : { problem: outcome.problem.message, saved: null });
+  },
+}));
+
+contract.on('pull.finished', () => {
+  if (useSettings.getState().settings) void useSettings.getState().load();
+});

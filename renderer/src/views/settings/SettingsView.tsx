@@ -1,0 +1,78 @@
+import { useEffect, useState } from 'react';
+import { useAccount } from '../../stores/account-store';
+import { useLibrary } from '../../stores/library-store';
+import { useSettings } from '../../stores/settings-store';
+import { describeAge } from '../time';
+
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
+
+/** The account (sign-in on the service's own page), the service's address, and the cache: its size, limit and age. */
+export function SettingsView() {
+  const { settings, problem, saved, load, update } = useSettings();
+  const { account, notice, signIn, signOut } = useAccount();
+  const { pulling, pullCatalogue } = useLibrary();
+  const [serviceUrl, setServiceUrl] = useState('');
+  const [limit, setLimit] = useState('');
+  useEffect(() => void load(), [load]);
+  useEffect(() => {
+    if (settings) {
+      setServiceUrl(settings.serviceUrl ?? '');
+      setLimit(String(Math.round(settings.cacheLimitBytes / 1024 / 1024)));
+    }
+  }, [settings]);
+  if (!settings || !account) return <section className="settings"><p className="empty" role="status">Loading settings…</p></section>;
+  return (
+    <section className="settings" aria-labelledby="settings-title">
+      <h2 id="settings-title">Account and settings</h2>
+      {problem ? <p className="banner banner-error" role="alert">{problem}</p> : null}
+      {saved ? <p className="banner" role="status">{saved}</p> : null}
+
+      <section className="panel" aria-labelledby="account-title">
+        <h3 id="account-title">Account</h3>
+        {account.status === 'signed-in' ? (
+          <>
+            <p>Signed in{account.user ? <> as <strong>{account.user.screenName}</strong>{account.user.realName ? ` (${account.user.realName})` : ''}</> : ''}.</p>
+            <p className="field-help">The sign-in is kept {account.tokenKeptIn}.</p>
+            <button type="button" onClick={() => void signOut()}>Sign out</button>
+          </>
+        ) : (
+          <>
+            <p>{account.reason ?? 'Not signed in. Sign in on the service\'s own page, in your browser: design-sync never sees your password.'}</p>
+            {notice ? <p className="field-error" role="alert">{notice}</p> : null}
+            {account.signingIn && account.signInUrl ? <p>Waiting for your browser. If it did not open, open <a href={account.signInUrl} target="_blank" rel="noreferrer">the service's sign-in page</a>.</p> : null}
+            {account.signingIn ? null : <button type="button" className="primary" onClick={() => void signIn()} disabled={!settings.serviceUrl}>Sign in</button>}
+          </>
+        )}
+      </section>
+
+      <form className="panel" aria-labelledby="service-title" onSubmit={(event) => {
+        event.preventDefault();
+        void update({ serviceUrl }, 'The service address');
+      }}>
+        <h3 id="service-title">Service</h3>
+        <div className="field">
+          <label htmlFor="service-url">Service address</label>
+          <input id="service-url" value={serviceUrl} onChange={(event) => setServiceUrl(event.target.value)} placeholder="https://…" />
+        </div>
+        <div className="form-actions"><button type="submit">Save the address</button></div>
+      </form>
+
+      <form className="panel" aria-labelledby="cache-title" onSubmit={(event) => {
+        event.preventDefault();
+        void update({ cacheLimitMb: Number(limit) }, 'The cache limit');
+      }}>
+        <h3 id="cache-title">Offline cache</h3>
+        <p>{settings.cacheDesigns.toLocaleString()} design{settings.cacheDesigns === 1 ? '' : 's'} cached; their images take {megabytes(settings.cacheBytes)} of {megabytes(settings.cacheLimitBytes)}.</p>
+        <p>{settings.catalogueCheckedAt ? `The catalogue was last checked ${describeAge(settings.catalogueCheckedAt)}` : 'The catalogue has never been pulled'}; it is refreshed every {settings.catalogueRefreshMinutes} minutes while design-sync runs.</p>
+        <div className="form-actions">
+          <button type="button" onClick={() => void pullCatalogue().then(load)} disabled={pulling}>{pulling ? 'Pulling…' : 'Pull the catalogue now'}</button>
+        </div>
+        <div className="field">
+          <label htmlFor="cache-limit">Image cache limit (MB)</label>
+          <input id="cache-limit" inputMode="numeric" value={limit} onChange={(event) => setLimit(event.target.value)} />
+        </div>
+        <div className="form-actions"><button type="submit">Save the limit</button></div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,83 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { createUser } from '../../service/users/user-accounts';
+import { chromiumSkipReason } from '../support/chromium';
+import { clientFor } from '../engine/sync/sync-fixtures';
+import { openWindow, type WindowFixture } from './window-fixture';
+
+const SCREENSHOTS = join(import.meta.dirname, '../../docs/screenshots');
+
+let app: WindowFixture;
+let page: Page;
+const account = () => page.getByRole('region', { name: 'Account' });
+
+describe.skipIf(chromiumSkipReason !== undefined)('the window\'s account and settings in Chromium', () => {
+  beforeAll(async () => {
+    app = await openWindow(async (service) => {
+      // Someone who never authorized design-sync: the service asks Allow or Deny.
+      createUser(service.db, { screenName: 'newcomer', password: 'secret', now: Date.now() });
+      const alice = clientFor(service.url, service.addUser('alice').token);
+      await alice.publishDesign((await alice.createDesign({ name: 'Gear', excerpt: 'A gear', license: 'cc0' })).id);
+    }, { signedIn: false });
+    page = app.page;
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Account and settings', level: 2 }).waitFor();
+  }, 90_000);
+
+  afterAll(() => app?.close());
+
+  it('signs in a newcomer through the service\'s own pages: sign-in form, Allow, then the window says who is signed in', async () => {
+    await account().getByText('Not signed in.').waitFor();
+    await account().getByRole('button', { name: 'Sign in' }).click();
+    const link = account().getByRole('link', { name: 'the service\'s sign-in page' });
+    await link.waitFor();
+    const address = (await link.getAttribute('href'))!;
+    expect(address).toMatch(new RegExp(`^${app.service.url}/integrations/design-sync/authorized_integrations/new\\?redirect_url=http%3A%2F%2F127\\.0\\.0\\.1`));
+
+    const browser = await page.context().newPage();
+    await browser.goto(address);
+    await browser.locator('#screen_name').fill('newcomer');
+    await browser.locator('#password').fill('secret');
+    await browser.getByRole('button', { name: 'Sign in' }).click();
+    await browser.getByRole('button', { name: 'Allow' }).click();
+    await browser.getByText('Signed in to design-sync as newcomer. You can close this tab.').waitFor();
+    await browser.close();
+
+    await account().getByText('Signed in as').waitFor();
+    expect(await account().locator('strong').textContent()).toBe('newcomer');
+    expect(await page.locator('.topbar .account strong').textContent()).toBe('newcomer');
+  });
+
+  it('shows the cache: how many designs, how much space of what limit, how old; and changes the limit', async () => {
+    const cache = page.getByRole('form', { name: 'Offline cache' });
+    expect(await cache.textContent()).toMatch(/1 design cached; their images take [\d.]+ MB of 500 MB\./);
+    expect(await cache.textContent()).toContain('The catalogue was last checked just now; it is refreshed every 60 minutes');
+    await cache.getByLabel('Image cache limit (MB)').fill('120');
+    await cache.getByRole('button', { name: 'Save the limit' }).click();
+    await page.getByText('The cache limit saved.').waitFor();
+    expect(await cache.textContent()).toContain('of 120 MB');
+    expect(app.engine.cache.files.maxBytes).toBe(120 * 1024 * 1024);
+    await page.screenshot({ path: join(SCREENSHOTS, 'settings-light.png') });
+  });
+
+  it('refuses another service while signed in, saying what to do; a limit out of range names the field', async () => {
+    const service = page.getByRole('form', { name: 'Service' });
+    await service.getByLabel('Service address').fill('http://127.0.0.1:9');
+    await service.getByRole('button', { name: 'Save the address' }).click();
+    await page.getByRole('alert').getByText(/sign out before choosing another service/).waitFor();
+    expect(app.engine.serviceUrl()).toBe(app.service.url);
+
+    const cache = page.getByRole('form', { name: 'Offline cache' });
+    await cache.getByLabel('Image cache limit (MB)').fill('3');
+    await cache.getByRole('button', { name: 'Save the limit' }).click();
+    await page.getByRole('alert').getByText(/cacheLimitMb/).waitFor();
+    expect(app.engine.cache.files.maxBytes).toBe(120 * 1024 * 1024);
+  });
+
+  it('signs out', async () => {
+    await account().getByRole('button', { name: 'Sign out' }).click();
+    await account().getByText('Not signed in.').waitFor();
+    expect(app.engine.session.state.status).toBe('signed-out');
+  });
+});
