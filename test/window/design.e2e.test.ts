@@ -54,7 +54,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s design view in 
     await page.waitForFunction(() => Array.from((globalThis as unknown as PageGlobals).document.querySelectorAll('img.gallery-main')).some((img) => (img.naturalWidth ?? 0) > 0));
     expect(await page.locator('.gallery-thumbs button').count()).toBe(2);
     const row = page.locator('.design-documents tbody tr');
-    expect(await row.locator('td').allTextContents()).toEqual(['cube.stl', '3D model (STL)', expect.stringMatching(/^\d+(\.\d)? (B|KB)$/), '—']);
+    expect(await row.locator('td').allTextContents()).toEqual(['cube.stl', '3D model (STL)', expect.stringMatching(/^\d+(\.\d)? (B|KB)$/), '—', 'View cube.stl in 3D']);
     expect(await page.locator('.design-documents a').count()).toBe(0);
     await page.screenshot({ path: join(SCREENSHOTS, 'design-light.png'), fullPage: true });
   });
@@ -94,5 +94,32 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s design view in 
   it('goes back to the library', async () => {
     await page.getByRole('link', { name: '← Library' }).click();
     await page.getByPlaceholder('Search designs').waitFor();
+  });
+
+  it('shows a model in 3D on demand (orbit, zoom, fit), and again offline once it was seen', async () => {
+    const view = async () => {
+      await page.goto(`${app.host.origin}/#/designs/${gearId}`);
+      await page.getByRole('button', { name: 'View cube.stl in 3D' }).click();
+      const preview = page.getByRole('region', { name: '3D view of cube.stl' });
+      await preview.locator('canvas[data-loaded="true"]').waitFor({ timeout: 15_000 });
+      return preview;
+    };
+    let preview = await view();
+    expect(await preview.getByRole('status').textContent()).toBe('cube.stl: 12 triangles. Drag to turn, scroll to zoom.');
+    const canvas = preview.locator('canvas');
+    const box = (await canvas.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 80, box.y + box.height / 2 + 20, { steps: 5 });
+    await page.mouse.up();
+    await page.mouse.wheel(0, -200);
+    await preview.getByRole('button', { name: 'Fit to view' }).click();
+    await page.screenshot({ path: join(SCREENSHOTS, 'design-3d-light.png') });
+    await preview.getByRole('button', { name: 'Close the 3D view' }).click();
+
+    await app.service.stop();
+    preview = await view();
+    expect(await preview.getByRole('status').textContent()).toContain('12 triangles');
+    expect(app.cspViolations.every((report) => /inline (event handler|style)/.test(report))).toBe(true);
   });
 });

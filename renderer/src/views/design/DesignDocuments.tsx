@@ -1,4 +1,6 @@
+import { useState } from 'react';
 import type { DocumentView } from '../../../../shared';
+import { ModelPreview } from './ModelPreview';
 
 function size(bytes: number | null): string {
   if (bytes === null) return 'size unknown';
@@ -9,12 +11,14 @@ function size(bytes: number | null): string {
 
 /** The design's files: name, type and size, and whether they are kept for offline use. Never a link to the files (rule 1). */
 export function DesignDocuments({ documents }: { documents: DocumentView[] }) {
+  const [previewing, setPreviewing] = useState<DocumentView | null>(null);
   if (documents.length === 0) return null;
   return (
     <section className="design-documents" aria-labelledby="documents-title">
       <h3 id="documents-title">Files</h3>
+      {previewing ? <ModelPreview key={previewing.id} document={previewing} onClose={() => setPreviewing(null)} /> : null}
       <table>
-        <thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Size</th><th scope="col">Offline</th></tr></thead>
+        <thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Size</th><th scope="col">Offline</th><th scope="col"><span className="visually-hidden">3D view</span></th></tr></thead>
         <tbody>
           {documents.map((document) => (
             <tr key={document.id}>
@@ -22,6 +26,7 @@ export function DesignDocuments({ documents }: { documents: DocumentView[] }) {
               <td>{document.isModel ? `3D model (${document.type.toUpperCase()})` : document.type.toUpperCase() || 'file'}</td>
               <td>{size(document.size)}</td>
               <td>{document.cached ? 'kept' : '—'}</td>
+              <td>{document.previewUrl ? <button type="button" onClick={() => setPreviewing(document)}>View {document.name} in 3D</button> : null}</td>
             </tr>
           ))}
         </tbody>
