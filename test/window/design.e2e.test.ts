@@ -106,6 +106,8 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s design view in 
     };
     let preview = await view();
     expect(await preview.getByRole('status').textContent()).toBe('cube.stl: 12 triangles. Drag to turn, scroll to zoom.');
+    // Seen once, the model is kept for offline use, and the file list says so.
+    await page.locator('.design-documents tbody tr td').nth(3).getByText('kept').waitFor();
     const canvas = preview.locator('canvas');
     const box = (await canvas.boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);

@@ -10,13 +10,13 @@ function size(bytes: number | null): string {
 }
 
 /** The design's files: name, type and size, and whether they are kept for offline use. Never a link to the files (rule 1). */
-export function DesignDocuments({ documents }: { documents: DocumentView[] }) {
+export function DesignDocuments({ documents, onChanged }: { documents: DocumentView[]; onChanged(): void }) {
   const [previewing, setPreviewing] = useState<DocumentView | null>(null);
   if (documents.length === 0) return null;
   return (
     <section className="design-documents" aria-labelledby="documents-title">
       <h3 id="documents-title">Files</h3>
-      {previewing ? <ModelPreview key={previewing.id} document={previewing} onClose={() => setPreviewing(null)} /> : null}
+      {previewing ? <ModelPreview key={previewing.id} document={previewing} onClose={() => setPreviewing(null)} onCached={onChanged} /> : null}
       <table>
         <thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Size</th><th scope="col">Offline</th><th scope="col"><span className="visually-hidden">3D view</span></th></tr></thead>
         <tbody>

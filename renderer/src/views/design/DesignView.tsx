@@ -34,7 +34,7 @@ export function DesignView({ id }: { id: number }) {
       {/* The service's HTML, sanitized: no script, no handlers, no remote content. */}
       <div className="design-description" dangerouslySetInnerHTML={{ __html: sanitizeDescription(detail.descriptionHtml) }} />
       {detail.tags.length > 0 ? <p className="design-tags">{detail.tags.map((tag) => <span key={tag} className="tag">{tag}</span>)}</p> : null}
-      <DesignDocuments documents={detail.documents} />
+      <DesignDocuments documents={detail.documents} onChanged={() => void load(id)} />
     </article>
   );
 }

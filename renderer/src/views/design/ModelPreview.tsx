@@ -8,7 +8,7 @@ type State = { kind: 'loading' } | { kind: 'shown'; triangles: number } | { kind
  * The interactive 3D view of one model, made on demand (three.js is loaded only then). Its bytes come from the host's
  * own address for the file (never a link to the service's file: rule 1), so a model seen once works offline.
  */
-export function ModelPreview({ document, onClose }: { document: DocumentView; onClose(): void }) {
+export function ModelPreview({ document, onClose, onCached }: { document: DocumentView; onClose(): void; onCached(): void }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const scene = useRef<ModelScene | null>(null);
   const [state, setState] = useState<State>({ kind: 'loading' });
@@ -24,6 +24,8 @@ export function ModelPreview({ document, onClose }: { document: DocumentView; on
         const dark = matchMedia('(prefers-color-scheme: dark)').matches;
         scene.current = showModel(canvas.current, document.type, bytes, dark);
         setState({ kind: 'shown', triangles: scene.current.triangles });
+        // Fetched once, the file is now kept for offline use: the file list says so.
+        if (!document.cached) onCached();
       } catch (error) {
         if (!cancelled) setState({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
       }
@@ -33,7 +35,8 @@ export function ModelPreview({ document, onClose }: { document: DocumentView; on
       scene.current?.dispose();
       scene.current = null;
     };
-  }, [document]);
+    // Only a new document shows anew (a refreshed list gives the same one as a new object).
+  }, [document.id]);
 
   return (
     <section className="model-preview" aria-label={`3D view of ${document.name}`}>
