@@ -1,13 +1,19 @@
 import type { ServiceClient } from '../api/service-client';
 import { extractList } from '../api/tolerant-readers';
 import type { WritableDB } from './cache-database';
-import { readValidators, replaceDocuments, replaceImages, writeValidators } from './design-writes';
+import { readValidators, replaceDocuments, replaceImages, touchValidators, writeValidators } from './design-writes';
 
-/** A list of a design's images or documents through a conditional GET; null when not modified since last read. */
+/**
+ * A list of a design's images or documents through a conditional GET; null when not modified since last read. Either
+ * way the time it was checked is kept (childListsCheckedAt).
+ */
 export async function readChildList(client: ServiceClient, db: WritableDB, path: string, signal: AbortSignal | undefined, now: () => number): Promise<unknown[] | null> {
   const validators = readValidators(db, path);
   const answer = await client.getConditional<unknown>(path, validators ?? {}, signal);
-  if (answer.notModified) return null;
+  if (answer.notModified) {
+    touchValidators(db, path, now());
+    return null;
+  }
   writeValidators(db, path, answer.etag, answer.lastModified, now());
   return extractList(answer.value);
 }

@@ -21,3 +21,19 @@ export function cachedDocument(db: ReadableDB, id: number): { designId: number; 
   const row = prepared(db, 'SELECT design_id, raw_json FROM documents WHERE id = ?').get(id) as { design_id: number; raw_json: string } | undefined;
   return row ? { designId: row.design_id, raw: parse(row.raw_json) } : null;
 }
+
+/**
+ * When the service last vouched for both of a design's lists (its images and its documents), epoch ms: the older of
+ * the two. Null when either was never read from the service (what the cache shows of it may be incomplete).
+ */
+export function childListsCheckedAt(db: ReadableDB, designId: number): number | null {
+  const row = prepared(db, 'SELECT count(*) AS n, min(checked_at) AS at FROM http_validators WHERE url IN (?, ?)')
+    .get(`/v1/designs/${designId}/images`, `/v1/designs/${designId}/documents`) as { n: number; at: number | null };
+  return row.n === 2 ? row.at : null;
+}
+
+/** The cached design whose cover (primary image) this image is, or null. */
+export function designOfCover(db: ReadableDB, imageId: number): number | null {
+  const row = prepared(db, 'SELECT id FROM designs WHERE primary_image_id = ? LIMIT 1').get(imageId) as { id: number } | undefined;
+  return row?.id ?? null;
+}

@@ -58,6 +58,8 @@ export interface ListOptions {
   limit?: number;
   license?: LicenseCode | readonly LicenseCode[];
   ownOnly?: boolean;
+  /** With ownOnly: the signed-in user, whose designs are theirs whether or not an own pull marked them yet. */
+  ownerId?: number | null;
 }
 
 export interface SyncStateRow {
@@ -96,7 +98,7 @@ function clampLimit(limit: number | undefined, fallback = 50): number {
 }
 
 /** The WHERE clause and parameters of a library filter (words, licenses, ownership); null when the words match nothing. */
-function filterOf(options: Pick<ListOptions, 'query' | 'license' | 'ownOnly'>): { where: string; params: Record<string, unknown> } | null {
+function filterOf(options: Pick<ListOptions, 'query' | 'license' | 'ownOnly' | 'ownerId'>): { where: string; params: Record<string, unknown> } | null {
   const where: string[] = [];
   const params: Record<string, unknown> = {};
   if (options.query !== undefined && options.query.trim() !== '') {
@@ -112,7 +114,12 @@ function filterOf(options: Pick<ListOptions, 'query' | 'license' | 'ownOnly'>): 
       params.licenses = JSON.stringify(codes);
     }
   }
-  if (options.ownOnly) where.push('d.is_own = 1');
+  if (options.ownOnly && typeof options.ownerId === 'number') {
+    where.push('d.user_id = @ownerId');
+    params.ownerId = options.ownerId;
+  } else if (options.ownOnly) {
+    where.push('d.is_own = 1');
+  }
   return { where: where.map((w) => `AND ${w}`).join(' '), params };
 }
 
@@ -121,15 +128,18 @@ export function listCachedDesigns(db: ReadableDB, options: ListOptions = {}): De
   const filter = filterOf(options);
   if (!filter) return [];
   const params = { ...filter.params, limit: clampLimit(options.limit), offset: Math.max(0, Math.floor(options.offset ?? 0)) };
+  const order = ORDER[options.sort ?? 'updated'];
+  // The page's ids first, then their rows: sorting carries only the ids and sort keys, not every summary column.
+  // CROSS JOIN keeps the page as the outer loop (SQLite does not reorder it).
   const rows = prepared(db,
-    `SELECT ${SUMMARY_COLUMNS} FROM designs d, sync_state s WHERE s.id = 1 ${filter.where}
-     ORDER BY ${ORDER[options.sort ?? 'updated']} LIMIT @limit OFFSET @offset`,
+    `SELECT ${SUMMARY_COLUMNS} FROM (SELECT d.id FROM designs d WHERE 1 ${filter.where} ORDER BY ${order} LIMIT @limit OFFSET @offset) page
+     CROSS JOIN designs d ON d.id = page.id CROSS JOIN sync_state s WHERE s.id = 1 ORDER BY ${order}`,
   ).all(params) as SummaryRow[];
   return rows.map(toSummary);
 }
 
 /** How many cached designs match (the same filter as listCachedDesigns): what a virtualized grid scrolls over. */
-export function countCachedDesigns(db: ReadableDB, options: Pick<ListOptions, 'query' | 'license' | 'ownOnly'> = {}): number {
+export function countCachedDesigns(db: ReadableDB, options: Pick<ListOptions, 'query' | 'license' | 'ownOnly' | 'ownerId'> = {}): number {
   const filter = filterOf(options);
   if (!filter) return 0;
   return (prepared(db, `SELECT count(*) AS n FROM designs d WHERE 1 ${filter.where}`).get(filter.params) as { n: number }).n;

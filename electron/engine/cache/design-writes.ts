@@ -215,6 +215,12 @@ function writePage(
   return results;
 }
 
+/** The library's "most popular" sort key (spec §2.1 last_trending_popularity); null when the form lacks it. */
+function popularityOf(raw: unknown): number | null {
+  const value = (raw as { last_trending_popularity?: unknown }).last_trending_popularity;
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
 function authorOf(design: DesignFields, flags: UpsertFlags, existing: StoredDesign | undefined): string {
   return design.user?.screen_name ?? (flags.own ? flags.ownScreenName : undefined) ?? existing?.author_screen_name ?? '';
 }
@@ -226,12 +232,13 @@ function insertDesign(db: WritableDB, { raw, design, tags }: PendingWrite, form:
   const [jsonColumn, updatedAtColumn] = form === 'list' ? ['list_json', 'list_updated_at'] : ['user_form_json', 'user_form_updated_at'];
   prepared(db,
     `INSERT INTO designs (id, slug, name, excerpt, description_html, description_text, license, state, user_id, author_screen_name,
-       primary_image_id, created_at, updated_at, created_ms, updated_ms, ${jsonColumn}, ${updatedAtColumn}, in_listing, is_own, fetched_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       primary_image_id, created_at, updated_at, created_ms, updated_ms, ${jsonColumn}, ${updatedAtColumn}, in_listing, is_own, fetched_at, popularity)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     design.id, design.slug ?? null, design.name, design.excerpt, design.description, descriptionText, design.license, design.state,
     design.user_id, author, design.primary_image_id, design.created_at, design.updated_at, timestampMs(design.created_at),
     timestampMs(design.updated_at), JSON.stringify(raw), design.updated_at, flags.inListing ? 1 : 0, flags.own ? 1 : 0, now,
+    popularityOf(raw) ?? 0,
   );
   const tagNames = linkTags(db, design.id, tags);
   if (session.options.deferSearchRows) {
@@ -248,7 +255,7 @@ function updateDesign(
 ): void {
   const updatedMs = timestampMs(design.updated_at);
   const takeColumns = !existing || existing.updated_ms === null || updatedMs === null || updatedMs >= existing.updated_ms;
-  if (takeColumns) writeColumns(db, design, authorOf(design, flags, existing), now);
+  if (takeColumns) writeColumns(db, design, authorOf(design, flags, existing), popularityOf(raw), now);
   prepared(db,
     form === 'list'
       ? `UPDATE designs SET list_json = ?, list_updated_at = ?, fetched_at = ? WHERE id = ?`
@@ -263,12 +270,12 @@ function updateDesign(
   writeSearchRow(db, design.id);
 }
 
-function writeColumns(db: WritableDB, design: DesignFields, author: string, now: number): void {
+function writeColumns(db: WritableDB, design: DesignFields, author: string, popularity: number | null, now: number): void {
   prepared(db,
     `UPDATE designs SET slug = @slug, name = @name, excerpt = @excerpt, description_html = @description,
        description_text = @descriptionText, license = @license, state = @state, user_id = @userId,
        author_screen_name = @author, primary_image_id = @primaryImageId, created_at = @createdAt, updated_at = @updatedAt,
-       created_ms = @createdMs, updated_ms = @updatedMs, fetched_at = @now
+       created_ms = @createdMs, updated_ms = @updatedMs, popularity = coalesce(@popularity, popularity), fetched_at = @now
      WHERE id = @id`,
   ).run({
     id: design.id,
@@ -286,6 +293,7 @@ function writeColumns(db: WritableDB, design: DesignFields, author: string, now:
     updatedAt: design.updated_at,
     createdMs: timestampMs(design.created_at),
     updatedMs: timestampMs(design.updated_at),
+    popularity,
     now,
   });
 }
@@ -439,9 +447,14 @@ export function optimizeSearchIndex(db: WritableDB): void {
 
 export function deleteDesigns(db: WritableDB, ids: readonly number[]): number {
   const remove = prepared(db, 'DELETE FROM designs WHERE id = ?');
+  // Its lists' validators go with its images and documents: were it cached again, a 304 must not stand for rows gone.
+  const forget = prepared(db, 'DELETE FROM http_validators WHERE url IN (?, ?)');
   let removed = 0;
   db.transaction(() => {
-    for (const id of ids) removed += remove.run(id).changes;
+    for (const id of ids) {
+      removed += remove.run(id).changes;
+      forget.run(`/v1/designs/${id}/images`, `/v1/designs/${id}/documents`);
+    }
   })();
   return removed;
 }
@@ -514,6 +527,11 @@ export function writeValidators(db: WritableDB, url: string, etag: string | null
     `INSERT INTO http_validators (url, etag, last_modified, checked_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (url) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified, checked_at = excluded.checked_at`,
   ).run(url, etag, lastModified, now);
+}
+
+/** The service said "not modified": what the cache holds of `url` was vouched for now. */
+export function touchValidators(db: WritableDB, url: string, now: number): void {
+  prepared(db, 'UPDATE http_validators SET checked_at = ? WHERE url = ?').run(now, url);
 }
 
 export interface SyncState {

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { extname } from 'node:path';
-import { cachedDocument, cachedImage } from '../cache/child-reads';
+import { refreshDesignFiles } from '../cache/child-lists';
+import { cachedDocument, cachedImage, designOfCover } from '../cache/child-reads';
 import { renditionUrl } from '../cache/design-reads';
 import { cachedUser } from '../cache/user-reads';
 import type { Engine } from '../runtime/engine';
@@ -12,6 +13,9 @@ type Rendition = (typeof RENDITIONS)[number];
 
 /** The 3D files the window previews (rule 1: only as the host's own address, never a link to the service's file). */
 export const PREVIEW_TYPES = new Set(['stl', 'obj']);
+
+/** How long an address may wait for the service to list the images of a design whose cover it names. */
+const LIST_TIMEOUT_MS = 3_000;
 
 export const imageAddress = (imageId: number, rendition: Rendition) => `/files/images/${imageId}/${rendition}`;
 export const documentAddress = (documentId: number, name: string) => `/files/documents/${documentId}/${encodeURIComponent(name.replace(/[/\\]/g, '_'))}`;
@@ -30,32 +34,81 @@ function contentTypeOf(nameOrUrl: string): string {
   return TYPES[fileType(new URL(nameOrUrl, 'http://x').pathname)] ?? 'application/octet-stream';
 }
 
-/** What a file address names: the service's address of the file, and the version it is cached under. */
-function sourceOf(engine: Engine, address: string): { url: string; version: string | null; name: string } | null {
+interface Source {
+  /** The service's address of the file. */
+  url: string;
+  /** What it is cached under (the row's updated_at): another version is fetched again when the service can be reached. */
+  version: string | null;
+  /** Where its type is read from. */
+  name: string;
+}
+
+type Address =
+  | { kind: 'image'; id: number; rendition: Rendition }
+  | { kind: 'document'; id: number }
+  | { kind: 'avatar'; id: number };
+
+const isRendition = (value: string): value is Rendition => (RENDITIONS as readonly string[]).includes(value);
+
+/** A contract file address taken apart; null for anything malformed (no dot segments, ids are digits). */
+export function parseFileAddress(address: string): Address | null {
   const image = /^\/files\/images\/(\d{1,15})\/([a-z_0-9]+)$/.exec(address);
   if (image) {
-    const rendition = image[2] as Rendition;
-    if (!RENDITIONS.includes(rendition)) return null;
-    const row = cachedImage(engine.cache.reader, Number(image[1]));
-    const url = row ? renditionUrl(row.raw, rendition) : null;
-    return url ? { url, version: typeof row!.raw.updated_at === 'string' ? row!.raw.updated_at : null, name: url } : null;
+    const rendition = image[2]!;
+    return isRendition(rendition) ? { kind: 'image', id: Number(image[1]), rendition } : null;
   }
-  const document = /^\/files\/documents\/(\d{1,15})\/[^/]+$/.exec(address);
-  if (document) {
-    const row = cachedDocument(engine.cache.reader, Number(document[1]));
-    const url = (row?.raw.file as { url?: unknown } | undefined)?.url;
-    const name = typeof row?.raw.name === 'string' ? row.raw.name : typeof url === 'string' ? url : '';
-    if (typeof url !== 'string' || !PREVIEW_TYPES.has(fileType(name))) return null;
-    return { url, version: typeof row!.raw.updated_at === 'string' ? row!.raw.updated_at : null, name };
-  }
+  const document = /^\/files\/documents\/(\d{1,15})\/([^/\\]+)$/.exec(address);
+  if (document) return /^(?:\.|%2e){1,2}$/i.test(document[2]!) ? null : { kind: 'document', id: Number(document[1]) };
   const avatar = /^\/files\/avatars\/(\d{1,15})$/.exec(address);
-  if (avatar) {
-    const user = cachedUser(engine.cache.reader, Number(avatar[1]));
-    const file = user?.public?.avatar_file as Record<string, unknown> | undefined;
-    const url = (file?.medium as { url?: unknown } | undefined)?.url ?? file?.url;
-    return typeof url === 'string' ? { url, version: null, name: url } : null;
+  return avatar ? { kind: 'avatar', id: Number(avatar[1]) } : null;
+}
+
+const versionOf = (raw: Record<string, unknown>) => (typeof raw.updated_at === 'string' ? raw.updated_at : null);
+
+function imageSource(engine: Engine, id: number, rendition: Rendition): Source | null {
+  const row = cachedImage(engine.cache.reader, id);
+  const url = row ? renditionUrl(row.raw, rendition) : null;
+  return url ? { url, version: versionOf(row!.raw), name: url } : null;
+}
+
+/**
+ * A card names its cover before the cache has listed that design's images (a pull lists only the newest): the
+ * design is found by its cover and its images listed now, when the service can be reached.
+ */
+async function coverSource(engine: Engine, id: number, rendition: Rendition, signal?: AbortSignal): Promise<Source | null> {
+  const known = imageSource(engine, id, rendition);
+  if (known || !engine.serviceUrl()) return known;
+  const designId = designOfCover(engine.cache.reader, id);
+  if (designId === null) return null;
+  try {
+    const timeout = AbortSignal.any([AbortSignal.timeout(LIST_TIMEOUT_MS), ...(signal ? [signal] : [])]);
+    await refreshDesignFiles(engine.interactiveClient(), engine.cache.db, designId, timeout);
+  } catch {
+    return null;
   }
-  return null;
+  return imageSource(engine, id, rendition);
+}
+
+function documentSource(engine: Engine, id: number): Source | null {
+  const row = cachedDocument(engine.cache.reader, id);
+  const url = (row?.raw.file as { url?: unknown } | undefined)?.url;
+  if (typeof url !== 'string') return null;
+  const name = typeof row!.raw.name === 'string' ? row!.raw.name : url;
+  return PREVIEW_TYPES.has(fileType(name)) ? { url, version: versionOf(row!.raw), name } : null;
+}
+
+function avatarSource(engine: Engine, id: number): Source | null {
+  const file = cachedUser(engine.cache.reader, id)?.public?.avatar_file as Record<string, unknown> | undefined;
+  const url = (file?.medium as { url?: unknown } | undefined)?.url ?? file?.url;
+  return typeof url === 'string' ? { url, version: null, name: url } : null;
+}
+
+function served(path: string, source: Source): ServedFile | null {
+  try {
+    return { path, contentType: contentTypeOf(source.name), size: statSync(path).size };
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -63,19 +116,23 @@ function sourceOf(engine: Engine, address: string): { url: string; version: stri
  * when it can be reached. Null for an address that names nothing known, or a file neither cached nor reachable.
  */
 export async function serveFileAddress(engine: Engine, address: string, signal?: AbortSignal): Promise<ServedFile | null> {
-  const source = sourceOf(engine, address);
+  const parsed = parseFileAddress(address);
+  if (!parsed) return null;
+  const source = parsed.kind === 'image' ? await coverSource(engine, parsed.id, parsed.rendition, signal)
+    : parsed.kind === 'document' ? documentSource(engine, parsed.id)
+      : avatarSource(engine, parsed.id);
   if (!source) return null;
   const files = engine.cache.files;
-  const cached = files.localPath(source.url);
-  if (cached) {
-    return { path: cached, contentType: contentTypeOf(source.name), size: statSync(cached).size };
-  }
-  if (!engine.serviceUrl()) return null;
+  const current = files.has(source.url, source.version);
+  const local = files.localPath(source.url);
+  // Offline, an older version is better than nothing; online it is replaced.
+  if (local && (current || !engine.connectivity.state.online)) return served(local, source);
+  if (!engine.serviceUrl()) return local ? served(local, source) : null;
   try {
     const client = engine.interactiveClient();
     const stored = await files.ensure(source.url, (url, s) => client.download(url, s), { version: source.version, ...(signal ? { signal } : {}) });
-    return { path: stored.path, contentType: contentTypeOf(source.name), size: stored.size };
+    return served(stored.path, source);
   } catch {
-    return null;
+    return local ? served(local, source) : null;
   }
 }

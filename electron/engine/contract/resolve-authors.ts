@@ -5,8 +5,8 @@ import { screenNames } from '../cache/user-reads';
 import { mapWithConcurrency } from '../cache/concurrency';
 import type { Engine } from '../runtime/engine';
 
-/** How long resolving one author may take before the card says "attribution unavailable". */
-const AUTHOR_TIMEOUT_MS = 1_500;
+/** How long resolving the authors of one page may take before its cards say "attribution unavailable". */
+const AUTHORS_TIMEOUT_MS = 2_000;
 
 /**
  * Rule 2: the authors of designs whose license needs attribution and whose author the cache lacks, resolved through
@@ -22,9 +22,12 @@ export async function resolveAuthors(engine: Engine, summaries: readonly DesignS
   const unknown = missing.filter((id) => !known.has(id));
   if (unknown.length === 0 || !engine.serviceUrl() || !engine.connectivity.state.online) return known;
   const client = engine.interactiveClient();
+  // One deadline for the page, not one per author: a slow service costs the page 2 s, not 2 s per 4 authors.
+  const deadline = AbortSignal.timeout(AUTHORS_TIMEOUT_MS);
   await mapWithConcurrency(unknown, 4, async (id) => {
+    if (deadline.aborted) return;
     try {
-      const user = await client.getUser(id, AbortSignal.timeout(AUTHOR_TIMEOUT_MS));
+      const user = await client.getUser(id, deadline);
       if (upsertUser(engine.cache.db, user, 'public', Date.now()) === null) return;
       known.set(id, user.screen_name);
       fillAuthor(engine.cache.db, id, user.screen_name);

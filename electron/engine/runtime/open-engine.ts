@@ -19,7 +19,7 @@ export interface OpenEngineOptions {
   /** A service address to use (and remember) from now on. */
   serviceUrl?: string;
   userAgent: string;
-  /** Opens the person's browser for sign-in. */
+  /** Opens a web address in the person's browser: the sign-in page, a design's page (design.openPage). */
   openBrowser?: (url: string) => Promise<void>;
   /** How long a new or changed file must stay unchanged before it is queued (default 2000 ms). */
   settleMs?: number;

@@ -3,7 +3,7 @@ import { tolerantDesign } from '../../../electron/engine/api/tolerant-readers';
 import { openCacheDatabase, type WritableDB } from '../../../electron/engine/cache/cache-database';
 import { searchCachedDesigns } from '../../../electron/engine/cache/design-reads';
 import {
-  DesignWriteSession, indexPendingSearchRows, readDesignFields, upsertDesign, upsertDesigns, writeDeferredSearchRows,
+  deleteDesigns, DesignWriteSession, indexPendingSearchRows, readDesignFields, readValidators, upsertDesign, upsertDesigns, writeDeferredSearchRows, writeValidators,
 } from '../../../electron/engine/cache/design-writes';
 import { htmlToPlainText } from '../../../electron/engine/cache/html-text';
 import { listFormDesign } from './cache-fixtures';
@@ -128,6 +128,31 @@ describe('design writes', () => {
     expect(db.prepare('SELECT count(*) AS n FROM designs_fts').get()).toEqual({ n: 3 });
   });
 });
+
+  it('forgets the validators of a deleted design\'s lists, so that a 304 never stands for rows gone with it', () => {
+    const db = openCacheDatabase(':memory:');
+    upsertDesigns(db, [listFormDesign({ id: 1 }), listFormDesign({ id: 2 })], 'list', 1);
+    for (const id of [1, 2]) for (const list of ['images', 'documents']) writeValidators(db, `/v1/designs/${id}/${list}`, `"${id}"`, null, 1);
+    expect(deleteDesigns(db, [1])).toBe(1);
+    expect([readValidators(db, '/v1/designs/1/images'), readValidators(db, '/v1/designs/1/documents')]).toEqual([null, null]);
+    expect(readValidators(db, '/v1/designs/2/images')).toEqual({ etag: '"2"', lastModified: null });
+  });
+
+  it('keeps each design\'s popularity for the library\'s sort: written with the design, updated with newer data, kept when a form lacks it', () => {
+    const db = openCacheDatabase(':memory:');
+    const popularity = (id: number) => (db.prepare('SELECT popularity FROM designs WHERE id = ?').get(id) as { popularity: number }).popularity;
+    upsertDesigns(db, [listFormDesign({ id: 1, last_trending_popularity: 12.5 }), listFormDesign({ id: 2, last_trending_popularity: 'n/a' })], 'list', 1);
+    expect([popularity(1), popularity(2)]).toEqual([12.5, 0]);
+    upsertDesign(db, listFormDesign({ id: 1, last_trending_popularity: 30, updated_at: '2026-02-01T10:00:00.000+00:00' }), 'list', 2);
+    expect(popularity(1)).toBe(30);
+    const { last_trending_popularity: _dropped, ...withoutPopularity } = listFormDesign({ id: 1, updated_at: '2026-03-01T10:00:00.000+00:00' });
+    upsertDesign(db, withoutPopularity, 'user', 3);
+    expect(popularity(1)).toBe(30);
+    // An older form does not overwrite what newer data said.
+    upsertDesign(db, listFormDesign({ id: 2, last_trending_popularity: 8 }), 'user', 4);
+    upsertDesign(db, listFormDesign({ id: 2, last_trending_popularity: 1, updated_at: '2025-01-01T10:00:00.000+00:00' }), 'list', 5);
+    expect(popularity(2)).toBe(8);
+  });
 
 describe('search text of a description', () => {
   it('keeps blocks apart, joins inline elements, decodes entities, drops scripts, styles and attributes', () => {

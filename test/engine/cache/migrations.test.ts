@@ -85,6 +85,35 @@ describe('cache migrations', () => {
     expect(plan.map((row) => row.detail).join(' ')).toMatch(/designs_by_popularity/);
   });
 
+  it('0006 stores popularity as a plain column filled from the forms already cached, and sorts a license filter by it from an index', () => {
+    const db = databaseAt(5);
+    insertDesign(db, 1, { json: '{"id":1}' });
+    db.prepare(`UPDATE designs SET list_json = NULL, user_form_json = '{"id":1,"last_trending_popularity":2.5}' WHERE id = 1`).run();
+    insertDesign(db, 2, { json: '{"id":2,"last_trending_popularity":9}' });
+    insertDesign(db, 3, { json: '{"id":3,"last_trending_popularity":"high"}' });
+    db.prepare(`UPDATE designs SET license = CASE id WHEN 3 THEN 'cc0' ELSE 'ccby' END`).run();
+    migrateCache(db, ':memory:', 6);
+    expect(db.prepare('SELECT id, popularity FROM designs ORDER BY popularity DESC, id DESC').all()).toEqual([
+      { id: 2, popularity: 9 }, { id: 1, popularity: 2.5 }, { id: 3, popularity: 0 },
+    ]);
+    // A plain column now: writers set it, the JSON no longer does.
+    db.prepare('UPDATE designs SET popularity = 40 WHERE id = 3').run();
+    expect(db.prepare('SELECT popularity FROM designs WHERE id = 3').get()).toEqual({ popularity: 40 });
+    const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((row) => row.detail).join(' ');
+    expect(plan(`SELECT id FROM designs WHERE license = 'ccby' ORDER BY popularity DESC, id DESC LIMIT 10`)).toMatch(/COVERING INDEX designs_by_license_popularity/);
+    expect(plan(`SELECT id FROM designs WHERE license = 'ccby' ORDER BY name COLLATE NOCASE, id LIMIT 10`)).toMatch(/COVERING INDEX designs_by_license_name/);
+  });
+
+  it('0007 finds the design an image is the cover of through an index', () => {
+    const db = databaseAt(6);
+    insertDesign(db, 1);
+    db.prepare('UPDATE designs SET primary_image_id = 77 WHERE id = 1').run();
+    migrateCache(db, ':memory:', 7);
+    expect(db.prepare('SELECT id FROM designs WHERE primary_image_id = 77').all()).toEqual([{ id: 1 }]);
+    const plan = (db.prepare('EXPLAIN QUERY PLAN SELECT id FROM designs WHERE primary_image_id = 77').all() as { detail: string }[]).map((row) => row.detail).join(' ');
+    expect(plan).toMatch(/designs_by_cover/);
+  });
+
   it('opens a file database in WAL with foreign keys on and synchronous=NORMAL, at the latest version', () => {
     const db = openCacheDatabase(join(tempDir('cache-open'), 'cache.sqlite'));
     try {

@@ -4,6 +4,8 @@ import { migration0002SearchIndex } from './0002-search-index';
 import { migration0003FileIndex } from './0003-file-index';
 import { migration0004SearchRowsPending } from './0004-search-rows-pending';
 import { migration0005Popularity } from './0005-popularity';
+import { migration0006LibrarySorts } from './0006-library-sorts';
+import { migration0007CoverIndex } from './0007-cover-index';
 
 /** Ordered; only ever appended to. Index + 1 is the schema version it produces (PRAGMA user_version). */
 export const CACHE_MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
@@ -12,4 +14,6 @@ export const CACHE_MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = 
   migration0003FileIndex,
   migration0004SearchRowsPending,
   migration0005Popularity,
+  migration0006LibrarySorts,
+  migration0007CoverIndex,
 ];

@@ -2,6 +2,7 @@ import { designPageUrl } from '../../cache/attribution';
 import { getCachedDesign, renditionUrl, type CachedDesign } from '../../cache/design-reads';
 import { isServiceError } from '../../api/service-error';
 import { refreshDesignFiles } from '../../cache/child-lists';
+import { childListsCheckedAt } from '../../cache/child-reads';
 import { upsertDesign } from '../../cache/design-writes';
 import { peekCachedFile } from '../../cache/file-cache';
 import { cachedUser } from '../../cache/user-reads';
@@ -13,6 +14,7 @@ import type { Handlers } from '../handler-types';
 import { resolveAuthors } from '../resolve-authors';
 import { authorView } from '../views/author-view';
 import { designCard } from '../views/design-card';
+import { iso } from '../views/iso';
 
 /** How long opening a design may wait for the service before it shows what the cache has. */
 const READ_TIMEOUT_MS = 5_000;
@@ -89,7 +91,7 @@ export const DESIGN_HANDLERS: Handlers<'design.get' | 'design.openPage'> = {
       }),
       author: author ? authorView(author.id, author.screenName, author.public) : null,
       pageUrl: serviceUrl ? designPageUrl(serviceUrl, summary) : null,
-      listsCheckedAt: new Date(cached.fetchedAt).toISOString(),
+      listsCheckedAt: iso(childListsCheckedAt(engine.cache.reader, summary.id)),
     };
   },
   /** Rule 1: the design's page on the service, never its files; opened by the host when it can. */
@@ -98,7 +100,12 @@ export const DESIGN_HANDLERS: Handlers<'design.get' | 'design.openPage'> = {
     const serviceUrl = engine.requireServiceUrl();
     const url = cached ? designPageUrl(serviceUrl, cached.summary) : designPageUrl(serviceUrl, { id: typeof id === 'number' ? id : 0, slug: typeof id === 'string' ? id : null });
     if (!engine.openBrowser) return { url, opened: false };
-    await engine.openBrowser(url);
-    return { url, opened: true };
+    try {
+      await engine.openBrowser(url);
+      return { url, opened: true };
+    } catch {
+      // The window then shows the address to open by hand.
+      return { url, opened: false };
+    }
   },
 };

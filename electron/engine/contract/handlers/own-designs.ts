@@ -1,11 +1,14 @@
 import { describeFieldErrors, validateDesignInput, type FieldErrors, type OwnDesignView, type OwnSyncState, type QueueState } from '../../../../shared';
 import type { DesignFields } from '../../api/service-client';
+import { isServiceError } from '../../api/service-error';
+import type { SignedInUser } from '../../authorization/signed-in-user';
 import { getCachedDesign, listCachedDesigns, type DesignSummary } from '../../cache/design-reads';
 import { deleteDesigns, upsertDesign } from '../../cache/design-writes';
 import type { QueueItem } from '../../queue/queue-store';
 import type { Engine } from '../../runtime/engine';
 import { EngineError } from '../../runtime/engine-error';
 import type { Handlers } from '../handler-types';
+import { resolveAuthors } from '../resolve-authors';
 import { designCard } from '../views/design-card';
 
 const NOT_DONE: QueueState[] = ['running', 'waiting', 'attention', 'failed'];
@@ -18,12 +21,14 @@ function syncStateOf(items: QueueItem[], folder: string | null, hasRoot: boolean
   return 'synced';
 }
 
-function ownViews(engine: Engine, summaries: DesignSummary[]): OwnDesignView[] {
+const signedInUser = (engine: Engine): SignedInUser | null => (engine.session.state.status !== 'signed-out' ? engine.session.state.user : null);
+
+async function ownViews(engine: Engine, summaries: DesignSummary[]): Promise<OwnDesignView[]> {
   const parts = engine.serviceUrl() ? engine.syncParts() : null;
   const hasRoot = parts?.sync.root.current() != null;
   const open = engine.queue.list({ states: NOT_DONE });
-  const me = engine.session.state.status !== 'signed-out' ? engine.session.state.user : null;
-  const authors = me ? new Map([[me.id, me.screen_name]]) : new Map<number, string>();
+  const me = signedInUser(engine);
+  const authors = me ? new Map([[me.id, me.screen_name]]) : await resolveAuthors(engine, summaries);
   return summaries.map((summary) => {
     const folder = parts?.sync.folders.ofDesign(summary.id)?.folder ?? null;
     const items = open.filter((item) => item.designId === summary.id || (folder !== null && item.folder === folder));
@@ -40,10 +45,12 @@ function ownViews(engine: Engine, summaries: DesignSummary[]): OwnDesignView[] {
   });
 }
 
-function requireSignedIn(engine: Engine): void {
+/** Signed in, and who that is when the service can say (a token read from storage names nobody): ownership is by id. */
+async function requireSignedIn(engine: Engine): Promise<void> {
   if (!engine.session.canWrite()) {
     throw new EngineError({ kind: 'not-signed-in', message: engine.session.state.status === 'needs-sign-in' ? engine.session.state.reason : 'Sign in to create and edit your designs.' });
   }
+  await engine.confirmUser();
 }
 
 /** The service's own field names in the contract's words. */
@@ -51,6 +58,7 @@ function contractFieldErrors(errors: FieldErrors): FieldErrors {
   return Object.fromEntries(Object.entries(errors).map(([field, messages]) => [field === 'primary_image_id' ? 'primaryImageId' : field, messages]));
 }
 
+/** The shared validation, so that the messages are the service's own; refused before anything is sent. */
 function checked(input: Record<string, unknown>, mode: 'create' | 'update'): DesignFields {
   const present = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
   const result = validateDesignInput(present, mode);
@@ -58,48 +66,85 @@ function checked(input: Record<string, unknown>, mode: 'create' | 'update'): Des
   return result.value as DesignFields;
 }
 
-/** A design of the signed-in user's, from the cache; refused when it is someone else's. */
-function ownDesign(engine: Engine, id: number): DesignSummary {
-  const cached = getCachedDesign(engine.cache.reader, id);
-  if (!cached) throw new EngineError({ kind: 'not-found', message: `There is no design ${id} among your designs here: pull first.` });
-  if (!cached.summary.own) throw new EngineError({ kind: 'conflict', message: `The design "${cached.summary.name}" is not yours: only its author can change it.` });
+/** A write the service refused for a field (a primary image not of this design…), named as the contract names it. */
+async function sent<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    const problem = isServiceError(error) ? error.problem : null;
+    if (problem?.kind === 'validation') throw new EngineError({ ...problem, fieldErrors: contractFieldErrors(problem.fieldErrors) });
+    throw error;
+  }
+}
+
+/** Whether a design is the signed-in user's: its owner when the user is known, else what an own pull marked. */
+const isMine = (engine: Engine, summary: DesignSummary) => {
+  const me = signedInUser(engine);
+  return me ? summary.userId === me.id : summary.own;
+};
+
+/** Stores a design as the service answered it, as one of the user's own. */
+function storeOwn(engine: Engine, design: unknown): void {
+  const me = signedInUser(engine);
+  upsertDesign(engine.cache.db, design, 'list', Date.now(), { own: true, ...(me ? { ownScreenName: me.screen_name } : {}) });
+}
+
+/** A design of the signed-in user's (read from the service when the cache lacks it); refused when it is someone else's. */
+async function ownDesign(engine: Engine, id: number): Promise<DesignSummary> {
+  let cached = getCachedDesign(engine.cache.reader, id);
+  if (!cached) {
+    upsertDesign(engine.cache.db, await engine.interactiveClient().getDesign(id), 'list', Date.now());
+    cached = getCachedDesign(engine.cache.reader, id);
+    if (!cached) throw new EngineError({ kind: 'not-found', message: `There is no design ${id} on the service.` });
+  }
+  if (!isMine(engine, cached.summary)) throw new EngineError({ kind: 'conflict', message: `The design "${cached.summary.name}" is not yours: only its author can change it.` });
   return cached.summary;
+}
+
+async function viewOf(engine: Engine, id: number): Promise<OwnDesignView> {
+  return (await ownViews(engine, [getCachedDesign(engine.cache.reader, id)!.summary]))[0]!;
 }
 
 /** Reads the design back from the service and stores it as own: the view then shows what the service holds. */
 async function refreshed(engine: Engine, id: number): Promise<OwnDesignView> {
-  const design = await engine.client().getDesign(id);
-  const me = engine.session.state.status !== 'signed-out' ? engine.session.state.user : null;
-  upsertDesign(engine.cache.db, design, 'list', Date.now(), { own: true, ...(me ? { ownScreenName: me.screen_name } : {}) });
-  return ownViews(engine, [getCachedDesign(engine.cache.reader, id)!.summary])[0]!;
+  storeOwn(engine, await engine.interactiveClient().getDesign(id));
+  return viewOf(engine, id);
 }
 
+/**
+ * The signed-in user's designs, drafts included, and their edits. Writes use the interactive client (a person waits:
+ * offline is said at once, and the window keeps the form); a POST is never repeated once it may have arrived.
+ */
 export const OWN_DESIGN_HANDLERS: Handlers<'own.list' | 'own.create' | 'own.update' | 'own.publish' | 'own.delete'> = {
-  'own.list': (engine) => ownViews(engine, listCachedDesigns(engine.cache.reader, { ownOnly: true, sort: 'updated', limit: 500 })),
+  'own.list': async (engine) => {
+    await engine.confirmUser();
+    return ownViews(engine, listCachedDesigns(engine.cache.reader, { ownOnly: true, ownerId: signedInUser(engine)?.id ?? null, sort: 'updated', limit: 500 }));
+  },
   /** A new design starts unpublished: publishing is its own request, on the person's word (rule 4). */
   'own.create': async (engine, { name, excerpt, license, description }) => {
-    requireSignedIn(engine);
+    await requireSignedIn(engine);
     const fields = checked({ name, excerpt, license, description }, 'create');
-    const created = await engine.client().createDesign(fields);
-    return refreshed(engine, created.id);
+    const created = await sent(engine.interactiveClient().createDesign(fields));
+    storeOwn(engine, created);
+    return viewOf(engine, created.id);
   },
   'own.update': async (engine, { id, name, excerpt, license, description, primaryImageId }) => {
-    requireSignedIn(engine);
-    ownDesign(engine, id);
+    await requireSignedIn(engine);
     const fields = checked({ name, excerpt, license, description, primary_image_id: primaryImageId }, 'update');
-    await engine.client().updateDesign(id, fields);
+    await ownDesign(engine, id);
+    await sent(engine.interactiveClient().updateDesign(id, fields));
     return refreshed(engine, id);
   },
   'own.publish': async (engine, { id }) => {
-    requireSignedIn(engine);
-    ownDesign(engine, id);
-    await engine.client().publishDesign(id);
+    await requireSignedIn(engine);
+    await ownDesign(engine, id);
+    await sent(engine.interactiveClient().publishDesign(id));
     return refreshed(engine, id);
   },
   'own.delete': async (engine, { id }) => {
-    requireSignedIn(engine);
-    ownDesign(engine, id);
-    await engine.client().deleteDesign(id);
+    await requireSignedIn(engine);
+    await ownDesign(engine, id);
+    await engine.interactiveClient().deleteDesign(id);
     deleteDesigns(engine.cache.db, [id]);
     return { id };
   },
