@@ -1,16 +1,20 @@
+import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   designShape, IMAGE_RENDITIONS, LICENSE_CODES, PAGINATION_HEADERS, type Design, type Image, type UserDesign,
 } from '../../shared';
-import { findApplication, grantAuthorization, REGISTERED_APPLICATION } from '../../service/authorization/integrations';
+import { findApplication, grantAuthorization, liveAuthorization, REGISTERED_APPLICATION } from '../../service/authorization/integrations';
 import { seedDemo } from '../../service/seed/demo-seed';
 import { DEMO_USERS } from '../../service/seed/demo-catalogue';
 import { SYNTHETIC_MAX_COUNT, SYNTHETIC_WORDS, seedSynthetic } from '../../service/seed/synthetic-seed';
 import { findUserByScreenName, passwordMatches } from '../../service/users/user-accounts';
 import { expectEmpty, expectExactShape, json } from '../support/conformance';
 import { startTestService, type TestService } from '../support/local-service';
+import { authorizePath, Browser, onlyForm, signInThrough } from '../support/service-pages';
 
 function tokenFor(service: TestService, screenName: string): string {
   const user = findUserByScreenName(service.db, screenName);
@@ -56,25 +60,74 @@ describe('seedDemo', () => {
   let service: TestService;
   let seeded: Awaited<ReturnType<typeof seedDemo>>;
   let seedMs = 0;
-  let demoToken: string;
   let authorizationsAfterSeed: number;
+  /** Where the authorization page sends the browser (redirect_url, deny_url): records what reaches it. */
+  let receiver: Server;
+  let receiverOrigin: string;
+  const received: { method: string; path: string }[] = [];
 
   beforeAll(async () => {
+    receiver = createServer((request, response) => {
+      received.push({ method: request.method ?? '', path: request.url ?? '' });
+      request.resume().on('end', () => response.writeHead(200, { 'content-type': 'text/plain' }).end('ok'));
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    receiverOrigin = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
     service = await startTestService();
     const started = Date.now();
     seeded = await seedDemo(service.ctx);
     seedMs = Date.now() - started;
     authorizationsAfterSeed = (service.db.prepare('SELECT count(*) AS n FROM authorized_integrations').get() as { n: number }).n;
-    demoToken = tokenFor(service, 'demo');
   }, 180_000);
-  afterAll(() => service?.stop());
+  afterAll(async () => {
+    await service?.stop();
+    await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
+  });
 
-  it('leaves nobody authorized, so a newcomer\'s first sign-in goes through the sign-in and Allow/Deny pages', async () => {
-    expect(authorizationsAfterSeed).toBe(0);
-    const page = await service.request('GET', `/integrations/${REGISTERED_APPLICATION}/authorized_integrations/new?${new URLSearchParams({ redirect_url: 'http://127.0.0.1:9/done', deny_url: 'http://127.0.0.1:9/denied' })}`);
-    // Not signed in on the service's pages: its sign-in form comes first, then (see authorization.test.ts) the consent page.
-    expect(page.status).toBe(200);
-    expect(await page.text()).toMatch(/<form[^>]*sign/i);
+  let demoTokenGranted: string | undefined;
+  /**
+   * demo's token for the API tests below, granted on first use rather than in beforeAll: the first-sign-in test
+   * (the first test here) needs demo not to have authorized design-sync yet.
+   */
+  const demoToken = () => (demoTokenGranted ??= tokenFor(service, 'demo'));
+
+  function authorizedDesignSync(screenName: string): boolean {
+    const user = findUserByScreenName(service.db, screenName)!;
+    return liveAuthorization(service.db, user.id, findApplication(service.db, REGISTERED_APPLICATION)!.id) !== undefined;
+  }
+
+  it("shows a demo user's first sign-in the Allow/Deny page instead of handing over a token, and Deny reaches deny_url", async () => {
+    expect(authorizationsAfterSeed, 'authorizations left behind by the seed').toBe(0);
+    expect(demoTokenGranted, 'this test must run before demo is given a token').toBeUndefined();
+    const attempt = randomBytes(8).toString('hex');
+    const query = { redirect_url: `${receiverOrigin}/callback/${attempt}`, deny_url: `${receiverOrigin}/denied/${attempt}` };
+    const path = authorizePath(query, REGISTERED_APPLICATION);
+
+    for (const person of DEMO_USERS) {
+      const browser = new Browser(service.url);
+      const page = await signInThrough(browser, path, person.screenName, person.password);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      // Not the page that POSTs the token to redirect_url (what an already-authorized user gets), but the question.
+      expect(html, `${person.screenName} was sent straight through`).not.toContain('authentication_token');
+      const consent = onlyForm(html);
+      expect(consent.attrs).toMatchObject({ method: 'post', action: `/integrations/${REGISTERED_APPLICATION}/authorized_integrations` });
+      expect(consent.buttons.map((button) => button.value), `${person.screenName}'s first sign-in`).toEqual(['allow', 'deny']);
+      expect(html).toContain(person.screenName);
+
+      if (person.screenName !== 'demo') continue;
+      const denied = await browser.submit(consent, { decision: 'deny' });
+      expect(denied.status).toBe(303);
+      expect(denied.headers.get('location')).toBe(query.deny_url);
+      const landed = await fetch(denied.headers.get('location')!); // a browser follows a 303 with a GET
+      expect(landed.status).toBe(200);
+      expect(authorizedDesignSync('demo'), 'Deny authorized design-sync').toBe(false);
+      // Nothing was authorized, so the next visit asks again.
+      expect(onlyForm(await (await browser.get(path)).text()).buttons.map((button) => button.value)).toEqual(['allow', 'deny']);
+    }
+    // Only the Deny reached the receiver: no token was ever posted to redirect_url.
+    expect(received).toEqual([{ method: 'GET', path: `/denied/${attempt}` }]);
+    for (const { screenName } of DEMO_USERS) expect(authorizedDesignSync(screenName), screenName).toBe(false);
   });
 
   it('reports what it created, quickly', () => {
@@ -139,16 +192,16 @@ describe('seedDemo', () => {
   it("refuses demo's token on maker's designs (403) and accepts it on demo's own (204)", async () => {
     const makers = await json<UserDesign[]>(await service.request('GET', '/v1/users/maker/designs?limit=100'), 200);
     expect(makers.length).toBeGreaterThanOrEqual(12);
-    const refused = await service.request('PATCH', `/v1/designs/${makers[0]!.id}`, { token: demoToken, json: { design: { name: 'Taken over' } } });
+    const refused = await service.request('PATCH', `/v1/designs/${makers[0]!.id}`, { token: demoToken(), json: { design: { name: 'Taken over' } } });
     expect(refused.status).toBe(403);
     expect(await refused.json()).toEqual({ error: expect.any(String) as string });
 
     const own = await json<UserDesign[]>(await service.request('GET', '/v1/users/demo/designs?limit=100'), 200);
-    await expectEmpty(await service.request('PATCH', `/v1/designs/${own[0]!.id}`, { token: demoToken, json: { design: { excerpt: own[0]!.excerpt } } }), 204);
+    await expectEmpty(await service.request('PATCH', `/v1/designs/${own[0]!.id}`, { token: demoToken(), json: { design: { excerpt: own[0]!.excerpt } } }), 204);
   });
 
   it("shows demo's drafts in GET /v1/users/demo/designs only with demo's token", async () => {
-    const withToken = await json<UserDesign[]>(await service.request('GET', '/v1/users/demo/designs?limit=100', { token: demoToken }), 200);
+    const withToken = await json<UserDesign[]>(await service.request('GET', '/v1/users/demo/designs?limit=100', { token: demoToken() }), 200);
     const anonymous = await json<UserDesign[]>(await service.request('GET', '/v1/users/demo/designs?limit=100'), 200);
     const drafts = withToken.filter((d) => d.state === 'draft');
     expect(drafts.length).toBeGreaterThanOrEqual(2);
@@ -161,20 +214,20 @@ describe('seedDemo', () => {
 
   it('gives every design 1–3 images whose original and renditions are all fetchable, renditions as JPEG', async () => {
     const { designs } = await allPublished(service);
-    const drafts = (await json<UserDesign[]>(await service.request('GET', '/v1/users/demo/designs?limit=100', { token: demoToken }), 200))
+    const drafts = (await json<UserDesign[]>(await service.request('GET', '/v1/users/demo/designs?limit=100', { token: demoToken() }), 200))
       .filter((d) => d.state === 'draft');
     const formats = new Set<string>();
     await Promise.all([...designs, ...drafts].map(async (design) => {
-      const images = await json<Image[]>(await service.request('GET', `/v1/designs/${design.id}/images`, { token: demoToken }), 200);
+      const images = await json<Image[]>(await service.request('GET', `/v1/designs/${design.id}/images`, { token: demoToken() }), 200);
       expect(images.length, `images of ${design.name}`).toBeGreaterThanOrEqual(1);
       expect(images.length).toBeLessThanOrEqual(3);
       expect(images.map((image) => image.id)).toContain(design.primary_image_id);
       for (const image of images) {
         formats.add(image.file.url!.slice(image.file.url!.lastIndexOf('.') + 1));
-        const original = await bytes(service, image.file.url!, demoToken);
+        const original = await bytes(service, image.file.url!, demoToken());
         expect(original.status, image.file.url!).toBe(200);
         for (const rendition of IMAGE_RENDITIONS) {
-          const file = await bytes(service, image.file[rendition].url!, demoToken);
+          const file = await bytes(service, image.file[rendition].url!, demoToken());
           expect(file.status, `${rendition} of ${image.file.url}`).toBe(200);
           expect(file.type).toMatch(/^image\/jpeg/);
           expect([...file.body.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
