@@ -5,6 +5,7 @@ export * from './validation/limits';
 export * from './validation/field-errors';
 export * from './validation/file-types';
 export * from './validation/design-input';
+export * from './validation/dropped-file-name';
 export * from './problems/service-problem';
 export * from './sync/sync-types';
 export * from './contract';

@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { FILE_ADDRESS_PREFIX, type ContractEndpoint } from '../engine/contract/contract-endpoint';
+import { DROP_ADDRESS_PREFIX } from '../engine/contract/drop-staging';
 import { contractSocket } from './contract-socket';
+import { handleDrop } from './drop-route';
 import { cookieValue, isOwnOrigin, ownHost, randomToken, sameSecret, securityHeaders, sessionCookie, sessionCookieName } from './host-security';
 import { contentTypeOf, NOT_BUILT_PAGE, NOT_SIGNED_PAGE, resolveStaticFile } from './static-files';
 
@@ -12,6 +14,8 @@ export interface WindowHostOptions {
   endpoint: ContractEndpoint;
   /** 0 (default): a free port chosen by the system. */
   port?: number;
+  /** The largest file one drop takes (default 2 GiB). */
+  maxDropBytes?: number;
   /** The built window (index.html and its assets); until it exists, a page that says so. */
   staticDir?: string | null;
   log?: (line: string) => void;
@@ -71,6 +75,13 @@ export async function startWindowHost(options: WindowHostOptions): Promise<Windo
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const host = ownHost(request.headers.host, port);
     if (!host) return reply(response, 421, 'This host answers only to its own address on 127.0.0.1.');
+    const target = urlOf(request);
+    if (target?.pathname.startsWith(DROP_ADDRESS_PREFIX)) {
+      return handleDrop(request, response, target.pathname, {
+        endpoint: options.endpoint, host, hasSession: hasSession(request), ...(options.maxDropBytes ? { maxBytes: options.maxDropBytes } : {}),
+        reply: (status, body, type, extra) => reply(response, status, body, type, extra),
+      });
+    }
     if (request.method !== 'GET' && request.method !== 'HEAD') return reply(response, 405, 'Only GET and HEAD are answered here.', undefined, { allow: 'GET, HEAD' });
     const url = urlOf(request);
     if (!url) return reply(response, 400, 'Not an address this host understands.');

@@ -140,6 +140,22 @@ export interface OwnDesignView {
   pending: number;
   /** Edits made while offline wait in the queue: this says so. */
   note: string | null;
+  /** An edit of the design's fields (name, excerpt, license, description) saved here waits to be sent: the card shows it already. */
+  editWaiting: boolean;
+}
+
+/** A file dropped on a design (or picked for it), now in the design's folder: the sync folder and the queue upload it. */
+export interface DroppedFileView {
+  designId: number;
+  /** The name it has in the folder: the dropped name, or `name (2).ext` when that was taken. */
+  fileName: string;
+  /** The design's folder, in the sync folder. */
+  folder: string;
+  /** The file's path relative to the sync folder (`folder/fileName`): what its queue item names. */
+  path: string;
+  size: number;
+  /** Rule 5: nothing is uploaded until the person accepts the content policy; false says the file waits for that. */
+  contentPolicyAccepted: boolean;
 }
 
 /** A queue item as a window sees it: the engine's view, with ISO times. */

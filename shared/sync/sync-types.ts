@@ -3,7 +3,7 @@
 export const QUEUE_STATES = ['waiting', 'running', 'done', 'failed', 'attention', 'cancelled'] as const;
 export type QueueState = (typeof QUEUE_STATES)[number];
 
-export const QUEUE_KINDS = ['upload', 'replace', 'rename', 'delete-remote', 'create-design'] as const;
+export const QUEUE_KINDS = ['upload', 'replace', 'rename', 'delete-remote', 'create-design', 'update-design'] as const;
 export type QueueKind = (typeof QUEUE_KINDS)[number];
 
 /** Why an item waits for a person: each has one thing to do. */

@@ -54,6 +54,12 @@ export function fakeEndpoint(files: Record<string, { path: string; size: number 
       const file = files[address];
       return file ? { path: file.path, contentType: 'image/png', size: file.size } : null;
     },
+    async incomingDir() {
+      throw new Error('This fake endpoint takes no drops (see drop-endpoint.test.ts for the real engine).');
+    },
+    async adoptDroppedFile() {
+      return { ok: false, problem: { kind: 'internal', message: 'This fake endpoint takes no drops.' } };
+    },
     emit(event) {
       for (const listener of listeners) listener(event);
     },

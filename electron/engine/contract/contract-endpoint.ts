@@ -1,4 +1,4 @@
-import type { ContractEvents, EventName, Outcome } from '../../../shared';
+import type { ContractEvents, DroppedFileView, EventName, Outcome } from '../../../shared';
 
 /** One event as it crosses to a window. */
 export type EventMessage = { [K in EventName]: { type: 'event'; name: K; payload: ContractEvents[K] } }[EventName];
@@ -27,6 +27,17 @@ export interface ContractEndpoint {
    * service on demand when online. Null when the address names nothing the engine knows or it cannot be had now.
    */
   file(address: string, signal?: AbortSignal): Promise<ServedFile | null>;
+  /**
+   * Files dropped on a design: their bytes never cross the contract. The host streams a dropped file's body to a new
+   * file directly in this folder (the profile's `incoming/`, made when missing), then hands it to adoptDroppedFile.
+   */
+  incomingDir(): Promise<string>;
+  /**
+   * Puts a staged file into the design's folder in the sync folder (a unique name, never overwriting), to be uploaded
+   * by sync and the queue. Refused unless the design is the signed-in user's, a sync folder is chosen, the name is
+   * allowed and `stagedPath` is in incomingDir(); the staged file is gone afterwards either way. Never throws.
+   */
+  adoptDroppedFile(drop: { designId: number; fileName: string; stagedPath: string }): Promise<Outcome<DroppedFileView>>;
 }
 
 /** Every file address of the contract starts with this. */

@@ -1,6 +1,7 @@
 import { parseRequest, type Outcome, type RequestName } from '../../../shared';
 import type { Engine } from '../runtime/engine';
 import type { ContractEndpoint, EventMessage } from './contract-endpoint';
+import { adoptDroppedFile, incomingDirOf } from './dropped-files';
 import { subscribeToEngine } from './engine-events';
 import { serveFileAddress } from './file-addresses';
 import { HANDLERS } from './handlers';
@@ -39,6 +40,14 @@ export function createContractEndpoint(engine: Engine): ContractEndpoint & { clo
       return () => listeners.delete(listener);
     },
     file: (address, signal) => serveFileAddress(engine, address, signal),
+    incomingDir: () => incomingDirOf(engine),
+    async adoptDroppedFile(drop) {
+      try {
+        return { ok: true, value: await adoptDroppedFile(engine, drop) };
+      } catch (error) {
+        return { ok: false, problem: problemOf(error) };
+      }
+    },
     close() {
       abort.abort();
       listeners.clear();

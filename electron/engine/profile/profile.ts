@@ -20,6 +20,8 @@ export interface ProfilePaths {
   /** The sync folder's state and the upload queue (synchronous=FULL). */
   syncDatabase: string;
   settingsFile: string;
+  /** Files dropped on a design in the window, staged here by the host until the engine moves them into the sync folder. */
+  incomingDir: string;
 }
 
 export function profilePaths(root: string): ProfilePaths {
@@ -31,6 +33,7 @@ export function profilePaths(root: string): ProfilePaths {
     fileCache: join(dir, 'files'),
     syncDatabase: join(dir, 'sync.sqlite'),
     settingsFile: join(dir, 'settings.json'),
+    incomingDir: join(dir, 'incoming'),
   };
 }
 

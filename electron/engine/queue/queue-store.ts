@@ -180,6 +180,41 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [
     return this.changed(id);
   }
 
+  /**
+   * An edit of a design's fields to send (made while the service was away). A later edit of the same design while one
+   * waits is merged into it (its fields win), so the service gets the newest values once and never an older edit
+   * after a newer one; an earlier edit that failed is cancelled (the newer one supersedes it). Returns the item.
+   */
+  enqueueDesignEdit(designId: number, fields: Record<string, unknown>, designName: string): QueueItem {
+    const at = this.now();
+    const reason = 'Saved here: it is sent when the service is back.';
+    const id = this.db.transaction((): number => {
+      for (const failed of this.sql(`SELECT id FROM queue_items WHERE kind = 'update-design' AND design_id = ? AND state = 'failed'`).all(designId) as { id: number }[]) {
+        this.sql(`UPDATE queue_items SET state = 'cancelled', reason = 'Replaced by a later edit of the same design.', finished_at = ?, updated_at = ? WHERE id = ?`).run(at, at, failed.id);
+      }
+      const open = this.sql(`SELECT id, payload FROM queue_items WHERE kind = 'update-design' AND design_id = ? AND state IN ('waiting', 'attention')`).get(designId) as { id: number; payload: string } | undefined;
+      if (open) {
+        const before = JSON.parse(open.payload) as { fields?: Record<string, unknown> };
+        const payload = { fields: { ...(before.fields ?? {}), ...fields }, designName };
+        this.sql(`UPDATE queue_items SET state = 'waiting', attention = NULL, reason = ?, payload = ?, attempts = 0, next_attempt_at = 0, updated_at = ? WHERE id = ?`)
+          .run(reason, JSON.stringify(payload), at, open.id);
+        return open.id;
+      }
+      return Number(this.sql(
+        `INSERT INTO queue_items (kind, state, reason, design_id, payload, created_at, updated_at) VALUES ('update-design', 'waiting', ?, ?, ?, ?, ?)`,
+      ).run(reason, designId, JSON.stringify({ fields, designName }), at, at).lastInsertRowid);
+    })();
+    return this.changed(id);
+  }
+
+  /** The design edits not sent yet (waiting, running, or held for attention), oldest first. */
+  pendingDesignEdits(designId?: number): QueueItem[] {
+    const rows = designId === undefined
+      ? this.sql(`SELECT * FROM queue_items WHERE kind = 'update-design' AND state IN ('waiting', 'running', 'attention') ORDER BY id`).all()
+      : this.sql(`SELECT * FROM queue_items WHERE kind = 'update-design' AND design_id = ? AND state IN ('waiting', 'running', 'attention') ORDER BY id`).all(designId);
+    return (rows as QueueRow[]).map(toItem);
+  }
+
   get(id: number): QueueItem | null {
     const row = this.sql('SELECT * FROM queue_items WHERE id = ?').get(id) as QueueRow | undefined;
     return row ? toItem(row) : null;

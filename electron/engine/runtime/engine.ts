@@ -11,6 +11,7 @@ import { SyncRootError, type SyncRoot } from '../sync-state/sync-root';
 import { BrowserSignIn } from './browser-sign-in';
 import { CatalogueRefresh, DEFAULT_CATALOGUE_REFRESH_MINUTES } from './catalogue-refresh';
 import { Connectivity } from './connectivity';
+import { followDesignEdits } from './design-edits';
 import { EngineError } from './engine-error';
 import { makeSyncParts, type SyncParts } from './sync-parts';
 
@@ -65,6 +66,7 @@ export class Engine extends EventEmitter<{ state: [] }> {
   private problem: BackgroundProblem | null = null;
   private closed = false;
   private readonly offConnectivity: () => void;
+  private readonly offDesignEdits: () => void;
 
   constructor(private readonly config: EngineConfig) {
     super();
@@ -95,6 +97,7 @@ export class Engine extends EventEmitter<{ state: [] }> {
     };
     this.connectivity.on('change', onConnectivity);
     this.offConnectivity = () => this.connectivity.off('change', onConnectivity);
+    this.offDesignEdits = followDesignEdits({ queue: config.queue, cache: config.cache, session: config.session, client: () => (this.serviceUrl() ? this.client() : null) });
   }
 
   // The service
@@ -251,8 +254,27 @@ export class Engine extends EventEmitter<{ state: [] }> {
       this.connectivity.follow(() => client.listDesigns({ limit: 1 }));
       this.catalogue.startSchedule();
       if (this.syncParts().sync.root.current()) this.startSyncInBackground();
+      else if (this.queue.pendingDesignEdits().length > 0) this.startQueueRunner();
     }
     this.emit('state');
+  }
+
+  /**
+   * Edits of designs wait in the queue even without a sync folder: when one is queued while the background work
+   * runs, the queue runner is started if it was not (it sends them when the service is back).
+   */
+  queueWorkAdded(): void {
+    if (this.background && this.serviceUrl()) this.startQueueRunner();
+  }
+
+  private startQueueRunner(): void {
+    const { runner } = this.syncParts();
+    if (runner.isRunning) return;
+    try {
+      runner.start();
+    } catch (error) {
+      this.problem = { kind: 'queue-locked', message: (error as Error).message };
+    }
   }
 
   /**
@@ -285,20 +307,15 @@ export class Engine extends EventEmitter<{ state: [] }> {
     await this.stopBackground(options);
     this.closed = true;
     this.offConnectivity();
+    this.offDesignEdits();
     await this.dropParts();
     this.cache.close();
     if (this.syncDb.open) this.syncDb.close();
   }
 
   private startSyncInBackground(): void {
-    const { sync, runner } = this.syncParts();
-    if (!runner.isRunning) {
-      try {
-        runner.start();
-      } catch (error) {
-        this.problem = { kind: 'queue-locked', message: (error as Error).message };
-      }
-    }
+    const { sync } = this.syncParts();
+    this.startQueueRunner();
     if (this.syncStarting) return;
     const starting = sync.start({ watch: true, firstPass: { settle: 'once' } }).catch((error: unknown) => {
       this.problem = { kind: 'sync-failed', message: `Sync could not start: ${error instanceof Error ? error.message : String(error)}` };

@@ -199,6 +199,25 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
     }
   }
 
+  /**
+   * The folder of an own design, made the way a pass makes it when it has none yet (the sync folder must be
+   * chosen and there). Null when it cannot be made now (a design being created from a folder at this moment).
+   */
+  folderFor(design: OwnDesignRef): Promise<string | null> {
+    return this.serial(async () => {
+      const linked = this.folders.ofDesign(design.id);
+      if (linked) return linked.folder;
+      await ensureDesignFolders(this.ctx, [design]);
+      return this.folders.ofDesign(design.id)?.folder ?? null;
+    });
+  }
+
+  /** Something was put in a design folder by the app itself (a dropped file): scanned soon, without waiting for the watcher. */
+  noticeFolder(folder: string): void {
+    this.dirtyFolders.add(folder);
+    this.scheduleScan(this.debounceMs);
+  }
+
   private serial<T>(work: () => Promise<T>): Promise<T> {
     const next = this.chain.catch(() => {}).then(work);
     this.chain = next;

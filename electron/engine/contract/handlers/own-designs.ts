@@ -6,6 +6,7 @@ import { getCachedDesign, listCachedDesigns, type DesignSummary } from '../../ca
 import { deleteDesigns, upsertDesign } from '../../cache/design-writes';
 import type { QueueItem } from '../../queue/queue-store';
 import type { Engine } from '../../runtime/engine';
+import { showEditInCache } from '../../runtime/design-edits';
 import { EngineError } from '../../runtime/engine-error';
 import type { Handlers } from '../handler-types';
 import { resolveAuthors } from '../resolve-authors';
@@ -29,24 +30,56 @@ async function ownViews(engine: Engine, summaries: DesignSummary[]): Promise<Own
   const open = engine.queue.list({ states: NOT_DONE });
   const me = signedInUser(engine);
   const authors = me ? new Map([[me.id, me.screen_name]]) : await resolveAuthors(engine, summaries);
-  return summaries.map((summary) => {
-    const folder = parts?.sync.folders.ofDesign(summary.id)?.folder ?? null;
-    const items = open.filter((item) => item.designId === summary.id || (folder !== null && item.folder === folder));
-    const syncState = syncStateOf(items, folder, hasRoot);
-    const waiting = items.filter((item) => item.state === 'waiting').length;
+  return summaries.map((cached) => {
+    const folder = parts?.sync.folders.ofDesign(cached.id)?.folder ?? null;
+    const items = open.filter((item) => item.designId === cached.id || (folder !== null && item.folder === folder));
+    const edits = items.filter((item) => item.kind === 'update-design' && item.state !== 'failed');
+    // A pull between the edit and its sending must not show the service's older values: the waiting edit wins.
+    const summary = edits.reduce((shown, edit) => withEdit(shown, edit), cached);
+    const files = items.filter((item) => item.kind !== 'update-design');
+    const syncState = syncStateOf(items, folder, hasRoot || edits.length > 0);
+    const waiting = files.filter((item) => item.state === 'waiting').length;
+    const offline = !engine.connectivity.state.online;
+    const notes = [
+      edits.length > 0 ? (offline ? 'Saved here; it is sent when the service is back.' : 'Saved here; it is being sent to the service.') : null,
+      waiting > 0 && offline ? `${waiting} file change${waiting === 1 ? ' waits' : 's wait'} to be sent when the service is back.` : null,
+    ].filter((note): note is string => note !== null);
     return {
       card: designCard(summary, authors),
       published: summary.state === 'published',
       folder,
       syncState,
       pending: items.length,
-      note: waiting > 0 && !engine.connectivity.state.online ? `${waiting} change${waiting === 1 ? ' waits' : 's wait'} to be sent when the service is back.` : null,
+      note: notes.length > 0 ? notes.join(' ') : null,
+      editWaiting: edits.length > 0,
     };
   });
 }
 
+/** A design's summary with the fields of an edit that waits in the queue. */
+function withEdit(summary: DesignSummary, edit: QueueItem): DesignSummary {
+  const fields = (edit.payload.fields ?? {}) as { name?: string; excerpt?: string; license?: string };
+  return {
+    ...summary,
+    ...(fields.name !== undefined ? { name: fields.name } : {}),
+    ...(fields.excerpt !== undefined ? { excerpt: fields.excerpt } : {}),
+    ...(fields.license !== undefined ? { license: fields.license } : {}),
+  };
+}
+
+/**
+ * An edit the service certainly did not get (it could not be reached), or any edit while an earlier one of the same
+ * design still waits (sent directly, it would be overwritten by the older one): kept in the durable queue, merged
+ * with the one waiting, shown in the cache at once, and sent when the service is back.
+ */
+function queueEdit(engine: Engine, summary: DesignSummary, fields: DesignFields): void {
+  engine.queue.enqueueDesignEdit(summary.id, fields as Record<string, unknown>, fields.name ?? summary.name);
+  showEditInCache(engine.cache, engine.session, summary.id, fields as Record<string, unknown>);
+  engine.queueWorkAdded();
+}
+
 /** Signed in, and who that is when the service can say (a token read from storage names nobody): ownership is by id. */
-async function requireSignedIn(engine: Engine): Promise<void> {
+export async function requireSignedIn(engine: Engine): Promise<void> {
   if (!engine.session.canWrite()) {
     throw new EngineError({ kind: 'not-signed-in', message: engine.session.state.status === 'needs-sign-in' ? engine.session.state.reason : 'Sign in to create and edit your designs.' });
   }
@@ -90,7 +123,7 @@ function storeOwn(engine: Engine, design: unknown): void {
 }
 
 /** A design of the signed-in user's (read from the service when the cache lacks it); refused when it is someone else's. */
-async function ownDesign(engine: Engine, id: number): Promise<DesignSummary> {
+export async function ownDesign(engine: Engine, id: number): Promise<DesignSummary> {
   let cached = getCachedDesign(engine.cache.reader, id);
   if (!cached) {
     upsertDesign(engine.cache.db, await engine.interactiveClient().getDesign(id), 'list', Date.now());
@@ -128,11 +161,26 @@ export const OWN_DESIGN_HANDLERS: Handlers<'own.list' | 'own.create' | 'own.upda
     storeOwn(engine, created);
     return viewOf(engine, created.id);
   },
+  /**
+   * Offline (the service certainly did not get it), the edit waits in the durable queue and says so; so does one made
+   * while an earlier edit of the design waits. A change of the cover image needs the service: it is not queued.
+   */
   'own.update': async (engine, { id, name, excerpt, license, description, primaryImageId }) => {
     await requireSignedIn(engine);
     const fields = checked({ name, excerpt, license, description, primary_image_id: primaryImageId }, 'update');
-    await ownDesign(engine, id);
-    await sent(engine.interactiveClient().updateDesign(id, fields));
+    const summary = await ownDesign(engine, id);
+    const queueable = primaryImageId === undefined;
+    if (queueable && engine.queue.pendingDesignEdits(id).length > 0) {
+      queueEdit(engine, summary, fields);
+      return viewOf(engine, id);
+    }
+    try {
+      await sent(engine.interactiveClient().updateDesign(id, fields));
+    } catch (error) {
+      if (!queueable || !isServiceError(error) || error.problem.kind !== 'offline' || error.problem.maybeApplied) throw error;
+      queueEdit(engine, summary, fields);
+      return viewOf(engine, id);
+    }
     return refreshed(engine, id);
   },
   'own.publish': async (engine, { id }) => {

@@ -4,6 +4,7 @@ import { createDesignJob } from './create-design-job';
 import { deleteRemoteJob } from './delete-remote-job';
 import { renameJob } from './rename-job';
 import { replaceJob } from './replace-job';
+import { updateDesignJob } from './update-design-job';
 import { uploadJob } from './upload-job';
 
 /** One job per kind of queue item. */
@@ -13,4 +14,5 @@ export const JOBS: Record<QueueKind, Job> = {
   rename: renameJob,
   'delete-remote': deleteRemoteJob,
   'create-design': createDesignJob,
+  'update-design': updateDesignJob,
 };

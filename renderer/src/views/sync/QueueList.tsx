@@ -2,7 +2,7 @@ import type { QueueEntry } from '../../../../shared';
 import { contract } from '../../contract/contract';
 import { useQueue } from '../../stores/queue-store';
 
-const VERBS: Record<QueueEntry['kind'], string> = { upload: 'Upload', replace: 'Update', rename: 'Rename', 'delete-remote': 'Delete on the service', 'create-design': 'New design' };
+const VERBS: Record<QueueEntry['kind'], string> = { upload: 'Upload', replace: 'Update', rename: 'Rename', 'delete-remote': 'Delete on the service', 'create-design': 'New design', 'update-design': 'Edit of a design' };
 
 /** What is being sent or waits its turn, with its progress; failures with their reason, and retry or cancel. */
 export function QueueList({ items }: { items: QueueEntry[] }) {

@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { droppedFileNameRefusal } from '../../../shared';
+
+/**
+ * What hosts share of a dropped file's way in (the window host over HTTP, the Electron shell on app://): the address
+ * `PUT /drops/designs/<designId>/<encoded file name>`, its checks, and streaming the body to a staging file.
+ */
+export const DROP_ADDRESS_PREFIX = '/drops/designs/';
+/** The header a drop must carry: a cross-site form or a simple request cannot set it. */
+export const DROP_HEADER = 'x-design-sync-drop';
+/** The largest file one drop takes (2 GiB): past it the host answers 413 and keeps nothing. */
+export const MAX_DROP_BYTES = 2 * 1024 ** 3;
+
+export type DropAddress = { ok: true; designId: number; fileName: string } | { ok: false; message: string };
+
+/** The design and file name a drop's address names, or why it names none (said to the person as it is). */
+export function parseDropAddress(pathname: string): DropAddress {
+  if (!pathname.startsWith(DROP_ADDRESS_PREFIX)) return { ok: false, message: 'Not a drop address.' };
+  const parts = pathname.slice(DROP_ADDRESS_PREFIX.length).split('/');
+  if (parts.length !== 2) return { ok: false, message: 'A drop address is /drops/designs/<design id>/<file name>, the name encoded.' };
+  const [id, encoded] = parts as [string, string];
+  if (!/^[1-9][0-9]{0,15}$/.test(id)) return { ok: false, message: `"${id}" is not a design id.` };
+  let fileName: string;
+  try {
+    fileName = decodeURIComponent(encoded);
+  } catch {
+    return { ok: false, message: 'The file name is not properly encoded.' };
+  }
+  const refusal = droppedFileNameRefusal(fileName);
+  return refusal ? { ok: false, message: refusal } : { ok: true, designId: Number(id), fileName };
+}
+
+export class DropTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`The file is larger than ${formatBytes(limit)}, the most one drop takes: put it in the design's folder in the sync folder instead.`);
+    this.name = 'DropTooLargeError';
+  }
+}
+
+export function formatBytes(bytes: number): string {
+  return bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(bytes % 1024 ** 3 === 0 ? 0 : 1)} GiB` : `${Math.round(bytes / 1024 ** 2)} MiB`;
+}
+
+/**
+ * Streams a body to a new file in `dir` (flushed; never held in memory), stopping at `limit` bytes. The file is
+ * removed on any failure (too large, the sender gone, a full disk). Resolves with its path and size.
+ */
+export async function stageDrop(dir: string, body: Readable, limit = MAX_DROP_BYTES): Promise<{ path: string; size: number }> {
+  const path = join(dir, `drop-${randomBytes(12).toString('hex')}`);
+  let size = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length;
+      if (size > limit) done(new DropTooLargeError(limit));
+      else done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(body, counter, createWriteStream(path, { flags: 'wx', mode: 0o600, flush: true }));
+  } catch (error) {
+    await unlink(path).catch(() => {});
+    throw error;
+  }
+  return { path, size };
+}

@@ -1,0 +1,69 @@
+import { isServiceError } from '../api/service-error';
+import type { ServiceClient } from '../api/service-client';
+import type { Session } from '../authorization/session';
+import type { DesignCache } from '../cache/design-cache';
+import { getCachedDesign } from '../cache/design-reads';
+import { deleteDesigns, upsertDesign } from '../cache/design-writes';
+import type { QueueEvent, QueueStore } from '../queue/queue-store';
+
+export interface DesignEditsOptions {
+  queue: QueueStore;
+  cache: DesignCache;
+  session: Session;
+  /** The client to read a design back with, or null when no service is chosen. */
+  client: () => ServiceClient | null;
+  log?: (message: string) => void;
+}
+
+const ownScreenName = (session: Session) => (session.state.status !== 'signed-out' ? session.state.user?.screen_name : undefined);
+
+/** Stores a design as one of the signed-in user's own. */
+function storeOwn(options: DesignEditsOptions, design: unknown): void {
+  const screenName = ownScreenName(options.session);
+  upsertDesign(options.cache.db, design, 'list', Date.now(), { own: true, ...(screenName ? { ownScreenName: screenName } : {}) });
+}
+
+/**
+ * An edit made here while the service was away: the cache shows the edited values at once (the design's cached form
+ * with the fields changed, dated now), until the service's own answer replaces it.
+ */
+export function showEditInCache(cache: DesignCache, session: Session, designId: number, fields: Record<string, unknown>): void {
+  const cached = getCachedDesign(cache.reader, designId);
+  if (!cached) return;
+  const form = cached.forms.list ?? cached.design;
+  const edited = { ...form, ...fields, updated_at: new Date().toISOString() };
+  const screenName = ownScreenName(session);
+  upsertDesign(cache.db, edited, 'list', Date.now(), { own: true, ...(screenName ? { ownScreenName: screenName } : {}) });
+}
+
+/**
+ * Follows the queue's design edits to their end: sent, the cache takes the design as the service answered it; refused
+ * (failed, or held for the person), the cache is read again from the service, so it never shows values the service
+ * does not hold as if they were there. Returns the function that stops following.
+ */
+export function followDesignEdits(options: DesignEditsOptions): () => void {
+  const onChange = (event: QueueEvent) => {
+    if (event.type !== 'item' || event.item.kind !== 'update-design' || event.item.designId === null) return;
+    const { item } = event;
+    const designId = event.item.designId;
+    if (item.state === 'done') {
+      const answer = options.queue.get(item.id)?.payload.answer;
+      if (answer) storeOwn(options, answer);
+    } else if ((item.state === 'failed' || item.state === 'cancelled') && options.queue.pendingDesignEdits(designId).length === 0) {
+      void refresh(options, designId);
+    }
+  };
+  options.queue.on('change', onChange);
+  return () => options.queue.off('change', onChange);
+}
+
+async function refresh(options: DesignEditsOptions, designId: number): Promise<void> {
+  const client = options.client();
+  if (!client) return;
+  try {
+    storeOwn(options, await client.getDesign(designId));
+  } catch (error) {
+    if (isServiceError(error, 'not-found')) deleteDesigns(options.cache.db, [designId]);
+    else options.log?.(`The design ${designId} could not be read again after its edit was refused: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

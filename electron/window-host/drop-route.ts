@@ -1,0 +1,56 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ContractProblem } from '../../shared';
+import type { ContractEndpoint } from '../engine/contract/contract-endpoint';
+import { DROP_HEADER, DropTooLargeError, formatBytes, MAX_DROP_BYTES, parseDropAddress, stageDrop } from '../engine/contract/drop-staging';
+import { isOwnOrigin } from './host-security';
+
+export interface DropRouteContext {
+  endpoint: ContractEndpoint;
+  /** The Host that passed the host's check: the page's own origin is `http://` + it. */
+  host: string;
+  hasSession: boolean;
+  maxBytes?: number;
+  /** Answers with the host's security headers. */
+  reply: (status: number, body: string, type?: string, extra?: Record<string, string>) => void;
+}
+
+const STATUS_OF: Partial<Record<ContractProblem['kind'], number>> = {
+  validation: 400, 'bad-request': 400, 'not-signed-in': 401, 'token-rejected': 401, forbidden: 403, 'not-found': 404,
+  conflict: 409, 'sync-folder': 409, 'not-cached': 503, offline: 503,
+};
+
+/**
+ * `PUT /drops/designs/<designId>/<encoded name>`: a file dropped on a design in the window, its body streamed to the
+ * profile's incoming folder (never held in memory), then handed to the engine. A state-changing request, so beyond
+ * the session cookie and the Host: the Origin must be this host's own, and a custom header must be there (a
+ * cross-site form or simple request cannot send it). Answers JSON: `{ file }` or `{ problem }`.
+ */
+export async function handleDrop(request: IncomingMessage, response: ServerResponse, pathname: string, ctx: DropRouteContext): Promise<void> {
+  const problem = (status: number, kind: ContractProblem['kind'], message: string, extra: Record<string, string> = {}) =>
+    ctx.reply(status, JSON.stringify({ problem: { kind, message } }), 'application/json', extra);
+  // A refusal before the body is read closes the connection, so an unread body is not taken for the next request.
+  const refuse = (status: number, kind: ContractProblem['kind'], message: string) => problem(status, kind, message, { connection: 'close' });
+
+  if (request.method !== 'PUT') return ctx.reply(405, 'Only PUT is answered here.', undefined, { allow: 'PUT', connection: 'close' });
+  if (!ctx.hasSession) return refuse(403, 'forbidden', 'This window has no session: open the address design-sync ui printed.');
+  if (!isOwnOrigin(request.headers.origin, ctx.host)) return refuse(403, 'forbidden', 'Refused: the request does not come from this window.');
+  if (request.headers[DROP_HEADER] !== '1') return refuse(403, 'forbidden', `Refused: a drop must carry the ${DROP_HEADER} header.`);
+  const address = parseDropAddress(pathname);
+  if (!address.ok) return refuse(400, 'validation', address.message);
+  const limit = ctx.maxBytes ?? MAX_DROP_BYTES;
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return refuse(413, 'validation', new DropTooLargeError(limit).message);
+
+  let staged: { path: string; size: number };
+  try {
+    staged = await stageDrop(await ctx.endpoint.incomingDir(), request, limit);
+  } catch (error) {
+    if (error instanceof DropTooLargeError) return refuse(413, 'validation', error.message);
+    if (request.destroyed || request.readableAborted) return void response.destroy();
+    const code = (error as NodeJS.ErrnoException).code;
+    return refuse(507, 'internal', code === 'ENOSPC' ? `The disk is full: the file (up to ${formatBytes(limit)}) could not be kept.` : 'The file could not be received.');
+  }
+  const outcome = await ctx.endpoint.adoptDroppedFile({ designId: address.designId, fileName: address.fileName, stagedPath: staged.path });
+  if (outcome.ok) return ctx.reply(201, JSON.stringify({ file: outcome.value }), 'application/json');
+  return problem(STATUS_OF[outcome.problem.kind] ?? 500, outcome.problem.kind, outcome.problem.message);
+}
