@@ -11,6 +11,9 @@ import { searchDesignsScenario } from './scenarios/search-designs';
 import { settleToUploadScenario } from './scenarios/settle-to-upload';
 import { syncPassScenario } from './scenarios/sync-pass';
 import { uploadThroughputScenario } from './scenarios/upload-throughput';
+import { windowFirstRenderScenario } from './scenarios/window-first-render';
+import { windowScrollScenario } from './scenarios/window-scroll';
+import { windowSearchScenario } from './scenarios/window-search';
 
 /** Benchmarks, each against the real local service over loopback. `npm run bench [-- name …]` */
 const SCENARIOS: Record<string, () => Promise<ScenarioResult>> = {
@@ -21,6 +24,9 @@ const SCENARIOS: Record<string, () => Promise<ScenarioResult>> = {
   'first-scan-10k': firstScanScenario,
   'idle-cpu': idleCpuScenario,
   'sync-pass': syncPassScenario,
+  'window-first-render': windowFirstRenderScenario,
+  'window-search': windowSearchScenario,
+  'window-scroll': windowScrollScenario,
 };
 
 function table(results: ScenarioResult[]): string {

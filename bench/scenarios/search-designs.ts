@@ -11,7 +11,7 @@ const DESIGNS = 100_000;
 const QUERIES = 1_000;
 
 /** What people type: one word, two words, half a word, a tag, an author, a material, and words nothing has. */
-function queries(): string[] {
+export function queries(): string[] {
   const nouns = SYNTHETIC_WORDS.nouns.map((n) => n.toLowerCase());
   const adjectives = SYNTHETIC_WORDS.adjectives.map((a) => a.toLowerCase());
   const kinds: ((i: number) => string)[] = [

@@ -17,6 +17,8 @@ interface LibraryStore {
   filter: LibraryFilter;
   /** Designs matching the filter (null until the first answer). */
   total: number | null;
+  /** The search the shown count and cards answer (the typed one may be ahead of it). */
+  shownQuery: string | null;
   /** Cards by page number, for the pages the grid has shown. */
   pages: Record<number, DesignCard[]>;
   catalogueCheckedAt: string | null;
@@ -49,6 +51,7 @@ export const useLibrary = create<LibraryStore>((set, get) => {
     }
     set((state) => ({
       total: outcome.value.total,
+      shownQuery: query,
       catalogueCheckedAt: outcome.value.catalogueCheckedAt,
       pages: { ...state.pages, [page]: outcome.value.items },
       problem: null,
@@ -58,6 +61,7 @@ export const useLibrary = create<LibraryStore>((set, get) => {
   return {
     filter: { query: '', license: '', sort: 'newest' },
     total: null,
+    shownQuery: null,
     pages: {},
     catalogueCheckedAt: null,
     problem: null,

@@ -8,9 +8,10 @@ import { LibraryToolbar } from './LibraryToolbar';
 export function LibraryView() {
   const total = useLibrary((store) => store.total);
   const problem = useLibrary((store) => store.problem);
+  const shownQuery = useLibrary((store) => store.shownQuery);
   useEffect(() => useLibrary.getState().refresh(), []);
   return (
-    <section className="library" aria-labelledby="library-title">
+    <section className="library" aria-labelledby="library-title" data-shown-query={shownQuery ?? undefined}>
       <h2 id="library-title" className="visually-hidden">Library</h2>
       <LibraryToolbar />
       {problem ? <p className="banner banner-error" role="alert">{problem}</p> : null}
