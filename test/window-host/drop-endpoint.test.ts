@@ -1,0 +1,175 @@
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryTokenStore } from '../../electron/engine/authorization/memory-token-store';
+import { createContractEndpoint } from '../../electron/engine/contract/create-contract-endpoint';
+import type { Engine } from '../../electron/engine/runtime/engine';
+import { openEngine } from '../../electron/engine/runtime/open-engine';
+import { memorySettingsStore } from '../../electron/engine/settings/settings-store';
+import { startWindowHost, type WindowHost } from '../../electron/window-host/window-host';
+import { tempDir } from '../engine/cache/cache-fixtures';
+import { clientFor } from '../engine/sync/sync-fixtures';
+import { startTestService, type TestService } from '../support/local-service';
+import { cookieOf, type Answer } from './host-fixtures';
+
+const CUBE = join(import.meta.dirname, '../fixtures/models/cube.stl');
+const MAX = 64 * 1024;
+
+let service: TestService;
+let engine: Engine;
+let endpoint: ReturnType<typeof createContractEndpoint>;
+let host: WindowHost;
+let cookie: string;
+let profile: string;
+let syncRoot: string;
+const ids: Record<string, number> = {};
+
+/** A PUT as the window sends it, with any header changed; `chunked` sends the body without a length. */
+function put(path: string, body: Buffer, headers: Record<string, string | undefined> = {}, options: { chunked?: boolean } = {}): Promise<Answer> {
+  const all: Record<string, string> = {
+    host: `127.0.0.1:${host.port}`, cookie, origin: host.origin, 'x-design-sync-drop': '1',
+    ...(options.chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(body.length) }),
+  };
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) delete all[name];
+    else all[name] = value;
+  }
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: host.port, path, method: 'PUT', headers: all }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+    });
+    // A refusal may close the connection before the whole body is written: the answer still comes.
+    req.on('error', (error) => (error as NodeJS.ErrnoException).code === 'EPIPE' || (error as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(error));
+    req.end(body);
+  });
+}
+
+const staged = () => (existsSync(join(profile, 'incoming')) ? readdirSync(join(profile, 'incoming')) : []);
+const problemOf = (answer: Answer) => (JSON.parse(answer.body) as { problem: { kind: string; message: string } }).problem;
+const cube = () => readFileSync(CUBE);
+
+beforeAll(async () => {
+  service = await startTestService();
+  const maker = service.addUser('maker');
+  const alice = service.addUser('alice');
+  ids.hinge = (await clientFor(service.url, maker.token).createDesign({ name: 'Hinge', excerpt: 'A draft hinge', license: 'cc0' })).id;
+  ids.gear = (await clientFor(service.url, alice.token).createDesign({ name: 'Gear', excerpt: 'Not the maker\'s', license: 'cc0' })).id;
+  await clientFor(service.url, alice.token).publishDesign(ids.gear);
+  profile = tempDir('drop-profile');
+  syncRoot = join(tempDir('drop-sync'), 'Designs');
+  engine = await openEngine({
+    profileDir: profile, serviceUrl: service.url, userAgent: 'design-sync-test', settleMs: 200, trash: 'folder',
+    tokenStore: () => new MemoryTokenStore(maker.token), settingsStore: () => memorySettingsStore(),
+  });
+  endpoint = createContractEndpoint(engine);
+  host = await startWindowHost({ endpoint, maxDropBytes: MAX });
+  cookie = await cookieOf(host.port, host.url);
+});
+
+afterAll(async () => {
+  await host?.close();
+  endpoint?.close();
+  await engine?.close();
+  await service?.stop().catch(() => {});
+  rmSync(profile, { recursive: true, force: true });
+  rmSync(join(syncRoot, '..'), { recursive: true, force: true });
+});
+
+describe('PUT /drops/designs/<id>/<name>: the window host\'s defences', () => {
+  it('refuses a drop without the session cookie (403), keeping nothing', async () => {
+    const answer = await put(`/drops/designs/${ids.hinge}/cube.stl`, cube(), { cookie: undefined });
+    expect(answer.status).toBe(403);
+    expect(staged()).toEqual([]);
+  });
+
+  it('refuses a drop from another origin (403), or without an Origin', async () => {
+    for (const origin of ['http://evil.example', `http://localhost:${host.port}`, 'null', undefined]) {
+      const answer = await put(`/drops/designs/${ids.hinge}/cube.stl`, cube(), { origin });
+      expect(answer.status, String(origin)).toBe(403);
+      expect(problemOf(answer).message).toMatch(/does not come from this window/);
+    }
+    expect(staged()).toEqual([]);
+  });
+
+  it('refuses a drop without its custom header (403): a cross-site form cannot send one', async () => {
+    const answer = await put(`/drops/designs/${ids.hinge}/cube.stl`, cube(), { 'x-design-sync-drop': undefined });
+    expect(answer.status).toBe(403);
+    expect(problemOf(answer).message).toMatch(/x-design-sync-drop/);
+    expect(staged()).toEqual([]);
+  });
+
+  it('refuses a file over the size limit (413) whether it says its length or not, and removes what was staged', async () => {
+    const big = Buffer.alloc(MAX + 1, 7);
+    const declared = await put(`/drops/designs/${ids.hinge}/big.stl`, big);
+    expect(declared.status).toBe(413);
+    expect(problemOf(declared).message).toMatch(/larger than 64 KiB, the most one drop takes/);
+    const streamed = await put(`/drops/designs/${ids.hinge}/big.stl`, big, {}, { chunked: true });
+    expect(streamed.status).toBe(413);
+    expect(problemOf(streamed).message).toMatch(/the most one drop takes/);
+    expect(staged()).toEqual([]);
+  });
+
+  it('refuses a bad name (400) saying why: a path, "..", empty, too long, an executable', async () => {
+    const cases: [string, RegExp][] = [
+      [encodeURIComponent('models/cube.stl'), /cannot contain \/ or \\/],
+      [encodeURIComponent('..\\cube.stl'), /cannot contain \/ or \\/],
+      ['..', /drop address/],
+      [encodeURIComponent('notes..stl'), /cannot contain "\.\."/],
+      ['', /has no name|drop address/],
+      [encodeURIComponent(`${'é'.repeat(130)}.stl`), /longer than 255 bytes/],
+      ['setup.exe', /executable files \(\.exe\) cannot be uploaded/],
+      ['%E0%A4%A', /not properly encoded/],
+    ];
+    for (const [name, reason] of cases) {
+      const answer = await put(`/drops/designs/${ids.hinge}/${name}`, cube());
+      expect(answer.status, name).toBe(400);
+      expect(problemOf(answer).message, name).toMatch(reason);
+    }
+    expect(staged()).toEqual([]);
+  });
+
+  it('answers a sync-folder problem when no sync folder is chosen, telling to choose one in Sync, and removes the staged file', async () => {
+    const answer = await put(`/drops/designs/${ids.hinge}/cube.stl`, cube());
+    expect(answer.status).toBe(409);
+    expect(problemOf(answer)).toMatchObject({ kind: 'sync-folder', message: expect.stringMatching(/choose one in Sync/) });
+    expect(staged()).toEqual([]);
+  });
+});
+
+describe('a drop that is accepted', () => {
+  it('lands in the design\'s folder (made for it) under its name, and a second of the same name becomes "name (2).ext"', async () => {
+    const chosen = await endpoint.handle('sync.chooseFolder', { path: syncRoot });
+    expect(chosen.ok).toBe(true);
+
+    const first = await put(`/drops/designs/${ids.hinge}/cube.stl`, cube());
+    expect(first.status, first.body).toBe(201);
+    const file = (JSON.parse(first.body) as { file: { fileName: string; folder: string; path: string; size: number; contentPolicyAccepted: boolean } }).file;
+    expect(file).toMatchObject({ fileName: 'cube.stl', size: cube().length, contentPolicyAccepted: false });
+    expect(readFileSync(join(syncRoot, file.folder, 'cube.stl'))).toEqual(cube());
+
+    const second = await put(`/drops/designs/${ids.hinge}/${encodeURIComponent('cube.stl')}`, cube(), {}, { chunked: true });
+    expect(second.status, second.body).toBe(201);
+    expect(JSON.parse(second.body)).toMatchObject({ file: { fileName: 'cube (2).stl', folder: file.folder } });
+    expect(readdirSync(join(syncRoot, file.folder)).filter((name) => !name.startsWith('.')).sort()).toEqual(['cube (2).stl', 'cube.stl']);
+    expect(staged()).toEqual([]);
+  });
+
+  it('refuses a design that is not the signed-in person\'s, removing the staged file', async () => {
+    const answer = await put(`/drops/designs/${ids.gear}/cube.stl`, cube());
+    expect(answer.status).toBe(409);
+    expect(problemOf(answer).message).toMatch(/is not yours/);
+    expect(staged()).toEqual([]);
+  });
+
+  it('refuses, through the endpoint itself, a staged path outside the incoming folder and leaves that file alone', async () => {
+    const outside = join(syncRoot, '..', 'elsewhere.stl');
+    (await import('node:fs')).writeFileSync(outside, 'x');
+    const outcome = await endpoint.adoptDroppedFile({ designId: ids.hinge!, fileName: 'elsewhere.stl', stagedPath: outside });
+    expect(outcome.ok).toBe(false);
+    expect(existsSync(outside)).toBe(true);
+  });
+});
