@@ -66,3 +66,13 @@ contract.on('sync.changed', () => {
   // Sync states of own designs follow the queue.
   if (useMyDesigns.getState().items) void useMyDesigns.getState().load();
 });
+
+let editsReload: ReturnType<typeof setTimeout> | undefined;
+contract.on('queue.item', (item) => {
+  // An edit saved here while offline was sent (or refused): the list shows what the service now holds.
+  if (item.kind !== 'update-design' || !useMyDesigns.getState().items || editsReload) return;
+  editsReload = setTimeout(() => {
+    editsReload = undefined;
+    void useMyDesigns.getState().load();
+  }, 100);
+});

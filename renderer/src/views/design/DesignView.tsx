@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { ViewProblem } from '../shell/ViewProblem';
 import { useDesign } from '../../stores/design-store';
 import { authorHref } from '../../stores/navigation-store';
+import { DesignDropZone } from '../drops/DesignDropZone';
 import { DesignDocuments } from './DesignDocuments';
 import { DesignGallery } from './DesignGallery';
 import { DesignLicense } from './DesignLicense';
@@ -34,7 +35,11 @@ export function DesignView({ id }: { id: number }) {
       {/* The service's HTML, sanitized: no script, no handlers, no remote content. */}
       <div className="design-description" dangerouslySetInnerHTML={{ __html: sanitizeDescription(detail.descriptionHtml) }} />
       {detail.tags.length > 0 ? <p className="design-tags">{detail.tags.map((tag) => <span key={tag} className="tag">{tag}</span>)}</p> : null}
-      <DesignDocuments documents={detail.documents} onChanged={() => void load(id)} />
+      {card.own ? (
+        <DesignDropZone designId={card.id} designName={card.name}>
+          <DesignDocuments documents={detail.documents} onChanged={() => void load(id)} />
+        </DesignDropZone>
+      ) : <DesignDocuments documents={detail.documents} onChanged={() => void load(id)} />}
     </article>
   );
 }

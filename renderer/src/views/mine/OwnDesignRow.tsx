@@ -3,6 +3,7 @@ import type { OwnDesignView, OwnSyncState } from '../../../../shared';
 import { contract } from '../../contract/contract';
 import { useMyDesigns } from '../../stores/my-designs-store';
 import { designHref } from '../../stores/navigation-store';
+import { DesignDropZone } from '../drops/DesignDropZone';
 import { DesignForm } from './DesignForm';
 
 const SYNC_LABELS: Record<OwnSyncState, string> = {
@@ -44,25 +45,25 @@ export function OwnDesignRow({ design }: { design: OwnDesignView }) {
   }
   return (
     <li className="own-row" data-testid="own-design">
-      <div className="own-main">
+      <DesignDropZone className="own-main" designId={card.id} designName={card.name}>
         <h3 className="own-name"><a href={designHref(card.id)}>{card.name}</a></h3>
         <p className="own-meta">
           <span className={design.published ? 'badge' : 'badge draft'}>{design.published ? 'Published' : 'Draft'}</span>
           <span className="badge">{SYNC_LABELS[design.syncState]}{design.pending > 0 ? ` (${design.pending})` : ''}</span>
           {design.folder ? <span className="own-folder">folder “{design.folder}”</span> : null}
         </p>
-        {design.note ? <p className="own-note">{design.note}</p> : null}
+        {design.note ? <p className="own-note" data-testid="own-note">{design.note}</p> : null}
         {notice ? <p className="own-note" role="alert">{notice}</p> : null}
-      </div>
+      </DesignDropZone>
       {mode === 'confirm-delete' ? (
         <div className="own-confirm" role="group" aria-label="Confirm deletion">
-          <span>Delete “{card.name}” from the service, with its images and files? This cannot be undone.</span>
+          <span>Delete “{card.name}” from the service, with its images and files? This cannot be undone. It needs the service now: a deletion is never saved for later.</span>
           <button type="button" className="danger" onClick={() => void remove(card.id)}>Delete</button>
           <button type="button" onClick={() => setMode('view')}>Keep it</button>
         </div>
       ) : mode === 'confirm-publish' ? (
         <div className="own-confirm" role="group" aria-label="Confirm publishing">
-          <span>Publish “{card.name}” under your name, for everyone to see?</span>
+          <span>Publish “{card.name}” under your name, for everyone to see? It needs the service now: publishing is never saved for later.</span>
           <button type="button" className="primary" onClick={() => void publish(card.id).then(() => setMode('view'))}>Publish</button>
           <button type="button" onClick={() => setMode('view')}>Not now</button>
         </div>

@@ -1,0 +1,85 @@
+import { create } from 'zustand';
+import type { ContractProblem, DroppedFileView, QueueEntry } from '../../../shared';
+import { contract } from '../contract/contract';
+
+/** One file dropped on a design (or picked for it), from its way to the host to its upload by the queue. */
+export interface Drop {
+  key: string;
+  designId: number;
+  fileName: string;
+  /** sending: its bytes go to the host; queued: in the design's folder, for sync and the queue; refused: with `message`. */
+  state: 'sending' | 'queued' | 'refused';
+  sent: number;
+  total: number;
+  message: string | null;
+  /** Once in the folder: its path there, the name it got, and the queue's word on its upload. */
+  file: DroppedFileView | null;
+  upload: { state: QueueEntry['state']; percent: number | null; reason: string | null } | null;
+}
+
+interface DropsStore {
+  drops: Drop[];
+  add(designId: number, files: readonly File[]): void;
+  dismiss(designId: number): void;
+}
+
+let counter = 0;
+
+/** The host's answer to a drop: `{ file }`, or `{ problem }` (or, from something in between, plain text). */
+function problemOf(status: number, body: string): string {
+  try {
+    const parsed = JSON.parse(body) as { problem?: ContractProblem };
+    if (parsed.problem?.message) return parsed.problem.message;
+  } catch {
+    // not JSON
+  }
+  return body.trim() || `The window's host answered ${status}.`;
+}
+
+/**
+ * Sends one file's bytes to the window's host (never through the contract): `PUT /drops/designs/<id>/<name>` on the
+ * window's own origin, with the header the host asks of drops; progress from XMLHttpRequest's upload events.
+ */
+function send(drop: Drop, file: File, update: (key: string, changes: Partial<Drop>) => void): void {
+  const request = new XMLHttpRequest();
+  request.open('PUT', `/drops/designs/${drop.designId}/${encodeURIComponent(file.name)}`);
+  request.setRequestHeader('x-design-sync-drop', '1');
+  request.upload.onprogress = (event) => update(drop.key, { sent: event.loaded, total: event.lengthComputable ? event.total : file.size });
+  request.onload = () => {
+    if (request.status === 201) {
+      const { file: placed } = JSON.parse(request.responseText) as { file: DroppedFileView };
+      update(drop.key, { state: 'queued', sent: file.size, file: placed, fileName: placed.fileName, message: null });
+    } else {
+      update(drop.key, { state: 'refused', message: problemOf(request.status, request.responseText) });
+    }
+  };
+  request.onerror = () => update(drop.key, { state: 'refused', message: 'The file could not be sent to the window\'s host (it stopped?).' });
+  request.send(file);
+}
+
+export const useDrops = create<DropsStore>((set) => {
+  const update = (key: string, changes: Partial<Drop>) => set((state) => ({ drops: state.drops.map((drop) => (drop.key === key ? { ...drop, ...changes } : drop)) }));
+  return {
+    drops: [],
+    add(designId, files) {
+      const added = files.map((file): [Drop, File] => [{
+        key: `drop-${++counter}`, designId, fileName: file.name, state: 'sending', sent: 0, total: file.size, message: null, file: null, upload: null,
+      }, file]);
+      set((state) => ({ drops: [...state.drops, ...added.map(([drop]) => drop)] }));
+      for (const [drop, file] of added) send(drop, file, update);
+    },
+    /** Forgets a design's finished drops (what is still being sent stays). */
+    dismiss(designId) {
+      set((state) => ({ drops: state.drops.filter((drop) => drop.designId !== designId || drop.state === 'sending') }));
+    },
+  };
+});
+
+// The upload of a dropped file is the queue's: its items say how it goes.
+contract.on('queue.item', (item) => {
+  if (!item.path || !useDrops.getState().drops.some((drop) => drop.file?.path === item.path)) return;
+  const percent = item.bytesTotal ? Math.floor((item.bytesSent / item.bytesTotal) * 100) : null;
+  useDrops.setState((state) => ({
+    drops: state.drops.map((drop) => (drop.file?.path === item.path ? { ...drop, upload: { state: item.state, percent, reason: item.reason } } : drop)),
+  }));
+});
