@@ -8,4 +8,5 @@ export * from './validation/design-input';
 export * from './validation/dropped-file-name';
 export * from './problems/service-problem';
 export * from './sync/sync-types';
+export * from './sync/sync-state-words';
 export * from './contract';

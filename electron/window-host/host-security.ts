@@ -1,4 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { windowContentSecurityPolicy, windowSecurityHeaders } from '../../shared/security/content-security-policy';
 
 /** A random value for a secret or a session cookie: 32 bytes, URL-safe. */
 export function randomToken(): string {
@@ -54,33 +55,15 @@ export function sessionCookie(port: number, value: string): string {
 }
 
 /**
- * The policy of every answer: only the host's own scripts, styles, images and WebSocket; nothing framed or framing.
- * The WebSocket is named as well as 'self' because browsers that predate CSP 3 (older Safari) do not let 'self' match
- * ws:; it is the name the page was asked under, so `localhost` works when typed.
+ * The policy of every answer (shared/security: the Electron window gets the same one). The WebSocket is named as well
+ * as 'self' because browsers that predate CSP 3 (older Safari) do not let 'self' match ws:; it is the name the page was
+ * asked under, so `localhost` works when typed.
  */
 export function contentSecurityPolicy(host: string): string {
-  return [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data: blob:",
-    `connect-src 'self' ws://${host}`,
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
+  return windowContentSecurityPolicy({ connectSources: [`ws://${host}`] });
 }
 
 /** Headers of every answer (no Access-Control-* ever: nothing here is for another origin). */
 export function securityHeaders(host: string): Record<string, string> {
-  return {
-    'content-security-policy': contentSecurityPolicy(host),
-    'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
-    'cross-origin-opener-policy': 'same-origin',
-    'cross-origin-resource-policy': 'same-origin',
-    // frame-ancestors' older twin, for browsers that ignore it.
-    'x-frame-options': 'DENY',
-  };
+  return windowSecurityHeaders({ connectSources: [`ws://${host}`] });
 }

@@ -103,8 +103,8 @@ describe('the window host over HTTP', () => {
     expect(answer.body).toContain('<title>window</title>');
     expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(answer.headers['content-security-policy']).toBe(
-      `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self' ws://127.0.0.1:${host.port}; `
-      + "object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self' ws://127.0.0.1:${host.port}; `
+      + "worker-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
     );
     expect(answer.headers).toMatchObject({
       'x-content-type-options': 'nosniff',

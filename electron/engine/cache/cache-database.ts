@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openSqlite } from '../sqlite/open-sqlite';
 import { CACHE_MIGRATIONS } from './migrations';
 
 /**
@@ -17,7 +18,7 @@ export class CacheDatabaseFromTheFutureError extends Error {
 
 /** Opens (creating if needed) the cache database: WAL, synchronous=NORMAL (a cache may lose its last commit on power loss), foreign keys on. */
 export function openCacheDatabase(path: string): WritableDB {
-  const db = new Database(path);
+  const db = openSqlite(path);
   try {
     if (path !== ':memory:') db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');

@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openSqlite } from '../sqlite/open-sqlite';
 import { SYNC_MIGRATIONS } from './migrations';
 
 export type SyncDatabase = Database.Database;
@@ -16,7 +17,7 @@ export class SyncDatabaseFromTheFutureError extends Error {
  * the last commits after a power loss; FULL makes each one durable).
  */
 export function openSyncDatabase(path: string): SyncDatabase {
-  const db = new Database(path);
+  const db = openSqlite(path);
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
