@@ -17,12 +17,13 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
  * (electron/cli, electron/window-host, electron/shell) sit above the engine; the engine knows none of them.
  */
 const ENGINE_LAYERS = {
+  sqlite: [],
   api: [],
   profile: [],
   settings: ['profile'],
   authorization: ['api'],
-  cache: ['api'],
-  'sync-state': [],
+  cache: ['api', 'sqlite'],
+  'sync-state': ['sqlite'],
   queue: ['api', 'authorization', 'sync-state'],
   sync: ['api', 'authorization', 'queue', 'sync-state'],
   runtime: ['api', 'profile', 'settings', 'authorization', 'cache', 'sync-state', 'queue', 'sync'],
