@@ -2,8 +2,7 @@ import { isServiceError } from '../api/service-error';
 import type { ServiceClient } from '../api/service-client';
 import type { Session } from '../authorization/session';
 import type { DesignCache } from '../cache/design-cache';
-import { getCachedDesign } from '../cache/design-reads';
-import { deleteDesigns, upsertDesign } from '../cache/design-writes';
+import { applyLocalDesignEdit, deleteDesigns, upsertDesign } from '../cache/design-writes';
 import type { QueueEvent, QueueStore } from '../queue/queue-store';
 
 export interface DesignEditsOptions {
@@ -24,16 +23,12 @@ function storeOwn(options: DesignEditsOptions, design: unknown): void {
 }
 
 /**
- * An edit made here while the service was away: the cache shows the edited values at once (the design's cached form
- * with the fields changed, dated now), until the service's own answer replaces it.
+ * An edit made here while the service was away: the cache shows the edited values at once, until the service's own
+ * answer replaces them (see applyLocalDesignEdit).
  */
-export function showEditInCache(cache: DesignCache, session: Session, designId: number, fields: Record<string, unknown>): void {
-  const cached = getCachedDesign(cache.reader, designId);
-  if (!cached) return;
-  const form = cached.forms.list ?? cached.design;
-  const edited = { ...form, ...fields, updated_at: new Date().toISOString() };
-  const screenName = ownScreenName(session);
-  upsertDesign(cache.db, edited, 'list', Date.now(), { own: true, ...(screenName ? { ownScreenName: screenName } : {}) });
+export function showEditInCache(cache: DesignCache, designId: number, fields: Record<string, unknown>): void {
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  applyLocalDesignEdit(cache.db, designId, { name: text(fields.name), excerpt: text(fields.excerpt), license: text(fields.license), description: text(fields.description) });
 }
 
 /**

@@ -42,6 +42,8 @@ async function ownViews(engine: Engine, summaries: DesignSummary[]): Promise<Own
     const offline = !engine.connectivity.state.online;
     const notes = [
       edits.length > 0 ? (offline ? 'Saved here; it is sent when the service is back.' : 'Saved here; it is being sent to the service.') : null,
+      // Rule 5 holds the whole queue, edits of what is published in the person's name included.
+      edits.length > 0 && !engine.contentPolicyAccepted() ? 'Nothing is sent until you accept the content policy in Sync.' : null,
       waiting > 0 && offline ? `${waiting} file change${waiting === 1 ? ' waits' : 's wait'} to be sent when the service is back.` : null,
     ].filter((note): note is string => note !== null);
     return {
@@ -74,7 +76,7 @@ function withEdit(summary: DesignSummary, edit: QueueItem): DesignSummary {
  */
 function queueEdit(engine: Engine, summary: DesignSummary, fields: DesignFields): void {
   engine.queue.enqueueDesignEdit(summary.id, fields as Record<string, unknown>, fields.name ?? summary.name);
-  showEditInCache(engine.cache, engine.session, summary.id, fields as Record<string, unknown>);
+  showEditInCache(engine.cache, summary.id, fields as Record<string, unknown>);
   engine.queueWorkAdded();
 }
 
