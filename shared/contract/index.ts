@@ -3,3 +3,5 @@ export * from './views';
 export * from './requests';
 export * from './events';
 export * from './protocol';
+export * from './preload-api';
+export * from './request-names';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LICENSE_CODES } from '../licenses/licenses';
 import { QUEUE_STATES } from '../sync/sync-types';
+import type { ContractRequestName } from './request-names';
 import type {
   AccountView, AuthorPage, DesignDetail, LibraryPage, OwnDesignView, PullView, QueueEntry, QueueView, SettingsView, SyncView,
 } from './views';
@@ -133,3 +134,8 @@ export type RequestResult<K extends RequestName> = Requests[K]['result'];
 export function isRequestName(name: unknown): name is RequestName {
   return typeof name === 'string' && Object.prototype.hasOwnProperty.call(REQUEST_INPUTS, name);
 }
+
+/** The names-only list (for the preload) and the schemas name the same requests: a compile error otherwise. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const namesAgree: Same<ContractRequestName, RequestName> = true;
+void namesAgree;

@@ -1,0 +1,24 @@
+#!/usr/bin/env node
+// Bundles the Electron shell into dist/shell/: the main process and the engine's utility process (ESM), and the
+// sandboxed preload (one CommonJS file: a sandboxed preload cannot load modules of its own). Native modules
+// (better-sqlite3) and electron stay outside the bundle. `npm run build:shell`
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+
+const root = join(import.meta.dirname, '..');
+const out = join(root, 'dist', 'shell');
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+
+const common = { bundle: true, platform: 'node', target: 'node22', sourcemap: 'linked', logLevel: 'warning', absWorkingDir: root, legalComments: 'none' };
+// CommonJS dependencies bundled into ESM still call require() for Node's own modules.
+const esmBanner = { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" };
+
+await Promise.all([
+  build({ ...common, entryPoints: ['electron/shell/main/main.ts'], outfile: join(out, 'main.mjs'), format: 'esm', external: ['electron', 'better-sqlite3', 'electron-store'], banner: esmBanner }),
+  build({ ...common, entryPoints: ['electron/shell/engine-process/engine-process.ts'], outfile: join(out, 'engine-process.mjs'), format: 'esm', external: ['electron', 'better-sqlite3'], banner: esmBanner }),
+  build({ ...common, entryPoints: ['electron/preload/preload.ts'], outfile: join(out, 'preload.cjs'), format: 'cjs', platform: 'browser', external: ['electron'], minify: true }),
+]);
+cpSync(join(root, 'electron', 'shell', 'tray', 'icons'), join(out, 'tray-icons'), { recursive: true, filter: (path) => !path.endsWith('.ts') });
+process.stdout.write(`shell built in ${out}\n`);

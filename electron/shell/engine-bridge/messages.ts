@@ -1,0 +1,55 @@
+import type { Outcome } from '../../../shared';
+import type { EventMessage, ServedFile } from '../../engine/contract/contract-endpoint';
+import type { EngineSettings } from '../../engine/settings/settings-store';
+
+/**
+ * The messages between the Electron main process (the host: windows, safeStorage, electron-store, the system browser)
+ * and the engine's utility process. The window's contract is carried inside them ('request', 'response', 'event');
+ * the rest is what only the host can do for the engine (the token, settings, the browser) or only the engine can do
+ * for the host (files, dropped files). Both ends are our own code; the window's input is checked by the engine's
+ * contract endpoint all the same.
+ */
+export interface EngineOpenOptions {
+  profileDir: string;
+  userAgent: string;
+  /** The settings as electron-store holds them: the engine works on a copy and reports every change back. */
+  settings: EngineSettings;
+  /** A service address given on the command line, remembered from now on. */
+  serviceUrl?: string;
+  /** Where and how the token is kept, in words (never the token). */
+  tokenDescription: string;
+}
+
+export type TokenOperation = 'read' | 'write' | 'clear';
+
+export type HostToEngine =
+  | { type: 'open'; options: EngineOpenOptions }
+  | { type: 'request'; id: number; name: string; input: unknown }
+  | { type: 'file'; id: number; address: string }
+  | { type: 'drop'; id: number; designId: number; fileName: string; stagedPath: string }
+  /** The host's answer to the engine's 'token' message. */
+  | { type: 'token-answer'; id: number; ok: true; token: string | null }
+  | { type: 'token-answer'; id: number; ok: false; message: string }
+  | { type: 'close'; drainMs: number };
+
+export type EngineToHost =
+  | { type: 'ready' }
+  | { type: 'open-failed'; message: string }
+  | { type: 'response'; id: number; outcome: Outcome<unknown> }
+  | { type: 'file'; id: number; file: ServedFile | null }
+  | { type: 'dropped'; id: number; outcome: Outcome<unknown> }
+  | { type: 'event'; event: EventMessage }
+  | { type: 'token'; id: number; operation: TokenOperation; token?: string }
+  | { type: 'settings'; settings: EngineSettings }
+  | { type: 'open-external'; url: string }
+  | { type: 'log'; line: string }
+  | { type: 'closed' };
+
+/**
+ * One end of a message channel, whatever carries it: Electron's utilityProcess and its parentPort, or a
+ * worker_threads MessageChannel in tests.
+ */
+export interface BridgePort<In, Out> {
+  post(message: Out): void;
+  onMessage(listener: (message: In) => void): () => void;
+}

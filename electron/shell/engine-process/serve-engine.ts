@@ -1,0 +1,93 @@
+import type { ContractEndpoint } from '../../engine/contract/contract-endpoint';
+import { createContractEndpoint } from '../../engine/contract/create-contract-endpoint';
+import type { Engine } from '../../engine/runtime/engine';
+import { openEngine } from '../../engine/runtime/open-engine';
+import type { BridgePort, EngineOpenOptions, EngineToHost, HostToEngine } from '../engine-bridge/messages';
+import { bridgedTokenStore, mirroredSettingsStore } from './bridged-stores';
+
+/** What the engine process needs besides its port (tests give their own). */
+export interface ServeEngineOptions {
+  open?: typeof openEngine;
+  /** Extra options for openEngine (tests: a short settle time, the trash folder). */
+  tune?: Partial<Parameters<typeof openEngine>[0]>;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The engine's side of the bridge, run in Electron's utility process: waits for 'open', opens the profile's engine
+ * with the host's token store and settings, starts its background work (sync, queue, catalogue), then answers the
+ * window's contract requests, the host's file and drop requests, and sends every contract event. Resolves once a
+ * 'close' has closed the engine (uploads under way stop safely; nothing queued is lost).
+ */
+export function serveEngine(port: BridgePort<HostToEngine, EngineToHost>, options: ServeEngineOptions = {}): Promise<void> {
+  let engine: Engine | null = null;
+  let endpoint: (ContractEndpoint & { close(): void }) | null = null;
+  let opening: Promise<void> | null = null;
+  const notOpen = { ok: false as const, problem: { kind: 'internal' as const, message: 'The engine is still starting: try again in a moment.' } };
+
+  return new Promise<void>((resolveServed) => {
+    const open = async (openOptions: EngineOpenOptions) => {
+      try {
+        engine = await (options.open ?? openEngine)({
+          profileDir: openOptions.profileDir,
+          userAgent: openOptions.userAgent,
+          ...(openOptions.serviceUrl ? { serviceUrl: openOptions.serviceUrl } : {}),
+          tokenStore: () => bridgedTokenStore(port, openOptions.tokenDescription),
+          settingsStore: () => mirroredSettingsStore(port, openOptions.settings),
+          openBrowser: async (url) => port.post({ type: 'open-external', url }),
+          ...options.tune,
+        });
+        endpoint = createContractEndpoint(engine);
+        endpoint.subscribe((event) => port.post({ type: 'event', event }));
+        port.post({ type: 'ready' });
+        await engine.startBackground();
+        if (engine.backgroundProblem) port.post({ type: 'log', line: `engine: ${engine.backgroundProblem.message}` });
+      } catch (error) {
+        if (!engine) port.post({ type: 'open-failed', message: messageOf(error) });
+        else port.post({ type: 'log', line: `engine: the background work could not start: ${messageOf(error)}` });
+      }
+    };
+
+    const close = async (drainMs: number) => {
+      await opening?.catch(() => {});
+      endpoint?.close();
+      try {
+        await engine?.close({ drainMs });
+      } catch (error) {
+        port.post({ type: 'log', line: `engine: closing failed: ${messageOf(error)}` });
+      }
+      port.post({ type: 'closed' });
+      off();
+      resolveServed();
+    };
+
+    const off = port.onMessage((message) => {
+      switch (message.type) {
+        case 'open':
+          opening ??= open(message.options);
+          return;
+        case 'request':
+          void (endpoint ? endpoint.handle(message.name, message.input) : Promise.resolve(notOpen)).then((outcome) =>
+            port.post({ type: 'response', id: message.id, outcome }));
+          return;
+        case 'file':
+          void (endpoint ? endpoint.file(message.address).catch(() => null) : Promise.resolve(null)).then((file) =>
+            port.post({ type: 'file', id: message.id, file }));
+          return;
+        case 'drop':
+          void (endpoint ? endpoint.adoptDroppedFile(message) : Promise.resolve(notOpen)).then((outcome) =>
+            port.post({ type: 'dropped', id: message.id, outcome }));
+          return;
+        case 'close':
+          void close(message.drainMs);
+          return;
+        default:
+          // 'token-answer' is read by the bridged token store.
+          return;
+      }
+    });
+  });
+}

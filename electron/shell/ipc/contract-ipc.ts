@@ -1,0 +1,42 @@
+import type { IpcMain, IpcMainInvokeEvent } from 'electron';
+import { CONTRACT_EVENT_CHANNEL, CONTRACT_REQUEST_CHANNEL, isRequestName, type Outcome } from '../../../shared';
+import type { EventMessage } from '../../engine/contract/contract-endpoint';
+
+export interface ContractIpcOptions {
+  /** Whether the message comes from our own window's main frame, on our own origin. */
+  isTrusted(event: IpcMainInvokeEvent): boolean;
+  /** Forwards a request to the engine (which checks its input against the contract). */
+  request(name: string, input: unknown): Promise<Outcome<unknown>>;
+  log(line: string): void;
+}
+
+/**
+ * The contract's one IPC handler in the main process: the sender checked first (our window, its main frame, our
+ * origin), the request's name checked against the contract, then the engine answers (and checks the input). Refusals
+ * are outcomes, never exceptions (an exception would reach the window with its message only). Returns the function
+ * that removes the handler.
+ */
+export function registerContractIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, options: ContractIpcOptions): () => void {
+  ipcMain.handle(CONTRACT_REQUEST_CHANNEL, async (event, name: unknown, input: unknown): Promise<Outcome<unknown>> => {
+    if (!options.isTrusted(event)) {
+      options.log(`ipc: a contract request from an untrusted sender was refused (${event.senderFrame?.url ?? 'a frame that is gone'})`);
+      return { ok: false, problem: { kind: 'forbidden', message: 'This request did not come from the design-sync window.' } };
+    }
+    if (!isRequestName(name)) return { ok: false, problem: { kind: 'unknown-request', message: `There is no request ${JSON.stringify(String(name)).slice(0, 120)}.` } };
+    return options.request(name, input);
+  });
+  return () => ipcMain.removeHandler(CONTRACT_REQUEST_CHANNEL);
+}
+
+/** Something that can receive the contract's events: a window's webContents. */
+export interface EventTarget {
+  isDestroyed(): boolean;
+  send(channel: string, message: EventMessage): void;
+}
+
+/** Sends one contract event to every live window, on the one event channel. */
+export function sendContractEvent(targets: Iterable<EventTarget>, event: EventMessage): void {
+  for (const target of targets) {
+    if (!target.isDestroyed()) target.send(CONTRACT_EVENT_CHANNEL, event);
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * The Electron main process: wiring only. The engine runs in a utility process (engine-process-host.ts); the
+ * decisions are small modules beside this one (window options, CSP, navigation and permission policies, sender
+ * checks, tray state, menus, notifications), each with its tests.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, nativeTheme, protocol, safeStorage, session, shell, Tray } from 'electron';
+import Store from 'electron-store';
+import type { AccountView, SyncView } from '../../../shared';
+import { profilePaths } from '../../engine/profile/profile';
+import type { EngineSettings } from '../../engine/settings/settings-store';
+import { registerContractIpc, sendContractEvent } from '../ipc/contract-ipc';
+import { senderRefusal } from '../ipc/trusted-sender';
+import { appProtocolHandler } from '../protocol/app-protocol';
+import { appDropHandler } from '../protocol/drop-handler';
+import { SafeStorageTokenStore } from '../secrets/safe-storage-token-store';
+import { keyValueSettingsStore, settingsJsonSchema } from '../settings/settings-schema';
+import { trayMenuTemplate } from '../tray/tray-menu';
+import { trayView } from '../tray/tray-state';
+import { APP_INDEX_URL, APP_ORIGIN, APP_SCHEME, appResponseHeaders } from '../window/content-security-policy';
+import { decideNavigation, decideNewWindow } from '../window/navigation-policy';
+import { hardenSession, shouldAllowDevTools } from '../window/permission-policy';
+import { mainWindowOptions } from '../window/window-options';
+import { EngineProcessHost } from './engine-process-host';
+import { parseShellArguments } from './shell-arguments';
+import { shellPaths } from './shell-paths';
+
+/** How long uploads under way may take to finish on quit, and how long the engine may take to stop at all. */
+const QUIT_DRAIN_MS = 5_000;
+const QUIT_TIMEOUT_MS = 15_000;
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } }]);
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  void main();
+}
+
+async function main(): Promise<void> {
+  const args = parseShellArguments(process.argv.slice(1));
+  const paths = shellPaths(import.meta.dirname);
+  let window: BrowserWindow | null = null;
+  let tray: Tray | null = null;
+  let quitting = false;
+  let lastSync: SyncView | null = null;
+  let lastAccount: AccountView | null = null;
+
+  await app.whenReady();
+  const profileDir = args.profile ?? join(app.getPath('userData'), 'profile');
+  mkdirSync(profileDir, { recursive: true, mode: 0o700 });
+  const profile = profilePaths(profileDir);
+
+  const store = new Store<Record<string, unknown>>({ cwd: profileDir, name: 'settings', schema: settingsJsonSchema() as never, clearInvalidConfig: false });
+  const settings = keyValueSettingsStore(store);
+  const tokens = new SafeStorageTokenStore(join(profileDir, 'token.safe'), safeStorage);
+  if (tokens.describe().includes('password built into the app')) log(`design-sync: the sign-in will be ${tokens.describe()}`);
+
+  const showWindow = () => {
+    if (!window || window.isDestroyed()) window = createWindow();
+    if (window.isMinimized()) window.restore();
+    window.show();
+    window.focus();
+  };
+
+  const engine = new EngineProcessHost(
+    paths.engineProcess,
+    () => ({ profileDir, userAgent: `design-sync/${app.getVersion()} (Electron ${process.versions.electron})`, settings: settings.read(), tokenDescription: tokens.describe(), ...(args.service ? { serviceUrl: args.service } : {}) }),
+    {
+      tokens,
+      saveSettings: (next: EngineSettings) => settings.update(next),
+      openExternal: (url) => {
+        // The engine opens only the service's sign-in page and a design's page (rule 1); anything else is refused.
+        const decision = decideNewWindow(url, { serviceUrl: settings.read().serviceUrl ?? null });
+        if (decision.openExternally) void shell.openExternal(decision.openExternally);
+        else log(`design-sync: refused to open an address in the browser (${decision.refusal})`);
+      },
+      log,
+    },
+    (message) => dialog.showErrorBox('design-sync', message),
+  );
+
+  hardenSession(session.defaultSession, { appOrigin: APP_ORIGIN, allowDevTools: shouldAllowDevTools(app.isPackaged), log });
+  protocol.handle(APP_SCHEME, appProtocolHandler({
+    rendererDir: paths.renderer,
+    headers: appResponseHeaders(),
+    file: (address) => engine.file(address),
+    drop: appDropHandler({ incomingDir: profile.incomingDir, headers: appResponseHeaders(), adopt: (drop) => engine.drop(drop) }),
+  }));
+
+  registerContractIpc(ipcMain, {
+    isTrusted: (event) => {
+      const refusal = senderRefusal(event, { webContentsIds: window && !window.isDestroyed() ? [window.webContents.id] : [], appOrigin: APP_ORIGIN });
+      if (refusal) log(`design-sync: refused a contract request (${refusal})`);
+      return refusal === null;
+    },
+    request: (name, input) => engine.request(name, input),
+    log,
+  });
+
+  const updateTray = () => {
+    if (!tray) return;
+    const view = trayView(lastSync, lastAccount);
+    tray.setImage(nativeImage.createFromPath(join(paths.trayIcons, `${view.iconName}.png`)));
+    tray.setToolTip(view.tooltip);
+    tray.setContextMenu(Menu.buildFromTemplate(trayMenuTemplate(view, lastSync, {
+      openWindow: showWindow,
+      openSyncFolder: (folder) => void shell.openPath(folder),
+      pauseUploads: () => void engine.request('queue.pause', { target: 'all' }),
+      resumeUploads: () => void engine.request('queue.resume', { target: 'all' }),
+      quit: () => app.quit(),
+    })));
+  };
+
+  engine.onEvent((event) => {
+    if (window && !window.isDestroyed()) sendContractEvent([window.webContents], event);
+    if (event.name === 'sync.changed') lastSync = event.payload;
+    if (event.name === 'account.changed') lastAccount = event.payload;
+    if (event.name === 'sync.changed' || event.name === 'account.changed') updateTray();
+  });
+
+  function createWindow(): BrowserWindow {
+    const created = new BrowserWindow(mainWindowOptions({ preloadPath: paths.preload, darkBackground: nativeTheme.shouldUseDarkColors }));
+    const contents = created.webContents;
+    const refuseNavigation = (event: { preventDefault(): void }, url: string) => {
+      if (decideNavigation(url, { appOrigin: APP_ORIGIN }) === 'deny') {
+        event.preventDefault();
+        log('design-sync: the window tried to leave the app; refused');
+      }
+    };
+    contents.on('will-navigate', refuseNavigation);
+    contents.on('will-redirect', refuseNavigation);
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+    contents.setWindowOpenHandler(({ url }) => {
+      const decision = decideNewWindow(url, { serviceUrl: settings.read().serviceUrl ?? null });
+      if (decision.openExternally) void shell.openExternal(decision.openExternally);
+      else log(`design-sync: refused to open a window (${decision.refusal})`);
+      return { action: 'deny' };
+    });
+    created.once('ready-to-show', () => created.show());
+    // Closing the window keeps syncing in the background (the tray stays); quitting is in the tray and app menus.
+    created.on('close', (event) => {
+      if (!quitting && tray) {
+        event.preventDefault();
+        created.hide();
+      }
+    });
+    void created.loadURL(APP_INDEX_URL);
+    return created;
+  }
+
+  app.on('second-instance', showWindow);
+  app.on('activate', showWindow);
+  app.on('window-all-closed', () => {
+    if (!tray) app.quit();
+  });
+  app.on('before-quit', (event) => {
+    if (quitting) return;
+    quitting = true;
+    event.preventDefault();
+    void engine.close(QUIT_DRAIN_MS, QUIT_TIMEOUT_MS).finally(() => app.quit());
+  });
+
+  try {
+    await engine.start();
+  } catch (error) {
+    dialog.showErrorBox('design-sync could not start', error instanceof Error ? error.message : String(error));
+    app.exit(1);
+    return;
+  }
+  try {
+    tray = new Tray(nativeImage.createFromPath(join(paths.trayIcons, 'tray-not-set-up.png')));
+    tray.on('click', showWindow);
+  } catch (error) {
+    log(`design-sync: no tray on this desktop (${error instanceof Error ? error.message : String(error)}); closing the window quits`);
+  }
+  updateTray();
+  showWindow();
+}

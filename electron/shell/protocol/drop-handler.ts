@@ -1,0 +1,50 @@
+import { mkdir } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import type { ContractProblem, Outcome } from '../../../shared';
+import { DROP_HEADER, DropTooLargeError, formatBytes, MAX_DROP_BYTES, parseDropAddress, stageDrop } from '../../engine/contract/drop-staging';
+
+export interface AppDropOptions {
+  /** The profile's incoming folder, where dropped files are staged. */
+  incomingDir: string;
+  /** Hands a staged file to the engine (which moves it into the design's folder, or refuses and removes it). */
+  adopt(drop: { designId: number; fileName: string; stagedPath: string }): Promise<Outcome<unknown>>;
+  headers: Record<string, string>;
+  maxBytes?: number;
+}
+
+const STATUS_OF: Partial<Record<ContractProblem['kind'], number>> = {
+  validation: 400, 'bad-request': 400, 'not-signed-in': 401, 'token-rejected': 401, forbidden: 403, 'not-found': 404,
+  conflict: 409, 'sync-folder': 409, 'not-cached': 503, offline: 503,
+};
+
+/**
+ * `PUT app://window/drops/designs/<id>/<name>` in the Electron window: the same address, checks and answers as the
+ * window host's (electron/window-host/drop-route.ts), the body streamed to the incoming folder, never held in memory.
+ */
+export function appDropHandler(options: AppDropOptions): (request: Request, url: URL) => Promise<Response> {
+  const json = (status: number, body: unknown) =>
+    new Response(JSON.stringify(body), { status, headers: { ...options.headers, 'content-type': 'application/json', 'cache-control': 'no-store' } });
+  const problem = (status: number, kind: ContractProblem['kind'], message: string) => json(status, { problem: { kind, message } });
+  const limit = options.maxBytes ?? MAX_DROP_BYTES;
+
+  return async (request, url) => {
+    if (request.headers.get(DROP_HEADER) !== '1') return problem(403, 'forbidden', `Refused: a drop must carry the ${DROP_HEADER} header.`);
+    const address = parseDropAddress(url.pathname);
+    if (!address.ok) return problem(400, 'validation', address.message);
+    const declared = Number(request.headers.get('content-length'));
+    if (Number.isFinite(declared) && declared > limit) return problem(413, 'validation', new DropTooLargeError(limit).message);
+    if (!request.body) return problem(400, 'validation', 'The dropped file has no content.');
+    let stagedPath: string;
+    try {
+      await mkdir(options.incomingDir, { recursive: true, mode: 0o700 });
+      stagedPath = (await stageDrop(options.incomingDir, Readable.fromWeb(request.body as import('node:stream/web').ReadableStream<Uint8Array>), limit)).path;
+    } catch (error) {
+      if (error instanceof DropTooLargeError) return problem(413, 'validation', error.message);
+      const code = (error as NodeJS.ErrnoException).code;
+      return problem(507, 'internal', code === 'ENOSPC' ? `The disk is full: the file (up to ${formatBytes(limit)}) could not be kept.` : 'The file could not be received.');
+    }
+    const outcome = await options.adopt({ designId: address.designId, fileName: address.fileName, stagedPath });
+    if (outcome.ok) return json(201, { file: outcome.value });
+    return problem(STATUS_OF[outcome.problem.kind] ?? 500, outcome.problem.kind, outcome.problem.message);
+  };
+}

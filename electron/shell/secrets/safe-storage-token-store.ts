@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { TokenStore } from '../../engine/authorization/token-store';
+
+/** The part of Electron's safeStorage this store uses (its asynchronous API: the synchronous one is going away). */
+export interface SafeStorageLike {
+  isAsyncEncryptionAvailable(): Promise<boolean>;
+  encryptStringAsync(plainText: string): Promise<Buffer>;
+  decryptStringAsync(encrypted: Buffer): Promise<{ result: string; shouldReEncrypt: boolean }>;
+  /** Linux only: which secret store holds the key ('basic_text': none, a password built into Chromium). */
+  getSelectedStorageBackend?(): string;
+}
+
+/** A stored sign-in that cannot be used; the message says what to do, never holds the token. */
+export class StoredTokenError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoredTokenError';
+  }
+}
+
+export const BASIC_TEXT_WARNING =
+  'encrypted with a password built into the app, because no system keyring (GNOME Keyring, KWallet) was found: any program running as you could read it. Install and unlock a keyring, then sign in again, to protect it properly.';
+
+/** Where the token is kept, in words for the settings view: plain about a weak backend. */
+export function describeSafeStorage(platform: NodeJS.Platform, backend: string | undefined): string {
+  if (platform === 'darwin') return 'encrypted with a key kept in your macOS Keychain';
+  if (platform === 'win32') return 'encrypted for your Windows account (DPAPI)';
+  if (backend === 'basic_text') return BASIC_TEXT_WARNING;
+  if (backend && backend !== 'unknown') return `encrypted with a key kept in your system keyring (${backend.replace('gnome_libsecret', 'GNOME Keyring / libsecret')})`;
+  return 'encrypted with a key kept by your system';
+}
+
+/**
+ * The Electron app's token store: the token encrypted with safeStorage (Keychain, DPAPI, libsecret/KWallet) in one
+ * file of the profile, mode 0600, written to a temporary file and renamed into place. Never logged. A key that was
+ * rotated is honoured (the token is encrypted again); a token that cannot be decrypted is a named error, and the
+ * person signs in again.
+ */
+export class SafeStorageTokenStore implements TokenStore {
+  constructor(
+    readonly path: string,
+    private readonly safeStorage: SafeStorageLike,
+    private readonly platform: NodeJS.Platform = process.platform,
+  ) {}
+
+  async read(): Promise<string | null> {
+    let encrypted: Buffer;
+    try {
+      encrypted = await readFile(this.path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw new StoredTokenError(`The stored sign-in (${this.path}) cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}): sign in again.`);
+    }
+    if (encrypted.length === 0) return null;
+    await this.requireEncryption();
+    let decrypted: { result: string; shouldReEncrypt: boolean };
+    try {
+      decrypted = await this.safeStorage.decryptStringAsync(encrypted);
+    } catch {
+      throw new StoredTokenError('The stored sign-in could not be decrypted (the system keyring changed or is locked): sign in again.');
+    }
+    if (decrypted.shouldReEncrypt) await this.write(decrypted.result);
+    return decrypted.result;
+  }
+
+  async write(token: string): Promise<void> {
+    if (token.length === 0) throw new Error('Refusing to store an empty token.');
+    await this.requireEncryption();
+    const encrypted = await this.safeStorage.encryptStringAsync(token);
+    const temporary = join(dirname(this.path), `.${basename(this.path)}.${randomBytes(6).toString('hex')}.tmp`);
+    try {
+      await writeFile(temporary, encrypted, { mode: 0o600, flag: 'wx' });
+      await rename(temporary, this.path);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw new StoredTokenError(`The sign-in could not be stored in ${this.path} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
+    }
+  }
+
+  async clear(): Promise<void> {
+    await rm(this.path, { force: true });
+  }
+
+  describe(): string {
+    return describeSafeStorage(this.platform, this.safeStorage.getSelectedStorageBackend?.());
+  }
+
+  private async requireEncryption(): Promise<void> {
+    if (!(await this.safeStorage.isAsyncEncryptionAvailable())) {
+      throw new StoredTokenError('This system offers no way to encrypt the sign-in (safeStorage is unavailable), so design-sync does not store it: install and unlock a system keyring (GNOME Keyring, KWallet), then sign in again.');
+    }
+  }
+}
