@@ -1,9 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { IpcMainInvokeEvent } from 'electron';
 import { CONTRACT_EVENT_CHANNEL, CONTRACT_REQUEST_CHANNEL } from '../../shared';
 import { registerContractIpc, sendContractEvent } from '../../electron/shell/ipc/contract-ipc';
 
-type Handler = (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown>;
+type Handler = (event: never, ...args: unknown[]) => Promise<unknown>;
 
 function registered(isTrusted: boolean) {
   let handler: Handler | null = null;
