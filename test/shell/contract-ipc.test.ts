@@ -6,7 +6,7 @@ type Handler = (event: never, ...args: unknown[]) => Promise<unknown>;
 
 function registered(isTrusted: boolean) {
   let handler: Handler | null = null;
-  const request = vi.fn(async (name: string) => ({ ok: true, value: name }));
+  const request = vi.fn(async (name: string) => ({ ok: true as const, value: name as unknown }));
   const remove = registerContractIpc(
     { handle: (channel: string, fn: Handler) => { expect(channel).toBe(CONTRACT_REQUEST_CHANNEL); handler = fn; }, removeHandler: vi.fn() } as never,
     { isTrusted: () => isTrusted, request, log: () => {} },
