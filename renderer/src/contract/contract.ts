@@ -1,7 +1,13 @@
+import { PRELOAD_GLOBAL, type PreloadContractApi } from '../../../shared';
+import { preloadContractClient } from './preload-client';
 import { webSocketContractClient, type WebSocketContractClient } from './websocket-client';
 
+const preload = (window as unknown as Record<string, PreloadContractApi | undefined>)[PRELOAD_GLOBAL];
+
 /**
- * The window's one way to the engine. In a browser (`design-sync ui`) it is the host's WebSocket on the same origin;
- * the Electron shell's preload will offer the same contract.
+ * The window's one way to the engine: in the Electron app, the preload's contract; in a browser (`design-sync ui`),
+ * the host's WebSocket on the same origin.
  */
-export const contract: WebSocketContractClient = webSocketContractClient(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/contract`);
+export const contract: WebSocketContractClient = preload
+  ? preloadContractClient(preload)
+  : webSocketContractClient(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/contract`);
