@@ -20,7 +20,7 @@ const RESOURCES = '/opt/design-sync/resources';
 
 const underNode: SqliteRuntime = { versions: { modules: '115' }, platform: 'linux', arch: 'x64', appRoot: CHECKOUT };
 const underElectron = (extra: Partial<SqliteRuntime> = {}): SqliteRuntime => ({
-  versions: { electron: '45.4.1', modules: '140' },
+  versions: { electron: '45.4.1', modules: '150' },
   platform: 'linux',
   arch: 'x64',
   resourcesPath: join(CHECKOUT, 'node_modules/electron/dist/resources'),
@@ -37,12 +37,12 @@ describe('choosing the better-sqlite3 build', () => {
   });
 
   it("under Electron from a checkout, loads the checkout's Electron build for this ABI, platform and architecture", () => {
-    const build = join(CHECKOUT, 'build/native/electron-140-linux-x64/better_sqlite3.node');
+    const build = join(CHECKOUT, 'build/native/electron-150-linux-x64/better_sqlite3.node');
     expect(chooseNativeBinding(underElectron(), filesPresent(build))).toBe(build);
   });
 
   it('reads the ABI from process.versions.modules, so a build for another Electron is never loaded', () => {
-    const oldBuild = join(CHECKOUT, 'build/native/electron-140-linux-x64/better_sqlite3.node');
+    const oldBuild = join(CHECKOUT, 'build/native/electron-150-linux-x64/better_sqlite3.node');
     const runtime = underElectron({ versions: { electron: '46.0.0', modules: '143' } });
     expect(() => chooseNativeBinding(runtime, filesPresent(oldBuild))).toThrow(/electron-143-linux-x64/);
     const newBuild = join(CHECKOUT, 'build/native/electron-143-linux-x64/better_sqlite3.node');
@@ -51,8 +51,8 @@ describe('choosing the better-sqlite3 build', () => {
 
   it('keeps platforms and architectures apart', () => {
     const runtime = underElectron({ platform: 'darwin', arch: 'arm64' });
-    expect(chooseNativeBinding(runtime, filesPresent(join(CHECKOUT, 'build/native/electron-140-darwin-arm64/better_sqlite3.node'))))
-      .toBe(join(CHECKOUT, 'build/native/electron-140-darwin-arm64/better_sqlite3.node'));
+    expect(chooseNativeBinding(runtime, filesPresent(join(CHECKOUT, 'build/native/electron-150-darwin-arm64/better_sqlite3.node'))))
+      .toBe(join(CHECKOUT, 'build/native/electron-150-darwin-arm64/better_sqlite3.node'));
   });
 
   it('under Electron without the build, says which command makes it and where it is expected', () => {
@@ -66,26 +66,26 @@ describe('choosing the better-sqlite3 build', () => {
     const missing = error as ElectronSqliteBuildMissingError;
     expect(missing.message).toContain(REBUILD_COMMAND);
     expect(REBUILD_COMMAND).toBe('npm run rebuild:electron');
-    expect(missing.message).toContain('Electron 45.4.1 (ABI 140)');
-    expect(missing.expectedPath).toBe(join(CHECKOUT, 'build/native/electron-140-linux-x64/better_sqlite3.node'));
+    expect(missing.message).toContain('Electron 45.4.1 (ABI 150)');
+    expect(missing.expectedPath).toBe(join(CHECKOUT, 'build/native/electron-150-linux-x64/better_sqlite3.node'));
     expect(missing.packaged).toBe(false);
   });
 
   it('in a packaged app, loads the build unpacked beside app.asar, never one from the working directory', () => {
-    const unpacked = join(RESOURCES, 'app.asar.unpacked/build/native/electron-140-linux-x64/better_sqlite3.node');
-    const fromCwd = join('/', 'build/native/electron-140-linux-x64/better_sqlite3.node');
+    const unpacked = join(RESOURCES, 'app.asar.unpacked/build/native/electron-150-linux-x64/better_sqlite3.node');
+    const fromCwd = join('/', 'build/native/electron-150-linux-x64/better_sqlite3.node');
     const runtime = underElectron({ resourcesPath: RESOURCES, appRoot: '/' });
     expect(chooseNativeBinding(runtime, filesPresent(join(RESOURCES, 'app.asar'), unpacked, fromCwd))).toBe(unpacked);
   });
 
   it('in a packaged app without its build, says the installation is incomplete (not a developer command)', () => {
     const runtime = underElectron({ resourcesPath: RESOURCES, appRoot: '/' });
-    const fromCwd = join('/', 'build/native/electron-140-linux-x64/better_sqlite3.node');
+    const fromCwd = join('/', 'build/native/electron-150-linux-x64/better_sqlite3.node');
     expect(() => chooseNativeBinding(runtime, filesPresent(join(RESOURCES, 'app.asar'), fromCwd))).toThrow(/incomplete.*Reinstall design-sync/);
   });
 
   it('uses the same path below the app root in the checkout and in the package (what build/electron-builder.json ships)', () => {
-    expect(electronBuildPath('/root', 'electron-140-win32-x64')).toBe(join('/root', 'build/native/electron-140-win32-x64/better_sqlite3.node'));
+    expect(electronBuildPath('/root', 'electron-150-win32-x64')).toBe(join('/root', 'build/native/electron-150-win32-x64/better_sqlite3.node'));
   });
 });
 
