@@ -97,14 +97,20 @@ function clampLimit(limit: number | undefined, fallback = 50): number {
   return Math.max(1, Math.min(500, Math.floor(limit ?? fallback)));
 }
 
-/** The WHERE clause and parameters of a library filter (words, licenses, ownership); null when the words match nothing. */
-function filterOf(options: Pick<ListOptions, 'query' | 'license' | 'ownOnly' | 'ownerId'>): { where: string; params: Record<string, unknown> } | null {
+/**
+ * The WHERE clause and parameters of a library filter (words, licenses, ownership); null when the words match nothing.
+ * `matchesBy`: 'lookup' reads each match's row by its id (best for a page of a few rows); 'scan' checks designs, in
+ * index order, against the set of matches (best for counting many: a prefix such as "c" matches half the catalogue,
+ * and 54k lookups of wide rows took 280 ms at 100k designs where the scan takes 18 ms).
+ */
+function filterOf(options: Pick<ListOptions, 'query' | 'license' | 'ownOnly' | 'ownerId'>, matchesBy: 'lookup' | 'scan' = 'lookup'): { where: string; params: Record<string, unknown> } | null {
   const where: string[] = [];
   const params: Record<string, unknown> = {};
   if (options.query !== undefined && options.query.trim() !== '') {
     const match = ftsQuery(options.query);
     if (match === null) return null;
-    where.push('d.id IN (SELECT rowid FROM designs_fts WHERE designs_fts MATCH @match)');
+    // The unary + keeps SQLite from using the primary key for the IN: it scans and checks membership instead.
+    where.push(`${matchesBy === 'scan' ? '+' : ''}d.id IN (SELECT rowid FROM designs_fts WHERE designs_fts MATCH @match)`);
     params.match = match;
   }
   if (options.license !== undefined) {
@@ -140,8 +146,13 @@ export function listCachedDesigns(db: ReadableDB, options: ListOptions = {}): De
 
 /** How many cached designs match (the same filter as listCachedDesigns): what a virtualized grid scrolls over. */
 export function countCachedDesigns(db: ReadableDB, options: Pick<ListOptions, 'query' | 'license' | 'ownOnly' | 'ownerId'> = {}): number {
-  const filter = filterOf(options);
+  const filter = filterOf(options, 'scan');
   if (!filter) return 0;
+  const licenses = options.license === undefined ? [] : Array.isArray(options.license) ? options.license : [options.license];
+  // Words alone: the search index counts its own rows (each is a cached design's), without reading a design.
+  if (filter.params.match !== undefined && licenses.length === 0 && !options.ownOnly) {
+    return (prepared(db, 'SELECT count(*) AS n FROM designs_fts WHERE designs_fts MATCH @match').get({ match: filter.params.match }) as { n: number }).n;
+  }
   return (prepared(db, `SELECT count(*) AS n FROM designs d WHERE 1 ${filter.where}`).get(filter.params) as { n: number }).n;
 }
 

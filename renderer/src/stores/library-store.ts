@@ -4,8 +4,6 @@ import { contract } from '../contract/contract';
 
 /** Designs asked for at a time: a page of the grid, never the whole catalogue. */
 export const PAGE_SIZE = 60;
-/** Typing settles this long before the search runs. */
-const SEARCH_DELAY_MS = 120;
 
 export interface LibraryFilter {
   query: string;
@@ -31,8 +29,10 @@ interface LibraryStore {
   pullCatalogue(): Promise<void>;
 }
 
+/** Each change of filter (or of the catalogue) starts a generation; answers to an older one are dropped. */
 let generation = 0;
-let searchTimer: ReturnType<typeof setTimeout> | undefined;
+/** The generation `pages` holds: the grid keeps showing it until the new one's first page arrives (no blank flash). */
+let shownGeneration = 0;
 const loading = new Set<string>();
 
 export const useLibrary = create<LibraryStore>((set, get) => {
@@ -49,11 +49,13 @@ export const useLibrary = create<LibraryStore>((set, get) => {
       set({ problem: outcome.problem.message });
       return;
     }
+    const sameGeneration = asked === shownGeneration;
+    shownGeneration = asked;
     set((state) => ({
       total: outcome.value.total,
       shownQuery: query,
       catalogueCheckedAt: outcome.value.catalogueCheckedAt,
-      pages: { ...state.pages, [page]: outcome.value.items },
+      pages: sameGeneration ? { ...state.pages, [page]: outcome.value.items } : { [page]: outcome.value.items },
       problem: null,
     }));
   }
@@ -68,10 +70,12 @@ export const useLibrary = create<LibraryStore>((set, get) => {
     pulling: false,
     setFilter(change) {
       set((state) => ({ filter: { ...state.filter, ...change } }));
-      clearTimeout(searchTimer);
-      searchTimer = setTimeout(() => get().refresh(), change.query !== undefined ? SEARCH_DELAY_MS : 0);
+      // At once, every keystroke: a page of the cache answers in milliseconds, and a stale answer is dropped.
+      get().refresh();
     },
     ensureRange(first, last) {
+      // Pages still shown from an older filter are not this one's: its own are asked once its first page is in.
+      if (shownGeneration !== generation) return;
       const pages = get().pages;
       for (let page = Math.floor(first / PAGE_SIZE); page <= Math.floor(Math.max(first, last) / PAGE_SIZE); page++) {
         if (!pages[page]) void loadPage(page);
@@ -79,7 +83,6 @@ export const useLibrary = create<LibraryStore>((set, get) => {
     },
     refresh() {
       generation += 1;
-      set({ pages: {} });
       void loadPage(0);
     },
     async pullCatalogue() {
