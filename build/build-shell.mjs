@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 
 const root = join(import.meta.dirname, '..');
-const out = join(root, 'dist', 'shell');
+const outIndex = process.argv.indexOf('--out');
+const out = outIndex === -1 ? join(root, 'dist', 'shell') : process.argv[outIndex + 1];
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
