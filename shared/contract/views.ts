@@ -160,6 +160,8 @@ export interface DroppedFileView {
 
 /** A queue item as a window sees it: the engine's view, with ISO times. */
 export type QueueEntry = Omit<QueueItemView, 'remoteId' | 'nextAttemptAt' | 'createdAt' | 'updatedAt'> & {
+  /** What an item without a path is about, in words (an edit of a design: its name). */
+  title?: string | null;
   nextAttemptAt: IsoTime | null;
   createdAt: IsoTime;
   updatedAt: IsoTime;

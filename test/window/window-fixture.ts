@@ -37,8 +37,9 @@ export interface WindowFixture {
  * The window as a person gets it: the local service (seeded by `seed`), the engine of a profile signed in as `maker`
  * (unless `signedIn: false`; the user exists either way, password "secret") with the catalogue pulled, `design-sync ui`'s host serving a fresh build of the window, and a Chromium page on it.
  */
-export async function openWindow(seed: (service: TestService, makerToken: string) => Promise<void>, options: { signedIn?: boolean } = {}): Promise<WindowFixture> {
-  const service = await startTestService();
+export async function openWindow(seed: (service: TestService, makerToken: string) => Promise<void>, options: { signedIn?: boolean; serviceDataDir?: string } = {}): Promise<WindowFixture> {
+  // A data folder of the caller's outlives the service, so that a test can start it again on the same port.
+  const service = await startTestService(options.serviceDataDir ? { dataDir: options.serviceDataDir } : {});
   const { token } = service.addUser('maker');
   await seed(service, token);
   const profile = tempDir('window-profile');

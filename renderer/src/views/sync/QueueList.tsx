@@ -16,7 +16,7 @@ export function QueueList({ items }: { items: QueueEntry[] }) {
             const percent = item.bytesTotal ? Math.floor((item.bytesSent / item.bytesTotal) * 100) : null;
             return (
               <li key={item.id} data-testid="queue-item">
-                <p><span className="badge">{item.state === 'running' ? 'sending' : item.paused ? 'paused' : item.state}</span> {VERBS[item.kind]}: <strong>{item.path ?? item.folder}</strong></p>
+                <p><span className="badge">{item.state === 'running' ? 'sending' : item.paused ? 'paused' : item.state}</span> {VERBS[item.kind]}: <strong>{item.path ?? item.folder ?? item.title}</strong></p>
                 {item.state === 'running' && percent !== null ? <progress max={100} value={percent} aria-label={`${item.path} sent`}>{percent}%</progress> : null}
                 {item.reason ? <p className={item.state === 'failed' ? 'field-error' : 'field-help'}>{item.reason}</p> : null}
                 {item.state === 'failed' ? (

@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startService, type RunningService } from '../../service/server/start-service';
+import { chromiumSkipReason } from '../support/chromium';
+import { clientFor } from '../engine/sync/sync-fixtures';
+import { openWindow, type WindowFixture } from './window-fixture';
+
+let app: WindowFixture;
+let page: Page;
+let hingeId: number;
+let restarted: RunningService | null = null;
+const dataDir = mkdtempSync(join(tmpdir(), 'design-sync-window-offline-edits-'));
+const row = (name: string) => page.getByTestId('own-design').filter({ has: page.getByRole('link', { name, exact: true }) });
+
+async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
+
+describe.skipIf(chromiumSkipReason !== undefined)('an edit made in the window while the service is stopped, in Chromium', () => {
+  beforeAll(async () => {
+    app = await openWindow(async (service, makerToken) => {
+      hingeId = (await clientFor(service.url, makerToken).createDesign({ name: 'Hinge', excerpt: 'A draft hinge', license: 'cc0' })).id;
+    }, { serviceDataDir: dataDir });
+    page = app.page;
+    // As `design-sync ui` does: the engine works in the background (the queue sends by itself), the policy accepted.
+    app.engine.acceptContentPolicy();
+    await app.engine.startBackground();
+    await page.getByRole('link', { name: 'My designs' }).click();
+    await row('Hinge').waitFor();
+  }, 90_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await restarted?.close().catch(() => {});
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('is saved here and says so, is listed in Sync, publishing says offline, and the service holds the edit once it is back', async () => {
+    const port = app.service.port;
+    await app.service.stop();
+
+    await row('Hinge').getByRole('button', { name: 'Edit' }).click();
+    const form = page.getByRole('form', { name: /Edit “Hinge”/ });
+    await form.getByLabel('Name').fill('Hinge offline');
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await row('Hinge offline').getByTestId('own-note').filter({ hasText: 'Saved here; it is sent when the service is back.' }).waitFor();
+
+    await row('Hinge offline').getByRole('button', { name: 'Publish…' }).click();
+    await row('Hinge offline').getByText('publishing is never saved for later').waitFor();
+    await row('Hinge offline').getByRole('button', { name: 'Publish', exact: true }).click();
+    await page.locator('.banner-error').filter({ hasText: /reach|offline|connect/i }).waitFor();
+
+    await page.getByRole('link', { name: 'Sync', exact: true }).click();
+    const queued = page.getByTestId('queue-item').filter({ hasText: 'Edit of a design: “Hinge offline”' });
+    await queued.waitFor();
+
+    restarted = await startService({ dataDir, port });
+    const api = clientFor(restarted.url, app.makerToken);
+    await until('the service holds the edit', async () => (await api.getDesign(hingeId)).name === 'Hinge offline');
+    await queued.waitFor({ state: 'detached' });
+    await page.getByRole('link', { name: 'My designs' }).click();
+    await row('Hinge offline').waitFor();
+    await until('the note gone', async () => (await row('Hinge offline').getByTestId('own-note').count()) === 0);
+    expect((await api.getDesign(hingeId)).state).not.toBe('published');
+  }, 90_000);
+});
