@@ -1,0 +1,33 @@
+import type { MenuItemConstructorOptions } from 'electron';
+import type { SyncView } from '../../../shared';
+import type { TrayView } from './tray-state';
+
+export interface TrayMenuActions {
+  openWindow(): void;
+  openSyncFolder(folder: string): void;
+  pauseUploads(): void;
+  resumeUploads(): void;
+  /** Quits the way the app menu does: uploads in flight finish or stop safely first. */
+  quit(): void;
+}
+
+/**
+ * The tray's menu: the state in words (not clickable), open the window, open the sync folder (greyed out when there is
+ * none), pause or resume uploads (greyed out until sync is set up), quit.
+ */
+export function trayMenuTemplate(tray: TrayView, sync: SyncView | null, actions: TrayMenuActions): MenuItemConstructorOptions[] {
+  const folder = sync?.folder ?? null;
+  const paused = sync?.queuePaused ?? false;
+  return [
+    { id: 'status', label: tray.label, enabled: false },
+    { type: 'separator' },
+    { id: 'open-window', label: 'Open design-sync', click: () => actions.openWindow() },
+    { id: 'open-folder', label: 'Open sync folder', enabled: folder !== null, click: () => { if (folder !== null) actions.openSyncFolder(folder); } },
+    { type: 'separator' },
+    paused
+      ? { id: 'resume', label: 'Resume uploads', enabled: folder !== null, click: () => actions.resumeUploads() }
+      : { id: 'pause', label: 'Pause uploads', enabled: folder !== null, click: () => actions.pauseUploads() },
+    { type: 'separator' },
+    { id: 'quit', label: 'Quit design-sync', click: () => actions.quit() },
+  ];
+}
