@@ -34,7 +34,7 @@ const engineLayer = (name, allowed) => ({
   from: Object.keys(ENGINE_LAYERS).filter((other) => other !== name && !allowed.includes(other)).map((other) => `./electron/engine/${other}`),
   message: `electron/engine/${name} may import only ${allowed.map((a) => `engine/${a}`).join(', ') || 'shared/'} of the engine (inner layers, docs/architecture.md)`,
 });
-const FRONT_ENDS = ['./electron/cli', './electron/window-host', './electron/shell', './electron/preload'];
+const FRONT_ENDS = ['./electron/cli', './electron/window-host', './electron/shell', './electron/preload', './electron/launcher'];
 
 const ours = ['./shared', './service', './electron', './renderer', './test', './bench', './scripts'];
 const layer = (target, allowed) => ({
@@ -59,6 +59,9 @@ export default tseslint.config(
           { target: './electron/engine', from: ['./service', './renderer', './test', './bench', './scripts', ...FRONT_ENDS], message: 'the engine may import only shared/ and itself: it knows none of its front ends' },
           { target: './electron/window-host', from: ['./service', './renderer', './test', './bench', './scripts', './electron/cli', './electron/shell', './electron/preload'], message: 'the window host may import only the engine and shared/' },
           { target: './electron/cli', from: ['./service', './renderer', './test', './bench', './scripts', './electron/shell', './electron/preload'], message: 'the CLI may import only the engine, the window host and shared/' },
+          { target: './electron/shell', from: ['./service', './renderer', './test', './bench', './scripts', './electron/cli', './electron/launcher'], message: 'the Electron shell may import only electron, the engine, the window host\'s static files and shared/' },
+          { target: './electron/preload', from: ['./service', './renderer', './test', './bench', './scripts', './electron/engine', './electron/cli', './electron/launcher', './electron/window-host'], message: 'the preload may import only electron and shared/' },
+          { target: './electron/launcher', from: ['./service', './renderer', './test', './bench', './scripts', './electron/shell', './electron/preload'], message: 'the launcher may import only the CLI and the engine (never electron: it runs in plain Node)' },
           ...Object.entries(ENGINE_LAYERS).map(([name, allowed]) => engineLayer(name, allowed)).filter((zone) => zone.from.length > 0),
         ],
       }],

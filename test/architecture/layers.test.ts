@@ -39,6 +39,18 @@ describe('the layer rule', () => {
     expect((await problems(filePath, code)).join('\n')).toMatch(/import-x\/no-restricted-paths/);
   });
 
+  it.each([
+    ['electron/preload/x.ts', "import { openEngine } from '../engine/runtime/open-engine';\nexport const x = openEngine;"],
+    ['electron/shell/x.ts', "import { runCli } from '../cli/main';\nexport const x = runCli;"],
+    ['electron/launcher/x.ts', "import { EngineBridge } from '../shell/engine-bridge/engine-bridge';\nexport const x = EngineBridge;"],
+  ])('keeps the Electron app\'s parts apart in %s', async (filePath, code) => {
+    expect((await problems(filePath, code)).join('\n')).toMatch(/import-x\/no-restricted-paths/);
+  });
+
+  it('refuses electron in the launcher, which runs in plain Node', async () => {
+    expect((await problems('electron/launcher/x.ts', "import { app } from 'electron';\nexport const x = app;")).join('\n')).toMatch(/no-restricted-imports/);
+  });
+
   it('lets the sync layer use the queue, and the queue the sync state', async () => {
     expect(await problems('electron/engine/sync/x.ts', "import { QueueStore } from '../queue/queue-store';\nexport const x = QueueStore;")).toEqual([]);
     expect(await problems('electron/engine/queue/x.ts', "import { BaseFiles } from '../sync-state/base-files';\nexport const x = BaseFiles;")).toEqual([]);
