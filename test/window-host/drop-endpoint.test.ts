@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +23,7 @@ let host: WindowHost;
 let cookie: string;
 let profile: string;
 let syncRoot: string;
+let makerToken: string;
 const ids: Record<string, number> = {};
 
 /** A PUT as the window sends it, with any header changed; `chunked` sends the body without a length. */
@@ -55,6 +56,7 @@ const cube = () => readFileSync(CUBE);
 beforeAll(async () => {
   service = await startTestService();
   const maker = service.addUser('maker');
+  makerToken = maker.token;
   const alice = service.addUser('alice');
   ids.hinge = (await clientFor(service.url, maker.token).createDesign({ name: 'Hinge', excerpt: 'A draft hinge', license: 'cc0' })).id;
   ids.gear = (await clientFor(service.url, alice.token).createDesign({ name: 'Gear', excerpt: 'Not the maker\'s', license: 'cc0' })).id;
@@ -167,9 +169,45 @@ describe('a drop that is accepted', () => {
 
   it('refuses, through the endpoint itself, a staged path outside the incoming folder and leaves that file alone', async () => {
     const outside = join(syncRoot, '..', 'elsewhere.stl');
-    (await import('node:fs')).writeFileSync(outside, 'x');
+    writeFileSync(outside, 'x');
     const outcome = await endpoint.adoptDroppedFile({ designId: ids.hinge!, fileName: 'elsewhere.stl', stagedPath: outside });
     expect(outcome.ok).toBe(false);
     expect(existsSync(outside)).toBe(true);
+  });
+});
+
+const shmUsable = (() => {
+  try {
+    rmSync(mkdtempSync('/dev/shm/design-sync-probe-'), { recursive: true });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe.skipIf(!shmUsable)('a drop into a sync folder on another file system', () => {
+  it('is copied under a hidden name, then put in place: whole, under its name, the staged file gone', async () => {
+    const otherRoot = join(mkdtempSync('/dev/shm/design-sync-drop-'), 'Designs');
+    const otherProfile = tempDir('drop-profile-exdev');
+    const other = await openEngine({
+      profileDir: otherProfile, serviceUrl: service.url, userAgent: 'design-sync-test', settleMs: 200, trash: 'folder',
+      tokenStore: () => new MemoryTokenStore(makerToken), settingsStore: () => memorySettingsStore(),
+    });
+    const otherEndpoint = createContractEndpoint(other);
+    try {
+      expect((await otherEndpoint.handle('sync.chooseFolder', { path: otherRoot })).ok).toBe(true);
+      const stagedPath = join(await otherEndpoint.incomingDir(), 'drop-exdev');
+      writeFileSync(stagedPath, cube());
+      const outcome = await otherEndpoint.adoptDroppedFile({ designId: ids.hinge!, fileName: 'cube.stl', stagedPath });
+      if (!outcome.ok) throw new Error(JSON.stringify(outcome.problem));
+      expect(readFileSync(join(otherRoot, outcome.value.folder, 'cube.stl'))).toEqual(cube());
+      expect(readdirSync(join(otherRoot, outcome.value.folder))).toEqual(['cube.stl']);
+      expect(existsSync(stagedPath)).toBe(false);
+    } finally {
+      otherEndpoint.close();
+      await other.close();
+      rmSync(join(otherRoot, '..'), { recursive: true, force: true });
+      rmSync(otherProfile, { recursive: true, force: true });
+    }
   });
 });
