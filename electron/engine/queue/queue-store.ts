@@ -189,9 +189,7 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [
     const at = this.now();
     const reason = 'Saved here: it is sent when the service is back.';
     const id = this.db.transaction((): number => {
-      for (const failed of this.sql(`SELECT id FROM queue_items WHERE kind = 'update-design' AND design_id = ? AND state = 'failed'`).all(designId) as { id: number }[]) {
-        this.sql(`UPDATE queue_items SET state = 'cancelled', reason = 'Replaced by a later edit of the same design.', finished_at = ?, updated_at = ? WHERE id = ?`).run(at, at, failed.id);
-      }
+      this.supersedeFailedEdits(designId, at);
       const open = this.sql(`SELECT id, payload FROM queue_items WHERE kind = 'update-design' AND design_id = ? AND state IN ('waiting', 'attention')`).get(designId) as { id: number; payload: string } | undefined;
       if (open) {
         const before = JSON.parse(open.payload) as { fields?: Record<string, unknown> };
@@ -205,6 +203,24 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [
       ).run(reason, designId, JSON.stringify({ fields, designName }), at, at).lastInsertRowid);
     })();
     return this.changed(id);
+  }
+
+  /**
+   * A later edit of the design was saved (here or on the service): its failed edits are cancelled, so that retrying
+   * one can never bring older values back. Returns how many.
+   */
+  supersedeFailedDesignEdits(designId: number): number {
+    const ids = this.db.transaction(() => this.supersedeFailedEdits(designId, this.now()))();
+    for (const id of ids) this.changed(id);
+    return ids.length;
+  }
+
+  private supersedeFailedEdits(designId: number, at: number): number[] {
+    const failed = (this.sql(`SELECT id FROM queue_items WHERE kind = 'update-design' AND design_id = ? AND state = 'failed'`).all(designId) as { id: number }[]).map((row) => row.id);
+    for (const id of failed) {
+      this.sql(`UPDATE queue_items SET state = 'cancelled', reason = 'Replaced by a later edit of the same design.', finished_at = ?, updated_at = ? WHERE id = ?`).run(at, at, id);
+    }
+    return failed;
   }
 
   /** The design edits not sent yet (waiting, running, or held for attention), oldest first. */

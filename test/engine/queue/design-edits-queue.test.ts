@@ -50,4 +50,14 @@ describe('design edits in the queue', () => {
     expect(store.get(later.id)).toMatchObject({ state: 'cancelled', reason: 'Replaced by a later edit of the same design.' });
     expect(store.get(third.id)!.state).toBe('waiting');
   });
+
+  it("cancels a design's failed edits once a later edit reached the service directly, so a retry never brings older values back", () => {
+    const store = fresh();
+    const old = store.enqueueDesignEdit(3, { name: 'Old' }, 'Old');
+    store.claimNext();
+    store.settle(old.id, { state: 'failed', reason: 'refused' });
+    expect(store.supersedeFailedDesignEdits(3)).toBe(1);
+    expect(store.get(old.id)!.state).toBe('cancelled');
+    expect(store.supersedeFailedDesignEdits(3)).toBe(0);
+  });
 });

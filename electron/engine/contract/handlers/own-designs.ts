@@ -183,6 +183,7 @@ export const OWN_DESIGN_HANDLERS: Handlers<'own.list' | 'own.create' | 'own.upda
       queueEdit(engine, summary, fields);
       return viewOf(engine, id);
     }
+    engine.queue.supersedeFailedDesignEdits(id);
     return refreshed(engine, id);
   },
   'own.publish': async (engine, { id }) => {
