@@ -5,13 +5,16 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, nativeTheme, protocol, safeStorage, session, shell, Tray } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, nativeTheme, Notification, protocol, safeStorage, session, shell, Tray } from 'electron';
 import Store from 'electron-store';
 import type { AccountView, SyncView } from '../../../shared';
 import { profilePaths } from '../../engine/profile/profile';
 import type { EngineSettings } from '../../engine/settings/settings-store';
 import { registerContractIpc, sendContractEvent } from '../ipc/contract-ipc';
 import { senderRefusal } from '../ipc/trusted-sender';
+import { revealWindow } from '../lifecycle/single-instance';
+import { appMenuTemplate } from '../menu/app-menu';
+import { createNotifier } from '../notifications/notifier';
 import { appProtocolHandler } from '../protocol/app-protocol';
 import { appDropHandler } from '../protocol/drop-handler';
 import { SafeStorageTokenStore } from '../secrets/safe-storage-token-store';
@@ -59,12 +62,28 @@ async function main(): Promise<void> {
   const tokens = new SafeStorageTokenStore(join(profileDir, 'token.safe'), safeStorage);
   if (tokens.describe().includes('password built into the app')) log(`design-sync: the sign-in will be ${tokens.describe()}`);
 
-  const showWindow = () => {
-    if (!window || window.isDestroyed()) window = createWindow();
-    if (window.isMinimized()) window.restore();
-    window.show();
-    window.focus();
+  const showWindow = (route?: string) => {
+    if (revealWindow(window) === 'create-window') window = createWindow();
+    if (route && window) void window.loadURL(`${APP_INDEX_URL}${route}`);
   };
+  const openOutside = (url: string, what: string) => {
+    // Only the service's design pages and sign-in page leave the app (rule 1: never a design's files).
+    const decision = decideNewWindow(url, { serviceUrl: settings.read().serviceUrl ?? null });
+    if (decision.openExternally) void shell.openExternal(decision.openExternally);
+    else log(`design-sync: refused to open ${what} (${decision.refusal})`);
+  };
+  const notifier = createNotifier({
+    show(notice) {
+      if (!Notification.isSupported()) return;
+      const native = new Notification({ title: notice.title, body: notice.body });
+      native.on('click', () => showWindow(notice.route));
+      native.show();
+    },
+  });
+  const updateMenu = () => Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate(
+    { platform: process.platform, isPackaged: app.isPackaged, serviceUrl: settings.read().serviceUrl ?? null },
+    { openServiceSite: (url) => void shell.openExternal(new URL(url).origin), quit: () => app.quit() },
+  )));
 
   const engine = new EngineProcessHost(
     paths.engineProcess,
@@ -72,12 +91,7 @@ async function main(): Promise<void> {
     {
       tokens,
       saveSettings: (next: EngineSettings) => settings.update(next),
-      openExternal: (url) => {
-        // The engine opens only the service's sign-in page and a design's page (rule 1); anything else is refused.
-        const decision = decideNewWindow(url, { serviceUrl: settings.read().serviceUrl ?? null });
-        if (decision.openExternally) void shell.openExternal(decision.openExternally);
-        else log(`design-sync: refused to open an address in the browser (${decision.refusal})`);
-      },
+      openExternal: (url) => openOutside(url, 'an address in the browser'),
       log,
     },
     (message) => dialog.showErrorBox('design-sync', message),
@@ -107,7 +121,7 @@ async function main(): Promise<void> {
     tray.setImage(nativeImage.createFromPath(join(paths.trayIcons, `${view.iconName}.png`)));
     tray.setToolTip(view.tooltip);
     tray.setContextMenu(Menu.buildFromTemplate(trayMenuTemplate(view, lastSync, {
-      openWindow: showWindow,
+      openWindow: () => showWindow(),
       openSyncFolder: (folder) => void shell.openPath(folder),
       pauseUploads: () => void engine.request('queue.pause', { target: 'all' }),
       resumeUploads: () => void engine.request('queue.resume', { target: 'all' }),
@@ -117,8 +131,16 @@ async function main(): Promise<void> {
 
   engine.onEvent((event) => {
     if (window && !window.isDestroyed()) sendContractEvent([window.webContents], event);
-    if (event.name === 'sync.changed') lastSync = event.payload;
-    if (event.name === 'account.changed') lastAccount = event.payload;
+    if (event.name === 'sync.changed') {
+      lastSync = event.payload;
+      notifier.syncChanged(event.payload);
+    }
+    if (event.name === 'account.changed') {
+      lastAccount = event.payload;
+      notifier.accountChanged(event.payload);
+      updateMenu();
+    }
+    if (event.name === 'queue.item') notifier.queueItem(event.payload);
     if (event.name === 'sync.changed' || event.name === 'account.changed') updateTray();
   });
 
@@ -135,9 +157,7 @@ async function main(): Promise<void> {
     contents.on('will-redirect', refuseNavigation);
     contents.on('will-attach-webview', (event) => event.preventDefault());
     contents.setWindowOpenHandler(({ url }) => {
-      const decision = decideNewWindow(url, { serviceUrl: settings.read().serviceUrl ?? null });
-      if (decision.openExternally) void shell.openExternal(decision.openExternally);
-      else log(`design-sync: refused to open a window (${decision.refusal})`);
+      openOutside(url, 'a window');
       return { action: 'deny' };
     });
     created.once('ready-to-show', () => created.show());
@@ -152,8 +172,8 @@ async function main(): Promise<void> {
     return created;
   }
 
-  app.on('second-instance', showWindow);
-  app.on('activate', showWindow);
+  app.on('second-instance', () => showWindow());
+  app.on('activate', () => showWindow());
   app.on('window-all-closed', () => {
     if (!tray) app.quit();
   });
@@ -161,6 +181,7 @@ async function main(): Promise<void> {
     if (quitting) return;
     quitting = true;
     event.preventDefault();
+    notifier.dispose();
     void engine.close(QUIT_DRAIN_MS, QUIT_TIMEOUT_MS).finally(() => app.quit());
   });
 
@@ -173,10 +194,11 @@ async function main(): Promise<void> {
   }
   try {
     tray = new Tray(nativeImage.createFromPath(join(paths.trayIcons, 'tray-not-set-up.png')));
-    tray.on('click', showWindow);
+    tray.on('click', () => showWindow());
   } catch (error) {
     log(`design-sync: no tray on this desktop (${error instanceof Error ? error.message : String(error)}); closing the window quits`);
   }
   updateTray();
+  updateMenu();
   showWindow();
 }
