@@ -89,7 +89,7 @@ const BAD_WINDOW = {
 beforeAll(async () => {
   const realRoot = stage(join(work, 'real'));
   const plantedRoot = stage(join(work, 'planted'), BAD_WINDOW);
-  [real, planted] = await scan([realRoot, plantedRoot]);
+  [real, planted] = (await scan([realRoot, plantedRoot])) as [ScanResult, ScanResult];
 }, 90_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
