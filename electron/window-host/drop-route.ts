@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ContractProblem } from '../../shared';
 import type { ContractEndpoint } from '../engine/contract/contract-endpoint';
-import { DROP_HEADER, DropTooLargeError, formatBytes, MAX_DROP_BYTES, parseDropAddress, stageDrop } from '../engine/contract/drop-staging';
+import { DROP_HEADER, dropProblemStatus, DropTooLargeError, formatBytes, MAX_DROP_BYTES, parseDropAddress, stageDrop } from '../engine/contract/drop-staging';
 import { isOwnOrigin } from './host-security';
 
 export interface DropRouteContext {
@@ -14,10 +14,6 @@ export interface DropRouteContext {
   reply: (status: number, body: string, type?: string, extra?: Record<string, string>) => void;
 }
 
-const STATUS_OF: Partial<Record<ContractProblem['kind'], number>> = {
-  validation: 400, 'bad-request': 400, 'not-signed-in': 401, 'token-rejected': 401, forbidden: 403, 'not-found': 404,
-  conflict: 409, 'sync-folder': 409, 'not-cached': 503, offline: 503,
-};
 
 /**
  * `PUT /drops/designs/<designId>/<encoded name>`: a file dropped on a design in the window, its body streamed to the
@@ -52,5 +48,5 @@ export async function handleDrop(request: IncomingMessage, response: ServerRespo
   }
   const outcome = await ctx.endpoint.adoptDroppedFile({ designId: address.designId, fileName: address.fileName, stagedPath: staged.path });
   if (outcome.ok) return ctx.reply(201, JSON.stringify({ file: outcome.value }), 'application/json');
-  return problem(STATUS_OF[outcome.problem.kind] ?? 500, outcome.problem.kind, outcome.problem.message);
+  return problem(dropProblemStatus(outcome.problem.kind), outcome.problem.kind, outcome.problem.message);
 }

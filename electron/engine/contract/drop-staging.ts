@@ -4,7 +4,7 @@ import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { droppedFileNameRefusal } from '../../../shared';
+import { droppedFileNameRefusal, type ContractProblem } from '../../../shared';
 
 /**
  * What hosts share of a dropped file's way in (the window host over HTTP, the Electron shell on app://): the address
@@ -68,4 +68,14 @@ export async function stageDrop(dir: string, body: Readable, limit = MAX_DROP_BY
     throw error;
   }
   return { path, size };
+}
+
+const STATUS_OF: Partial<Record<ContractProblem['kind'], number>> = {
+  validation: 400, 'bad-request': 400, 'not-signed-in': 401, 'token-rejected': 401, forbidden: 403, 'not-found': 404,
+  conflict: 409, 'sync-folder': 409, 'not-cached': 503, offline: 503,
+};
+
+/** The HTTP status a host answers a drop the engine refused with (both hosts answer alike). */
+export function dropProblemStatus(kind: ContractProblem['kind']): number {
+  return STATUS_OF[kind] ?? 500;
 }

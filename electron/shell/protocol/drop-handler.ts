@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { ContractProblem, Outcome } from '../../../shared';
-import { DROP_HEADER, DropTooLargeError, formatBytes, MAX_DROP_BYTES, parseDropAddress, stageDrop } from '../../engine/contract/drop-staging';
+import { DROP_HEADER, dropProblemStatus, DropTooLargeError, formatBytes, MAX_DROP_BYTES, parseDropAddress, stageDrop } from '../../engine/contract/drop-staging';
 
 export interface AppDropOptions {
   /** The profile's incoming folder, where dropped files are staged. */
@@ -12,10 +12,6 @@ export interface AppDropOptions {
   maxBytes?: number;
 }
 
-const STATUS_OF: Partial<Record<ContractProblem['kind'], number>> = {
-  validation: 400, 'bad-request': 400, 'not-signed-in': 401, 'token-rejected': 401, forbidden: 403, 'not-found': 404,
-  conflict: 409, 'sync-folder': 409, 'not-cached': 503, offline: 503,
-};
 
 /**
  * `PUT app://window/drops/designs/<id>/<name>` in the Electron window: the same address, checks and answers as the
@@ -45,6 +41,6 @@ export function appDropHandler(options: AppDropOptions): (request: Request, url:
     }
     const outcome = await options.adopt({ designId: address.designId, fileName: address.fileName, stagedPath });
     if (outcome.ok) return json(201, { file: outcome.value });
-    return problem(STATUS_OF[outcome.problem.kind] ?? 500, outcome.problem.kind, outcome.problem.message);
+    return problem(dropProblemStatus(outcome.problem.kind), outcome.problem.kind, outcome.problem.message);
   };
 }
