@@ -32,10 +32,12 @@ export class EngineProcessHost {
     private readonly openOptions: () => EngineOpenOptions,
     private readonly services: EngineHostServices,
     private readonly onGaveUp: (message: string) => void,
+    /** The checkout, for an unpackaged app: the engine finds better-sqlite3's Electron build under it. */
+    private readonly cwd?: string,
   ) {}
 
   async start(): Promise<void> {
-    const child = utilityProcess.fork(this.entry, [], { serviceName: 'design-sync engine', stdio: 'inherit' });
+    const child = utilityProcess.fork(this.entry, [], { serviceName: 'design-sync engine', stdio: 'inherit', ...(this.cwd ? { cwd: this.cwd } : {}) });
     const bridge = new EngineBridge(portOf(child), this.services);
     this.child = child;
     this.bridge = bridge;

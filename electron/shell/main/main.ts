@@ -95,6 +95,7 @@ async function main(): Promise<void> {
       log,
     },
     (message) => dialog.showErrorBox('design-sync', message),
+    app.isPackaged ? undefined : app.getAppPath(),
   );
 
   hardenSession(session.defaultSession, { appOrigin: APP_ORIGIN, allowDevTools: shouldAllowDevTools(app.isPackaged), log });
