@@ -56,7 +56,7 @@ export async function windowSearchScenario(): Promise<ScenarioResult> {
     await waitForProbe(window.page, 'firstCardPaintedAt');
     const { samples, keystrokes } = await typeQueries(window);
     const p95 = percentile(samples, 95);
-    const slowest = samples.indexOf(Math.max(...samples));
+    const slowest = samples.map((ms, i) => ({ ms, key: keystrokes[i]! })).sort((a, b) => b.ms - a.ms).slice(0, 5);
     return {
       name: 'window-search',
       description: `search box in Chromium over design-sync ui, ${DESIGNS} cached designs: keydown → frame painted with the new results, ${samples.length} keystrokes of ${QUERIES.length} queries`,
@@ -66,7 +66,7 @@ export async function windowSearchScenario(): Promise<ScenarioResult> {
         keystrokes: samples.length,
         ...spread('keystroke', samples),
         p95Ms: round(p95, 1),
-        slowestKeystroke: keystrokes[slowest]!,
+        slowestKeystrokes: slowest.map(({ ms, key }) => `"${key}" ${round(ms, 0)}`).join(', '),
       },
       goals: [{ metric: 'p95Ms', target: `≤ ${GOAL_MS}`, met: p95 <= GOAL_MS }],
     };

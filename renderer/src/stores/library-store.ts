@@ -4,6 +4,11 @@ import { contract } from '../contract/contract';
 
 /** Designs asked for at a time: a page of the grid, never the whole catalogue. */
 export const PAGE_SIZE = 60;
+/**
+ * Pages kept on each side of the visible ones: scrolling back finds them at once, and farther ones are dropped, so
+ * scrolling through 100k designs does not hold 100k cards (whose garbage collection stalled the window).
+ */
+const KEPT_PAGES = 8;
 
 export interface LibraryFilter {
   query: string;
@@ -76,8 +81,18 @@ export const useLibrary = create<LibraryStore>((set, get) => {
     ensureRange(first, last) {
       // Pages still shown from an older filter are not this one's: its own are asked once its first page is in.
       if (shownGeneration !== generation) return;
+      const from = Math.floor(first / PAGE_SIZE);
+      const to = Math.floor(Math.max(first, last) / PAGE_SIZE);
       const pages = get().pages;
-      for (let page = Math.floor(first / PAGE_SIZE); page <= Math.floor(Math.max(first, last) / PAGE_SIZE); page++) {
+      const far = Object.keys(pages).map(Number).filter((page) => page < from - KEPT_PAGES || page > to + KEPT_PAGES);
+      if (far.length > 0) {
+        set((state) => {
+          const kept = { ...state.pages };
+          for (const page of far) delete kept[page];
+          return { pages: kept };
+        });
+      }
+      for (let page = from; page <= to; page++) {
         if (!pages[page]) void loadPage(page);
       }
     },
