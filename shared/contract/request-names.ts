@@ -29,6 +29,7 @@ export const CONTRACT_REQUEST_NAMES = [
   'queue.pause',
   'queue.resume',
   'queue.confirmDelete',
+  'queue.resolveConflict',
   'queue.confirmDesign',
   'catalogue.pull',
   'settings.get',

@@ -74,6 +74,11 @@ export const REQUEST_INPUTS = {
   'queue.pause': z.object({ target: queueTarget }).strict(),
   'queue.resume': z.object({ target: queueTarget }).strict(),
   'queue.confirmDelete': z.object({ id }).strict(),
+  /**
+   * A file changed both here and on the service: 'both' uploads the person's copy as a new file beside the service's
+   * version; 'service' keeps only the service's version and moves the copy to the trash (where it can be got back).
+   */
+  'queue.resolveConflict': z.object({ id, keep: z.enum(['both', 'service']) }).strict(),
   /** Creates the design proposed for a new folder, with its required fields; a draft unless `publish`. */
   'queue.confirmDesign': z.object({ id, name: text, excerpt: text, license, publish: z.boolean().default(false) }).strict(),
 
@@ -120,6 +125,7 @@ export interface RequestResults {
   'queue.resume': { changed: number };
   'queue.confirmDelete': QueueEntry;
   'queue.confirmDesign': QueueEntry;
+  'queue.resolveConflict': QueueEntry;
   'catalogue.pull': PullView;
   'settings.get': SettingsView;
   'settings.update': SettingsView;

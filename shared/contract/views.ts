@@ -162,10 +162,21 @@ export interface DroppedFileView {
 export type QueueEntry = Omit<QueueItemView, 'remoteId' | 'nextAttemptAt' | 'createdAt' | 'updatedAt'> & {
   /** What an item without a path is about, in words (an edit of a design: its name). */
   title?: string | null;
+  /** A file changed both here and on the service: both versions, with when each was last changed. */
+  conflict?: ConflictView | null;
   nextAttemptAt: IsoTime | null;
   createdAt: IsoTime;
   updatedAt: IsoTime;
 };
+
+export interface ConflictView {
+  /** The file's name in the folder, which now holds the service's version. */
+  servicePath: string;
+  /** Where the person's own version was kept (the conflicted copy). */
+  copyPath: string;
+  serviceChangedAt: IsoTime | null;
+  copyChangedAt: IsoTime | null;
+}
 
 export interface ActivityView {
   id: number;

@@ -212,6 +212,36 @@ const CASES: { [K in RequestName]: Case<K> } = {
   },
   'queue.retry': { valid: () => ({ target: 'all' }), check: (r) => expect(r.changed).toBe(2), malformed: () => ({ target: 1.5 }), field: 'target' },
   'queue.cancel': { valid: () => ({ target: 'all' }), check: (r) => expect(r.changed).toBe(2), malformed: () => ({}), field: 'target' },
+  'queue.resolveConflict': {
+    valid: () => {
+      // Two files changed both here and on the service, as the remote pass leaves them: the service's version under the
+      // name, the person's kept as a conflicted copy.
+      for (const copy of ['box (conflicted copy 2026-01-02 0930).obj', 'box (conflicted copy 2026-01-02 0931).obj']) {
+        writeFileSync(join(rootPath(), 'clamp', copy), 'o mine');
+        engine.queue.enqueue({
+          kind: 'upload', path: `clamp/${copy}`, folder: 'clamp', designId: ids.clamp!, fileKind: 'document',
+          payload: { name: copy, conflictOf: 'clamp/box.obj', localChangedAt: Date.parse('2026-01-02T09:30:00Z'), remoteChangedAt: '2026-01-02T09:45:00Z' },
+          file: null, attention: { kind: 'conflict', reason: 'clamp/box.obj was changed both here and on the service.' },
+        });
+      }
+      return { id: itemOf('conflict').id, keep: 'service' };
+    },
+    check: async (r) => {
+      expect(r.state).toBe('cancelled');
+      expect(existsSync(join(rootPath(), 'clamp', 'box (conflicted copy 2026-01-02 0930).obj'))).toBe(false);
+      const listed = ok<'queue.list'>(await client.request('queue.list', { states: ['attention'] }));
+      const other = listed.items.find((item) => item.attention === 'conflict')!;
+      expect(other.conflict).toEqual({
+        servicePath: 'clamp/box.obj', copyPath: 'clamp/box (conflicted copy 2026-01-02 0931).obj',
+        serviceChangedAt: '2026-01-02T09:45:00.000Z', copyChangedAt: '2026-01-02T09:30:00.000Z',
+      });
+      const both = ok<'queue.resolveConflict'>(await client.request('queue.resolveConflict', { id: other.id, keep: 'both' }));
+      expect(both.state).toBe('waiting');
+      expect(existsSync(join(rootPath(), 'clamp', 'box (conflicted copy 2026-01-02 0931).obj'))).toBe(true);
+      ok(await client.request('queue.cancel', { target: other.id }));
+    },
+    malformed: () => ({ id: 1, keep: 'mine' }), field: 'keep',
+  },
   'account.signIn': {
     valid: () => ({}),
     check: async (r) => {

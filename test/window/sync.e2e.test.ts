@@ -85,4 +85,30 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s sync view in Ch
     await until('the deletion on the service', async () => (await api.listDocuments(hingeId)).length === 0);
     expect(app.cspViolations).toEqual([]);
   });
+
+  it('lists a file changed on both sides with both versions and when each changed; keeping both uploads my copy', async () => {
+    const api = clientFor(app.service.url, app.makerToken);
+    writeFileSync(join(root, 'hinge', 'gear.stl'), 'solid base\nendsolid base\n');
+    await until('the first upload', async () => (await api.listDocuments(hingeId)).some((document) => document.name === 'gear.stl'));
+    await page.getByText('Nothing to send.').waitFor();
+    await page.getByRole('button', { name: 'Stop syncing' }).click();
+    await page.getByRole('button', { name: 'Start syncing' }).waitFor();
+    const theirs = join(rootParent, 'theirs.stl');
+    writeFileSync(theirs, 'solid theirs, edited on the service\nendsolid theirs\n');
+    const gear = (await api.listDocuments(hingeId)).find((document) => document.name === 'gear.stl')!;
+    await api.updateDocument(hingeId, gear.id, {}, { path: theirs, fileName: 'gear.stl' });
+    writeFileSync(join(root, 'hinge', 'gear.stl'), 'solid mine, edited here\nendsolid mine\n');
+    await page.getByRole('button', { name: 'Start syncing' }).click();
+
+    const conflict = page.getByRole('group', { name: 'Conflict on gear.stl' });
+    await conflict.waitFor({ timeout: 30_000 });
+    const text = (await conflict.textContent()) ?? '';
+    expect(text).toMatch(/The service's version\s*gear\.stl, changed /);
+    expect(text).toMatch(/Your version, kept as\s*gear \(conflicted copy \d{4}-\d{2}-\d{2} \d{4}\)\.stl, changed /);
+    expect(text).not.toMatch(/an unknown time/);
+    await page.screenshot({ path: join(SCREENSHOTS, 'sync-conflict-light.png') });
+    await conflict.getByRole('button', { name: /Keep both/ }).click();
+    await until('my copy on the service', async () => (await api.listDocuments(hingeId)).some((document) => /conflicted copy/.test(document.name)));
+    expect(app.cspViolations).toEqual([]);
+  });
 });

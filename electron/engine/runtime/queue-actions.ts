@@ -30,10 +30,10 @@ export function pauseItem(queue: QueueStore, id: number, paused: boolean): Queue
   return queue.setPaused(existingItem(queue, id).id, paused);
 }
 
-function needsConfirming(queue: QueueStore, id: number, attention: 'confirm-delete' | 'confirm-design'): QueueItem {
+function needsConfirming(queue: QueueStore, id: number, attention: 'confirm-delete' | 'confirm-design' | 'conflict'): QueueItem {
   const item = existingItem(queue, id);
   if (item.state !== 'attention' || item.attention !== attention) {
-    const what = attention === 'confirm-delete' ? 'a deletion' : 'a new design';
+    const what = attention === 'confirm-delete' ? 'a deletion' : attention === 'conflict' ? 'a conflict' : 'a new design';
     throw new EngineError({ kind: 'conflict', message: `Item ${id} (${subjectOf(item)}) is ${item.state}${item.attention ? ` [${item.attention}]` : ''}: there is no ${what} to confirm.` });
   }
   return item;
@@ -50,4 +50,15 @@ export function confirmNewDesign(queue: QueueStore, id: number, fields: { name?:
   const checked = validateDesignInput(fields, 'create');
   if (!checked.ok) throw new EngineError({ kind: 'validation', message: `The new design cannot be created: ${describeFieldErrors(checked.errors)}.`, fieldErrors: checked.errors });
   return queue.confirm(id, { ...(checked.value as DesignInput), publish });
+}
+
+/**
+ * The person settles a conflict: 'both' sends their copy as a new file; 'service' keeps only the service's version,
+ * their copy moved to the trash by `discard` before the item leaves the queue.
+ */
+export async function resolveConflict(queue: QueueStore, id: number, keep: 'both' | 'service', discard: (path: string) => Promise<string>): Promise<QueueItem> {
+  const item = needsConfirming(queue, id, 'conflict');
+  if (keep === 'both') return queue.confirm(item.id);
+  if (item.path) await discard(item.path);
+  return queue.cancel(item.id);
 }

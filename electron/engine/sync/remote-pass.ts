@@ -371,7 +371,7 @@ class DesignPass {
       'Merge your changes into it and delete the copy (or confirm to upload the copy as a new file).';
     const item = this.ctx.queue.enqueue({
       kind: 'upload', path: copy, folder: this.folder, designId: this.designId, fileKind: file.kind,
-      payload: { name: leaf(copy).normalize('NFC'), conflictOf: path },
+      payload: { name: leaf(copy).normalize('NFC'), conflictOf: path, localChangedAt: copyEntry?.mtimeMs ?? null, remoteChangedAt: file.updatedAt },
       file: copyEntry ? { size: copyEntry.size, mtimeMs: copyEntry.mtimeMs, sha1: await sha1File(this.abs(copy)) } : null,
       attention: { kind: 'conflict', reason },
     });

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { relative, sep } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { UserDesign } from '../../../shared';
 import type { ServiceClient } from '../api/service-client';
@@ -8,7 +8,7 @@ import type { Session } from '../authorization/session';
 import { QueueStore, type QueueEvent } from '../queue/queue-store';
 import { BaseFiles } from '../sync-state/base-files';
 import { DesignFolders } from '../sync-state/design-folders';
-import { trashFunction, type TrashFile, type TrashMode } from './local-files';
+import { statEntry, trashFunction, type TrashFile, type TrashMode } from './local-files';
 import { scanLocal } from './local-scan';
 import { ensureDesignFolders, pullRemoteChanges, type OwnDesignRef } from './remote-pass';
 import type { RemoteSummary, ScanSummary, SyncContext, SyncEvent } from './sync-context';
@@ -209,6 +209,24 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
       if (linked) return linked.folder;
       await ensureDesignFolders(this.ctx, [design]);
       return this.folders.ofDesign(design.id)?.folder ?? null;
+    });
+  }
+
+  /**
+   * The person keeps the service's version of a conflicted file: their copy (a path relative to the sync folder) goes
+   * to the trash, where they can still get it back. Resolves with where it went, in words.
+   */
+  discardConflictCopy(path: string): Promise<string> {
+    return this.serial(async () => {
+      const root = this.root.current();
+      if (!root) throw new Error('No sync folder is chosen: there is no copy to move to the trash.');
+      const absolute = resolve(root.path, path);
+      if (!absolute.startsWith(resolve(root.path) + sep)) throw new Error(`${path} is not inside the sync folder.`);
+      const entry = await statEntry(absolute);
+      if (!entry) return 'nowhere: it was already gone';
+      const where = await this.ctx.trash(absolute, root.path);
+      this.ctx.log('info', `Kept the service's version; your copy ${path} was moved to ${where}.`, path);
+      return where;
     });
   }
 

@@ -1,4 +1,4 @@
-import type { ActivityView, QueueEntry, QueueItemView } from '../../../../shared';
+import type { ActivityView, ConflictView, QueueEntry, QueueItemView } from '../../../../shared';
 import type { ActivityEntry } from '../../queue/queue-store';
 import { iso } from './iso';
 
@@ -8,10 +8,21 @@ function titleOf(item: QueueItemView): string | null {
   return item.kind === 'update-design' && typeof payload?.designName === 'string' ? `“${payload.designName}”` : null;
 }
 
+/** A conflict's two versions, from what the remote pass recorded when it kept the person's copy. */
+function conflictOf(item: QueueItemView): ConflictView | null {
+  const payload = (item as { payload?: { conflictOf?: unknown; localChangedAt?: unknown; remoteChangedAt?: unknown } }).payload;
+  if (item.attention !== 'conflict' || typeof payload?.conflictOf !== 'string' || !item.path) return null;
+  const time = (value: unknown) => {
+    const ms = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : Number.NaN;
+    return Number.isFinite(ms) ? iso(ms) : null;
+  };
+  return { servicePath: payload.conflictOf, copyPath: item.path, serviceChangedAt: time(payload.remoteChangedAt), copyChangedAt: time(payload.localChangedAt) };
+}
+
 export function queueEntry(item: QueueItemView): QueueEntry {
   const { id, kind, state, paused, attention, reason, folder, path, designId, fileKind, bytesSent, bytesTotal, attempts } = item;
   return {
-    id, kind, state, paused, attention, reason, folder, path, designId, fileKind, bytesSent, bytesTotal, attempts, title: titleOf(item),
+    id, kind, state, paused, attention, reason, folder, path, designId, fileKind, bytesSent, bytesTotal, attempts, title: titleOf(item), conflict: conflictOf(item),
     nextAttemptAt: iso(item.nextAttemptAt),
     createdAt: iso(item.createdAt) ?? new Date(0).toISOString(),
     updatedAt: iso(item.updatedAt) ?? new Date(0).toISOString(),

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { DEFAULT_LICENSE, LICENSE_CODES, LICENSES, type LicenseCode, type QueueEntry } from '../../../../shared';
 import { contract } from '../../contract/contract';
 import { useQueue } from '../../stores/queue-store';
+import { ConflictChoice } from './ConflictChoice';
 
 /** A new folder becomes a design only with its required fields, and a draft unless the person says publish. */
 function ConfirmDesign({ item }: { item: QueueEntry }) {
@@ -41,6 +42,7 @@ export function WaitingForYou({ items }: { items: QueueEntry[] }) {
           <li key={item.id} data-testid="waiting-item">
             <p><strong>{item.path ?? item.folder}</strong>: {item.reason}</p>
             {item.attention === 'confirm-design' ? <ConfirmDesign item={item} />
+              : item.attention === 'conflict' && item.conflict ? <ConflictChoice item={item} conflict={item.conflict} />
               : item.attention === 'confirm-delete' ? (
                 <div className="form-actions">
                   <button type="button" className="danger" onClick={() => void act(() => contract.request('queue.confirmDelete', { id: item.id }))}>Delete on the service</button>
@@ -48,7 +50,7 @@ export function WaitingForYou({ items }: { items: QueueEntry[] }) {
                 </div>
               ) : (
                 <div className="form-actions">
-                  <button type="button" onClick={() => void act(() => contract.request('queue.retry', { target: item.id }))}>Try again</button>
+                  {item.attention === 'sign-in' ? <a className="button" href="#/settings">Sign in…</a> : null}
                   <button type="button" onClick={() => void act(() => contract.request('queue.cancel', { target: item.id }))}>Dismiss</button>
                 </div>
               )}
