@@ -104,6 +104,8 @@ export interface DesignDetail {
   descriptionHtml: string;
   tags: string[];
   images: ImageView[];
+  /** The image shown as the design's cover (one of `images`), or null. */
+  primaryImageId: number | null;
   documents: DocumentView[];
   author: AuthorView | null;
   /** The design's page on the service: what "open in browser" opens (rule 1: never its 3D files). */

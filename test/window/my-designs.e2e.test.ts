@@ -7,6 +7,7 @@ import { clientFor } from '../engine/sync/sync-fixtures';
 import { openWindow, type WindowFixture } from './window-fixture';
 
 const SCREENSHOTS = join(import.meta.dirname, '../../docs/screenshots');
+const FIXTURES = join(import.meta.dirname, '../fixtures');
 
 let app: WindowFixture;
 let page: Page;
@@ -16,7 +17,9 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s My designs in C
   beforeAll(async () => {
     app = await openWindow(async (service, makerToken) => {
       const maker = clientFor(service.url, makerToken);
-      await maker.createDesign({ name: 'Hinge', excerpt: 'A draft hinge', license: 'cc0', description: '<p>Print at 0.2 mm.</p>' });
+      const hinge = await maker.createDesign({ name: 'Hinge', excerpt: 'A draft hinge', license: 'cc0', description: '<p>Print at 0.2 mm.</p>' });
+      await maker.uploadImage(hinge.id, { path: join(FIXTURES, 'images', 'jpg-sample.jpg'), fileName: 'front.jpg' });
+      await maker.uploadImage(hinge.id, { path: join(FIXTURES, 'images', 'png-sample.png'), fileName: 'side.png' });
     });
     page = app.page;
     await page.getByRole('link', { name: 'My designs' }).click();
@@ -54,11 +57,16 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s My designs in C
     const form = page.getByRole('form', { name: /Edit “Hinge”/ });
     expect(await form.getByLabel('Description').inputValue()).toBe('<p>Print at 0.2 mm.</p>');
     await form.getByLabel('Name').fill('Hinge v2');
+    const cover = form.getByRole('group', { name: 'Cover image' });
+    expect(await cover.getByRole('radio').count()).toBe(2);
+    await cover.getByRole('radio', { name: 'side.png' }).check();
     await form.getByRole('button', { name: 'Save changes' }).click();
     await row('Hinge v2').waitFor();
     const api = clientFor(app.service.url, app.makerToken);
     const [hinge] = (await api.listUserDesigns('maker', { limit: 100 })).items.filter((design) => design.name === 'Hinge v2');
     expect((await api.getDesign(hinge!.id)).description).toBe('<p>Print at 0.2 mm.</p>');
+    const side = (await api.listImages(hinge!.id)).find((image) => image.name === 'side.png')!;
+    expect((await api.getDesign(hinge!.id)).primary_image_id).toBe(side.id);
     expect((await api.getDesign(hinge!.id)).state).not.toBe('published');
 
     await row('Hinge v2').getByRole('button', { name: 'Publish…' }).click();

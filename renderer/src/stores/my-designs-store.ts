@@ -7,6 +7,8 @@ export interface DesignFormFields {
   excerpt: string;
   license: LicenseCode;
   description: string;
+  /** The cover image (editing only: a new design has no images yet); null for none. */
+  primaryImageId?: number | null;
 }
 
 /** What a save ended with: done, or the problem (field errors in the service's own words). */
@@ -38,7 +40,8 @@ export const useMyDesigns = create<MyDesignsStore>((set, get) => {
     },
     /** A new design is a draft: publishing is a separate, explicit step (rule 4). */
     async create(fields) {
-      const outcome = await contract.request('own.create', fields);
+      const { primaryImageId: _cover, ...createFields } = fields;
+      const outcome = await contract.request('own.create', createFields);
       if (!outcome.ok) return failed(outcome.problem);
       replace(outcome.value);
       return { ok: true };

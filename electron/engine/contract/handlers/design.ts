@@ -75,6 +75,7 @@ export const DESIGN_HANDLERS: Handlers<'design.get' | 'design.openPage'> = {
         largeUrl: imageAddress(image.id, 'large'),
         cached: isCached(renditionUrl(image.raw, 'large')),
       })),
+      primaryImageId: summary.primaryImageId,
       documents: cached.documents.flatMap((document) => {
         if (typeof document.id !== 'number') return [];
         const name = typeof document.name === 'string' ? document.name : `Document ${document.id}`;

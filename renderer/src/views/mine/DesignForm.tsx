@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { DEFAULT_LICENSE, LICENSE_CODES, LICENSES, LIMITS, type FieldErrors } from '../../../../shared';
+import { DEFAULT_LICENSE, LICENSE_CODES, LICENSES, LIMITS, type FieldErrors, type ImageView } from '../../../../shared';
 import type { DesignFormFields, SaveResult } from '../../stores/my-designs-store';
 
 interface DesignFormProps {
@@ -8,13 +8,16 @@ interface DesignFormProps {
   submitLabel: string;
   onSubmit(fields: DesignFormFields): Promise<SaveResult>;
   onCancel(): void;
+  /** Editing: the design's images, one of which may be its cover. */
+  images?: ImageView[];
 }
 
 /** A design's fields, with the service's limits and its own messages; the license picker says what each license means. */
-export function DesignForm({ title, initial = {}, submitLabel, onSubmit, onCancel }: DesignFormProps) {
+export function DesignForm({ title, initial = {}, submitLabel, onSubmit, onCancel, images }: DesignFormProps) {
   const id = useId();
   const [fields, setFields] = useState<DesignFormFields>({
     name: initial.name ?? '', excerpt: initial.excerpt ?? '', license: initial.license ?? DEFAULT_LICENSE, description: initial.description ?? '',
+    primaryImageId: initial.primaryImageId ?? null,
   });
   const [errors, setErrors] = useState<FieldErrors>({});
   const [message, setMessage] = useState<string | null>(null);
@@ -25,7 +28,9 @@ export function DesignForm({ title, initial = {}, submitLabel, onSubmit, onCance
   async function submit(event: { preventDefault(): void }) {
     event.preventDefault();
     setSaving(true);
-    const result = await onSubmit(fields);
+    // The cover is sent only when the person changed it (an unchanged one must not make an offline edit wait on it).
+    const { primaryImageId, ...rest } = fields;
+    const result = await onSubmit(images && primaryImageId !== (initial.primaryImageId ?? null) ? fields : rest);
     setSaving(false);
     if (result.ok) return;
     setErrors(result.fieldErrors);
@@ -62,6 +67,24 @@ export function DesignForm({ title, initial = {}, submitLabel, onSubmit, onCance
         <label htmlFor={`${id}-description`}>Description</label>
         <textarea id={`${id}-description`} rows={5} value={fields.description} onChange={change('description')} />
       </div>
+      {images ? (
+        <fieldset className="field cover-picker">
+          <legend>Cover image</legend>
+          {images.length === 0 ? <p className="field-help">This design has no images yet: add some (drop them on the design, or put them in its folder) to choose a cover.</p> : (
+            <div className="cover-options">
+              {images.map((image) => (
+                <label key={image.id} className="cover-option">
+                  <input type="radio" name={`${id}-cover`} checked={fields.primaryImageId === image.id}
+                    onChange={() => setFields({ ...fields, primaryImageId: image.id })} />
+                  <img src={image.thumbnailUrl} alt="" loading="lazy" width={96} height={72} />
+                  <span>{image.name}</span>
+                </label>
+              ))}
+            </div>
+          )}
+          {errors.primaryImageId ? <p className="field-error">Cover image {errors.primaryImageId.join('. ')}</p> : null}
+        </fieldset>
+      ) : null}
       <div className="form-actions">
         <button type="submit" className="primary" disabled={saving}>{saving ? 'Saving…' : submitLabel}</button>
         <button type="button" onClick={onCancel}>Cancel</button>

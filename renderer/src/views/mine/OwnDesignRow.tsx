@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { OwnDesignView, OwnSyncState } from '../../../../shared';
+import type { ImageView, OwnDesignView, OwnSyncState } from '../../../../shared';
 import { contract } from '../../contract/contract';
 import { useMyDesigns } from '../../stores/my-designs-store';
 import { designHref } from '../../stores/navigation-store';
@@ -15,6 +15,7 @@ export function OwnDesignRow({ design }: { design: OwnDesignView }) {
   const { update, publish, remove } = useMyDesigns();
   const [mode, setMode] = useState<'view' | 'edit' | 'confirm-delete' | 'confirm-publish'>('view');
   const [description, setDescription] = useState<string | null>(null);
+  const [cover, setCover] = useState<{ images: ImageView[]; primaryImageId: number | null }>({ images: [], primaryImageId: null });
   const [notice, setNotice] = useState<string | null>(null);
   const { card } = design;
 
@@ -27,13 +28,15 @@ export function OwnDesignRow({ design }: { design: OwnDesignView }) {
     }
     setNotice(null);
     setDescription(outcome.value.descriptionHtml);
+    setCover({ images: outcome.value.images, primaryImageId: outcome.value.primaryImageId });
     setMode('edit');
   }
   if (mode === 'edit') {
     return (
       <li className="own-row">
         <DesignForm title={`Edit “${card.name}”`} submitLabel="Save changes"
-          initial={{ name: card.name, excerpt: card.excerpt, license: card.license?.code, description: description ?? '' }}
+          initial={{ name: card.name, excerpt: card.excerpt, license: card.license?.code, description: description ?? '', primaryImageId: cover.primaryImageId }}
+          images={cover.images}
           onCancel={() => setMode('view')}
           onSubmit={async (fields) => {
             const result = await update(card.id, fields);
