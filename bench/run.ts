@@ -7,7 +7,7 @@ import type { ScenarioResult } from './support/measure';
 import { firstScanScenario } from './scenarios/first-scan';
 import { idleCpuScenario } from './scenarios/idle-cpu';
 import { pullDesignsScenario } from './scenarios/pull-designs';
-import { searchDesignsScenario } from './scenarios/search-designs';
+import { searchDesignsScenario, searchMillionScenario } from './scenarios/search-designs';
 import { settleToUploadScenario } from './scenarios/settle-to-upload';
 import { syncPassScenario } from './scenarios/sync-pass';
 import { uploadThroughputScenario } from './scenarios/upload-throughput';
@@ -27,7 +27,11 @@ const SCENARIOS: Record<string, () => Promise<ScenarioResult>> = {
   'window-first-render': windowFirstRenderScenario,
   'window-search': windowSearchScenario,
   'window-scroll': windowScrollScenario,
+  'search-1m': searchMillionScenario,
 };
+
+/** Scenarios that take minutes: run only when named (`npm run bench -- search-1m`). */
+const OPT_IN = new Set(['search-1m']);
 
 function table(results: ScenarioResult[]): string {
   const rows = [['scenario', 'metric', 'value', 'goal']];
@@ -71,12 +75,14 @@ if (unknown.length > 0) {
   process.stderr.write(`unknown benchmark ${unknown.join(', ')}; known: ${Object.keys(SCENARIOS).join(', ')}\n`);
   process.exit(2);
 }
+const skipped = asked.length > 0 ? [] : [...OPT_IN];
+if (skipped.length > 0) process.stderr.write(`skipping ${skipped.join(', ')} (minutes each; run by naming it: npm run bench -- ${skipped.join(' ')})\n`);
 const results: ScenarioResult[] = [];
-for (const name of asked.length > 0 ? asked : Object.keys(SCENARIOS)) {
+for (const name of asked.length > 0 ? asked : Object.keys(SCENARIOS).filter((name) => !OPT_IN.has(name))) {
   process.stderr.write(`running ${name}…\n`);
   results.push(await runIsolated(name));
 }
-const report = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, results };
+const report = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, results, skipped };
 mkdirSync(join(import.meta.dirname, 'results'), { recursive: true });
 writeFileSync(join(import.meta.dirname, 'results', 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
 process.stdout.write(`${table(results)}\n\n${JSON.stringify(report, null, 2)}\n`);

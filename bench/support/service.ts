@@ -6,7 +6,8 @@ import { startServiceProcess, type ServiceProcess } from '../../test/support/ser
 /** The local service in its own process (so its CPU and memory are not the client's), seeded with n synthetic designs. */
 export async function serviceWithSyntheticDesigns(count: number): Promise<ServiceProcess & { dispose(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'design-sync-bench-service-'));
-  const service = await startServiceProcess({ dataDir, args: ['--synthetic', String(count)] });
+  // Seeding takes about a millisecond a design on a busy machine: a million take minutes before the service listens.
+  const service = await startServiceProcess({ dataDir, args: ['--synthetic', String(count)], startTimeoutMs: 30_000 + count * 2 });
   return {
     ...service,
     async dispose() {

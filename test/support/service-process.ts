@@ -28,7 +28,7 @@ export function prepareUsers(dataDir: string, screenNames: string[]): Record<str
 }
 
 /** The local service in its own process, as `npm run service` starts it, so its memory and crashes are its own. */
-export async function startServiceProcess(options: { dataDir?: string; args?: string[] } = {}): Promise<ServiceProcess> {
+export async function startServiceProcess(options: { dataDir?: string; args?: string[]; startTimeoutMs?: number } = {}): Promise<ServiceProcess> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'design-sync-service-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'service/cli.ts', '--port', '0', '--data', dataDir, ...(options.args ?? [])], {
     cwd: join(import.meta.dirname, '../..'),
@@ -36,7 +36,7 @@ export async function startServiceProcess(options: { dataDir?: string; args?: st
   });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the service did not start in time:\n${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`the service did not start in time:\n${output}`)), options.startTimeoutMs ?? 30_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const match = output.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
