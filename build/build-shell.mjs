@@ -19,6 +19,9 @@ const esmBanner = { js: "import { createRequire as __createRequire } from 'node:
 await Promise.all([
   build({ ...common, entryPoints: ['electron/shell/main/main.ts'], outfile: join(out, 'main.mjs'), format: 'esm', external: ['electron', 'better-sqlite3', 'electron-store'], banner: esmBanner }),
   build({ ...common, entryPoints: ['electron/shell/engine-process/engine-process.ts'], outfile: join(out, 'engine-process.mjs'), format: 'esm', external: ['electron', 'better-sqlite3'], banner: esmBanner }),
+  // The pull's writer thread (a worker_threads Worker needs a file of its own): electron/engine/cache/pull-writer.ts
+  // starts it from beside the engine's bundle, as pull-writer-worker.mjs.
+  build({ ...common, entryPoints: ['electron/engine/cache/pull-writer-worker.ts'], outfile: join(out, 'pull-writer-worker.mjs'), format: 'esm', external: ['better-sqlite3'], banner: esmBanner }),
   build({ ...common, entryPoints: ['electron/preload/preload.ts'], outfile: join(out, 'preload.cjs'), format: 'cjs', platform: 'browser', external: ['electron'], minify: true }),
 ]);
 cpSync(join(root, 'electron', 'shell', 'tray', 'icons'), join(out, 'tray-icons'), { recursive: true, filter: (path) => !path.endsWith('.ts') });

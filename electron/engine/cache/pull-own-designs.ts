@@ -6,9 +6,9 @@ import { fillAuthor, updateSyncState, upsertUser } from './design-writes';
 import type { FileCache } from './file-cache';
 import { pullImages } from './pull-images';
 import { releaseOwn, type OwnRow } from './pull-removals';
-import { emptyCounts, finishPull, startPull, type PullRun } from './pull-run';
+import { emptyCounts, runPull, startPull, type PullRun } from './pull-run';
 import type { PullOptions, PullSummary } from './pull-types';
-import { optimizeAfterManyWrites, walk } from './pull-walk';
+import { finishWalks, walk } from './pull-walk';
 
 const NOT_SIGNED_IN = 'Not signed in: your own designs cannot be pulled. Sign in with `design-sync login`.';
 
@@ -57,8 +57,9 @@ export async function pullOwnDesigns(client: ServiceClient, db: WritableDB, file
     throw new ServiceError({ kind: 'token-rejected', message: NOT_SIGNED_IN }, 'GET', '/v1/user/whoami');
   }
   const run = startPull(client, db, files, options, '/v1/users/:me/designs');
-  await pullOwnStep(run, (row) => row.in_listing === 1);
-  optimizeAfterManyWrites(run);
-  await pullImages(run, 'own');
-  return finishPull(run);
+  return runPull(run, async () => {
+    await pullOwnStep(run, (row) => row.in_listing === 1);
+    await finishWalks(run);
+    await pullImages(run, 'own');
+  });
 }

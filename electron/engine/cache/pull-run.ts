@@ -3,6 +3,7 @@ import { isServiceError, ServiceError } from '../api/service-error';
 import type { WritableDB } from './cache-database';
 import { indexPendingSearchRows } from './design-writes';
 import type { FileCache } from './file-cache';
+import { PullWriter } from './pull-writer';
 import type { DesignCounts, PullOptions, PullProgress, PullSummary } from './pull-types';
 
 /** One pull under way: what every step of it reads (the service, the cache, the options) and writes (the summary). */
@@ -10,6 +11,8 @@ export interface PullRun {
   client: ServiceClient;
   db: WritableDB;
   files: FileCache;
+  /** Where the walks write design rows (a thread of its own for large listings); ended by runPull. */
+  writer: PullWriter;
   options: PullOptions;
   signal: AbortSignal | undefined;
   now: () => number;
@@ -43,6 +46,7 @@ export function startPull(client: ServiceClient, db: WritableDB, files: FileCach
   const signal = options.signal;
   const run: PullRun = {
     client, db, files, options, signal, started,
+    writer: new PullWriter(db, options.writerThreadFrom),
     now: options.now ?? Date.now,
     pageSize: options.pageSize ?? 100,
     concurrency: options.concurrency ?? 4,
@@ -61,8 +65,16 @@ export function startPull(client: ServiceClient, db: WritableDB, files: FileCach
   return run;
 }
 
-/** Ends a pull: its duration, and the 'done' progress. */
-export async function finishPull(run: PullRun): Promise<PullSummary> {
+/**
+ * Runs the steps of a pull, then ends it: its duration, and the 'done' progress. However the steps end, the writer
+ * thread is ended before this returns or throws (a cancelled pull, a closing engine leave no thread behind).
+ */
+export async function runPull(run: PullRun, steps: () => Promise<void>): Promise<PullSummary> {
+  try {
+    await steps();
+  } finally {
+    await run.writer.close();
+  }
   run.summary.durationMs = Math.round(performance.now() - run.started);
   await run.options.onProgress?.({ phase: 'done', done: 1, total: 1 });
   return run.summary;

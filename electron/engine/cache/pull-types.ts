@@ -31,6 +31,11 @@ export interface PullOptions {
   /** …while the cache holds more than this many listed designs. */
   shrinkGuardMinimum?: number;
   now?: () => number;
+  /**
+   * From how many designs in a listing its pages are written on a thread of their own, while the walk fetches the
+   * next ones (default pull-writer.ts DEFAULT_WORKER_FROM; 0 always, Infinity never).
+   */
+  writerThreadFrom?: number;
 }
 
 export interface DesignCounts {

@@ -5,9 +5,9 @@ import type { FileCache } from './file-cache';
 import { pullImages } from './pull-images';
 import { pullOwnStep } from './pull-own-designs';
 import { removeUnlisted } from './pull-removals';
-import { describe, finishPull, isFatal, startPull } from './pull-run';
+import { describe, isFatal, runPull, startPull } from './pull-run';
 import type { PullOptions, PullSummary } from './pull-types';
-import { optimizeAfterManyWrites, walk } from './pull-walk';
+import { finishWalks, walk } from './pull-walk';
 
 export { pullOwnDesigns } from './pull-own-designs';
 export { DEFAULT_IMAGE_PREFETCH_LIMIT, type DesignCounts, type PullOptions, type PullPhase, type PullProgress, type PullSummary } from './pull-types';
@@ -26,36 +26,36 @@ export { DEFAULT_IMAGE_PREFETCH_LIMIT, type DesignCounts, type PullOptions, type
 export async function pullDesigns(client: ServiceClient, db: WritableDB, files: FileCache, options: PullOptions = {}): Promise<PullSummary> {
   const run = startPull(client, db, files, options, '/v1/designs');
   const { summary } = run;
-
-  // 1. The published listing.
-  const seenPublished = new Set<number>();
-  try {
-    await walk(run, '/v1/designs', 'list', { inListing: true }, summary.designs, seenPublished,
-      (done, total) => run.report({ phase: 'designs', done, total }));
-    summary.listingComplete = true;
-  } catch (error) {
-    if (isFatal(error)) throw error;
-    summary.warnings.push(`The listing of designs could not be read to the end (${describe(error)}); no design was removed.`);
-  }
-  removeUnlisted(db, seenPublished, summary, options, run.now());
-
-  // 2. The signed-in user's own designs: one no longer listed as own stays (no longer own) when the listing has
-  // it, or when the listing was not read to the end; otherwise it is removed.
-  if (client.transport.options.token() === null) {
-    summary.warnings.push('Not signed in: your own designs (drafts included) were not pulled. Sign in with `design-sync login`.');
-  } else {
+  return runPull(run, async () => {
+    // 1. The published listing.
+    const seenPublished = new Set<number>();
     try {
-      await pullOwnStep(run, (row) => seenPublished.has(row.id) || !summary.listingComplete);
+      await walk(run, '/v1/designs', 'list', { inListing: true }, summary.designs, seenPublished,
+        (done, total) => run.report({ phase: 'designs', done, total }));
+      summary.listingComplete = true;
     } catch (error) {
       if (isFatal(error)) throw error;
-      summary.warnings.push(isServiceError(error, 'token-rejected')
-        ? 'The service no longer accepts the stored sign-in: own designs were not pulled. Sign in again with `design-sync login`.'
-        : `Own designs could not be pulled (${describe(error)}).`);
+      summary.warnings.push(`The listing of designs could not be read to the end (${describe(error)}); no design was removed.`);
     }
-  }
-  optimizeAfterManyWrites(run);
+    removeUnlisted(db, seenPublished, summary, options, run.now());
 
-  // 3. Images (and own designs' documents), then the renditions the UI shows.
-  await pullImages(run, 'own-and-newest');
-  return finishPull(run);
+    // 2. The signed-in user's own designs: one no longer listed as own stays (no longer own) when the listing has
+    // it, or when the listing was not read to the end; otherwise it is removed.
+    if (client.transport.options.token() === null) {
+      summary.warnings.push('Not signed in: your own designs (drafts included) were not pulled. Sign in with `design-sync login`.');
+    } else {
+      try {
+        await pullOwnStep(run, (row) => seenPublished.has(row.id) || !summary.listingComplete);
+      } catch (error) {
+        if (isFatal(error)) throw error;
+        summary.warnings.push(isServiceError(error, 'token-rejected')
+          ? 'The service no longer accepts the stored sign-in: own designs were not pulled. Sign in again with `design-sync login`.'
+          : `Own designs could not be pulled (${describe(error)}).`);
+      }
+    }
+    await finishWalks(run);
+
+    // 3. Images (and own designs' documents), then the renditions the UI shows.
+    await pullImages(run, 'own-and-newest');
+  });
 }

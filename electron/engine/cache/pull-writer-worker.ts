@@ -1,0 +1,105 @@
+/**
+ * The pull's writer thread (a worker_threads Worker started by pull-writer.ts): its own connection to the cache's
+ * WAL database, so that the pages of a listing are written (and the WAL checkpointed) while the walk fetches the next
+ * ones. Pages waiting when it gets to them are written in one transaction, each in a savepoint of its own, so a page
+ * that fails leaves the pages before it written, as on the main thread.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { openCacheDatabase } from './cache-database';
+import { DesignWriteSession, optimizeSearchIndex, upsertDesigns, writeDeferredSearchRows } from './design-writes';
+import type { WriterData, WriterReply, WriterRequest } from './pull-writer-protocol';
+
+const port = parentPort!;
+const db = openCacheDatabase((workerData as WriterData).databasePath);
+// The pull's many commits would each checkpoint the WAL (rewriting the same index pages, with an fsync) as it
+// passes 1000 pages: the WAL is checkpointed once instead, by the main connection's next commit after the pull.
+db.pragma('wal_autocheckpoint = 0');
+/** When the thread has nothing else to do and this many designs wait for their search rows, they get them. */
+const SEARCH_ROWS_BATCH = 5000;
+let session = new DesignWriteSession({ deferSearchRows: true });
+/** Set when a page failed: the walk stops there, so the pages sent after it are not written. */
+let walkFailed = false;
+const queue: WriterRequest[] = [];
+let draining = false;
+
+const reply = (message: WriterReply) => port.postMessage(message);
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+function writePages(pages: Extract<WriterRequest, { kind: 'page' }>[]): void {
+  const answers: WriterReply[] = [];
+  try {
+    db.transaction(() => {
+      for (const page of pages) {
+        if (walkFailed) {
+          answers.push({ kind: 'failed', message: 'An earlier page of this walk could not be written.' });
+          continue;
+        }
+        try {
+          const items = JSON.parse(page.itemsJson) as unknown[];
+          answers.push({ kind: 'written', results: upsertDesigns(db, items, page.form, page.at, page.flags, session) });
+        } catch (error) {
+          walkFailed = true;
+          answers.push({ kind: 'failed', message: messageOf(error) });
+        }
+      }
+    })();
+  } catch (error) {
+    // The commit itself failed: none of these pages is written.
+    walkFailed = true;
+    session.clear();
+    for (let i = 0; i < pages.length; i++) reply({ kind: 'failed', message: messageOf(error) });
+    return;
+  }
+  for (const answer of answers) reply(answer);
+}
+
+function handle(request: Exclude<WriterRequest, { kind: 'page' }>): void {
+  try {
+    if (request.kind === 'close') {
+      db.close();
+      port.close();
+      return;
+    }
+    if (request.kind === 'end-walk') {
+      for (const id of request.unindexed) session.unindexed.add(id);
+      const ended = session;
+      session = new DesignWriteSession({ deferSearchRows: true });
+      walkFailed = false;
+      writeDeferredSearchRows(db, ended);
+    } else {
+      optimizeSearchIndex(db);
+    }
+    reply({ kind: 'done' });
+  } catch (error) {
+    reply({ kind: 'failed', message: messageOf(error) });
+  }
+}
+
+/** Everything that arrived while the thread was busy: consecutive pages in one transaction. */
+function drain(): void {
+  draining = false;
+  while (queue.length > 0) {
+    const pages: Extract<WriterRequest, { kind: 'page' }>[] = [];
+    while (queue[0]?.kind === 'page') pages.push(queue.shift() as Extract<WriterRequest, { kind: 'page' }>);
+    if (pages.length > 0) writePages(pages);
+    else handle(queue.shift() as Exclude<WriterRequest, { kind: 'page' }>);
+  }
+  // Idle while the walk fetches: the search rows of a large batch of new designs (one large FTS5 batch costs far
+  // less than many small ones, and written now it is not left for after the walk).
+  if (db.open && !walkFailed && session.unindexed.size >= SEARCH_ROWS_BATCH) {
+    try {
+      writeDeferredSearchRows(db, session);
+    } catch {
+      // Left for the end of the walk, which reports its failure.
+    }
+  }
+}
+
+port.on('message', (request: WriterRequest) => {
+  queue.push(request);
+  if (!draining) {
+    draining = true;
+    setImmediate(drain);
+  }
+});
+reply({ kind: 'ready' });

@@ -1,0 +1,201 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { WritableDB } from './cache-database';
+import {
+  DesignWriteSession, optimizeSearchIndex, upsertDesigns, writeDeferredSearchRows, type DesignForm, type UpsertFlags, type UpsertResult,
+} from './design-writes';
+import type { WriterData, WriterReply, WriterRequest } from './pull-writer-protocol';
+
+/** Whether this code runs from its TypeScript source (tsx, vitest) rather than from the shell's bundle. */
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+
+/**
+ * From this many designs in a listing, its pages are written on a thread of their own: starting one costs about
+ * 0.2 s of CPU from the bundle (the Electron app) but about 1 s from source (tsx transpiles the worker's modules
+ * again), while it takes some 30–50 µs a design off the main thread.
+ */
+export const DEFAULT_WORKER_FROM = FROM_SOURCE ? 50_000 : 5_000;
+
+/** A page handed to the writer: `settled` turns true once `results` has settled. */
+export interface PageWrite {
+  readonly results: Promise<UpsertResult[]>;
+  readonly settled: boolean;
+}
+
+/**
+ * Where a pull's design rows are written. A walk over a large listing must not spend the main thread on SQLite
+ * (index pages, commits, checkpoints) while the next pages could be fetched: once a listing is known to hold at least
+ * `workerFrom` designs, a worker thread with its own connection to the same WAL database (pull-writer-worker.ts) is
+ * started, and from the moment it is ready the pages go there. Until then, and for small listings (a sync pass's own
+ * designs), pages are written here, at once. Whoever writes, pages are written in order, each only when the one
+ * before it was; close() always ends the thread (the pull's `finally`).
+ */
+export class PullWriter {
+  private session = new DesignWriteSession({ deferSearchRows: true });
+  private worker: WorkerChannel | null = null;
+  private starting: WorkerChannel | null = null;
+  private writtenHere = 0;
+  private savedAutocheckpoint: number | null = null;
+
+  constructor(private readonly db: WritableDB, private readonly workerFrom = DEFAULT_WORKER_FROM) {}
+
+  /** Told how many designs the listing holds (null: unknown); starts the thread once it is worth it. */
+  expect(total: number | null): void {
+    if (this.starting || this.worker || !canShare(this.db)) return;
+    if ((total ?? this.writtenHere) >= this.workerFrom) this.starting = new WorkerChannel(this.db.name);
+  }
+
+  /** Resolves once the writer thread started by expect() is ready for pages (false when none was started, or it failed). */
+  threadReady(): Promise<boolean> {
+    return (this.worker ?? this.starting)?.whenReady ?? Promise.resolve(false);
+  }
+
+  write(items: readonly unknown[], form: DesignForm, at: number, flags: UpsertFlags): PageWrite {
+    if (this.starting?.ready) [this.worker, this.starting] = [this.starting, null];
+    if (this.worker) {
+      const write = { settled: false } as { results: Promise<UpsertResult[]>; settled: boolean };
+      write.results = this.worker.ask({ kind: 'page', itemsJson: JSON.stringify(items), form, at, flags })
+        .then((reply) => (reply as Extract<WriterReply, { kind: 'written' }>).results)
+        .finally(() => (write.settled = true));
+      return write;
+    }
+    this.deferCheckpoints();
+    try {
+      const results = upsertDesigns(this.db, items, form, at, flags, this.session);
+      this.writtenHere += items.length;
+      return { results: Promise.resolve(results), settled: true };
+    } catch (error) {
+      return { results: Promise.reject(error), settled: true };
+    }
+  }
+
+  /** After a walk (ended or stopped, its pages settled): the search rows of the designs it added, in one batch. */
+  async endWalk(): Promise<void> {
+    if (this.worker) {
+      const unindexed = [...this.session.unindexed];
+      this.session.unindexed.clear();
+      await this.worker.ask({ kind: 'end-walk', unindexed });
+    } else {
+      writeDeferredSearchRows(this.db, this.session);
+    }
+    this.session = new DesignWriteSession({ deferSearchRows: true });
+  }
+
+  /** Merges the search index into one segment (on the writer thread when there is one). */
+  async optimize(): Promise<void> {
+    if (this.worker) await this.worker.ask({ kind: 'optimize' });
+    else optimizeSearchIndex(this.db);
+  }
+
+  /**
+   * Ends the writer thread, if one was started, once it has closed its connection; the WAL is checkpointed again as
+   * usual (by the next commit on this connection).
+   */
+  async close(): Promise<void> {
+    const channels = [this.worker, this.starting].filter((channel): channel is WorkerChannel => channel !== null);
+    this.worker = this.starting = null;
+    await Promise.all(channels.map((channel) => channel.close()));
+    if (this.savedAutocheckpoint !== null && this.db.open) this.db.pragma(`wal_autocheckpoint = ${this.savedAutocheckpoint}`);
+    this.savedAutocheckpoint = null;
+  }
+
+  /**
+   * While a walk writes, the WAL is not checkpointed at each 1000 pages (each time rewriting the same index pages into
+   * the database, with an fsync): once, at the first commit after the pull, it moves everything the pull wrote.
+   */
+  private deferCheckpoints(): void {
+    if (this.savedAutocheckpoint !== null || !this.db.open) return;
+    this.savedAutocheckpoint = this.db.pragma('wal_autocheckpoint', { simple: true }) as number;
+    this.db.pragma('wal_autocheckpoint = 0');
+  }
+}
+
+let running = 0;
+
+/** Writer threads started and not yet exited, in this process (none once every pull has ended). */
+export function runningWriterThreads(): number {
+  return running;
+}
+
+/** A file database in WAL mode can be written from a second connection; ':memory:' or a temporary one cannot. */
+function canShare(db: WritableDB): boolean {
+  return db.name !== '' && db.name !== ':memory:' && !db.memory && !db.readonly;
+}
+
+/** The writer thread's entry: the bundle's sibling file in the Electron shell, the TypeScript source (through tsx) elsewhere. */
+function workerEntry(): { entry: string | URL; eval: boolean } {
+  if (!FROM_SOURCE) {
+    // Bundled (build/build-shell.mjs): pull-writer-worker.mjs sits beside the bundle that holds this code.
+    return { entry: new URL('./pull-writer-worker.mjs', import.meta.url), eval: false };
+  }
+  // From source (tsx, vitest): a worker does not inherit the TypeScript loader, so it registers tsx itself first.
+  const tsx = tsxRegisterUrl();
+  const source = new URL('./pull-writer-worker.ts', import.meta.url).href;
+  return { entry: `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); });`, eval: true };
+}
+
+/** tsx's ESM API, as its package exports it to `import` (the path is absolute: a worker may run in any folder). */
+function tsxRegisterUrl(): string {
+  const manifestPath = createRequire(import.meta.url).resolve('tsx/package.json');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { exports: Record<string, { import: { default: string } }> };
+  return pathToFileURL(join(dirname(manifestPath), manifest.exports['./esm/api']!.import.default)).href;
+}
+
+/** The main thread's end of the writer thread: requests answered in order, each by a promise. */
+class WorkerChannel {
+  ready = false;
+  readonly whenReady: Promise<boolean>;
+  private onReady: (ready: boolean) => void = () => {};
+  private readonly worker: Worker;
+  private readonly waiting: { resolve(reply: WriterReply): void; reject(error: Error): void }[] = [];
+  private failure: Error | null = null;
+  private readonly exited: Promise<void>;
+
+  constructor(databasePath: string) {
+    const { entry, eval: isEval } = workerEntry();
+    this.whenReady = new Promise((resolve) => (this.onReady = resolve));
+    this.worker = new Worker(entry, { eval: isEval, workerData: { databasePath } satisfies WriterData });
+    running++;
+    this.worker.on('message', (reply: WriterReply) => {
+      if (reply.kind === 'ready') {
+        this.ready = true;
+        this.onReady(true);
+        return;
+      }
+      const waiter = this.waiting.shift();
+      if (reply.kind === 'failed') waiter?.reject(new Error(reply.message));
+      else waiter?.resolve(reply);
+    });
+    this.worker.on('error', (error) => this.fail(error));
+    this.exited = new Promise((resolve) => this.worker.once('exit', () => {
+      running--;
+      this.fail(new Error('The cache writer thread stopped.'));
+      resolve();
+    }));
+  }
+
+  ask(request: Exclude<WriterRequest, { kind: 'close' }>): Promise<WriterReply> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ resolve, reject });
+      this.worker.postMessage(request);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (!this.failure) this.worker.postMessage({ kind: 'close' } satisfies WriterRequest);
+    // A thread still starting (or stuck) is not waited for long: what it had not written is written by no one.
+    const timer = setTimeout(() => void this.worker.terminate(), 5_000);
+    await this.exited;
+    clearTimeout(timer);
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    this.onReady(false);
+    for (const waiter of this.waiting.splice(0)) waiter.reject(this.failure);
+  }
+}

@@ -1,0 +1,155 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ServiceClient } from '../../../electron/engine/api/service-client';
+import { openDesignCache, type DesignCache } from '../../../electron/engine/cache/design-cache';
+import { listCachedDesigns, searchCachedDesigns } from '../../../electron/engine/cache/design-reads';
+import type { UpsertResult } from '../../../electron/engine/cache/design-writes';
+import { pullDesigns } from '../../../electron/engine/cache/pull';
+import { PullWriter, runningWriterThreads } from '../../../electron/engine/cache/pull-writer';
+import { startTestService, type TestService } from '../../support/local-service';
+import { listFormDesign, tempDir } from './cache-fixtures';
+
+const dirs: string[] = [];
+const caches: DesignCache[] = [];
+
+function scratchCache(): DesignCache {
+  const dir = tempDir('pull-writer');
+  dirs.push(dir);
+  const cache = openDesignCache({ cacheDatabase: join(dir, 'cache.sqlite'), fileCache: join(dir, 'files') });
+  caches.push(cache);
+  return cache;
+}
+
+afterAll(() => {
+  for (const cache of caches) cache.close();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Everything a walk writes, in a comparable form. */
+function dump(cache: DesignCache) {
+  const { db } = cache;
+  return {
+    designs: db.prepare('SELECT * FROM designs ORDER BY id').all(),
+    tags: db.prepare('SELECT * FROM tags ORDER BY id').all(),
+    designTags: db.prepare('SELECT * FROM design_tags ORDER BY design_id, tag_id').all(),
+    users: db.prepare('SELECT * FROM users ORDER BY id').all(),
+    search: db.prepare('SELECT rowid, * FROM designs_fts ORDER BY rowid').all(),
+    syncState: db.prepare('SELECT * FROM sync_state').all(),
+  };
+}
+
+const PAGES: unknown[][] = [
+  [
+    listFormDesign({ id: 30, name: 'Planetary gear', tags: ['gear', { id: 4, name: 'Mechanical', taggings_count: 9 }] }),
+    listFormDesign({ id: 10, description: '<p>A <b>hinge</b> &amp; pin</p>', user: { id: 8, screen_name: 'other' } }),
+    { id: 11, name: 42 },
+    'not a design',
+  ],
+  [listFormDesign({ id: 20, tags: ['GEAR', 'clip'] }), listFormDesign({ id: 10, excerpt: 'updated', updated_at: '2026-02-01T10:00:00.000+00:00' })],
+  [listFormDesign({ id: 40 }), listFormDesign({ id: 40, name: 'twice in one page' })],
+];
+
+async function writeWalk(writer: PullWriter, cache: DesignCache): Promise<UpsertResult[][]> {
+  const results: UpsertResult[][] = [];
+  for (const page of PAGES) results.push(await writer.write(page, 'list', 1_700_000_000_000, { inListing: true }).results);
+  await writer.endWalk();
+  await writer.close();
+  expect(cache.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+  return results;
+}
+
+describe('the pull\'s writer', () => {
+  it('writes a walk on its thread exactly as on the main thread: rows, tags, authors, search rows, outcomes', async () => {
+    const here = scratchCache();
+    const inThread = await writeWalk(new PullWriter(here.db, Number.POSITIVE_INFINITY), here);
+
+    const there = scratchCache();
+    const writer = new PullWriter(there.db, 0);
+    writer.expect(1);
+    expect(await writer.threadReady()).toBe(true);
+    expect(runningWriterThreads()).toBe(1);
+    const onThread = await writeWalk(writer, there);
+
+    expect(runningWriterThreads()).toBe(0);
+    expect(onThread).toEqual(inThread);
+    expect(inThread[1]!.map((result) => result.outcome)).toEqual(['inserted', 'updated']);
+    expect(dump(there)).toEqual(dump(here));
+    expect(searchCachedDesigns(there.reader, 'updated').items.map((design) => design.id)).toEqual([10]);
+  });
+
+  it('stays on the main thread for a small listing, and for a database no second connection can open', async () => {
+    const cache = scratchCache();
+    const small = new PullWriter(cache.db);
+    small.expect(50);
+    expect(await small.threadReady()).toBe(false);
+    await small.close();
+
+    const memory = openDesignCache({ cacheDatabase: ':memory:', fileCache: join(tempDir('pull-writer-memory'), 'files') });
+    caches.push(memory);
+    const writer = new PullWriter(memory.db, 0);
+    writer.expect(10_000);
+    expect(await writer.threadReady()).toBe(false);
+    await writeWalk(writer, memory);
+    expect(listCachedDesigns(memory.reader, { limit: 10 }).map((design) => design.id)).toEqual(expect.arrayContaining([10, 20, 30, 40]));
+  });
+});
+
+describe('a pull whose pages go to the writer thread', () => {
+  let service: TestService;
+  let client: ServiceClient;
+  const DESIGNS = 40;
+
+  beforeAll(async () => {
+    service = await startTestService({ faultInjection: true });
+    const token = service.addUser('maker').token;
+    const maker = new ServiceClient({ baseUrl: service.url, token: () => token, timeoutMs: 5_000 });
+    for (let i = 0; i < DESIGNS; i++) {
+      const design = await maker.createDesign({ name: `Bracket ${i}`, excerpt: `Shelf bracket number ${i}` });
+      await maker.publishDesign(design.id);
+    }
+    client = new ServiceClient({ baseUrl: service.url, token: () => null, timeoutMs: 5_000 });
+  });
+
+  afterAll(async () => {
+    await service?.request('DELETE', '/__admin/faults');
+    await service?.stop().catch(() => {});
+  });
+
+  /** Slow listing pages, so that the thread (started at the first page) takes over part-way through the walk. */
+  async function slowListing() {
+    await service.request('DELETE', '/__admin/faults');
+    expect((await service.request('POST', '/__admin/faults', { json: { kind: 'latency', ms: 60, path: '^/v1/designs$' } })).status).toBe(201);
+  }
+
+  it('caches every design, searchable, and ends its thread; the next pull writes nothing', async () => {
+    await slowListing();
+    const cache = scratchCache();
+    const summary = await pullDesigns(client, cache.db, cache.files, { pageSize: 1, writerThreadFrom: 0 });
+    expect(runningWriterThreads()).toBe(0);
+    expect(summary.listingComplete).toBe(true);
+    expect(summary.designs).toMatchObject({ inserted: DESIGNS, updated: 0, skipped: 0 });
+    expect(listCachedDesigns(cache.reader, { limit: 100 })).toHaveLength(DESIGNS);
+    expect(searchCachedDesigns(cache.reader, 'shelf bracket', { limit: 100 }).items).toHaveLength(DESIGNS);
+    expect(cache.db.prepare('SELECT search_rows_pending AS pending FROM sync_state').get()).toEqual({ pending: 0 });
+
+    const again = await pullDesigns(client, cache.db, cache.files, { pageSize: 10, writerThreadFrom: 0 });
+    expect(again.designs).toMatchObject({ inserted: 0, updated: 0, unchanged: DESIGNS, removed: 0 });
+    expect(runningWriterThreads()).toBe(0);
+  });
+
+  it('stops when cancelled, keeping what it wrote, with no thread left behind', async () => {
+    await slowListing();
+    const cache = scratchCache();
+    const abort = new AbortController();
+    const pull = pullDesigns(client, cache.db, cache.files, {
+      pageSize: 1, writerThreadFrom: 0, signal: abort.signal,
+      onProgress: (p) => { if (p.phase === 'designs' && p.done === 25) abort.abort(); },
+    });
+    await expect(pull).rejects.toMatchObject({ problem: { kind: 'cancelled' } });
+    expect(runningWriterThreads()).toBe(0);
+    const kept = listCachedDesigns(cache.reader, { limit: 100 }).length;
+    expect(kept).toBeGreaterThanOrEqual(25);
+    expect(searchCachedDesigns(cache.reader, 'bracket', { limit: 100 }).items).toHaveLength(kept);
+  });
+});
