@@ -39,12 +39,15 @@ export class PullWriter {
   private starting: WorkerChannel | null = null;
   private writtenHere = 0;
   private savedAutocheckpoint: number | null = null;
+  /** Threads no longer written to, ended by close(). */
+  private readonly retired: WorkerChannel[] = [];
 
   constructor(private readonly db: WritableDB, private readonly workerFrom = DEFAULT_WORKER_FROM) {}
 
   /** Told how many designs the listing holds (null: unknown); starts the thread once it is worth it. */
   expect(total: number | null): void {
-    if (this.starting || this.worker || !canShare(this.db)) return;
+    // One thread a pull at most: after one stopped, the pull writes here.
+    if (this.starting || this.worker || this.retired.length > 0 || !canShare(this.db)) return;
     if ((total ?? this.writtenHere) >= this.workerFrom) this.starting = new WorkerChannel(this.db.name);
   }
 
@@ -55,6 +58,8 @@ export class PullWriter {
 
   write(items: readonly unknown[], form: DesignForm, at: number, flags: UpsertFlags): PageWrite {
     if (this.starting?.ready) [this.worker, this.starting] = [this.starting, null];
+    // A thread that stopped (its page failed, and the walk with it) is not asked again: this thread writes on.
+    if (this.worker?.failed || this.starting?.failed) this.retire();
     if (this.worker) {
       const write = { settled: false } as { results: Promise<UpsertResult[]>; settled: boolean };
       write.results = this.worker.ask({ kind: 'page', itemsJson: JSON.stringify(items), form, at, flags })
@@ -95,9 +100,8 @@ export class PullWriter {
    * usual (by the next commit on this connection).
    */
   async close(): Promise<void> {
-    const channels = [this.worker, this.starting].filter((channel): channel is WorkerChannel => channel !== null);
-    this.worker = this.starting = null;
-    await Promise.all(channels.map((channel) => channel.close()));
+    this.retire();
+    await Promise.all(this.retired.splice(0).map((channel) => channel.close()));
     if (this.savedAutocheckpoint !== null && this.db.open) this.db.pragma(`wal_autocheckpoint = ${this.savedAutocheckpoint}`);
     this.savedAutocheckpoint = null;
   }
@@ -106,6 +110,11 @@ export class PullWriter {
    * While a walk writes, the WAL is not checkpointed at each 1000 pages (each time rewriting the same index pages into
    * the database, with an fsync): once, at the first commit after the pull, it moves everything the pull wrote.
    */
+  private retire(): void {
+    for (const channel of [this.worker, this.starting]) if (channel) this.retired.push(channel);
+    this.worker = this.starting = null;
+  }
+
   private deferCheckpoints(): void {
     if (this.savedAutocheckpoint !== null || !this.db.open) return;
     this.savedAutocheckpoint = this.db.pragma('wal_autocheckpoint', { simple: true }) as number;
@@ -183,6 +192,10 @@ class WorkerChannel {
       this.waiting.push({ resolve, reject });
       this.worker.postMessage(request);
     });
+  }
+
+  get failed(): boolean {
+    return this.failure !== null;
   }
 
   async close(): Promise<void> {
