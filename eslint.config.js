@@ -68,6 +68,16 @@ export default tseslint.config(
     },
   },
   {
+    // The window takes values from shared/'s own modules, types from anywhere: the index would bring zod's schemas
+    // (hundreds of kB) into the window's first script.
+    files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{ regex: '(^|/)shared(/contract)?(/index)?$', allowTypeImports: true, message: 'Import values from the shared module that defines them (e.g. shared/licenses/licenses), not from the index: it carries zod into the window.' }],
+      }],
+    },
+  },
+  {
     files: ['**/*.ts', '**/*.tsx'],
     ignores: ['electron/shell/**', 'electron/preload/**'],
     rules: {

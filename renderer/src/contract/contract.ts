@@ -1,4 +1,5 @@
-import { PRELOAD_GLOBAL, type PreloadContractApi } from '../../../shared';
+import type { PreloadContractApi } from '../../../shared';
+import { PRELOAD_GLOBAL } from '../../../shared/contract/preload-api';
 import { preloadContractClient } from './preload-client';
 import { webSocketContractClient, type WebSocketContractClient } from './websocket-client';
 

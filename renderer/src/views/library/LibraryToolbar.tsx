@@ -1,4 +1,5 @@
-import { LICENSE_CODES, LICENSES, type LibrarySort, type LicenseCode } from '../../../../shared';
+import type { LibrarySort, LicenseCode } from '../../../../shared';
+import { LICENSE_CODES, LICENSES } from '../../../../shared/licenses/licenses';
 import { useLibrary } from '../../stores/library-store';
 
 const SORTS: { value: LibrarySort; label: string }[] = [

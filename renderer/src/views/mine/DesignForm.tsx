@@ -1,5 +1,7 @@
 import { useId, useState } from 'react';
-import { DEFAULT_LICENSE, LICENSE_CODES, LICENSES, LIMITS, type FieldErrors, type ImageView } from '../../../../shared';
+import type { FieldErrors, ImageView } from '../../../../shared';
+import { DEFAULT_LICENSE, LICENSE_CODES, LICENSES } from '../../../../shared/licenses/licenses';
+import { LIMITS } from '../../../../shared/validation/limits';
 import type { DesignFormFields, SaveResult } from '../../stores/my-designs-store';
 
 interface DesignFormProps {

@@ -1,4 +1,4 @@
-import { syncStateLabel } from '../../../../shared';
+import { syncStateLabel } from '../../../../shared/sync/sync-state-words';
 import { useSync } from '../../stores/sync-store';
 
 /** The one overall state of sync; its reason (what to do) is always one hover or focus away. */

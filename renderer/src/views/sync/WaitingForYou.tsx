@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { DEFAULT_LICENSE, LICENSE_CODES, LICENSES, type LicenseCode, type QueueEntry } from '../../../../shared';
+import type { LicenseCode, QueueEntry } from '../../../../shared';
+import { DEFAULT_LICENSE, LICENSE_CODES, LICENSES } from '../../../../shared/licenses/licenses';
 import { contract } from '../../contract/contract';
 import { useQueue } from '../../stores/queue-store';
 import { ConflictChoice } from './ConflictChoice';
