@@ -1,5 +1,5 @@
 import { round, type ScenarioResult } from '../support/measure';
-import { syntheticRoot } from './first-scan';
+import { syntheticRoot } from '../support/sync-tree';
 
 const DURATION_MS = Number(process.env.IDLE_CPU_MS ?? 60_000);
 const SETTLING_MS = 20_000;

@@ -133,7 +133,6 @@ export type QueueEvent = { type: 'item'; item: QueueItemView } | { type: 'status
 export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [ActivityEntry] }> {
   /** Prepared once per database and reused: a scan queues thousands of items, and preparing cost more than running. */
   private readonly sql: (text: string) => Statement;
-  private readonly enqueueRow: (path: string | null, values: Record<string, unknown>) => number;
 
   private readonly syncFolder: SyncFolder;
 
@@ -141,26 +140,6 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [
     super();
     this.syncFolder = new SyncFolder(db, now);
     this.sql = statementsOf(db);
-    this.enqueueRow = db.transaction((path: string | null, values: Record<string, unknown>): number => {
-      const open = path
-        ? (this.sql(`SELECT id FROM queue_items WHERE path = ? AND state IN ('waiting', 'attention')`).get(path) as { id: number } | undefined)
-        : undefined;
-      if (open) {
-        this.sql(
-          `UPDATE queue_items SET kind = @kind, state = @state, attention = @attention, reason = @reason, folder = @folder,
-             design_id = @design_id, file_kind = @file_kind, remote_id = @remote_id, payload = @payload, file_size = @file_size,
-             file_mtime_ms = @file_mtime_ms, file_sha1 = @file_sha1, bytes_sent = 0, bytes_total = NULL, updated_at = @at
-           WHERE id = @id`,
-        ).run({ ...values, id: open.id });
-        return open.id;
-      }
-      return Number(this.sql(
-        `INSERT INTO queue_items (kind, state, attention, reason, folder, path, design_id, file_kind, remote_id, payload,
-           file_size, file_mtime_ms, file_sha1, created_at, updated_at)
-         VALUES (@kind, @state, @attention, @reason, @folder, @path, @design_id, @file_kind, @remote_id, @payload,
-           @file_size, @file_mtime_ms, @file_sha1, @at, @at)`,
-      ).run(values).lastInsertRowid);
-    });
   }
 
   /**
@@ -176,8 +155,23 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [
       remote_id: item.remoteId ?? null, payload: JSON.stringify(item.payload ?? {}),
       file_size: item.file?.size ?? null, file_mtime_ms: item.file?.mtimeMs ?? null, file_sha1: item.file?.sha1 ?? null, at,
     };
-    const id = this.enqueueRow(item.path ?? null, values);
-    return this.changed(id);
+    // One statement (atomic by itself) inserts the item or updates the one of the same path not yet started
+    // (the partial unique index queue_items_pending_path), and returns the row: a scan queues thousands of items.
+    const row = this.sql(
+      `INSERT INTO queue_items (kind, state, attention, reason, folder, path, design_id, file_kind, remote_id, payload,
+         file_size, file_mtime_ms, file_sha1, created_at, updated_at)
+       VALUES (@kind, @state, @attention, @reason, @folder, @path, @design_id, @file_kind, @remote_id, @payload,
+         @file_size, @file_mtime_ms, @file_sha1, @at, @at)
+       ON CONFLICT (path) WHERE path IS NOT NULL AND state IN ('waiting', 'attention') DO UPDATE SET
+         kind = excluded.kind, state = excluded.state, attention = excluded.attention, reason = excluded.reason, folder = excluded.folder,
+         design_id = excluded.design_id, file_kind = excluded.file_kind, remote_id = excluded.remote_id, payload = excluded.payload,
+         file_size = excluded.file_size, file_mtime_ms = excluded.file_mtime_ms, file_sha1 = excluded.file_sha1,
+         bytes_sent = 0, bytes_total = NULL, updated_at = excluded.updated_at
+       RETURNING *`,
+    ).get(values) as QueueRow;
+    const queued = toItem(row);
+    this.emit('change', { type: 'item', item: queued });
+    return queued;
   }
 
   /**

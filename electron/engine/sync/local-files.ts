@@ -1,9 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, type Stats } from 'node:fs';
+import { createHash, hash as hashOf, randomBytes } from 'node:crypto';
+import { closeSync, createReadStream, lstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { link, lstat, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { mapInSlices } from './time-slices';
 import { FALLBACK_TRASH_DIR, TEMP_PREFIX, TEMP_SUFFIX } from './sync-names';
 
 /** One entry of a folder, by lstat (symbolic links are never followed). */
@@ -33,20 +34,23 @@ export async function readFolder(dir: string): Promise<LocalEntry[] | null> {
     if (isMissing(error)) return null;
     throw error;
   }
-  const entries: LocalEntry[] = [];
-  // lstat in small batches: fast on 10k files without opening thousands of handles at once.
-  for (let i = 0; i < names.length; i += 64) {
-    const batch = await Promise.all(names.slice(i, i + 64).map(async (name) => {
-      try {
-        return entryOf(name, await lstat(join(dir, name)));
-      } catch (error) {
-        if (isMissing(error)) return null; // gone between readdir and lstat
-        throw error;
-      }
-    }));
-    for (const entry of batch) if (entry) entries.push(entry);
+  // Gone between readdir and lstat: left out.
+  const entries = await mapInSlices(names, (name) => statEntrySync(join(dir, name), name));
+  return entries.filter((entry) => entry !== null);
+}
+
+/** Many paths' entries (null where nothing is), stat'ed in time slices (see mapInSlices). */
+export function statEntries(paths: readonly string[]): Promise<(LocalEntry | null)[]> {
+  return mapInSlices(paths, (path) => statEntrySync(path));
+}
+
+function statEntrySync(path: string, name = basename(path)): LocalEntry | null {
+  try {
+    return entryOf(name, lstatSync(path));
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw error;
   }
-  return entries;
 }
 
 export async function statEntry(path: string): Promise<LocalEntry | null> {
@@ -65,21 +69,56 @@ export function isMissing(error: unknown): boolean {
 
 /** SHA-1 of a file, streamed (the service's modelhash is the SHA-1 of a document). */
 export async function sha1File(path: string): Promise<string> {
-  const hash = createHash('sha1');
-  for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) hash.update(chunk as Buffer);
-  return hash.digest('hex');
+  return (await readLargeFile(path)).sha1;
 }
 
-/** The first bytes of a file (to recognize an executable whatever its name). */
-export async function readHead(path: string, bytes = 4096): Promise<Uint8Array> {
-  const handle = await open(path, 'r');
-  try {
-    const buffer = Buffer.alloc(bytes);
-    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
+/** How many first bytes of a file tell an executable whatever its name. */
+const HEAD_BYTES = 4096;
+
+/** Files up to this size are read whole in one synchronous read (see readContents); larger ones are streamed. */
+const SMALL_FILE_BYTES = 1024 * 1024;
+
+export interface FileContent {
+  sha1: string;
+  /** The first bytes (up to 4 KiB), to tell an executable whatever its name. */
+  head: Uint8Array;
+}
+
+/**
+ * The SHA-1 and first bytes of each file, read once: what a scan needs of a new or changed file. Small files (by the
+ * size their lstat gave) are read whole in time slices, one open, read and close each, with one byte more asked
+ * than expected so that a short read says the end was reached; larger ones are streamed a few at a time.
+ */
+export async function readContents(files: readonly { path: string; size: number }[]): Promise<FileContent[]> {
+  const results = await mapInSlices(files, (file) => (file.size <= SMALL_FILE_BYTES ? readSmallFile(file.path, file.size) : null));
+  const large = files.flatMap((file, index) => (results[index] === null ? [index] : []));
+  for (let i = 0; i < large.length; i += 4) {
+    await Promise.all(large.slice(i, i + 4).map(async (index) => (results[index] = await readLargeFile(files[index]!.path))));
   }
+  return results as FileContent[];
+}
+
+function readSmallFile(path: string, expectedSize: number): FileContent | null {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(expectedSize + 1);
+    const bytesRead = readSync(fd, buffer, 0, buffer.length, 0);
+    if (bytesRead > expectedSize) return null; // grew since its lstat: streamed like a large file
+    const content = buffer.subarray(0, bytesRead);
+    return { sha1: hashOf('sha1', content, 'hex'), head: content.subarray(0, HEAD_BYTES) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function readLargeFile(path: string): Promise<FileContent> {
+  const hash = createHash('sha1');
+  let head: Uint8Array | null = null;
+  for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) {
+    head ??= Buffer.from((chunk as Buffer).subarray(0, HEAD_BYTES));
+    hash.update(chunk as Buffer);
+  }
+  return { sha1: hash.digest('hex'), head: head ?? new Uint8Array(0) };
 }
 
 export function tempPathIn(dir: string): string {

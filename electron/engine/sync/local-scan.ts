@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { isImageFileName, looksLikeWindowsExecutable, uploadRefusal } from '../../../shared';
 import type { NewQueueItem, QueueItem } from '../queue/queue-store';
 import type { BaseFile } from '../sync-state/base-files';
-import { readFolder, readHead, sha1File, statEntry, type LocalEntry } from './local-files';
+import { readContents, readFolder, statEntries, statEntry, type LocalEntry } from './local-files';
 import { sleep, type ScanSummary, type SyncContext, type SyncEvent } from './sync-context';
 import { isConflictCopy, isIgnoredName, nameKey } from './sync-names';
 
@@ -19,6 +19,12 @@ interface Candidate {
   name: string;
   entry: LocalEntry;
   base: BaseFile | null;
+}
+
+/** The synced files by inode and by content, to recognize a moved file (built once per scan, when first needed). */
+interface BaseIndex {
+  byInode: Map<string, BaseFile[]>;
+  bySha1: Map<string, BaseFile[]>;
 }
 
 type Decision =
@@ -123,7 +129,9 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
   const settled = await settle(ctx, candidates, options.settle ?? 'once', summary);
 
   // Paths gone a moment ago may be back (an editor saving through a rename): look again.
-  for (const path of [...missing.keys()]) if ((await statEntry(join(rootPath, path)))?.type === 'file') missing.delete(path);
+  const gonePaths = [...missing.keys()];
+  const lookedAgain = await statEntries(gonePaths.map((path) => join(rootPath, path)));
+  gonePaths.forEach((path, i) => lookedAgain[i]?.type === 'file' && missing.delete(path));
 
   // 4. Decisions, made before anything is written so that a mass disappearance writes nothing.
   const decisions: Decision[] = [];
@@ -158,23 +166,28 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
     if (base) missing.set(path, base);
     else missing.delete(path);
   }
-  let index: { byInode: Map<string, BaseFile[]>; bySha1: Map<string, BaseFile[]> } | null = null;
-  const baseIndex = () => {
+  let index: BaseIndex | null = null;
+  const baseIndex = (): BaseIndex => {
     if (index) return index;
-    index = { byInode: new Map(), bySha1: new Map() };
+    const built: BaseIndex = { byInode: new Map(), bySha1: new Map() };
+    const add = (map: Map<string, BaseFile[]>, key: string, base: BaseFile) => {
+      const list = map.get(key);
+      if (list) list.push(base);
+      else map.set(key, [base]);
+    };
     for (const base of ctx.base.all()) {
-      if (base.inode) index.byInode.set(base.inode, [...(index.byInode.get(base.inode) ?? []), base]);
-      index.bySha1.set(base.sha1, [...(index.bySha1.get(base.sha1) ?? []), base]);
+      if (base.inode) add(built.byInode, base.inode, base);
+      add(built.bySha1, base.sha1, base);
     }
-    return index;
+    return (index = built);
   };
+  // One read of each file gives its SHA-1 and, for a new name, the first bytes that tell an executable.
   const hashes = new Map<string, string>();
   const refusals = new Map<string, string | null>();
-  for (let i = 0; i < decidable.length; i += 16) {
-    await Promise.all(decidable.slice(i, i + 16).map(async (c) => {
-      hashes.set(c.path, await sha1File(join(rootPath, c.path)));
-      if (!c.base) refusals.set(c.path, await refusalOf(join(rootPath, c.path), c.name));
-    }));
+  const contents = await readContents(decidable.map((c) => ({ path: join(rootPath, c.path), size: c.entry.size })));
+  for (const [i, c] of decidable.entries()) {
+    hashes.set(c.path, contents[i]!.sha1);
+    if (!c.base) refusals.set(c.path, refusalOf(c.name, contents[i]!.head));
   }
   for (const candidate of decidable) {
     const { running, pending } = openItems(ctx.queue, candidate.path);
@@ -206,7 +219,8 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
       continue;
     }
     const fileKind = isImageFileName(candidate.name) ? 'image' : 'document';
-    const moved = await movedFrom(rootPath, candidate, sha1, missing, consumed, baseIndex, (path) => openItems(null, path).running !== null);
+    const maybeMoved = moveOptions(candidate, sha1, consumed, baseIndex);
+    const moved = maybeMoved.length === 0 ? null : await firstGone(rootPath, maybeMoved, missing, (path) => openItems(null, path).running !== null);
     if (moved && moved.folder === candidate.folder && moved.kind === fileKind) {
       consumed.add(moved.path);
       if (pending?.kind === 'rename' && pending.fileSha1 === sha1 && pending.remoteId === moved.remoteId) {
@@ -333,23 +347,24 @@ function proposeDesign(ctx: SyncContext, folder: string): void {
   ctx.emit({ type: 'enqueued', item });
 }
 
-/** Why a file is never sent (an executable by name or by content), or null. */
-async function refusalOf(path: string, name: string): Promise<string | null> {
+/** Why a file is never sent (an executable by name or by its first bytes), or null. */
+function refusalOf(name: string, head: Uint8Array): string | null {
   const byName = uploadRefusal(isImageFileName(name) ? 'image' : 'document', name);
   if (byName) return byName;
-  if (looksLikeWindowsExecutable(await readHead(path))) return `${name}: the content is a Windows executable, which the service does not accept`;
+  if (looksLikeWindowsExecutable(head)) return `${name}: the content is a Windows executable, which the service does not accept`;
   return null;
 }
 
-/** A synced file whose path is gone and that this new file is (same inode, or same size and content). Same folder first. */
-async function movedFrom(
-  rootPath: string, candidate: Candidate, sha1: string, missing: Map<string, BaseFile>, consumed: Set<string>,
-  index: () => { byInode: Map<string, BaseFile[]>; bySha1: Map<string, BaseFile[]> }, sending: (path: string) => boolean,
-): Promise<BaseFile | null> {
+/** Synced files this new file may be, moved (same inode, or same size and content), same folder first. */
+function moveOptions(candidate: Candidate, sha1: string, consumed: Set<string>, index: () => BaseIndex): BaseFile[] {
   const byInode = (index().byInode.get(candidate.entry.inode) ?? []).filter((b) => b.size === candidate.entry.size || b.sha1 === sha1);
   const bySha = (index().bySha1.get(sha1) ?? []).filter((b) => b.size === candidate.entry.size);
   const options = [...byInode, ...bySha].filter((b) => b.path !== candidate.path && !consumed.has(b.path));
-  options.sort((a, b) => Number(b.folder === candidate.folder) - Number(a.folder === candidate.folder));
+  return options.sort((a, b) => Number(b.folder === candidate.folder) - Number(a.folder === candidate.folder));
+}
+
+/** The first of the options whose path is gone (and not being sent): the synced file the new one was. */
+async function firstGone(rootPath: string, options: BaseFile[], missing: Map<string, BaseFile>, sending: (path: string) => boolean): Promise<BaseFile | null> {
   for (const option of options) {
     const gone = missing.has(option.path) || !(await statEntry(join(rootPath, option.path)));
     if (!gone || sending(option.path)) continue;
@@ -367,12 +382,9 @@ async function settle(ctx: SyncContext, candidates: Candidate[], mode: 'wait' | 
   for (;;) {
     await sleep(ctx.settleMs);
     const still: Candidate[] = [];
-    const stats = new Map<string, LocalEntry | null>();
-    for (let i = 0; i < pending.length; i += 64) {
-      await Promise.all(pending.slice(i, i + 64).map(async (c) => stats.set(c.path, await statEntry(join(root, c.path)))));
-    }
-    for (const candidate of pending) {
-      const now = stats.get(candidate.path) ?? null;
+    const stats = await statEntries(pending.map((c) => join(root, c.path)));
+    for (const [i, candidate] of pending.entries()) {
+      const now = stats[i] ?? null;
       if (!now || now.type !== 'file') continue; // gone meanwhile (a temp file renamed away): the next scan sees the result
       if (sameStat(now, candidate.entry) && now.inode === candidate.entry.inode) {
         settled.push(candidate);
