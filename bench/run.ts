@@ -4,13 +4,14 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ScenarioResult } from './support/measure';
-import { firstScanScenario } from './scenarios/first-scan';
+import { firstScan100kScenario, firstScanScenario } from './scenarios/first-scan';
 import { idleCpuScenario } from './scenarios/idle-cpu';
 import { pullDesignsScenario } from './scenarios/pull-designs';
 import { searchDesignsScenario, searchMillionScenario } from './scenarios/search-designs';
 import { settleToUploadScenario } from './scenarios/settle-to-upload';
 import { syncPassScenario } from './scenarios/sync-pass';
 import { uploadThroughputScenario } from './scenarios/upload-throughput';
+import { watcherCompareScenario } from './scenarios/watcher-compare';
 import { windowFirstRenderScenario } from './scenarios/window-first-render';
 import { windowScrollScenario } from './scenarios/window-scroll';
 import { windowSearchScenario } from './scenarios/window-search';
@@ -23,7 +24,9 @@ const SCENARIOS: Record<string, () => Promise<ScenarioResult>> = {
   'upload-throughput': uploadThroughputScenario,
   'settle-to-upload': settleToUploadScenario,
   'first-scan-10k': firstScanScenario,
+  'first-scan-100k': firstScan100kScenario,
   'idle-cpu': idleCpuScenario,
+  'watcher-compare': watcherCompareScenario,
   'sync-pass': syncPassScenario,
   'window-first-render': windowFirstRenderScenario,
   'window-search': windowSearchScenario,

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { relative, resolve, sep } from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
+import type { FSWatcher } from 'chokidar';
 import type { UserDesign } from '../../../shared';
 import type { ServiceClient } from '../api/service-client';
 import { isServiceError } from '../api/service-error';
@@ -9,11 +9,11 @@ import { QueueStore, type QueueEvent } from '../queue/queue-store';
 import { BaseFiles } from '../sync-state/base-files';
 import { DesignFolders } from '../sync-state/design-folders';
 import { statEntry, trashFunction, type TrashFile, type TrashMode } from './local-files';
+import { watchSyncFolder } from './folder-watcher';
 import { scanLocal } from './local-scan';
 import { ensureDesignFolders, pullRemoteChanges, type OwnDesignRef } from './remote-pass';
 import type { RemoteSummary, ScanSummary, SyncContext, SyncEvent } from './sync-context';
 import type { SyncDatabase } from '../sync-state/sync-database';
-import { isIgnoredName } from './sync-names';
 import { SyncFolder } from '../sync-state/sync-root';
 
 export interface SyncEngineOptions {
@@ -324,19 +324,7 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
   private async startWatcher(): Promise<void> {
     const root = this.root.current();
     if (!root) return;
-    const watcher = watch(root.path, {
-      ignoreInitial: true,
-      depth: 1,
-      followSymlinks: false,
-      usePolling: false,
-      awaitWriteFinish: false,
-      persistent: true,
-      ignored: (path: string) => {
-        const rel = relative(root.path, path);
-        if (rel === '') return false;
-        return rel.split(sep).some((part) => isIgnoredName(part));
-      },
-    });
+    const watcher = watchSyncFolder(root.path);
     watcher.on('all', (_event, path) => {
       const rel = relative(root.path, path);
       const top = rel.split(sep)[0];
