@@ -60,13 +60,25 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s library in Chro
     await waitForCards(3);
   });
 
-  it('filters by license and sorts by name', async () => {
-    await page.getByLabel('License').selectOption('cc0');
+  it('merges the service\'s search in once typing pauses: a design published since the last pull shows up', async () => {
+    const bob = clientFor(app.service.url, app.service.addUser('bob').token);
+    const sprocket = await bob.createDesign({ name: 'Sprocket', excerpt: 'A chain sprocket', license: 'cc0' });
+    await bob.publishDesign(sprocket.id);
+    await page.getByPlaceholder('Search designs').fill('sprocket');
+    await page.getByTestId('service-search').getByText('Includes the service\'s 1 best match.').waitFor({ timeout: 15_000 });
     await waitForCards(1);
-    expect(await cardNames()).toEqual(['Bolt']);
+    expect(await cardNames()).toEqual(['Sprocket']);
+    await page.getByPlaceholder('Search designs').fill('');
+    await waitForCards(4);
+  });
+
+  it('filters by license and sorts by name', async () => {
+    await page.getByLabel('License').selectOption('gplv3');
+    await waitForCards(1);
+    expect(await cardNames()).toEqual(['Spring']);
     await page.getByLabel('License').selectOption('');
     await page.getByLabel('Sort').selectOption('name');
-    await page.waitForFunction(() => Array.from((globalThis as unknown as PageGlobals).document.querySelectorAll('[data-testid="design-card"] .card-name')).map((e) => e.textContent).join() === 'Bolt,Gear,Spring');
+    await page.waitForFunction(() => Array.from((globalThis as unknown as PageGlobals).document.querySelectorAll('[data-testid="design-card"] .card-name')).map((e) => e.textContent).join() === 'Bolt,Gear,Spring,Sprocket');
   });
 
   it('follows the system\'s dark theme', async () => {

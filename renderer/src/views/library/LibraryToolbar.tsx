@@ -1,6 +1,7 @@
 import type { LibrarySort, LicenseCode } from '../../../../shared';
 import { LICENSE_CODES, LICENSES } from '../../../../shared/licenses/licenses';
 import { useLibrary } from '../../stores/library-store';
+import { ServiceSearchNote } from './ServiceSearchNote';
 
 const SORTS: { value: LibrarySort; label: string }[] = [
   { value: 'newest', label: 'Newest' },
@@ -32,6 +33,7 @@ export function LibraryToolbar() {
           {SORTS.map((sort) => <option key={sort.value} value={sort.value}>{sort.label}</option>)}
         </select>
       </label>
+      <ServiceSearchNote />
       <p className="count" aria-live="polite">{total === null ? '' : `${total.toLocaleString()} design${total === 1 ? '' : 's'}`}</p>
     </div>
   );
