@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type Database from 'better-sqlite3';
 
 let nextId = 1000;
 
@@ -34,4 +35,16 @@ export function listFormDesign(fields: Record<string, unknown> = {}): Record<str
 
 export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `design-sync-${prefix}-`));
+}
+
+/** Everything a design write touches, in a comparable form. */
+export function dumpDesignWrites(db: Database.Database) {
+  return {
+    designs: db.prepare('SELECT * FROM designs ORDER BY id').all(),
+    tags: db.prepare('SELECT * FROM tags ORDER BY id').all(),
+    designTags: db.prepare('SELECT * FROM design_tags ORDER BY design_id, tag_id').all(),
+    users: db.prepare('SELECT * FROM users ORDER BY id').all(),
+    search: db.prepare('SELECT rowid, * FROM designs_fts ORDER BY rowid').all(),
+    syncState: db.prepare('SELECT * FROM sync_state').all(),
+  };
 }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { tolerantDesign } from '../../../electron/engine/api/tolerant-readers';
-import { openCacheDatabase, type WritableDB } from '../../../electron/engine/cache/cache-database';
+import { openCacheDatabase } from '../../../electron/engine/cache/cache-database';
 import { searchCachedDesigns } from '../../../electron/engine/cache/design-reads';
 import {
   deleteDesigns, DesignWriteSession, indexPendingSearchRows, readDesignFields, readValidators, upsertDesign, upsertDesigns, writeDeferredSearchRows, writeValidators,
 } from '../../../electron/engine/cache/design-writes';
 import { htmlToPlainText } from '../../../electron/engine/cache/html-text';
-import { listFormDesign } from './cache-fixtures';
+import { dumpDesignWrites, listFormDesign } from './cache-fixtures';
 
 const FIELDS = ['id', 'name', 'slug', 'description', 'excerpt', 'user_id', 'license', 'state', 'created_at', 'updated_at', 'primary_image_id', 'user'] as const;
 
@@ -19,17 +19,7 @@ function zodFields(raw: unknown) {
   return parsed.success ? pick(parsed.data) : null;
 }
 
-/** Everything a design write touches, in a comparable form. */
-function dump(db: WritableDB) {
-  return {
-    designs: db.prepare('SELECT * FROM designs ORDER BY id').all(),
-    tags: db.prepare('SELECT * FROM tags ORDER BY id').all(),
-    designTags: db.prepare('SELECT * FROM design_tags ORDER BY design_id, tag_id').all(),
-    users: db.prepare('SELECT * FROM users ORDER BY id').all(),
-    search: db.prepare('SELECT rowid, * FROM designs_fts ORDER BY rowid').all(),
-    syncState: db.prepare('SELECT * FROM sync_state').all(),
-  };
-}
+const dump = dumpDesignWrites;
 
 const odd: unknown[] = [
   listFormDesign({ id: 1 }),

@@ -8,7 +8,7 @@ import type { UpsertResult } from '../../../electron/engine/cache/design-writes'
 import { pullDesigns } from '../../../electron/engine/cache/pull';
 import { PullWriter, runningWriterThreads } from '../../../electron/engine/cache/pull-writer';
 import { startTestService, type TestService } from '../../support/local-service';
-import { listFormDesign, tempDir } from './cache-fixtures';
+import { dumpDesignWrites, listFormDesign, tempDir } from './cache-fixtures';
 
 const dirs: string[] = [];
 const caches: DesignCache[] = [];
@@ -26,18 +26,7 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Everything a walk writes, in a comparable form. */
-function dump(cache: DesignCache) {
-  const { db } = cache;
-  return {
-    designs: db.prepare('SELECT * FROM designs ORDER BY id').all(),
-    tags: db.prepare('SELECT * FROM tags ORDER BY id').all(),
-    designTags: db.prepare('SELECT * FROM design_tags ORDER BY design_id, tag_id').all(),
-    users: db.prepare('SELECT * FROM users ORDER BY id').all(),
-    search: db.prepare('SELECT rowid, * FROM designs_fts ORDER BY rowid').all(),
-    syncState: db.prepare('SELECT * FROM sync_state').all(),
-  };
-}
+const dump = (cache: DesignCache) => dumpDesignWrites(cache.db);
 
 const PAGES: unknown[][] = [
   [
