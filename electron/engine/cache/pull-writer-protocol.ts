@@ -18,4 +18,6 @@ export type WriterReply =
 
 export interface WriterData {
   databasePath: string;
+  /** The better-sqlite3 build the main thread loaded (open-sqlite.ts), for the thread to load too. */
+  nativeBinding: string | undefined;
 }

@@ -5,12 +5,15 @@
  * that fails leaves the pages before it written, as on the main thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { adoptSqliteNativeBinding } from '../sqlite/open-sqlite';
 import { openCacheDatabase } from './cache-database';
 import { DesignWriteSession, optimizeSearchIndex, upsertDesigns, writeDeferredSearchRows } from './design-writes';
 import type { WriterData, WriterReply, WriterRequest } from './pull-writer-protocol';
 
 const port = parentPort!;
-const db = openCacheDatabase((workerData as WriterData).databasePath);
+const data = workerData as WriterData;
+adoptSqliteNativeBinding(data.nativeBinding);
+const db = openCacheDatabase(data.databasePath);
 // The pull's many commits would each checkpoint the WAL (rewriting the same index pages, with an fsync) as it
 // passes 1000 pages: the WAL is checkpointed once instead, by the main connection's next commit after the pull.
 db.pragma('wal_autocheckpoint = 0');

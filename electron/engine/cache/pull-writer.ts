@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { sqliteNativeBinding } from '../sqlite/open-sqlite';
 import type { WritableDB } from './cache-database';
 import {
   DesignWriteSession, optimizeSearchIndex, upsertDesigns, writeDeferredSearchRows, type DesignForm, type UpsertFlags, type UpsertResult,
@@ -166,7 +167,7 @@ class WorkerChannel {
   constructor(databasePath: string) {
     const { entry, eval: isEval } = workerEntry();
     this.whenReady = new Promise((resolve) => (this.onReady = resolve));
-    this.worker = new Worker(entry, { eval: isEval, workerData: { databasePath } satisfies WriterData });
+    this.worker = new Worker(entry, { eval: isEval, workerData: { databasePath, nativeBinding: sqliteNativeBinding() } satisfies WriterData });
     running++;
     this.worker.on('message', (reply: WriterReply) => {
       if (reply.kind === 'ready') {

@@ -22,6 +22,14 @@ export function sqliteNativeBinding(): string | undefined {
 }
 
 /**
+ * A worker thread takes the build its process chose (the thread's own `process` may not say it runs under Electron),
+ * before it opens a database.
+ */
+export function adoptSqliteNativeBinding(binding: string | undefined): void {
+  chosen = { binding };
+}
+
+/**
  * Every database the engine opens goes through here, so that under Electron it loads the Electron build of
  * better-sqlite3; under Node the options are passed on unchanged.
  */
