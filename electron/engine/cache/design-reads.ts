@@ -97,22 +97,35 @@ function clampLimit(limit: number | undefined, fallback = 50): number {
   return Math.max(1, Math.min(500, Math.floor(limit ?? fallback)));
 }
 
+interface Filter {
+  /** AND-ed conditions on designs d (the words included, unless `byDesigns` left them out). */
+  where: string;
+  params: Record<string, unknown>;
+  /** The FTS5 expression of the words, when words were typed. */
+  match?: string;
+  /** Whether anything but the words filters. */
+  byDesigns: boolean;
+}
+
 /**
  * The WHERE clause and parameters of a library filter (words, licenses, ownership); null when the words match nothing.
  * `matchesBy`: 'lookup' reads each match's row by its id (best for a page of a few rows); 'scan' checks designs, in
  * index order, against the set of matches (best for counting many: a prefix such as "c" matches half the catalogue,
- * and 54k lookups of wide rows took 280 ms at 100k designs where the scan takes 18 ms).
+ * and 54k lookups of wide rows took 280 ms at 100k designs where the scan takes 18 ms); 'none' leaves the words to
+ * the caller, who reads the search index itself.
  */
-function filterOf(options: Pick<ListOptions, 'query' | 'license' | 'ownOnly' | 'ownerId'>, matchesBy: 'lookup' | 'scan' = 'lookup'): { where: string; params: Record<string, unknown> } | null {
+function filterOf(options: Pick<ListOptions, 'query' | 'license' | 'ownOnly' | 'ownerId'>, matchesBy: 'lookup' | 'scan' | 'none' = 'lookup'): Filter | null {
   const where: string[] = [];
   const params: Record<string, unknown> = {};
+  let match: string | undefined;
   if (options.query !== undefined && options.query.trim() !== '') {
-    const match = ftsQuery(options.query);
-    if (match === null) return null;
-    // The unary + keeps SQLite from using the primary key for the IN: it scans and checks membership instead.
-    where.push(`${matchesBy === 'scan' ? '+' : ''}d.id IN (SELECT rowid FROM designs_fts WHERE designs_fts MATCH @match)`);
+    match = ftsQuery(options.query) ?? undefined;
+    if (match === undefined) return null;
     params.match = match;
+    // The unary + keeps SQLite from using the primary key for the IN: it scans and checks membership instead.
+    if (matchesBy !== 'none') where.push(`${matchesBy === 'scan' ? '+' : ''}d.id IN (SELECT rowid FROM designs_fts WHERE designs_fts MATCH @match)`);
   }
+  const words = where.length;
   if (options.license !== undefined) {
     const codes = (Array.isArray(options.license) ? options.license : [options.license]) as string[];
     if (codes.length > 0) {
@@ -126,32 +139,44 @@ function filterOf(options: Pick<ListOptions, 'query' | 'license' | 'ownOnly' | '
   } else if (options.ownOnly) {
     where.push('d.is_own = 1');
   }
-  return { where: where.map((w) => `AND ${w}`).join(' '), params };
+  return { where: where.map((w) => `AND ${w}`).join(' '), params, match, byDesigns: where.length > words };
 }
 
 /** A page of cached designs: matching the words, filtered by license and ownership, sorted. Never touches the network. */
 export function listCachedDesigns(db: ReadableDB, options: ListOptions = {}): DesignSummary[] {
-  const filter = filterOf(options);
+  const sort = options.sort ?? 'updated';
+  const filter = filterOf(options, sort === 'newest' ? 'none' : 'lookup');
   if (!filter) return [];
   const params = { ...filter.params, limit: clampLimit(options.limit), offset: Math.max(0, Math.floor(options.offset ?? 0)) };
-  const order = ORDER[options.sort ?? 'updated'];
+  const order = ORDER[sort];
   // The page's ids first, then their rows: sorting carries only the ids and sort keys, not every summary column.
   // CROSS JOIN keeps the page as the outer loop (SQLite does not reorder it).
   const rows = prepared(db,
-    `SELECT ${SUMMARY_COLUMNS} FROM (SELECT d.id FROM designs d WHERE 1 ${filter.where} ORDER BY ${order} LIMIT @limit OFFSET @offset) page
+    `SELECT ${SUMMARY_COLUMNS} FROM (${filter.match !== undefined && sort === 'newest' ? newestMatchesSql(filter) : `SELECT d.id FROM designs d WHERE 1 ${filter.where} ORDER BY ${order}`}
+       LIMIT @limit OFFSET @offset) page
      CROSS JOIN designs d ON d.id = page.id CROSS JOIN sync_state s WHERE s.id = 1 ORDER BY ${order}`,
   ).all(params) as SummaryRow[];
   return rows.map(toSummary);
+}
+
+/**
+ * Words, newest first: the search index gives its matches in descending rowid (= design id) order by itself, so
+ * the page is read as it is found and reading stops with it, where the set of every match (half a million for
+ * "c" at a million designs) was gathered first. Other filters are checked on each match's design row.
+ */
+function newestMatchesSql(filter: Filter): string {
+  return filter.byDesigns
+    ? `SELECT f.rowid AS id FROM designs_fts f CROSS JOIN designs d ON d.id = f.rowid WHERE f.designs_fts MATCH @match ${filter.where} ORDER BY f.rowid DESC`
+    : 'SELECT rowid AS id FROM designs_fts WHERE designs_fts MATCH @match ORDER BY rowid DESC';
 }
 
 /** How many cached designs match (the same filter as listCachedDesigns): what a virtualized grid scrolls over. */
 export function countCachedDesigns(db: ReadableDB, options: Pick<ListOptions, 'query' | 'license' | 'ownOnly' | 'ownerId'> = {}): number {
   const filter = filterOf(options, 'scan');
   if (!filter) return 0;
-  const licenses = options.license === undefined ? [] : Array.isArray(options.license) ? options.license : [options.license];
   // Words alone: the search index counts its own rows (each is a cached design's), without reading a design.
-  if (filter.params.match !== undefined && licenses.length === 0 && !options.ownOnly) {
-    return (prepared(db, 'SELECT count(*) AS n FROM designs_fts WHERE designs_fts MATCH @match').get({ match: filter.params.match }) as { n: number }).n;
+  if (filter.match !== undefined && !filter.byDesigns) {
+    return (prepared(db, 'SELECT count(*) AS n FROM designs_fts WHERE designs_fts MATCH @match').get({ match: filter.match }) as { n: number }).n;
   }
   return (prepared(db, `SELECT count(*) AS n FROM designs d WHERE 1 ${filter.where}`).get(filter.params) as { n: number }).n;
 }

@@ -1,6 +1,6 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { openCacheDatabase, type WritableDB } from '../../../electron/engine/cache/cache-database';
-import { getCachedDesign, listCachedDesigns, searchCachedDesigns } from '../../../electron/engine/cache/design-reads';
+import { countCachedDesigns, getCachedDesign, listCachedDesigns, searchCachedDesigns } from '../../../electron/engine/cache/design-reads';
 import { upsertDesign } from '../../../electron/engine/cache/design-writes';
 import { ftsQuery } from '../../../electron/engine/cache/fts-query';
 import { htmlToPlainText } from '../../../electron/engine/cache/html-text';
@@ -123,5 +123,42 @@ describe('cached forms', () => {
     expect(listCachedDesigns(db, { license: 'cc0' }).map((d) => d.id)).toEqual([5]);
     expect(listCachedDesigns(db, { sort: 'name', limit: 2 }).map((d) => d.name)).toEqual(['Cable clip', 'Café table']);
     expect(listCachedDesigns(db, { ownOnly: true })).toEqual([]);
+  });
+
+  it('lists the matches of words newest first, under a license filter and ownership, page by page, with their count', () => {
+    for (let i = 0; i < 30; i++) {
+      upsertDesign(db, listFormDesign({ id: 200 + i, name: `Gearwheel ${i}`, license: i % 3 === 0 ? 'cc0' : 'ccby', user: { id: 9, screen_name: 'max' }, user_id: 9 }), 'list', 1_000);
+    }
+    const ids = (options: Parameters<typeof listCachedDesigns>[1]) => listCachedDesigns(db, { sort: 'newest', ...options }).map((d) => d.id);
+    const gearIds = [...Array.from({ length: 30 }, (_, i) => 229 - i), 2, 1];
+    expect(ids({ query: 'gear', limit: 500 })).toEqual(gearIds);
+    expect(ids({ query: 'gear', limit: 5, offset: 28 })).toEqual([201, 200, 2, 1]);
+    expect(countCachedDesigns(db, { query: 'gear' })).toBe(32);
+    const cc0 = gearIds.filter((id) => id >= 200 && (id - 200) % 3 === 0);
+    expect(ids({ query: 'gear', license: 'cc0', limit: 3, offset: 2 })).toEqual(cc0.slice(2, 5));
+    expect(countCachedDesigns(db, { query: 'gear', license: 'cc0' })).toBe(cc0.length);
+    expect(ids({ query: 'gearw 2', ownOnly: true, ownerId: 9 })).toEqual([229, 228, 227, 226, 225, 224, 223, 222, 221, 220, 202]);
+    expect(ids({ query: 'gear', ownOnly: true, ownerId: 8 })).toEqual([2]);
+    expect(ids({ query: 'nothing-like-it' })).toEqual([]);
+  });
+
+  it('reads the matches of words newest first in the search index\'s own order, never gathering and sorting them all', () => {
+    const statements: string[] = [];
+    const prepare = db.prepare.bind(db);
+    vi.spyOn(db, 'prepare').mockImplementation((sql: string) => {
+      statements.push(sql);
+      return prepare(sql);
+    });
+    listCachedDesigns(db, { query: 'gear', sort: 'newest' });
+    listCachedDesigns(db, { query: 'gear', sort: 'newest', license: 'cc0' });
+    vi.restoreAllMocks();
+    expect(statements).toHaveLength(2);
+    for (const sql of statements) {
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ match: '"gear"*', licenses: '["cc0"]', limit: 60, offset: 0 }) as { detail: string }[]).map((row) => row.detail).join('\n');
+      // The page's ids come from the index in its order (only the page's own rows are sorted, once read).
+      const pageIds = plan.slice(0, plan.indexOf('SCAN page'));
+      expect(pageIds.split('\n')[1]).toMatch(/^SCAN (designs_fts|f) VIRTUAL TABLE INDEX/);
+      expect(pageIds).not.toMatch(/TEMP B-TREE/);
+    }
   });
 });
