@@ -114,6 +114,16 @@ describe('cache migrations', () => {
     expect(plan).toMatch(/designs_by_cover/);
   });
 
+  it('0008 pages the newest designs deep down through a narrow index of ids, not the wide rows', () => {
+    const db = databaseAt(7);
+    for (const id of [1, 2, 3]) insertDesign(db, id);
+    migrateCache(db, ':memory:', 8);
+    const sql = 'SELECT d.id FROM designs d WHERE 1 ORDER BY d.id DESC LIMIT 2 OFFSET 1';
+    expect(db.prepare(sql).all()).toEqual([{ id: 2 }, { id: 1 }]);
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((row) => row.detail).join(' ');
+    expect(plan).toMatch(/COVERING INDEX designs_by_id/);
+  });
+
   it('opens a file database in WAL with foreign keys on and synchronous=NORMAL, at the latest version', () => {
     const db = openCacheDatabase(join(tempDir('cache-open'), 'cache.sqlite'));
     try {

@@ -6,6 +6,7 @@ import { migration0004SearchRowsPending } from './0004-search-rows-pending';
 import { migration0005Popularity } from './0005-popularity';
 import { migration0006LibrarySorts } from './0006-library-sorts';
 import { migration0007CoverIndex } from './0007-cover-index';
+import { migration0008NewestIndex } from './0008-newest-index';
 
 /** Ordered; only ever appended to. Index + 1 is the schema version it produces (PRAGMA user_version). */
 export const CACHE_MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
@@ -16,4 +17,5 @@ export const CACHE_MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = 
   migration0005Popularity,
   migration0006LibrarySorts,
   migration0007CoverIndex,
+  migration0008NewestIndex,
 ];
