@@ -47,6 +47,10 @@ describe('the layer rule', () => {
     expect((await problems(filePath, code)).join('\n')).toMatch(/import-x\/no-restricted-paths/);
   });
 
+  it('refuses values from shared/\'s index in the window (it would carry zod into its first script)', async () => {
+    expect((await problems('renderer/x.ts', "import { LICENSES } from '../shared';\nexport const x = LICENSES;")).join('\n')).toMatch(/no-restricted-imports.*zod/);
+  });
+
   it('refuses electron in the launcher, which runs in plain Node', async () => {
     expect((await problems('electron/launcher/x.ts', "import { app } from 'electron';\nexport const x = app;")).join('\n')).toMatch(/no-restricted-imports/);
   });
@@ -58,7 +62,7 @@ describe('the layer rule', () => {
 
   it('lets the shell import electron and every layer import shared', async () => {
     expect(await problems('electron/shell/x.ts', "import { app } from 'electron';\nexport const x = app;")).toEqual([]);
-    expect(await problems('renderer/x.ts', "import { LICENSES } from '../shared';\nexport const x = LICENSES;")).toEqual([]);
+    expect(await problems('renderer/x.ts', "import { LICENSES } from '../shared/licenses/licenses';\nimport type { DesignCard } from '../shared';\nexport const x: DesignCard[] = [];\nexport const y = LICENSES;")).toEqual([]);
     expect(await problems('electron/engine/x.ts', "import { LICENSES } from '../../shared';\nexport const x = LICENSES;")).toEqual([]);
   });
 });
