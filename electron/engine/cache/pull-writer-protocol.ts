@@ -21,3 +21,10 @@ export interface WriterData {
   /** The better-sqlite3 build the main thread loaded (open-sqlite.ts), for the thread to load too. */
   nativeBinding: string | undefined;
 }
+
+/**
+ * How many WAL pages a pull lets pile up before a commit checkpoints them (SQLite's default is 1000): checkpointing
+ * at every 1000 pages rewrote the same index pages again and again, while never checkpointing let the WAL of a
+ * million-design pull reach 30 GB. 32,768 pages (128 MiB of 4 KiB pages) keeps the WAL bounded and checkpoints rare.
+ */
+export const PULL_WAL_CHECKPOINT_PAGES = 32_768;

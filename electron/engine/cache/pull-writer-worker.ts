@@ -8,15 +8,15 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { adoptSqliteNativeBinding } from '../sqlite/open-sqlite';
 import { openCacheDatabase } from './cache-database';
 import { DesignWriteSession, optimizeSearchIndex, upsertDesigns, writeDeferredSearchRows } from './design-writes';
-import type { WriterData, WriterReply, WriterRequest } from './pull-writer-protocol';
+import { PULL_WAL_CHECKPOINT_PAGES, type WriterData, type WriterReply, type WriterRequest } from './pull-writer-protocol';
 
 const port = parentPort!;
 const data = workerData as WriterData;
 adoptSqliteNativeBinding(data.nativeBinding);
 const db = openCacheDatabase(data.databasePath);
 // The pull's many commits would each checkpoint the WAL (rewriting the same index pages, with an fsync) as it
-// passes 1000 pages: the WAL is checkpointed once instead, by the main connection's next commit after the pull.
-db.pragma('wal_autocheckpoint = 0');
+// passes 1000 pages: checkpoints come rarely instead, with the WAL still bounded.
+db.pragma(`wal_autocheckpoint = ${PULL_WAL_CHECKPOINT_PAGES}`);
 /** When the thread has nothing else to do and this many designs wait for their search rows, they get them. */
 const SEARCH_ROWS_BATCH = 5000;
 let session = new DesignWriteSession({ deferSearchRows: true });

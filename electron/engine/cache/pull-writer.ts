@@ -8,7 +8,7 @@ import type { WritableDB } from './cache-database';
 import {
   DesignWriteSession, optimizeSearchIndex, upsertDesigns, writeDeferredSearchRows, type DesignForm, type UpsertFlags, type UpsertResult,
 } from './design-writes';
-import type { WriterData, WriterReply, WriterRequest } from './pull-writer-protocol';
+import { PULL_WAL_CHECKPOINT_PAGES, type WriterData, type WriterReply, type WriterRequest } from './pull-writer-protocol';
 
 /** Whether this code runs from its TypeScript source (tsx, vitest) rather than from the shell's bundle. */
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
@@ -109,7 +109,7 @@ export class PullWriter {
 
   /**
    * While a walk writes, the WAL is not checkpointed at each 1000 pages (each time rewriting the same index pages into
-   * the database, with an fsync): once, at the first commit after the pull, it moves everything the pull wrote.
+   * the database, with an fsync) but at each PULL_WAL_CHECKPOINT_PAGES, and at the first commit after the pull.
    */
   private retire(): void {
     for (const channel of [this.worker, this.starting]) if (channel) this.retired.push(channel);
@@ -119,7 +119,7 @@ export class PullWriter {
   private deferCheckpoints(): void {
     if (this.savedAutocheckpoint !== null || !this.db.open) return;
     this.savedAutocheckpoint = this.db.pragma('wal_autocheckpoint', { simple: true }) as number;
-    this.db.pragma('wal_autocheckpoint = 0');
+    this.db.pragma(`wal_autocheckpoint = ${PULL_WAL_CHECKPOINT_PAGES}`);
   }
 }
 
