@@ -1,6 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { appMenuTemplate } from '../../electron/shell/menu/app-menu';
 
+// These modules need only Electron's types; loading the real module (which downloads its binary) fails the test.
+vi.mock('electron', () => {
+  throw new Error('the real electron module must not be loaded by the shell\'s decisions');
+});
+
 /** Electron's MenuItemConstructorOptions, named without importing electron (tests stay in plain Node). */
 type MenuItemConstructorOptions = ReturnType<typeof appMenuTemplate>[number];
 

@@ -1,10 +1,15 @@
 import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { appProtocolHandler } from '../../electron/shell/protocol/app-protocol';
 import { appDropHandler } from '../../electron/shell/protocol/drop-handler';
 import { appResponseHeaders } from '../../electron/shell/window/content-security-policy';
 import { tempDir } from '../engine/cache/cache-fixtures';
+
+// The code under test needs only Electron's types; loading the real module (which downloads its binary) fails the test.
+vi.mock('electron', () => {
+  throw new Error('the real electron module must not be loaded in tests');
+});
 
 let root: string;
 let renderer: string;

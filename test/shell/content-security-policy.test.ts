@@ -1,7 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { appContentSecurityPolicy, appResponseHeaders, APP_ORIGIN } from '../../electron/shell/window/content-security-policy';
 import { contentSecurityPolicy, securityHeaders } from '../../electron/window-host/host-security';
 import { windowContentSecurityPolicy } from '../../shared/security/content-security-policy';
+
+// The code under test needs only Electron's types; loading the real module (which downloads its binary) fails the test.
+vi.mock('electron', () => {
+  throw new Error('the real electron module must not be loaded in tests');
+});
 
 function directives(policy: string): Map<string, string[]> {
   return new Map(policy.split(';').map((part) => part.trim().split(/\s+/)).map(([name, ...sources]) => [name!, sources]));

@@ -2,6 +2,11 @@ import { describe, expect, it, vi } from 'vitest';
 import { CONTRACT_EVENT_CHANNEL, CONTRACT_REQUEST_CHANNEL } from '../../shared';
 import { registerContractIpc, sendContractEvent } from '../../electron/shell/ipc/contract-ipc';
 
+// The code under test needs only Electron's types; loading the real module (which downloads its binary) fails the test.
+vi.mock('electron', () => {
+  throw new Error('the real electron module must not be loaded in tests');
+});
+
 type Handler = (event: never, ...args: unknown[]) => Promise<unknown>;
 
 function registered(isTrusted: boolean) {

@@ -1,7 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DesignDetail, LibraryPage, Outcome } from '../../shared';
 import { MemoryTokenStore } from '../../electron/engine/authorization/memory-token-store';
 import type { EventMessage } from '../../electron/engine/contract/contract-endpoint';
@@ -12,6 +12,11 @@ import { serveEngine } from '../../electron/shell/engine-process/serve-engine';
 import { tempDir } from '../engine/cache/cache-fixtures';
 import { clientFor } from '../engine/sync/sync-fixtures';
 import { startTestService, type TestService } from '../support/local-service';
+
+// The code under test needs only Electron's types; loading the real module (which downloads its binary) fails the test.
+vi.mock('electron', () => {
+  throw new Error('the real electron module must not be loaded in tests');
+});
 
 const FIXTURES = join(import.meta.dirname, '../fixtures');
 

@@ -1,7 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { decideNavigation, decideNewWindow } from '../../electron/shell/window/navigation-policy';
 import { designPageUrl } from '../../electron/engine/cache/attribution';
 import { authorizationUrl } from '../../electron/engine/authorization/sign-in';
+
+// These modules need only Electron's types; loading the real module (which downloads its binary) fails the test.
+vi.mock('electron', () => {
+  throw new Error('the real electron module must not be loaded by the shell\'s decisions');
+});
 
 const serviceUrl = 'https://designs.example';
 

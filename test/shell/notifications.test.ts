@@ -4,6 +4,11 @@ import { createNotifier } from '../../electron/shell/notifications/notifier';
 import type { NativeNotice } from '../../electron/shell/notifications/notification-policy';
 import { accountView, queueEntry, syncView } from './shell-fixtures';
 
+// The code under test needs only Electron's types; loading the real module (which downloads its binary) fails the test.
+vi.mock('electron', () => {
+  throw new Error('the real electron module must not be loaded in tests');
+});
+
 describe('which events deserve a notification', () => {
   it('leaves progress, waiting, running, done and cancelled items to the window', () => {
     const policy = createNotificationPolicy();

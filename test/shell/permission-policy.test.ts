@@ -1,5 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { decidePermission, hardenSession, isAllowedRequest, originForLog, shouldAllowDevTools, type HardenableSession } from '../../electron/shell/window/permission-policy';
+
+// The code under test needs only Electron's types; loading the real module (which downloads its binary) fails the test.
+vi.mock('electron', () => {
+  throw new Error('the real electron module must not be loaded in tests');
+});
 
 type Listener = (...args: never[]) => unknown;
 

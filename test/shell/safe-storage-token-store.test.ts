@@ -1,8 +1,13 @@
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BASIC_TEXT_WARNING, SafeStorageTokenStore, type SafeStorageLike } from '../../electron/shell/secrets/safe-storage-token-store';
 import { tempDir } from '../engine/cache/cache-fixtures';
+
+// The code under test needs only Electron's types; loading the real module (which downloads its binary) fails the test.
+vi.mock('electron', () => {
+  throw new Error('the real electron module must not be loaded in tests');
+});
 
 /** A stand-in for Electron's safeStorage: a reversible scrambling, so that the file never holds the token in clear. */
 function fakeSafeStorage(options: { available?: boolean; backend?: string; reEncrypt?: boolean; failDecrypt?: boolean } = {}): SafeStorageLike & { encrypted: number } {

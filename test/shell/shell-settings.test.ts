@@ -1,7 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseShellArguments } from '../../electron/shell/main/shell-arguments';
 import { RestartPolicy } from '../../electron/shell/main/restart-policy';
 import { keyValueSettingsStore, settingsJsonSchema } from '../../electron/shell/settings/settings-schema';
+
+// These modules need only Electron's types; loading the real module (which downloads its binary) fails the test.
+vi.mock('electron', () => {
+  throw new Error('the real electron module must not be loaded by the shell\'s decisions');
+});
 
 describe('the settings kept by electron-store', () => {
   it('have a JSON schema per engine setting, derived from the engine\'s own', () => {

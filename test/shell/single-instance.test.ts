@@ -1,5 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { revealWindow, type RevealableWindow } from '../../electron/shell/lifecycle/single-instance';
+
+// These modules need only Electron's types; loading the real module (which downloads its binary) fails the test.
+vi.mock('electron', () => {
+  throw new Error('the real electron module must not be loaded by the shell\'s decisions');
+});
 
 function fakeWindow(state: { destroyed?: boolean; minimized?: boolean; visible?: boolean }) {
   const calls: string[] = [];

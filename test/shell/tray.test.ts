@@ -7,6 +7,11 @@ import { TRAY_STATES, trayView } from '../../electron/shell/tray/tray-state';
 import { SYNC_STATE_LABELS } from '../../shared';
 import { accountView, connectivity, syncView } from './shell-fixtures';
 
+// The code under test needs only Electron's types; loading the real module (which downloads its binary) fails the test.
+vi.mock('electron', () => {
+  throw new Error('the real electron module must not be loaded in tests');
+});
+
 const ICONS = join(import.meta.dirname, '../../electron/shell/tray/icons');
 
 describe('the tray\'s state', () => {

@@ -1,5 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { isTrustedSender, senderRefusal, type SenderEvent } from '../../electron/shell/ipc/trusted-sender';
+
+// The code under test needs only Electron's types; loading the real module (which downloads its binary) fails the test.
+vi.mock('electron', () => {
+  throw new Error('the real electron module must not be loaded in tests');
+});
 
 interface FrameShape { url: string; parent: unknown; destroyed?: boolean; detached?: boolean; throws?: boolean }
 

@@ -1,5 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { mainWindowOptions, spellcheckWithoutDownload, WINDOW_BACKGROUND } from '../../electron/shell/window/window-options';
+
+// These modules need only Electron's types; loading the real module (which downloads its binary) fails the test.
+vi.mock('electron', () => {
+  throw new Error('the real electron module must not be loaded by the shell\'s decisions');
+});
 
 describe('the main window\'s options', () => {
   const options = mainWindowOptions({ preloadPath: '/app/preload.js', darkBackground: false, platform: 'linux' });
