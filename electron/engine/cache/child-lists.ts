@@ -1,7 +1,8 @@
 import type { ServiceClient } from '../api/service-client';
 import { extractList } from '../api/tolerant-readers';
 import type { WritableDB } from './cache-database';
-import { readValidators, replaceDocuments, replaceImages, touchValidators, writeValidators } from './design-writes';
+import { replaceDocuments, replaceImages } from './child-writes';
+import { readValidators, touchValidators, writeValidators } from './fetch-state-writes';
 
 /**
  * A list of a design's images or documents through a conditional GET; null when not modified since last read. Either

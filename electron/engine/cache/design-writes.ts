@@ -1,6 +1,7 @@
-import { tolerantDesign, tolerantDocument, tolerantImage, tolerantUser, type TolerantDesign } from '../api/tolerant-readers';
+import { tolerantDesign, tolerantUser, type TolerantDesign } from '../api/tolerant-readers';
 import type { WritableDB } from './cache-database';
 import { htmlToPlainText } from './html-text';
+import { foldNoCase, tagParts } from './tag-names';
 import { prepared } from './prepared';
 
 /** Which form of a design the service sent (spec §2.1): list/read/search form, or the user-designs form. */
@@ -327,23 +328,6 @@ export function upsertUser(db: WritableDB, raw: unknown, form: 'public' | 'own',
   return parsed.data.id;
 }
 
-function tagParts(value: unknown): { name: string; serviceId: number | null; count: number | null } | null {
-  if (typeof value === 'string') return value.trim() ? { name: value.trim(), serviceId: null, count: null } : null;
-  if (value && typeof value === 'object') {
-    const tag = value as { id?: unknown; name?: unknown; taggings_count?: unknown };
-    if (typeof tag.name !== 'string' || !tag.name.trim()) return null;
-    return {
-      name: tag.name.trim(),
-      serviceId: Number.isInteger(tag.id) ? (tag.id as number) : null,
-      count: Number.isInteger(tag.taggings_count) ? (tag.taggings_count as number) : null,
-    };
-  }
-  return null;
-}
-
-/** ASCII case folded, as the tags table's NOCASE collation compares names. */
-const foldNoCase = (name: string) => name.replace(/[A-Z]+/g, (upper) => upper.toLowerCase());
-
 /** Writes the tag rows of a design's tags (new ones, and changed ids or counts); the tags, in the order given. */
 function writeTagRows(db: WritableDB, tags: unknown, session: DesignWriteSession): DesignTag[] {
   if (!Array.isArray(tags)) return [];
@@ -457,127 +441,4 @@ export function deleteDesigns(db: WritableDB, ids: readonly number[]): number {
     }
   })();
   return removed;
-}
-
-export interface ReplaceResult {
-  written: number;
-  removed: number;
-}
-
-/** Replaces a design's images with the list the service sent; rows whose JSON did not change are not rewritten. */
-export function replaceImages(db: WritableDB, designId: number, items: unknown[], now: number): ReplaceResult {
-  return replaceChildren(db, 'images', designId, items, now, (item) => {
-    const parsed = tolerantImage.safeParse(item);
-    return parsed.success ? { id: parsed.data.id, updatedAt: parsed.data.updated_at } : null;
-  });
-}
-
-export function replaceDocuments(db: WritableDB, designId: number, items: unknown[], now: number): ReplaceResult {
-  return replaceChildren(db, 'documents', designId, items, now, (item) => {
-    const parsed = tolerantDocument.safeParse(item);
-    return parsed.success ? { id: parsed.data.id, updatedAt: parsed.data.updated_at } : null;
-  });
-}
-
-function replaceChildren(
-  db: WritableDB, table: 'images' | 'documents', designId: number, items: unknown[], now: number,
-  read: (item: unknown) => { id: number; updatedAt: string | null } | null,
-): ReplaceResult {
-  let written = 0;
-  let removed = 0;
-  db.transaction(() => {
-    const stored = new Map(
-      (prepared(db, `SELECT id, position, raw_json FROM ${table} WHERE design_id = ?`).all(designId) as { id: number; position: number; raw_json: string }[])
-        .map((row) => [row.id, row]),
-    );
-    const seen = new Set<number>();
-    const upsert = prepared(db, 
-      `INSERT INTO ${table} (id, design_id, position, updated_at, raw_json, fetched_at) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET design_id = excluded.design_id, position = excluded.position, updated_at = excluded.updated_at,
-         raw_json = excluded.raw_json, fetched_at = excluded.fetched_at`,
-    );
-    items.forEach((item, position) => {
-      const key = read(item);
-      if (!key || seen.has(key.id)) return;
-      seen.add(key.id);
-      const json = JSON.stringify(item);
-      const before = stored.get(key.id);
-      if (before && before.raw_json === json && before.position === position) return;
-      upsert.run(key.id, designId, position, key.updatedAt, json, now);
-      written++;
-    });
-    const remove = prepared(db, `DELETE FROM ${table} WHERE id = ?`);
-    for (const id of stored.keys()) if (!seen.has(id)) removed += remove.run(id).changes;
-  })();
-  return { written, removed };
-}
-
-export function markImagesFetched(db: WritableDB, designId: number, updatedAt: string | null): void {
-  prepared(db, 'UPDATE designs SET images_for_updated_at = ? WHERE id = ? AND images_for_updated_at IS NOT ?').run(updatedAt, designId, updatedAt);
-}
-
-export function readValidators(db: WritableDB, url: string): { etag: string | null; lastModified: string | null } | null {
-  const row = prepared(db, 'SELECT etag, last_modified AS lastModified FROM http_validators WHERE url = ?').get(url) as
-    { etag: string | null; lastModified: string | null } | undefined;
-  return row ?? null;
-}
-
-export function writeValidators(db: WritableDB, url: string, etag: string | null, lastModified: string | null, now: number): void {
-  prepared(db, 
-    `INSERT INTO http_validators (url, etag, last_modified, checked_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT (url) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified, checked_at = excluded.checked_at`,
-  ).run(url, etag, lastModified, now);
-}
-
-/** The service said "not modified": what the cache holds of `url` was vouched for now. */
-export function touchValidators(db: WritableDB, url: string, now: number): void {
-  prepared(db, 'UPDATE http_validators SET checked_at = ? WHERE url = ?').run(now, url);
-}
-
-export interface SyncState {
-  lastFullPullAt: number | null;
-  lastListingCount: number | null;
-  lastOwnPullAt: number | null;
-  ownUserId: number | null;
-}
-
-export function updateSyncState(db: WritableDB, changes: Partial<SyncState>): void {
-  const columns: Record<keyof SyncState, string> = {
-    lastFullPullAt: 'last_full_pull_at', lastListingCount: 'last_listing_count', lastOwnPullAt: 'last_own_pull_at', ownUserId: 'own_user_id',
-  };
-  for (const [key, value] of Object.entries(changes) as [keyof SyncState, number | null][]) {
-    prepared(db, `UPDATE sync_state SET ${columns[key]} = ? WHERE id = 1`).run(value);
-  }
-}
-
-/** Fields of a design edited here, not yet confirmed by the service. */
-export interface LocalDesignEdit {
-  name?: string;
-  excerpt?: string;
-  license?: string;
-  description?: string;
-}
-
-/**
- * An edit made here that waits to be sent (the service was unreachable): the cached design shows it at once (its
- * columns, search row and stored forms), and the forms' dates are forgotten, so that the service's next answer for
- * this design is written whatever its date (the edit sent, or refused and read again). False when it is not cached.
- */
-export function applyLocalDesignEdit(db: WritableDB, id: number, edit: LocalDesignEdit): boolean {
-  const fields = Object.fromEntries(Object.entries(edit).filter(([, value]) => value !== undefined));
-  return db.transaction((): boolean => {
-    const row = prepared(db, 'SELECT list_json, user_form_json FROM designs WHERE id = ?').get(id) as { list_json: string | null; user_form_json: string | null } | undefined;
-    if (!row) return false;
-    const patched = (json: string | null) => (json === null ? null : JSON.stringify({ ...(JSON.parse(json) as Record<string, unknown>), ...fields }));
-    prepared(db,
-      `UPDATE designs SET name = coalesce(@name, name), excerpt = coalesce(@excerpt, excerpt), license = coalesce(@license, license),
-         description_html = coalesce(@description, description_html), description_text = coalesce(@descriptionText, description_text),
-         list_json = @list, user_form_json = @user, list_updated_at = NULL, user_form_updated_at = NULL WHERE id = @id`,
-    ).run({
-      id, name: edit.name ?? null, excerpt: edit.excerpt ?? null, license: edit.license ?? null, description: edit.description ?? null,
-      descriptionText: edit.description === undefined ? null : htmlToPlainText(edit.description), list: patched(row.list_json), user: patched(row.user_form_json),
-    });
-    writeSearchRow(db, id);
-    return true;
-  })();
 }

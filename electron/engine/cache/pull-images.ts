@@ -1,7 +1,7 @@
 import { isServiceError } from '../api/service-error';
 import { CACHED_RENDITIONS, renditionUrl } from './design-reads';
 import { readChildList } from './child-lists';
-import { markImagesFetched, replaceDocuments, replaceImages } from './design-writes';
+import { markImagesFetched, replaceDocuments, replaceImages } from './child-writes';
 import { mapWithConcurrency } from './concurrency';
 import { prepared } from './prepared';
 import { describe, isFatal, type PullRun } from './pull-run';

@@ -1,5 +1,6 @@
 import type { WritableDB } from './cache-database';
-import { deleteDesigns, updateSyncState } from './design-writes';
+import { deleteDesigns } from './design-writes';
+import { updateSyncState } from './fetch-state-writes';
 import { prepared } from './prepared';
 import type { PullOptions, PullSummary } from './pull-types';
 

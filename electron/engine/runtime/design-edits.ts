@@ -2,7 +2,8 @@ import { isServiceError } from '../api/service-error';
 import type { ServiceClient } from '../api/service-client';
 import type { Session } from '../authorization/session';
 import type { DesignCache } from '../cache/design-cache';
-import { applyLocalDesignEdit, deleteDesigns, upsertDesign } from '../cache/design-writes';
+import { deleteDesigns, upsertDesign } from '../cache/design-writes';
+import { applyLocalDesignEdit } from '../cache/local-design-edit';
 import type { QueueEvent, QueueStore } from '../queue/queue-store';
 
 export interface DesignEditsOptions {

@@ -3,8 +3,9 @@ import { tolerantDesign } from '../../../electron/engine/api/tolerant-readers';
 import { openCacheDatabase } from '../../../electron/engine/cache/cache-database';
 import { searchCachedDesigns } from '../../../electron/engine/cache/design-reads';
 import {
-  deleteDesigns, DesignWriteSession, indexPendingSearchRows, readDesignFields, readValidators, upsertDesign, upsertDesigns, writeDeferredSearchRows, writeValidators,
+  deleteDesigns, DesignWriteSession, indexPendingSearchRows, readDesignFields, upsertDesign, upsertDesigns, writeDeferredSearchRows,
 } from '../../../electron/engine/cache/design-writes';
+import { readValidators, writeValidators } from '../../../electron/engine/cache/fetch-state-writes';
 import { htmlToPlainText } from '../../../electron/engine/cache/html-text';
 import { dumpDesignWrites, listFormDesign } from './cache-fixtures';
 
