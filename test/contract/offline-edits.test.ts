@@ -14,6 +14,7 @@ import { startService, type RunningService } from '../../service/server/start-se
 import { tempDir } from '../engine/cache/cache-fixtures';
 import { clientFor } from '../engine/sync/sync-fixtures';
 import { startTestService } from '../support/local-service';
+import { until } from '../support/until';
 
 let dataDir: string;
 let service: RunningService;
@@ -33,14 +34,6 @@ async function problem(name: RequestName, input: unknown): Promise<ContractProbl
   const outcome = await endpoint.handle(name, input);
   if (outcome.ok) throw new Error(`${name}: expected a problem`);
   return outcome.problem;
-}
-
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 const edits = async () => (await ok<QueueView>('queue.list', { states: ['waiting', 'running', 'done', 'failed', 'attention'] })).items.filter((item) => item.kind === 'update-design');

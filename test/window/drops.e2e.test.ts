@@ -6,6 +6,7 @@ import { chromiumSkipReason } from '../support/chromium';
 import { tempDir } from '../engine/cache/cache-fixtures';
 import { clientFor } from '../engine/sync/sync-fixtures';
 import { openWindow, type PageGlobals, type WindowFixture } from './window-fixture';
+import { until } from '../support/until';
 
 const MODELS = join(import.meta.dirname, '../fixtures/models');
 
@@ -14,14 +15,6 @@ let page: Page;
 let hingeId: number;
 let root: string;
 const rootParent = tempDir('window-drops-root');
-
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-}
 
 /** Drops a file on `zone` as a desktop drag does: a DataTransfer holding a File, dragenter, dragover, then drop. */
 async function dropFile(zone: Locator, name: string, bytes: Buffer): Promise<void> {

@@ -7,6 +7,7 @@ import { startService, type RunningService } from '../../service/server/start-se
 import { chromiumSkipReason } from '../support/chromium';
 import { clientFor } from '../engine/sync/sync-fixtures';
 import { openWindow, type WindowFixture } from './window-fixture';
+import { until } from '../support/until';
 
 let app: WindowFixture;
 let page: Page;
@@ -14,14 +15,6 @@ let hingeId: number;
 let restarted: RunningService | null = null;
 const dataDir = mkdtempSync(join(tmpdir(), 'design-sync-window-offline-edits-'));
 const row = (name: string) => page.getByTestId('own-design').filter({ has: page.getByRole('link', { name, exact: true }) });
-
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-}
 
 describe.skipIf(chromiumSkipReason !== undefined)('an edit made in the window while the service is stopped, in Chromium', () => {
   beforeAll(async () => {

@@ -6,6 +6,7 @@ import { chromiumSkipReason } from '../support/chromium';
 import { tempDir } from '../engine/cache/cache-fixtures';
 import { clientFor } from '../engine/sync/sync-fixtures';
 import { openWindow, type WindowFixture } from './window-fixture';
+import { until } from '../support/until';
 
 const SCREENSHOTS = join(import.meta.dirname, '../../docs/screenshots');
 
@@ -14,15 +15,6 @@ let page: Page;
 let hingeId: number;
 let root: string;
 const rootParent = tempDir('window-sync-root');
-
-/** Polls `check` until it holds, or fails naming `what` at the deadline. */
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe.skipIf(chromiumSkipReason !== undefined)('the window\'s sync view in Chromium', () => {
   beforeAll(async () => {

@@ -9,6 +9,7 @@ import { memorySettingsStore, type SettingsStore } from '../../../electron/engin
 import { startTestService, type TestService } from '../../support/local-service';
 import { tempDir } from '../cache/cache-fixtures';
 import { clientFor } from '../sync/sync-fixtures';
+import { until } from '../../support/until';
 
 let service: TestService;
 let token: string;
@@ -34,17 +35,6 @@ async function open(profileDir: string, settings: SettingsStore): Promise<Engine
   });
   cleanups.push(() => engine.close());
   return engine;
-}
-
-/** Polls `check` until it holds or the deadline passes (then fails with `what`). */
-async function until<T>(what: string, check: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('the opened engine in the background', () => {
