@@ -169,6 +169,10 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
     if (options.watch !== false) {
       await this.startWatcher();
       this.scheduleRescan();
+      // The watcher reports only what happens once it is ready: a file put in the folder between the first pass and
+      // then (a new design folder filled at once) would wait for the periodic rescan. One more local scan finds it.
+      this.dirtyAll = true;
+      this.scheduleScan(this.debounceMs);
     }
     return first;
   }
