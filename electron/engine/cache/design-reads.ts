@@ -252,11 +252,32 @@ function rank(candidates: Iterable<Candidate>, words: string[]): number[] {
 }
 
 const CANDIDATES_SQL = 'SELECT rowid AS id, name, tags, excerpt, author FROM designs_fts WHERE designs_fts MATCH ? ORDER BY rowid DESC LIMIT ?';
+const MATCHING_IDS_SQL = 'SELECT rowid AS id FROM designs_fts WHERE designs_fts MATCH ? ORDER BY rowid DESC LIMIT ?';
+const CANDIDATES_BY_ID_SQL = 'SELECT f.rowid AS id, f.name, f.tags, f.excerpt, f.author FROM json_each(?) j, designs_fts f WHERE f.rowid = j.value';
 
 /**
- * Offline search: FTS5 MATCH with a prefix query per word typed (the full-text index finds the matches),
- * ranked by the column each word was found in (see rank). Whole-word matches are gathered first: when they
- * fill the window, the prefix query (slower for a very common prefix) is not needed. Never touches the network.
+ * The newest `window` matches to rank. Whole-word matches come first, with their columns: when they fill the
+ * window, the prefix query (slower for a common prefix) is not needed. Otherwise the prefix query (whose matches hold
+ * the whole-word ones: a word is a prefix of itself) is asked for ids only, and only the columns of designs not read
+ * yet are read (reading columns costs more than finding the matches).
+ */
+function searchCandidates(db: ReadableDB, input: string, prefixQuery: string, window: number): Candidate[] {
+  const candidates = prepared(db, CANDIDATES_SQL).all(ftsWholeWordQuery(input), window) as Candidate[];
+  if (candidates.length >= window) return candidates;
+  // A half-typed word has no whole-word match: nothing was read, so the prefix query reads the columns itself.
+  if (candidates.length === 0) return prepared(db, CANDIDATES_SQL).all(prefixQuery, window) as Candidate[];
+  const read = new Set(candidates.map((candidate) => candidate.id));
+  const more = (prepared(db, MATCHING_IDS_SQL).all(prefixQuery, window) as { id: number }[]).map((row) => row.id).filter((id) => !read.has(id));
+  return more.length > 0 ? [...candidates, ...candidatesByIds(db, more)] : candidates;
+}
+
+function candidatesByIds(db: ReadableDB, ids: readonly number[]): Candidate[] {
+  return prepared(db, CANDIDATES_BY_ID_SQL).all(JSON.stringify(ids)) as Candidate[];
+}
+
+/**
+ * Offline search: FTS5 MATCH with a prefix query per word typed (the full-text index finds the matches, see
+ * searchCandidates), ranked by the column each word was found in (see rank). Never touches the network.
  */
 export function searchCachedDesigns(db: ReadableDB, input: string, options: { offset?: number; limit?: number } = {}): SearchPage {
   const query = ftsQuery(input);
@@ -264,12 +285,7 @@ export function searchCachedDesigns(db: ReadableDB, input: string, options: { of
   const limit = clampLimit(options.limit, 20);
   const offset = Math.max(0, Math.floor(options.offset ?? 0));
   const window = Math.max(RANK_WINDOW, offset + limit + 1);
-  const candidates = new Map<number, Candidate>();
-  for (const row of prepared(db, CANDIDATES_SQL).all(ftsWholeWordQuery(input), window) as Candidate[]) candidates.set(row.id, row);
-  if (candidates.size < window) {
-    for (const row of prepared(db, CANDIDATES_SQL).all(query, window) as Candidate[]) candidates.set(row.id, row);
-  }
-  const ids = rank(candidates.values(), searchWords(input)).slice(offset, offset + limit + 1);
+  const ids = rank(searchCandidates(db, input, query, window), searchWords(input)).slice(offset, offset + limit + 1);
   const items = summariesByIds(db, ids);
   return { items: items.slice(0, limit), hasMore: ids.length > limit, query };
 }
