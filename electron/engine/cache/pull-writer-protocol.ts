@@ -28,3 +28,10 @@ export interface WriterData {
  * million-design pull reach 30 GB. 32,768 pages (128 MiB of 4 KiB pages) keeps the WAL bounded and checkpoints rare.
  */
 export const PULL_WAL_CHECKPOINT_PAGES = 32_768;
+
+/**
+ * How many designs a pull writes on the main thread between commits: each commit writes every page it changed to the
+ * WAL, and a page of designs touches pages of every index (at 10,000 designs, a commit per page of 100 wrote 28,180
+ * WAL pages in 197 ms, a commit per 1,000 designs 8,644 in 50 ms).
+ */
+export const PULL_COMMIT_EVERY_DESIGNS = 1_000;

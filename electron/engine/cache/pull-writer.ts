@@ -8,7 +8,9 @@ import type { WritableDB } from './cache-database';
 import {
   DesignWriteSession, optimizeSearchIndex, upsertDesigns, writeDeferredSearchRows, type DesignForm, type UpsertFlags, type UpsertResult,
 } from './design-writes';
-import { PULL_WAL_CHECKPOINT_PAGES, type WriterData, type WriterReply, type WriterRequest } from './pull-writer-protocol';
+import {
+  PULL_COMMIT_EVERY_DESIGNS, PULL_WAL_CHECKPOINT_PAGES, type WriterData, type WriterReply, type WriterRequest,
+} from './pull-writer-protocol';
 
 /** Whether this code runs from its TypeScript source (tsx, vitest) rather than from the shell's bundle. */
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
@@ -31,8 +33,10 @@ export interface PageWrite {
  * (index pages, commits, checkpoints) while the next pages could be fetched: once a listing is known to hold at least
  * `workerFrom` designs, a worker thread with its own connection to the same WAL database (pull-writer-worker.ts) is
  * started, and from the moment it is ready the pages go there. Until then, and for small listings (a sync pass's own
- * designs), pages are written here, at once. Whoever writes, pages are written in order, each only when the one
- * before it was; close() always ends the thread (the pull's `finally`).
+ * designs), pages are written here, at once, each in a savepoint of a transaction committed every
+ * PULL_COMMIT_EVERY_DESIGNS designs and when the walk ends (a commit per page rewrote the same index pages into the WAL
+ * again and again). Whoever writes, pages are written in order, each only when the one before it was; close() always
+ * commits and ends the thread (the pull's `finally`).
  */
 export class PullWriter {
   private session = new DesignWriteSession({ deferSearchRows: true });
@@ -40,6 +44,9 @@ export class PullWriter {
   private starting: WorkerChannel | null = null;
   private writtenHere = 0;
   private savedAutocheckpoint: number | null = null;
+  /** Whether this writer began the connection's open transaction, and how many designs it wrote in it. */
+  private transactionOpen = false;
+  private uncommitted = 0;
   /** Threads no longer written to, ended by close(). */
   private readonly retired: WorkerChannel[] = [];
 
@@ -62,6 +69,8 @@ export class PullWriter {
     // A thread that stopped (its page failed, and the walk with it) is not asked again: this thread writes on.
     if (this.worker?.failed || this.starting?.failed) this.retire();
     if (this.worker) {
+      // The thread's connection cannot write while this one holds its transaction open.
+      this.commit();
       const write = { settled: false } as { results: Promise<UpsertResult[]>; settled: boolean };
       write.results = this.worker.ask({ kind: 'page', itemsJson: JSON.stringify(items), form, at, flags })
         .then((reply) => (reply as Extract<WriterReply, { kind: 'written' }>).results)
@@ -70,16 +79,34 @@ export class PullWriter {
     }
     this.deferCheckpoints();
     try {
+      // Inside this writer's open transaction, upsertDesigns' own transaction is a savepoint: a page that fails is
+      // rolled back alone and the pages before it stay, to be committed.
+      if (!this.transactionOpen) {
+        this.db.exec('BEGIN');
+        this.transactionOpen = true;
+      }
       const results = upsertDesigns(this.db, items, form, at, flags, this.session);
       this.writtenHere += items.length;
+      this.uncommitted += items.length;
+      if (this.uncommitted >= PULL_COMMIT_EVERY_DESIGNS) this.commit();
       return { results: Promise.resolve(results), settled: true };
     } catch (error) {
       return { results: Promise.reject(error), settled: true };
     }
   }
 
+  /** Commits what was written here since the last commit (other writes on this connection meanwhile were savepoints in it). */
+  private commit(): void {
+    if (!this.transactionOpen) return;
+    this.transactionOpen = false;
+    this.uncommitted = 0;
+    // SQLite may have rolled the transaction back itself (a full disk): then there is nothing to commit.
+    if (this.db.open && this.db.inTransaction) this.db.exec('COMMIT');
+  }
+
   /** After a walk (ended or stopped, its pages settled): the search rows of the designs it added, in one batch. */
   async endWalk(): Promise<void> {
+    this.commit();
     if (this.worker) {
       const unindexed = [...this.session.unindexed];
       this.session.unindexed.clear();
@@ -101,6 +128,7 @@ export class PullWriter {
    * usual (by the next commit on this connection).
    */
   async close(): Promise<void> {
+    this.commit();
     this.retire();
     await Promise.all(this.retired.splice(0).map((channel) => channel.close()));
     if (this.savedAutocheckpoint !== null && this.db.open) this.db.pragma(`wal_autocheckpoint = ${this.savedAutocheckpoint}`);

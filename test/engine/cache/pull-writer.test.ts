@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../../electron/engine/api/service-client';
@@ -81,6 +82,28 @@ describe('the pull\'s writer', () => {
     expect(await writer.threadReady()).toBe(false);
     await writeWalk(writer, memory);
     expect(listCachedDesigns(memory.reader, { limit: 10 }).map((design) => design.id)).toEqual(expect.arrayContaining([10, 20, 30, 40]));
+  });
+
+  it('on the main thread, a page that fails is rolled back alone; the pages before and after it are committed for other connections', async () => {
+    const cache = scratchCache();
+    // The database refuses design 666 (as a full disk or a broken row would fail a page part-way).
+    cache.db.exec(`CREATE TEMP TRIGGER refuse_666 BEFORE INSERT ON designs WHEN NEW.id = 666 BEGIN SELECT RAISE(ABORT, 'refused'); END`);
+    const writer = new PullWriter(cache.db, Number.POSITIVE_INFINITY);
+    const at = 1_700_000_000_000;
+    await writer.write([listFormDesign({ id: 1 }), listFormDesign({ id: 2 })], 'list', at, { inListing: true }).results;
+    await expect(writer.write([listFormDesign({ id: 3 }), listFormDesign({ id: 666 })], 'list', at, { inListing: true }).results).rejects.toThrow('refused');
+    await writer.write([listFormDesign({ id: 4, name: 'After the failure' })], 'list', at, { inListing: true }).results;
+    await writer.endWalk();
+    await writer.close();
+
+    expect(cache.db.inTransaction).toBe(false);
+    const other = new Database(cache.db.name, { readonly: true });
+    try {
+      expect(other.prepare('SELECT id FROM designs ORDER BY id').pluck().all()).toEqual([1, 2, 4]);
+      expect(other.prepare(`SELECT rowid FROM designs_fts WHERE designs_fts MATCH '"failure"'`).pluck().all()).toEqual([4]);
+    } finally {
+      other.close();
+    }
   });
 });
 
