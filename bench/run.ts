@@ -19,7 +19,7 @@ import { windowSearchScenario } from './scenarios/window-search';
 /** Benchmarks, each against the real local service over loopback. `npm run bench [-- name …]` */
 const SCENARIOS: Record<string, () => Promise<ScenarioResult>> = {
   'pull-10k': () => pullDesignsScenario('pull-10k', 10_000),
-  'pull-100k': () => pullDesignsScenario('pull-100k', 100_000),
+  'pull-100k': () => pullDesignsScenario('pull-100k', 100_000, 1),
   'search-100k': searchDesignsScenario,
   'upload-throughput': uploadThroughputScenario,
   'settle-to-upload': settleToUploadScenario,

@@ -4,10 +4,12 @@ import { openDesignCache } from '../../electron/engine/cache/design-cache';
 import { pullDesigns } from '../../electron/engine/cache/pull';
 import { PAGINATION_HEADERS } from '../../shared';
 import { median, round, timed, withMemoryPeak, type ScenarioResult } from '../support/measure';
-import { scratchDir, serviceWithSyntheticDesigns } from '../support/service';
+import { processCpuMs, scratchDir, serviceWithSyntheticDesigns } from '../support/service';
 
 const PAGE_SIZE = 100;
 const ROUNDS = 3;
+/** The wait the service adds to each listing request for the pull over a link: a round trip to a service far away. */
+const LINK_LATENCY_MS = 20;
 
 /** The floor: fetch every page and parse it, nothing else. */
 async function bareFetchLoop(baseUrl: string): Promise<number> {
@@ -20,40 +22,63 @@ async function bareFetchLoop(baseUrl: string): Promise<number> {
   }
 }
 
-async function enginePull(baseUrl: string) {
+/** This process's CPU time (every thread: the pull's writer thread too) and the service's, while `work` runs. */
+async function withCpu<T>(servicePid: number | undefined, work: () => Promise<T>): Promise<{ result: T; cpuMs: number; serviceCpuMs: number | null }> {
+  const before = process.cpuUsage();
+  const serviceBefore = processCpuMs(servicePid);
+  const result = await work();
+  const used = process.cpuUsage(before);
+  const serviceAfter = processCpuMs(servicePid);
+  return { result, cpuMs: (used.user + used.system) / 1000, serviceCpuMs: serviceBefore === null || serviceAfter === null ? null : serviceAfter - serviceBefore };
+}
+
+async function enginePull(baseUrl: string, servicePid: number | undefined) {
   const scratch = scratchDir('pull');
   const cache = openDesignCache({ cacheDatabase: join(scratch.path, 'cache.sqlite'), fileCache: join(scratch.path, 'files') });
   try {
     const client = new ServiceClient({ baseUrl, token: () => null });
-    const first = await timed(() => pullDesigns(client, cache.db, cache.files, { pageSize: PAGE_SIZE }));
+    const first = await withCpu(servicePid, () => timed(() => pullDesigns(client, cache.db, cache.files, { pageSize: PAGE_SIZE })));
     // The pull leaves the WAL's checkpoint to the next commit after it (one checkpoint instead of one per 1000 pages):
     // its cost, measured apart, is not hidden.
     const checkpoint = await timed(async () => cache.db.pragma('wal_checkpoint(PASSIVE)'));
     const again = await timed(() => pullDesigns(client, cache.db, cache.files, { pageSize: PAGE_SIZE }));
-    return { first, again, checkpointMs: checkpoint.ms };
+    return { first: first.result, cpuMs: first.cpuMs, serviceCpuMs: first.serviceCpuMs, again, checkpointMs: checkpoint.ms };
   } finally {
     cache.close();
     scratch.dispose();
   }
 }
 
-/** A full pull of `designs` synthetic designs against the bare fetch loop over the same pages; goal: at most 1.3×. */
-export async function pullDesignsScenario(name: string, designs: number): Promise<ScenarioResult> {
-  const service = await serviceWithSyntheticDesigns(designs);
+const medianOrNull = (samples: (number | null)[]) => (samples.some((sample) => sample === null) ? null : median(samples as number[]));
+
+/**
+ * A full pull of `designs` synthetic designs against the bare fetch loop over the same pages; goal: at most 1.3×.
+ * On loopback the service shares the machine's cores with the client, so the CPU time of both is reported beside the
+ * wall clock; then the same two over a link where each listing request waits LINK_LATENCY_MS (`linkRounds` rounds).
+ */
+export async function pullDesignsScenario(name: string, designs: number, linkRounds = ROUNDS): Promise<ScenarioResult> {
+  const service = await serviceWithSyntheticDesigns(designs, { faults: true });
+  const pid = service.child.pid;
   try {
     await bareFetchLoop(service.url); // warm-up: the service's own caches and JIT
     const bare: number[] = [];
+    const bareServiceCpu: (number | null)[] = [];
     const pulls: number[] = [];
+    const pullCpu: number[] = [];
+    const pullServiceCpu: (number | null)[] = [];
     const checkpoints: number[] = [];
     const repulls: number[] = [];
     let memory = { rssPeakMb: 0, rssGrowthMb: 0 };
     let counted = 0;
     for (let round_ = 0; round_ < ROUNDS; round_++) {
-      const loop = await timed(() => bareFetchLoop(service.url));
-      bare.push(loop.ms);
-      counted = loop.result;
-      const measured = await withMemoryPeak(() => enginePull(service.url));
+      const loop = await withCpu(pid, () => timed(() => bareFetchLoop(service.url)));
+      bare.push(loop.result.ms);
+      bareServiceCpu.push(loop.serviceCpuMs);
+      counted = loop.result.result;
+      const measured = await withMemoryPeak(() => enginePull(service.url, pid));
       pulls.push(measured.result.first.ms);
+      pullCpu.push(measured.result.cpuMs);
+      pullServiceCpu.push(measured.result.serviceCpuMs);
       repulls.push(measured.result.again.ms);
       checkpoints.push(measured.result.checkpointMs);
       if (measured.result.first.result.designs.inserted !== designs) {
@@ -61,19 +86,44 @@ export async function pullDesignsScenario(name: string, designs: number): Promis
       }
       memory = { rssPeakMb: Math.max(memory.rssPeakMb, measured.rssPeakMb), rssGrowthMb: Math.max(memory.rssGrowthMb, measured.rssGrowthMb) };
     }
+
+    const fault = await fetch(`${service.url}/__admin/faults`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'latency', ms: LINK_LATENCY_MS, method: 'GET', path: '^/v1/designs$' }),
+    });
+    if (fault.status !== 201) throw new Error(`the service did not take the latency rule (${fault.status})`);
+    const bareOverLink: number[] = [];
+    const pullsOverLink: number[] = [];
+    for (let round_ = 0; round_ < linkRounds; round_++) {
+      bareOverLink.push((await timed(() => bareFetchLoop(service.url))).ms);
+      pullsOverLink.push((await enginePull(service.url, pid)).first.ms);
+    }
+
     const ratio = median(pulls) / median(bare);
+    const serviceCpuDuringPull = medianOrNull(pullServiceCpu);
+    const serviceCpuDuringBare = medianOrNull(bareServiceCpu);
     return {
       name,
-      description: `full pull of ${designs} designs into an empty cache vs a bare fetch loop over the same ${Math.ceil(designs / PAGE_SIZE)} pages (median of ${ROUNDS})`,
+      description: `full pull of ${designs} designs into an empty cache vs a bare fetch loop over the same ${Math.ceil(designs / PAGE_SIZE)} pages `
+        + `(median of ${ROUNDS}), on loopback and over a link adding ${LINK_LATENCY_MS} ms to each listing request (median of ${linkRounds}); `
+        + 'CPU: this process (every thread) and the service process, during the pull',
       metrics: {
         designs: counted,
         bareFetchMs: round(median(bare), 0),
         pullMs: round(median(pulls), 0),
         ratio: round(ratio, 2),
+        pullCpuMs: round(median(pullCpu), 0),
+        pullCpuPerDesignUs: round((median(pullCpu) * 1000) / designs, 1),
+        serviceCpuDuringPullMs: serviceCpuDuringPull === null ? 'n/a' : round(serviceCpuDuringPull, 0),
+        serviceCpuDuringBareMs: serviceCpuDuringBare === null ? 'n/a' : round(serviceCpuDuringBare, 0),
         walCheckpointAfterMs: round(median(checkpoints), 0),
         repullNothingChangedMs: round(median(repulls), 0),
         rssPeakMb: memory.rssPeakMb,
         rssGrowthMb: memory.rssGrowthMb,
+        linkLatencyMs: LINK_LATENCY_MS,
+        bareFetchOverLinkMs: round(median(bareOverLink), 0),
+        pullOverLinkMs: round(median(pullsOverLink), 0),
+        ratioOverLink: round(median(pullsOverLink) / median(bareOverLink), 2),
       },
       goals: [{ metric: 'ratio', target: '≤ 1.3', met: ratio <= 1.3 }],
     };
