@@ -4,7 +4,7 @@ import { ServiceClient } from '../../electron/engine/api/service-client';
 import { MemoryTokenStore } from '../../electron/engine/authorization/memory-token-store';
 import { Session } from '../../electron/engine/authorization/session';
 import { QueueRunner, queueClient } from '../../electron/engine/queue/queue-runner';
-import type { QueueEvent } from '../../electron/engine/queue/queue-store';
+import type { QueueEvent } from '../../electron/engine/queue/queue-item';
 import { openSyncDatabase } from '../../electron/engine/sync-state/sync-database';
 import { SyncEngine } from '../../electron/engine/sync/sync-engine';
 import { prepareUsers, startServiceProcess } from '../../test/support/service-process';

@@ -1,4 +1,4 @@
-import type { QueueItem } from '../../engine/queue/queue-store';
+import type { QueueItem } from '../../engine/queue/queue-item';
 import { CONTENT_POLICY_REASON } from '../../engine/queue/queue-runner';
 import type { Engine } from '../../engine/runtime/engine';
 import { confirmPendingDeletes, syncUntilSent } from '../../engine/runtime/sync-until-sent';

@@ -1,4 +1,4 @@
-import type { QueueItem } from './queue-store';
+import type { QueueItem } from './queue-item';
 
 /** An item in words: "The upload of Gear/gear.stl". */
 export function describeItem(item: Pick<QueueItem, 'kind' | 'path' | 'folder' | 'id'>): string {

@@ -2,7 +2,8 @@ import { lstat } from 'node:fs/promises';
 import type { SyncFolder } from '../sync-state/sync-root';
 import { absolutePath, currentVersion, sameVersion } from './file-version';
 import { NoSyncFolderError } from './job';
-import type { QueueItem, QueueStore } from './queue-store';
+import type { QueueStore } from './queue-store';
+import type { QueueItem } from './queue-item';
 
 /**
  * What the runner asks of the sync folder on disk when an attempt fails: is the folder itself still there (a missing

@@ -4,7 +4,8 @@ import { isServiceError } from '../api/service-error';
 import type { BaseFiles } from '../sync-state/base-files';
 import type { DesignFolders } from '../sync-state/design-folders';
 import { absolutePath, currentVersion, fileNameOf, folderOf, refusalOf, sameVersion, sha1OfFile, type FileVersion } from './file-version';
-import type { QueueItem, QueueStore, SentAttempt } from './queue-store';
+import type { QueueStore } from './queue-store';
+import type { QueueItem, SentAttempt } from './queue-item';
 
 /** What a job works with: the service, the queue, the last synced state, the folder on disk. */
 export interface JobContext {

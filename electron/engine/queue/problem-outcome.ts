@@ -1,6 +1,6 @@
 import type { AttentionKind, ServiceProblem } from '../../../shared';
 import { backoffDelay } from './backoff';
-import type { QueueItem, Settlement } from './queue-store';
+import type { QueueItem, Settlement } from './queue-item';
 
 /** Why the whole queue holds back, not just one item. */
 export type QueueBlock =

@@ -1,5 +1,6 @@
 import type { QueueItemView, QueueState, SyncStatusView } from '../../../shared';
-import type { ActivityEntry, QueueItem, QueueStore } from './queue-store';
+import type { QueueStore } from './queue-store';
+import type { ActivityEntry, QueueItem } from './queue-item';
 
 /** What `design-sync status` shows (and --json prints): sync as a whole, uploads in progress, what needs a person. */
 export interface QueueReport {

@@ -4,7 +4,8 @@ import type { Session } from '../authorization/session';
 import type { DesignCache } from '../cache/design-cache';
 import { deleteDesigns, upsertDesign } from '../cache/design-writes';
 import { applyLocalDesignEdit } from '../cache/local-design-edit';
-import type { QueueEvent, QueueStore } from '../queue/queue-store';
+import type { QueueStore } from '../queue/queue-store';
+import type { QueueEvent } from '../queue/queue-item';
 
 export interface DesignEditsOptions {
   queue: QueueStore;

@@ -1,5 +1,6 @@
 import { describeFieldErrors, validateDesignInput, type DesignInput } from '../../../shared';
-import type { QueueItem, QueueStore } from '../queue/queue-store';
+import type { QueueStore } from '../queue/queue-store';
+import type { QueueItem } from '../queue/queue-item';
 import { EngineError } from './engine-error';
 
 /** What the person acts on in the queue: each checks the item's state first and says plainly why it cannot. */

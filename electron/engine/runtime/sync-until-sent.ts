@@ -1,5 +1,6 @@
 import type { QueueBlock } from '../queue/problem-outcome';
-import type { QueueItem, QueueStore } from '../queue/queue-store';
+import type { QueueStore } from '../queue/queue-store';
+import type { QueueItem } from '../queue/queue-item';
 import type { PassResult } from '../sync/sync-engine';
 import type { Engine } from './engine';
 import { EngineError } from './engine-error';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { isImageFileName, looksLikeWindowsExecutable, uploadRefusal } from '../../../shared';
-import type { NewQueueItem, QueueItem } from '../queue/queue-store';
+import type { NewQueueItem, QueueItem } from '../queue/queue-item';
 import type { BaseFile } from '../sync-state/base-files';
 import { readContents, readFolder, statEntries, statEntry, type LocalEntry } from './local-files';
 import { sleep, type ScanSummary, type SyncContext, type SyncEvent } from './sync-context';

@@ -1,4 +1,5 @@
-import type { QueueItem, QueueStore } from '../queue/queue-store';
+import type { QueueStore } from '../queue/queue-store';
+import type { QueueItem } from '../queue/queue-item';
 import type { BaseFiles } from '../sync-state/base-files';
 import type { DesignFolders } from '../sync-state/design-folders';
 import type { TrashFile } from './local-files';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, renameSync, rmSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { QueueEvent } from '../../../electron/engine/queue/queue-store';
+import type { QueueEvent } from '../../../electron/engine/queue/queue-item';
 import { startTestService, type TestService } from '../../support/local-service';
 import { queueWorld, readFixture, type QueueWorld } from './queue-fixtures';
 

@@ -5,7 +5,7 @@ import { ServiceClient } from '../../../electron/engine/api/service-client';
 import { MemoryTokenStore } from '../../../electron/engine/authorization/memory-token-store';
 import { Session } from '../../../electron/engine/authorization/session';
 import { QueueRunner, queueClient, type QueueRunnerOptions } from '../../../electron/engine/queue/queue-runner';
-import type { QueueEvent } from '../../../electron/engine/queue/queue-store';
+import type { QueueEvent } from '../../../electron/engine/queue/queue-item';
 import type { SyncEvent } from '../../../electron/engine/sync/sync-context';
 import { openSyncDatabase, type SyncDatabase } from '../../../electron/engine/sync-state/sync-database';
 import { SyncEngine, type SyncEngineOptions } from '../../../electron/engine/sync/sync-engine';

@@ -4,7 +4,7 @@ import { isServiceError } from '../../api/service-error';
 import type { SignedInUser } from '../../authorization/signed-in-user';
 import { getCachedDesign, listCachedDesigns, type DesignSummary } from '../../cache/design-reads';
 import { deleteDesigns, upsertDesign } from '../../cache/design-writes';
-import type { QueueItem } from '../../queue/queue-store';
+import type { QueueItem } from '../../queue/queue-item';
 import type { Engine } from '../../runtime/engine';
 import { showEditInCache } from '../../runtime/design-edits';
 import { EngineError } from '../../runtime/engine-error';

@@ -1,5 +1,5 @@
 import type { ActivityView, ConflictView, QueueEntry, QueueItemView } from '../../../../shared';
-import type { ActivityEntry } from '../../queue/queue-store';
+import type { ActivityEntry } from '../../queue/queue-item';
 import { iso } from './iso';
 
 /** An edit of a design names it (the queue's items carry their payload, though the view type does not say so). */

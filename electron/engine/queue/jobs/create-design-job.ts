@@ -1,6 +1,6 @@
 import { validateDesignInput, type UserDesign } from '../../../../shared';
 import { createdSince, type Job, type JobContext } from '../job';
-import type { QueueItem, SentAttempt } from '../queue-store';
+import type { QueueItem, SentAttempt } from '../queue-item';
 
 interface DesignProposal {
   name?: unknown;

@@ -2,7 +2,7 @@ import type { Document, Image } from '../../../../shared';
 import { isServiceError } from '../../api/service-error';
 import { absolutePath, currentVersion, fileNameOf, folderOf } from '../file-version';
 import { designGone, designIdOf, fileKindOf, NO_DESIGN_YET, pathOf, type Job, type JobContext, type JobResult } from '../job';
-import type { QueueItem } from '../queue-store';
+import type { QueueItem } from '../queue-item';
 
 interface RenamePayload {
   fromPath: string;

@@ -4,7 +4,7 @@ import { currentVersion, folderOf, sameVersion } from '../file-version';
 import {
   createdSince, designGone, designIdOf, fileKindOf, isJobResult, NO_DESIGN_YET, pathOf, prepareFile, type Job, type JobContext, type JobResult,
 } from '../job';
-import type { QueueItem } from '../queue-store';
+import type { QueueItem } from '../queue-item';
 
 async function readRemote(ctx: JobContext, designId: number, kind: 'image' | 'document', remoteId: number): Promise<Image | Document> {
   return kind === 'image' ? ctx.client.getImage(designId, remoteId, ctx.signal) : ctx.client.getDocument(designId, remoteId, ctx.signal);

@@ -1,7 +1,7 @@
 import { isServiceError } from '../../api/service-error';
 import type { DesignFields } from '../../api/service-client';
 import type { Job, JobResult } from '../job';
-import type { QueueItem } from '../queue-store';
+import type { QueueItem } from '../queue-item';
 
 interface DesignEditPayload {
   fields: DesignFields;

@@ -4,7 +4,7 @@ import { currentVersion, folderOf, sameVersion } from '../file-version';
 import {
   createdSince, designGone, designIdOf, fileKindOf, isJobResult, NO_DESIGN_YET, pathOf, prepareFile, type Job, type JobContext, type JobResult,
 } from '../job';
-import type { QueueItem, SentAttempt } from '../queue-store';
+import type { QueueItem, SentAttempt } from '../queue-item';
 
 type Remote = Image | Document | CreatedDocument;
 

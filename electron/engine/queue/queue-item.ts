@@ -1,0 +1,125 @@
+import type { AttentionKind, QueueItemView, QueueKind, QueueState, SyncStatusView } from '../../../shared';
+
+/** What the durable queue holds (queue_items rows), what it is told, and what it says (see QueueStore). */
+
+export interface QueueRow {
+  id: number;
+  kind: QueueKind;
+  state: QueueState;
+  paused: number;
+  attention: AttentionKind | null;
+  reason: string | null;
+  folder: string | null;
+  path: string | null;
+  design_id: number | null;
+  file_kind: 'image' | 'document' | null;
+  remote_id: number | null;
+  payload: string;
+  bytes_sent: number;
+  bytes_total: number | null;
+  attempts: number;
+  next_attempt_at: number;
+  started_at: number | null;
+  file_size: number | null;
+  file_mtime_ms: number | null;
+  file_sha1: string | null;
+  created_at: number;
+  updated_at: number;
+  finished_at: number | null;
+  sent_at: number | null;
+  sent_name: string | null;
+  sent_sha1: string | null;
+  sent_size: number | null;
+  sent_mtime_ms: number | null;
+  sent_inode: string | null;
+}
+
+/**
+ * What an attempt sent (or is sending): stored before the request goes out, cleared once the answer is known.
+ * An item that still has one when it comes up again may have been applied by the service: it is reconciled first.
+ */
+export interface SentAttempt {
+  /** Epoch ms when the request started. */
+  at: number;
+  /** The name the service was given (file name, new name, design name). */
+  name: string | null;
+  /** The content sent (hex SHA-1): documents are recognised by it (the service's modelhash). */
+  sha1: string | null;
+  size: number | null;
+  mtimeMs: number | null;
+  /** "dev:ino" of the file sent. */
+  inode: string | null;
+}
+
+/** How the runner ends an attempt of a running item (see QueueStore.settle). */
+export type Settlement =
+  | {
+      state: 'waiting';
+      /** Not before then. */
+      at: number;
+      reason: string | null;
+      /** False for what is not the item's fault (offline, rate limit, stop): the attempt is not counted. */
+      countAttempt: boolean;
+      /** 'keep' when the service may have applied what was sent (reconcile before sending again). */
+      sent: 'keep' | 'clear';
+    }
+  | { state: 'failed'; reason: string }
+  | { state: 'attention'; attention: AttentionKind; reason: string }
+  | { state: 'cancelled'; reason: string };
+
+/** A queue item with what the runner needs beyond the view: its payload and the file version it is about. */
+export interface QueueItem extends QueueItemView {
+  payload: Record<string, unknown>;
+  startedAt: number | null;
+  fileSize: number | null;
+  fileMtimeMs: number | null;
+  fileSha1: string | null;
+  /** Set while an attempt's outcome is unknown (see SentAttempt). */
+  sent: SentAttempt | null;
+}
+
+export interface NewQueueItem {
+  kind: QueueKind;
+  folder?: string | null;
+  path?: string | null;
+  designId?: number | null;
+  fileKind?: 'image' | 'document' | null;
+  remoteId?: number | null;
+  payload?: Record<string, unknown>;
+  file?: { size: number; mtimeMs: number; sha1?: string | null } | null;
+  /** Starts waiting for a person instead of for its turn (e.g. confirm-delete). */
+  attention?: { kind: AttentionKind; reason: string } | null;
+}
+
+/** A queue_items row as the runner and the window read it. */
+export function toItem(row: QueueRow): QueueItem {
+  return {
+    id: row.id, kind: row.kind, state: row.state, paused: row.paused === 1, attention: row.attention, reason: row.reason,
+    folder: row.folder, path: row.path, designId: row.design_id, fileKind: row.file_kind, remoteId: row.remote_id,
+    bytesSent: row.bytes_sent, bytesTotal: row.bytes_total, attempts: row.attempts, nextAttemptAt: row.next_attempt_at,
+    createdAt: row.created_at, updatedAt: row.updated_at,
+    payload: JSON.parse(row.payload) as Record<string, unknown>, startedAt: row.started_at,
+    fileSize: row.file_size, fileMtimeMs: row.file_mtime_ms, fileSha1: row.file_sha1,
+    sent: row.sent_at === null ? null : {
+      at: row.sent_at, name: row.sent_name, sha1: row.sent_sha1, size: row.sent_size, mtimeMs: row.sent_mtime_ms, inode: row.sent_inode,
+    },
+  };
+}
+
+/** Forgets what an attempt sent (its outcome is known). */
+export const CLEAR_SENT = 'sent_at = NULL, sent_name = NULL, sent_sha1 = NULL, sent_size = NULL, sent_mtime_ms = NULL, sent_inode = NULL';
+
+export interface ActivityEntry {
+  id: number;
+  at: number;
+  level: 'info' | 'warning' | 'error';
+  message: string;
+  path: string | null;
+}
+
+/** Nothing leaves the queue now: paused by a person, or sync stopped for a reason one must look at (the folder vanished…). */
+export function heldBack(status: SyncStatusView): boolean {
+  return status.queuePaused || status.state === 'stopped';
+}
+
+export type QueueEvent = { type: 'item'; item: QueueItemView } | { type: 'status'; status: SyncStatusView };
