@@ -1,8 +1,9 @@
-import { round, type ScenarioResult } from '../support/measure';
+import { median, round, type ScenarioResult } from '../support/measure';
 import { syntheticRoot } from '../support/sync-tree';
 
 const DURATION_MS = Number(process.env.IDLE_CPU_MS ?? 60_000);
-const SETTLING_MS = 20_000;
+const SETTLING_MS = 60_000;
+const WINDOW_MS = 10_000;
 
 /**
  * The watching engine on a root of 1,000 files (10 folders × 100), queue idle, for 60 s: CPU time this process
@@ -13,27 +14,39 @@ export async function idleCpuScenario(): Promise<ScenarioResult> {
   try {
     await tree.engine.start({ watch: true });
     await tree.engine.idle();
-    // The first ~20 s after start hold one-time work (V8's memory reducer collecting the start-up heap, the
-    // last settle checks): reported on its own, then the steady state is measured.
+    // The first minute after start holds one-time work (the last settle checks, and V8's memory reducer collecting
+    // the start-up heap: ~120–230 ms of garbage collection seen 40 s after start): reported on its own, then the
+    // steady state is measured.
     const settling = process.cpuUsage();
     await new Promise((resolve) => setTimeout(resolve, SETTLING_MS));
     const settlingUsed = process.cpuUsage(settling);
-    const before = process.cpuUsage();
+    // In windows of 10 s: a one-off (a garbage collection of the start-up heap landing late) shows in one window,
+    // where a steady cost shows in all of them.
+    const windows: number[] = [];
+    let cpuMs = 0;
     const started = performance.now();
-    await new Promise((resolve) => setTimeout(resolve, DURATION_MS));
-    const used = process.cpuUsage(before);
+    for (let i = 0; i < Math.max(1, Math.round(DURATION_MS / WINDOW_MS)); i++) {
+      const before = process.cpuUsage();
+      const windowStarted = performance.now();
+      await new Promise((resolve) => setTimeout(resolve, Math.min(WINDOW_MS, DURATION_MS)));
+      const used = process.cpuUsage(before);
+      cpuMs += (used.user + used.system) / 1000;
+      windows.push(((used.user + used.system) / 1000 / (performance.now() - windowStarted)) * 100);
+    }
     const wallMs = performance.now() - started;
-    const cpuMs = (used.user + used.system) / 1000;
     const percent = (cpuMs / wallMs) * 100;
     return {
       name: 'idle-cpu',
-      description: `SyncEngine watching 1,000 files (chokidar, no polling), queue idle, for ${Math.round(DURATION_MS / 1000)} s after ${SETTLING_MS / 1000} s of settling: CPU used by the whole process`,
+      description: `SyncEngine watching 1,000 files (chokidar, no polling), queue idle, for ${Math.round(DURATION_MS / 1000)} s (in windows of ${WINDOW_MS / 1000} s) after ${SETTLING_MS / 1000} s of settling: CPU used by the whole process`,
       metrics: {
         settlingSeconds: SETTLING_MS / 1000,
         settlingCpuMs: round((settlingUsed.user + settlingUsed.system) / 1000, 1),
         seconds: round(wallMs / 1000, 1),
         cpuMs: round(cpuMs, 1),
         percentOfOneCore: round(percent, 3),
+        windows: windows.length,
+        medianWindowPercent: round(median(windows), 3),
+        maxWindowPercent: round(Math.max(...windows), 3),
       },
       goals: [{ metric: 'percentOfOneCore', target: '≤ 0.1', met: percent <= 0.1 }],
     };
