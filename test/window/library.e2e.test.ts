@@ -100,6 +100,17 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s library in Chro
     await page.getByRole('link', { name: '← Library' }).click();
   });
 
+  it('says why a pull asked for offline failed, in Settings and in the library, until dismissed', async () => {
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('button', { name: 'Pull the catalogue now' }).click();
+    await page.getByRole('alert').filter({ hasText: /^The catalogue could not be pulled: .*cannot be reached/ }).waitFor();
+    await page.getByRole('link', { name: 'Library', exact: true }).click();
+    await waitForCards(1);
+    const pullFailed = page.locator('.banner-error').filter({ hasText: /cannot be reached/ });
+    await pullFailed.getByRole('button', { name: 'Dismiss' }).click();
+    await pullFailed.waitFor({ state: 'detached' });
+  });
+
   it('runs under the host\'s strict CSP without a single violation', () => {
     expect(app.cspViolations).toEqual([]);
   });

@@ -30,6 +30,8 @@ export interface WindowFixture {
   page: Page;
   /** Messages of Content-Security-Policy violations the page reported. */
   cspViolations: string[];
+  /** How many of the page's contract requests named `name` have been answered so far. */
+  answered(name: string): number;
   close(): Promise<void>;
 }
 
@@ -57,10 +59,12 @@ export async function openWindow(seed: (service: TestService, makerToken: string
   page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
   });
+  const answers = contractAnswers(page);
   await page.setViewportSize({ width: 1100, height: 760 });
   await page.goto(host.url);
   return {
     service, makerToken: token, engine, host, page, cspViolations,
+    answered: (name) => answers.get(name) ?? 0,
     async close() {
       await chromium.close();
       await host.close();
@@ -71,4 +75,22 @@ export async function openWindow(seed: (service: TestService, makerToken: string
       rmSync(built, { recursive: true, force: true });
     },
   };
+}
+
+/** Counts, by request name, the contract's answers the page receives over the host's WebSocket. */
+function contractAnswers(page: Page): Map<string, number> {
+  const answers = new Map<string, number>();
+  const names = new Map<number, string>();
+  page.on('websocket', (socket) => {
+    socket.on('framesent', ({ payload }) => {
+      const frame = JSON.parse(String(payload)) as { type?: string; id?: number; name?: string };
+      if (frame.type === 'request' && frame.id !== undefined && frame.name) names.set(frame.id, frame.name);
+    });
+    socket.on('framereceived', ({ payload }) => {
+      const frame = JSON.parse(String(payload)) as { type?: string; id?: number };
+      const name = frame.type === 'response' && frame.id !== undefined ? names.get(frame.id) : undefined;
+      if (name) answers.set(name, (answers.get(name) ?? 0) + 1);
+    });
+  });
+  return answers;
 }

@@ -25,8 +25,12 @@ interface LibraryStore {
   /** Cards by page number, for the pages the grid has shown. */
   pages: Record<number, DesignCard[]>;
   catalogueCheckedAt: string | null;
+  /** Why the cached designs could not be read. */
   problem: string | null;
+  /** Why the check of the catalogue asked here failed: kept until dismissed or the next check. */
+  pullProblem: string | null;
   pulling: boolean;
+  dismissPullProblem(): void;
   setFilter(change: Partial<LibraryFilter>): void;
   /** Loads the pages that hold designs first..last (what the grid shows). */
   ensureRange(first: number, last: number): void;
@@ -72,7 +76,11 @@ export const useLibrary = create<LibraryStore>((set, get) => {
     pages: {},
     catalogueCheckedAt: null,
     problem: null,
+    pullProblem: null,
     pulling: false,
+    dismissPullProblem() {
+      set({ pullProblem: null });
+    },
     setFilter(change) {
       set((state) => ({ filter: { ...state.filter, ...change } }));
       // At once, every keystroke: a page of the cache answers in milliseconds, and a stale answer is dropped.
@@ -101,9 +109,9 @@ export const useLibrary = create<LibraryStore>((set, get) => {
       void loadPage(0);
     },
     async pullCatalogue() {
-      set({ pulling: true, problem: null });
+      set({ pulling: true, pullProblem: null });
       const outcome = await contract.request('catalogue.pull', {});
-      set({ pulling: false, problem: outcome.ok ? null : outcome.problem.message });
+      set({ pulling: false, pullProblem: outcome.ok ? null : outcome.problem.message });
       get().refresh();
     },
   };

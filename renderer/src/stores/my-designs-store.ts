@@ -18,8 +18,15 @@ const failed = (problem: ContractProblem): SaveResult => ({ ok: false, message: 
 
 interface MyDesignsStore {
   items: OwnDesignView[] | null;
+  /** Why the list could not be read. */
+  listProblem: string | null;
+  /** What the person's last publish or delete ended with when it failed: kept until dismissed or another succeeds. */
   problem: string | null;
+  /** Reads the list as the view opens: what an earlier visit said is gone. */
   load(): Promise<void>;
+  /** Reads the list again because the queue or sync changed it: a failed action's problem stays shown. */
+  refresh(): Promise<void>;
+  dismissProblem(): void;
   create(fields: DesignFormFields): Promise<SaveResult>;
   update(id: number, fields: DesignFormFields): Promise<SaveResult>;
   publish(id: number): Promise<void>;
@@ -33,10 +40,18 @@ export const useMyDesigns = create<MyDesignsStore>((set, get) => {
   }));
   return {
     items: null,
+    listProblem: null,
     problem: null,
     async load() {
+      set({ problem: null });
+      await get().refresh();
+    },
+    async refresh() {
       const outcome = await contract.request('own.list', {});
-      set(outcome.ok ? { items: outcome.value, problem: null } : { problem: outcome.problem.message });
+      set(outcome.ok ? { items: outcome.value, listProblem: null } : { listProblem: outcome.problem.message });
+    },
+    dismissProblem() {
+      set({ problem: null });
     },
     /** A new design is a draft: publishing is a separate, explicit step (rule 4). */
     async create(fields) {
@@ -67,7 +82,7 @@ export const useMyDesigns = create<MyDesignsStore>((set, get) => {
 
 contract.on('sync.changed', () => {
   // Sync states of own designs follow the queue.
-  if (useMyDesigns.getState().items) void useMyDesigns.getState().load();
+  if (useMyDesigns.getState().items) void useMyDesigns.getState().refresh();
 });
 
 let editsReload: ReturnType<typeof setTimeout> | undefined;
@@ -76,6 +91,6 @@ contract.on('queue.item', (item) => {
   if (item.kind !== 'update-design' || !useMyDesigns.getState().items || editsReload) return;
   editsReload = setTimeout(() => {
     editsReload = undefined;
-    void useMyDesigns.getState().load();
+    void useMyDesigns.getState().refresh();
   }, 100);
 });

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useLibrary } from '../../stores/library-store';
+import { ProblemBanner } from '../shell/ProblemBanner';
 import { DesignGrid } from './DesignGrid';
 import { LibraryEmpty } from './LibraryEmpty';
 import { LibraryToolbar } from './LibraryToolbar';
@@ -8,13 +9,15 @@ import { LibraryToolbar } from './LibraryToolbar';
 export function LibraryView() {
   const total = useLibrary((store) => store.total);
   const problem = useLibrary((store) => store.problem);
+  const pullProblem = useLibrary((store) => store.pullProblem);
   const shownQuery = useLibrary((store) => store.shownQuery);
   useEffect(() => useLibrary.getState().refresh(), []);
   return (
     <section className="library" aria-labelledby="library-title" data-shown-query={shownQuery ?? undefined}>
       <h2 id="library-title" className="visually-hidden">Library</h2>
       <LibraryToolbar />
-      {problem ? <p className="banner banner-error" role="alert">{problem}</p> : null}
+      <ProblemBanner problem={problem} />
+      <ProblemBanner problem={pullProblem} onDismiss={useLibrary.getState().dismissPullProblem} />
       {total === null ? <p className="empty" role="status">Loading designs…</p> : total === 0 ? <LibraryEmpty /> : <DesignGrid total={total} />}
     </section>
   );

@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'react';
 import { useAccount } from '../../stores/account-store';
 import { useMyDesigns } from '../../stores/my-designs-store';
+import { ProblemBanner } from '../shell/ProblemBanner';
 import { DesignForm } from './DesignForm';
 import { OwnDesignRow } from './OwnDesignRow';
 
 /** The signed-in person's designs, drafts included, with their sync state; a new one starts as a draft. */
 export function MyDesignsView() {
-  const { items, problem, load, create } = useMyDesigns();
+  const { items, listProblem, problem, load, create, dismissProblem } = useMyDesigns();
   const signedIn = useAccount((store) => store.account?.status === 'signed-in');
   const [creating, setCreating] = useState(false);
   useEffect(() => void load(), [load]);
@@ -17,7 +18,8 @@ export function MyDesignsView() {
         {signedIn && !creating ? <button type="button" className="primary" onClick={() => setCreating(true)}>New design</button> : null}
       </header>
       {!signedIn ? <p className="empty">Sign in to see and manage your designs.</p> : null}
-      {problem ? <p className="banner banner-error" role="alert">{problem}</p> : null}
+      <ProblemBanner problem={listProblem} />
+      <ProblemBanner problem={problem} onDismiss={dismissProblem} />
       {creating ? (
         <DesignForm title="New design (a draft until you publish it)" submitLabel="Create draft" onCancel={() => setCreating(false)}
           onSubmit={async (fields) => {

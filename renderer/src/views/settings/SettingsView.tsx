@@ -10,7 +10,7 @@ const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes < 10
 export function SettingsView() {
   const { settings, problem, saved, load, update } = useSettings();
   const { account, notice, signIn, signOut } = useAccount();
-  const { pulling, pullCatalogue } = useLibrary();
+  const { pulling, pullProblem, pullCatalogue } = useLibrary();
   const [serviceUrl, setServiceUrl] = useState('');
   const [limit, setLimit] = useState('');
   useEffect(() => void load(), [load]);
@@ -67,6 +67,7 @@ export function SettingsView() {
         <div className="form-actions">
           <button type="button" onClick={() => void pullCatalogue().then(load)} disabled={pulling}>{pulling ? 'Pulling…' : 'Pull the catalogue now'}</button>
         </div>
+        {pullProblem ? <p className="field-error" role="alert">The catalogue could not be pulled: {pullProblem}</p> : null}
         <div className="field">
           <label htmlFor="cache-limit">Image cache limit (MB)</label>
           <input id="cache-limit" inputMode="numeric" value={limit} onChange={(event) => setLimit(event.target.value)} />
