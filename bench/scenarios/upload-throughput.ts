@@ -144,7 +144,8 @@ export async function uploadThroughputScenario(): Promise<ScenarioResult> {
         queueMBps: round(queueMbps, 1),
         ratio: round(ratio, 2),
       },
-      goals: [{ metric: 'ratio', target: '≥ 0.9', met: ratio >= 0.9 }],
+      // Issue 10 raised the goal from 0.9 (issue 4) to 0.95.
+      goals: [{ metric: 'ratio', target: '≥ 0.95', met: ratio >= 0.95 }],
     };
   } finally {
     await service.stop();
