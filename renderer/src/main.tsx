@@ -1,7 +1,11 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { askFirstPageBeforeRender } from './stores/library-store';
+import { useNavigation } from './stores/navigation-store';
 import { App } from './views/shell/App';
 import './styles.css';
+
+if (useNavigation.getState().route.view === 'library') askFirstPageBeforeRender();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

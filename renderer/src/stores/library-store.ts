@@ -117,6 +117,24 @@ export const useLibrary = create<LibraryStore>((set, get) => {
   };
 });
 
+let askedBeforeFirstRender = false;
+
+/**
+ * Asks for the library's first page as the window's script starts, before React's first render: the answer comes
+ * back while the window renders instead of after. The library view's first mount then does not ask again.
+ */
+export function askFirstPageBeforeRender(): void {
+  askedBeforeFirstRender = true;
+  useLibrary.getState().refresh();
+}
+
+/** Whether the page the library view needs on mounting was asked already (true once, after askFirstPageBeforeRender). */
+export function firstPageAskedBeforeRender(): boolean {
+  const asked = askedBeforeFirstRender;
+  askedBeforeFirstRender = false;
+  return asked;
+}
+
 // A pull (scheduled, or asked elsewhere) changed the catalogue: show it.
 contract.on('pull.finished', ({ summary }) => {
   if (summary) useLibrary.getState().refresh();

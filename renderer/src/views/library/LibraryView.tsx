@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useLibrary } from '../../stores/library-store';
+import { firstPageAskedBeforeRender, useLibrary } from '../../stores/library-store';
 import { ProblemBanner } from '../shell/ProblemBanner';
 import { DesignGrid } from './DesignGrid';
 import { LibraryEmpty } from './LibraryEmpty';
@@ -11,7 +11,9 @@ export function LibraryView() {
   const problem = useLibrary((store) => store.problem);
   const pullProblem = useLibrary((store) => store.pullProblem);
   const shownQuery = useLibrary((store) => store.shownQuery);
-  useEffect(() => useLibrary.getState().refresh(), []);
+  useEffect(() => {
+    if (!firstPageAskedBeforeRender()) useLibrary.getState().refresh();
+  }, []);
   return (
     <section className="library" aria-labelledby="library-title" data-shown-query={shownQuery ?? undefined}>
       <h2 id="library-title" className="visually-hidden">Library</h2>
