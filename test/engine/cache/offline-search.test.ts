@@ -33,6 +33,22 @@ describe('offline search', () => {
     expect(names('gear')).toEqual(['Planetary gear box', 'Cable clip']);
   });
 
+  it('ranks by the best column each word is in (name, tags, excerpt, author, description), a whole word above a prefix, a shorter name above a longer one', () => {
+    const add = (fields: Record<string, unknown>) => upsertDesign(db, listFormDesign(fields), 'list', 1_000);
+    add({ id: 20, name: 'Plain thing', description: '<p>a hinge inside</p>' });
+    add({ id: 21, name: 'Other thing', user: { id: 9, screen_name: 'hinge' }, user_id: 9 });
+    add({ id: 22, name: 'Third thing', excerpt: 'with a hinge' });
+    add({ id: 23, name: 'Fourth thing', tags: [{ id: 2, name: 'hinge', taggings_count: 1 }] });
+    add({ id: 24, name: 'Hinged lid' });
+    add({ id: 25, name: 'Door hinge with a very long name' });
+    add({ id: 26, name: 'Hinge' });
+    expect(names('hinge')).toEqual(['Hinge', 'Door hinge with a very long name', 'Hinged lid', 'Fourth thing', 'Third thing', 'Other thing', 'Plain thing']);
+    expect(names('Þing ÉCLAIR')).toEqual([]);
+    add({ id: 27, name: 'Éclair þing' });
+    add({ id: 28, name: 'Éclair þing étoile 𝒜' });
+    expect(names('eclair þing')).toEqual(['Éclair þing', 'Éclair þing étoile 𝒜']);
+  });
+
   it('searches the description as text: entities decoded, tags and scripts not words', () => {
     expect(htmlToPlainText('<p>Holds a <b>gear</b>&nbsp;cable &amp; more</p><script>var hidden = 1</script>')).toBe('Holds a gear cable & more');
     expect(htmlToPlainText('<p>one</p><p>two</p>')).toBe('one two');
