@@ -35,3 +35,10 @@ export const PULL_WAL_CHECKPOINT_PAGES = 32_768;
  * WAL pages in 197 ms, a commit per 1,000 designs 8,644 in 50 ms).
  */
 export const PULL_COMMIT_EVERY_DESIGNS = 1_000;
+
+/**
+ * How long the pull's open transaction may wait for the next page before it is committed: while the walk waits on the
+ * network, another connection (another process on this profile) may need to write. Pages that follow each other
+ * sooner (a fast link) still share one commit.
+ */
+export const PULL_COMMIT_IDLE_MS = 50;

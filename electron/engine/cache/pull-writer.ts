@@ -9,7 +9,7 @@ import {
   DesignWriteSession, optimizeSearchIndex, upsertDesigns, writeDeferredSearchRows, type DesignForm, type UpsertFlags, type UpsertResult,
 } from './design-writes';
 import {
-  PULL_COMMIT_EVERY_DESIGNS, PULL_WAL_CHECKPOINT_PAGES, type WriterData, type WriterReply, type WriterRequest,
+  PULL_COMMIT_EVERY_DESIGNS, PULL_COMMIT_IDLE_MS, PULL_WAL_CHECKPOINT_PAGES, type WriterData, type WriterReply, type WriterRequest,
 } from './pull-writer-protocol';
 
 /** Whether this code runs from its TypeScript source (tsx, vitest) rather than from the shell's bundle. */
@@ -34,7 +34,8 @@ export interface PageWrite {
  * `workerFrom` designs, a worker thread with its own connection to the same WAL database (pull-writer-worker.ts) is
  * started, and from the moment it is ready the pages go there. Until then, and for small listings (a sync pass's own
  * designs), pages are written here, at once, each in a savepoint of a transaction committed every
- * PULL_COMMIT_EVERY_DESIGNS designs and when the walk ends (a commit per page rewrote the same index pages into the WAL
+ * PULL_COMMIT_EVERY_DESIGNS designs, when no page came for PULL_COMMIT_IDLE_MS (the write lock is not held while
+ * the walk waits on the network) and when the walk ends (a commit per page rewrote the same index pages into the WAL
  * again and again). Whoever writes, pages are written in order, each only when the one before it was; close() always
  * commits and ends the thread (the pull's `finally`).
  */
@@ -47,6 +48,8 @@ export class PullWriter {
   /** Whether this writer began the connection's open transaction, and how many designs it wrote in it. */
   private transactionOpen = false;
   private uncommitted = 0;
+  /** Commits the open transaction when no page came for PULL_COMMIT_IDLE_MS. */
+  private idleCommit: ReturnType<typeof setTimeout> | null = null;
   /** Threads no longer written to, ended by close(). */
   private readonly retired: WorkerChannel[] = [];
 
@@ -89,6 +92,7 @@ export class PullWriter {
       this.writtenHere += items.length;
       this.uncommitted += items.length;
       if (this.uncommitted >= PULL_COMMIT_EVERY_DESIGNS) this.commit();
+      else this.commitWhenIdle();
       return { results: Promise.resolve(results), settled: true };
     } catch (error) {
       return { results: Promise.reject(error), settled: true };
@@ -97,11 +101,18 @@ export class PullWriter {
 
   /** Commits what was written here since the last commit (other writes on this connection meanwhile were savepoints in it). */
   private commit(): void {
+    if (this.idleCommit) clearTimeout(this.idleCommit);
+    this.idleCommit = null;
     if (!this.transactionOpen) return;
     this.transactionOpen = false;
     this.uncommitted = 0;
     // SQLite may have rolled the transaction back itself (a full disk): then there is nothing to commit.
     if (this.db.open && this.db.inTransaction) this.db.exec('COMMIT');
+  }
+
+  private commitWhenIdle(): void {
+    if (this.idleCommit) clearTimeout(this.idleCommit);
+    this.idleCommit = setTimeout(() => this.commit(), PULL_COMMIT_IDLE_MS);
   }
 
   /** After a walk (ended or stopped, its pages settled): the search rows of the designs it added, in one batch. */

@@ -150,6 +150,41 @@ describe('a pull whose pages go to the writer thread', () => {
     expect(runningWriterThreads()).toBe(0);
   });
 
+  it('on the main thread, does not hold the cache\'s write lock while it waits for the next page', async () => {
+    await slowListing();
+    const cache = scratchCache();
+    // Another connection, as another process on the same profile has: it must get to write while the walk waits.
+    const other = new Database(cache.db.name);
+    other.pragma('busy_timeout = 0');
+    let wroteDuringWalk = false;
+    let walking = true;
+    const tryWriting = async () => {
+      const deadline = Date.now() + 10_000;
+      while (walking && !wroteDuringWalk && Date.now() < deadline) {
+        try {
+          other.exec('BEGIN IMMEDIATE; COMMIT');
+          wroteDuringWalk = true;
+        } catch {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      }
+    };
+    let trying: Promise<void> | null = null;
+    try {
+      await pullDesigns(client, cache.db, cache.files, {
+        pageSize: 5, writerThreadFrom: Number.POSITIVE_INFINITY,
+        onProgress: (p) => { if (p.phase === 'designs' && p.done > 0 && !trying) trying = tryWriting(); },
+      });
+      walking = false;
+      await trying;
+      expect(wroteDuringWalk).toBe(true);
+      expect(listCachedDesigns(cache.reader, { limit: 100 })).toHaveLength(DESIGNS);
+    } finally {
+      walking = false;
+      other.close();
+    }
+  });
+
   it('stops when cancelled, keeping what it wrote, with no thread left behind', async () => {
     await slowListing();
     const cache = scratchCache();
