@@ -1,4 +1,4 @@
-import { median, round, type ScenarioResult } from '../support/measure';
+import { idleCpu, round, type ScenarioResult } from '../support/measure';
 import { syntheticRoot } from '../support/sync-tree';
 
 const DURATION_MS = Number(process.env.IDLE_CPU_MS ?? 60_000);
@@ -20,35 +20,21 @@ export async function idleCpuScenario(): Promise<ScenarioResult> {
     const settling = process.cpuUsage();
     await new Promise((resolve) => setTimeout(resolve, SETTLING_MS));
     const settlingUsed = process.cpuUsage(settling);
-    // In windows of 10 s: a one-off (a garbage collection of the start-up heap landing late) shows in one window,
-    // where a steady cost shows in all of them.
-    const windows: number[] = [];
-    let cpuMs = 0;
-    const started = performance.now();
-    for (let i = 0; i < Math.max(1, Math.round(DURATION_MS / WINDOW_MS)); i++) {
-      const before = process.cpuUsage();
-      const windowStarted = performance.now();
-      await new Promise((resolve) => setTimeout(resolve, Math.min(WINDOW_MS, DURATION_MS)));
-      const used = process.cpuUsage(before);
-      cpuMs += (used.user + used.system) / 1000;
-      windows.push(((used.user + used.system) / 1000 / (performance.now() - windowStarted)) * 100);
-    }
-    const wallMs = performance.now() - started;
-    const percent = (cpuMs / wallMs) * 100;
+    const idle = await idleCpu(DURATION_MS, WINDOW_MS);
     return {
       name: 'idle-cpu',
       description: `SyncEngine watching 1,000 files (chokidar, no polling), queue idle, for ${Math.round(DURATION_MS / 1000)} s (in windows of ${WINDOW_MS / 1000} s) after ${SETTLING_MS / 1000} s of settling: CPU used by the whole process`,
       metrics: {
         settlingSeconds: SETTLING_MS / 1000,
         settlingCpuMs: round((settlingUsed.user + settlingUsed.system) / 1000, 1),
-        seconds: round(wallMs / 1000, 1),
-        cpuMs: round(cpuMs, 1),
-        percentOfOneCore: round(percent, 3),
-        windows: windows.length,
-        medianWindowPercent: round(median(windows), 3),
-        maxWindowPercent: round(Math.max(...windows), 3),
+        seconds: round(idle.wallMs / 1000, 1),
+        cpuMs: round(idle.cpuMs, 1),
+        percentOfOneCore: round(idle.percentOfOneCore, 3),
+        windows: idle.windows,
+        medianWindowPercent: round(idle.medianWindowPercent, 3),
+        maxWindowPercent: round(idle.maxWindowPercent, 3),
       },
-      goals: [{ metric: 'percentOfOneCore', target: '≤ 0.1', met: percent <= 0.1 }],
+      goals: [{ metric: 'percentOfOneCore', target: '≤ 0.1', met: idle.percentOfOneCore <= 0.1 }],
     };
   } finally {
     await tree.dispose();

@@ -37,6 +37,37 @@ export async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms:
   return { result, ms: performance.now() - started };
 }
 
+/** This process's CPU while it idles for `durationMs`: in total and per window of `windowMs` (% of one core each). */
+export interface IdleCpu {
+  wallMs: number;
+  cpuMs: number;
+  percentOfOneCore: number;
+  /** A one-off (a late garbage collection) shows in one window, a steady cost in all of them. */
+  medianWindowPercent: number;
+  maxWindowPercent: number;
+  windows: number;
+}
+
+export async function idleCpu(durationMs: number, windowMs: number): Promise<IdleCpu> {
+  const percents: number[] = [];
+  let cpuMs = 0;
+  const started = performance.now();
+  for (let left = durationMs; left > 0; left -= windowMs) {
+    const before = process.cpuUsage();
+    const windowStarted = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, Math.min(windowMs, left)));
+    const used = process.cpuUsage(before);
+    const windowCpuMs = (used.user + used.system) / 1000;
+    cpuMs += windowCpuMs;
+    percents.push((windowCpuMs / (performance.now() - windowStarted)) * 100);
+  }
+  const wallMs = performance.now() - started;
+  return {
+    wallMs, cpuMs, percentOfOneCore: (cpuMs / wallMs) * 100,
+    medianWindowPercent: median(percents), maxWindowPercent: Math.max(...percents), windows: percents.length,
+  };
+}
+
 export interface Goal {
   metric: string;
   /** e.g. "≤ 1.3" */

@@ -3,12 +3,12 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { watchSyncFolder } from '../../electron/engine/sync/folder-watcher';
 import { isIgnoredName } from '../../electron/engine/sync/sync-names';
-import { MB, median, percentile, round } from './measure';
+import { idleCpu, MB, median, percentile, round } from './measure';
 import { folderName } from './sync-tree';
-
 
 const IDLE_WINDOW_MS = 10_000;
 const IDLE_SETTLE_MS = Number(process.env.WATCHER_SETTLE_MS ?? 60_000);
+
 /**
  * One watcher on a tree made by writeTree, in a process of its own (so that its memory and idle CPU are its own):
  * `node --expose-gc --import tsx bench/support/watcher-probe.ts <chokidar|parcel> <root> <folders> <changes> <idleMs>`.
@@ -139,18 +139,7 @@ async function probe(kind: WatcherKind, root: string, folders: number, changeCou
   // Idle: nothing changes; what the watcher (and anything it left running) costs once the one-time work of its start
   // is over (collecting a start-up heap of tens of MB, which landed in the idle time when it began 2 s after the changes).
   await new Promise((resolve) => setTimeout(resolve, IDLE_SETTLE_MS));
-  const windows: number[] = [];
-  let idleCpuMs = 0;
-  const idleStarted = performance.now();
-  for (let left = idleMs; left > 0; left -= IDLE_WINDOW_MS) {
-    const cpuBefore = process.cpuUsage();
-    const windowStarted = performance.now();
-    await new Promise((resolve) => setTimeout(resolve, Math.min(IDLE_WINDOW_MS, left)));
-    const cpu = process.cpuUsage(cpuBefore);
-    idleCpuMs += (cpu.user + cpu.system) / 1000;
-    windows.push((((cpu.user + cpu.system) / 1000) / (performance.now() - windowStarted)) * 100);
-  }
-  const idleWallMs = performance.now() - idleStarted;
+  const idle = await idleCpu(idleMs, IDLE_WINDOW_MS);
   await running.close();
 
   // The tree as it was, for the next watcher.
@@ -173,11 +162,11 @@ async function probe(kind: WatcherKind, root: string, folders: number, changeCou
     modifyP50Ms: round(median(latencies.modify), 1),
     deleteP50Ms: round(median(latencies.delete), 1),
     missed,
-    idleSeconds: round(idleWallMs / 1000, 1),
-    idleCpuMs: round(idleCpuMs, 1),
-    idlePercentOfOneCore: round((idleCpuMs / idleWallMs) * 100, 3),
-    idleMedianWindowPercent: round(median(windows), 3),
-    idleMaxWindowPercent: round(Math.max(...windows), 3),
+    idleSeconds: round(idle.wallMs / 1000, 1),
+    idleCpuMs: round(idle.cpuMs, 1),
+    idlePercentOfOneCore: round(idle.percentOfOneCore, 3),
+    idleMedianWindowPercent: round(idle.medianWindowPercent, 3),
+    idleMaxWindowPercent: round(idle.maxWindowPercent, 3),
   };
 }
 
