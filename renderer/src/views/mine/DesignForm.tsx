@@ -3,6 +3,7 @@ import type { FieldErrors, ImageView } from '../../../../shared';
 import { DEFAULT_LICENSE, LICENSE_CODES, LICENSES } from '../../../../shared/licenses/licenses';
 import { LIMITS } from '../../../../shared/validation/limits';
 import type { DesignFormFields, SaveResult } from '../../stores/my-designs-store';
+import { ProblemBanner } from '../shell/ProblemBanner';
 
 interface DesignFormProps {
   title: string;
@@ -53,7 +54,7 @@ export function DesignForm({ title, initial = {}, submitLabel, onSubmit, onCance
   return (
     <form className="design-form" aria-label={title} onSubmit={(event) => void submit(event)} noValidate>
       <h3>{title}</h3>
-      {message ? <p className="banner banner-error" role="alert">{message}</p> : null}
+      <ProblemBanner problem={message} />
       {field('name', 'Name', LIMITS.designNameMax)}
       {field('excerpt', 'Summary', LIMITS.designExcerptMax)}
       <div className="field">

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useAccount } from '../../stores/account-store';
 import { useLibrary } from '../../stores/library-store';
 import { useSettings } from '../../stores/settings-store';
+import { ProblemBanner } from '../shell/ProblemBanner';
 import { describeAge } from '../time';
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
@@ -24,7 +25,7 @@ export function SettingsView() {
   return (
     <section className="settings" aria-labelledby="settings-title">
       <h2 id="settings-title">Account and settings</h2>
-      {problem ? <p className="banner banner-error" role="alert">{problem}</p> : null}
+      <ProblemBanner problem={problem} />
       {saved ? <p className="banner" role="status">{saved}</p> : null}
 
       <section className="panel" aria-labelledby="account-title">

@@ -1,9 +1,11 @@
+import { ProblemBanner } from './ProblemBanner';
+
 /** A view that could not be shown: the way back, and what went wrong in words. */
 export function ViewProblem({ className, problem }: { className: string; problem: string }) {
   return (
     <section className={className}>
       <p><a href="#/">← Library</a></p>
-      <p className="banner banner-error" role="alert">{problem}</p>
+      <ProblemBanner problem={problem} />
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useQueue } from '../../stores/queue-store';
 import { useSync } from '../../stores/sync-store';
+import { ProblemBanner } from '../shell/ProblemBanner';
 import { ActivityList } from './ActivityList';
 import { ContentPolicy } from './ContentPolicy';
 import { QueueList } from './QueueList';
@@ -18,7 +19,7 @@ export function SyncView() {
   return (
     <section className="sync-view" aria-labelledby="sync-title">
       <h2 id="sync-title">Sync</h2>
-      {problem ? <p className="banner banner-error" role="alert">{problem}</p> : null}
+      <ProblemBanner problem={problem} />
       {sync ? <SyncFolderPanel sync={sync} /> : null}
       {sync && !sync.contentPolicyAccepted && sync.folder ? <ContentPolicy /> : null}
       {queue ? (
