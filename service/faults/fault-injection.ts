@@ -12,6 +12,7 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 declare module 'fastify' {
   interface FastifyRequest {
     dropAfterWrite?: boolean;
+    slowAnswerMs?: number;
   }
 }
 
@@ -70,11 +71,15 @@ export function registerFaultInjection(app: FastifyInstance, ctx: ServiceContext
         case 'drop_after_write':
           request.dropAfterWrite = true;
           break;
+        case 'slow_answer':
+          request.slowAnswerMs = rule.ms!;
+          break;
       }
     }
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
+    if (request.slowAnswerMs) await sleep(request.slowAnswerMs);
     if (request.dropAfterWrite) dropConnection(reply.raw.socket);
     return payload;
   });

@@ -7,9 +7,10 @@ import { z } from 'zod';
  *  - rate_limit: answer 429 with Retry-After: `retryAfter` seconds
  *  - drop: close the connection without an answer; with `afterBytes`, only once that many request bytes arrived
  *  - drop_after_write: handle the request fully (the write happens), then close the connection instead of answering
+ *  - slow_answer: handle the request fully, then hold the answer `ms` before sending it (a snapshot read now, delivered late)
  */
 export const faultRuleInput = z.strictObject({
-  kind: z.enum(['latency', 'status', 'rate_limit', 'drop', 'drop_after_write']),
+  kind: z.enum(['latency', 'status', 'rate_limit', 'drop', 'drop_after_write', 'slow_answer']),
   /** Share of matching requests affected, 0..1. */
   share: z.number().min(0).max(1).default(1),
   /** Affect at most this many requests, then stop matching. */
@@ -25,7 +26,7 @@ export const faultRuleInput = z.strictObject({
   retryAfter: z.number().int().min(0).max(86_400).optional(),
   afterBytes: z.number().int().min(0).optional(),
 }).superRefine((rule, issues) => {
-  if (rule.kind === 'latency' && rule.ms === undefined) issues.addIssue({ code: 'custom', path: ['ms'], message: 'latency needs ms' });
+  if ((rule.kind === 'latency' || rule.kind === 'slow_answer') && rule.ms === undefined) issues.addIssue({ code: 'custom', path: ['ms'], message: `${rule.kind} needs ms` });
   if (rule.kind === 'status' && rule.status === undefined) issues.addIssue({ code: 'custom', path: ['status'], message: 'status needs status' });
   if (rule.kind === 'rate_limit' && rule.retryAfter === undefined) issues.addIssue({ code: 'custom', path: ['retryAfter'], message: 'rate_limit needs retryAfter' });
 });

@@ -57,6 +57,19 @@ describe('fault injection', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(290);
   });
 
+  it('holds an answer read before a write until after it (a stale snapshot delivered late)', async () => {
+    const design = (await (await service.request('POST', '/v1/designs', { token, json: { design: { name: 'Snapshot', excerpt: 'x' } } })).json()) as { id: number };
+    await addFault({ kind: 'slow_answer', ms: 400, path: `^/v1/designs/${design.id}/documents$`, method: 'GET', count: 1 });
+    const listing = service.request('GET', `/v1/designs/${design.id}/documents`, { token });
+    // The write lands while the listing's answer, already read, is held.
+    const form = new FormData();
+    form.append('document[file]', new Blob(['late']), 'late.txt');
+    const upload = await service.request('POST', `/v1/designs/${design.id}/documents`, { token, body: form });
+    expect(upload.status).toBe(201);
+    expect(await (await listing).json()).toEqual([]);
+    expect(((await (await service.request('GET', `/v1/designs/${design.id}/documents`, { token })).json()) as unknown[]).length).toBe(1);
+  });
+
   it('drops the connection without an answer', async () => {
     await addFault({ kind: 'drop', method: 'GET', count: 1 });
     await expect(service.request('GET', '/v1/designs')).rejects.toThrow();

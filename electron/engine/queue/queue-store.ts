@@ -122,6 +122,16 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [
     return row ? toItem(row) : null;
   }
 
+  /**
+   * The files of a design this queue deleted on the service at or after `at` ("image:12", "document:7"): a listing
+   * asked for before then may still hold them, and must not bring them back.
+   */
+  deletedOnServiceSince(designId: number, at: number): Set<string> {
+    const rows = this.sql(`SELECT file_kind, remote_id FROM queue_items WHERE kind = 'delete-remote' AND state = 'done' AND design_id = ? AND remote_id IS NOT NULL AND finished_at >= ?`)
+      .all(designId, at) as { file_kind: string | null; remote_id: number }[];
+    return new Set(rows.map((row) => `${row.file_kind ?? 'document'}:${row.remote_id}`));
+  }
+
   /** Waiting or attention items of the given top-level folders (to withdraw those whose file is gone). */
   pendingInFolders(folders: readonly string[]): QueueItem[] {
     return (this.sql(`SELECT * FROM queue_items WHERE state IN ('waiting', 'attention') AND folder IN (SELECT value FROM json_each(?)) ORDER BY id`)

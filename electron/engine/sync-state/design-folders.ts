@@ -39,8 +39,23 @@ export class DesignFolders {
     const at = this.now();
     this.sql(
       `INSERT INTO design_folders (folder, design_id, state, created_at, updated_at) VALUES (?, ?, 'linked', ?, ?)
-       ON CONFLICT (folder) DO UPDATE SET design_id = excluded.design_id, state = 'linked', updated_at = excluded.updated_at`,
+       ON CONFLICT (folder) DO UPDATE SET design_id = excluded.design_id, state = 'linked', made = 1, updated_at = excluded.updated_at`,
     ).run(folder, designId, at, at);
+  }
+
+  /** Links a folder about to be made on disk for a design; markMade once it is there. */
+  linkToMake(folder: string, designId: number): void {
+    const at = this.now();
+    this.sql(`INSERT INTO design_folders (folder, design_id, state, made, created_at, updated_at) VALUES (?, ?, 'linked', 0, ?, ?)`).run(folder, designId, at, at);
+  }
+
+  markMade(folder: string): void {
+    this.sql('UPDATE design_folders SET made = 1, updated_at = ? WHERE folder = ?').run(this.now(), folder);
+  }
+
+  /** Linked folders whose making was interrupted (a crash between the link and the folder). */
+  toMake(): DesignFolder[] {
+    return (this.sql(`SELECT folder, design_id, state FROM design_folders WHERE state = 'linked' AND made = 0 ORDER BY folder`).all() as FolderRow[]).map(toFolder);
   }
 
   setState(folder: string, state: Exclude<DesignFolderState, 'linked'>): void {

@@ -1,12 +1,12 @@
 import { mkdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Document, Image } from '../../../shared';
 import type { ServiceClient } from '../api/service-client';
 import { isServiceError } from '../api/service-error';
 import type { BaseFile } from '../sync-state/base-files';
 import { downloadToTemp, readFolder, renameNoClobber, placeNew, sha1File, statEntry, type LocalEntry } from './local-files';
 import { MASS_MISSING_MINIMUM, MASS_MISSING_RATIO } from './local-scan';
 import { openItems } from './queue-lookups';
+import { confirmGoneRemotely, listingCanJudge, readDesignListing, remoteKey, type DesignListing, type RemoteFile } from './remote-listing';
 import type { RemoteSummary, SyncContext } from './sync-context';
 import { conflictCopyName, designFolderName, localNameFor, nameKey, uniqueName } from './sync-names';
 
@@ -18,28 +18,9 @@ export interface OwnDesignRef {
   created_at?: string | null;
 }
 
-interface RemoteFile {
-  kind: 'image' | 'document';
-  id: number;
-  name: string;
-  updatedAt: string | null;
-  url: string | null;
-  /** The SHA-1 of the content when the service tells it (a document's modelhash). */
-  sha1: string | null;
-}
-
 type LocalState = { state: 'missing' } | { state: 'unchanged'; entry: LocalEntry } | { state: 'changed'; entry: LocalEntry; sha1: string };
 
-const isSha1 = (value: unknown): value is string => typeof value === 'string' && /^[0-9a-f]{40}$/i.test(value);
 const leaf = (path: string) => path.slice(path.indexOf('/') + 1);
-
-function toRemote(kind: 'image' | 'document', file: Image | Document): RemoteFile {
-  const url = (file.file as { url?: string | null } | null)?.url ?? null;
-  return {
-    kind, id: file.id, name: file.name, updatedAt: file.updated_at ?? null, url,
-    sha1: kind === 'document' && isSha1((file as Document).modelhash) ? (file as Document).modelhash.toLowerCase() : null,
-  };
-}
 
 /**
  * Makes a folder for each own design that has none, named from its slug (safe on every system, unique even on
@@ -51,6 +32,10 @@ export async function ensureDesignFolders(ctx: SyncContext, designs: readonly Ow
     ctx.stop(check.reason);
     return [];
   }
+  for (const interrupted of ctx.folders.toMake()) {
+    await mkdir(join(check.root.path, interrupted.folder), { recursive: true });
+    ctx.folders.markMade(interrupted.folder);
+  }
   const rows = ctx.folders.all();
   // A design being created from a folder right now gets linked to that folder, not a new one.
   const creating = rows.some((row) => row.state === 'creating');
@@ -61,9 +46,11 @@ export async function ensureDesignFolders(ctx: SyncContext, designs: readonly Ow
     if (ctx.folders.ofDesign(design.id)) continue;
     if (creating && design.created_at && Date.parse(design.created_at) > ctx.now() - 10 * 60_000) continue;
     const folder = uniqueName(designFolderName(design), (key) => taken.has(key), false);
-    await mkdir(join(check.root.path, folder));
+    // Linked first: a crash before the folder exists leaves a link the next pass completes, never an unlinked folder.
+    ctx.folders.linkToMake(folder, design.id);
+    await mkdir(join(check.root.path, folder), { recursive: true });
+    ctx.folders.markMade(folder);
     taken.add(nameKey(folder));
-    ctx.folders.link(folder, design.id);
     ctx.log('info', `Made the folder ${folder} for your design “${design.name ?? design.slug ?? design.id}”.`, folder);
     ctx.emit({ type: 'folder-created', folder, designId: design.id });
     created.push(folder);
@@ -94,14 +81,10 @@ export async function pullRemoteChanges(ctx: SyncContext, client: ServiceClient,
   const linked = ctx.folders.all().flatMap((f) => (f.state === 'linked' && f.designId !== null && (!options.designIds || options.designIds.includes(f.designId)) ? [{ folder: f.folder, designId: f.designId }] : []));
 
   // Read every list first: a pass that would trash many files at once is refused before anything moves.
-  const lists: { folder: string; designId: number; remote: Map<string, RemoteFile> }[] = [];
+  const lists: DesignListing[] = [];
   for (const { folder, designId } of linked) {
     try {
-      const [images, documents] = await Promise.all([client.listImages(designId, options.signal), client.listDocuments(designId, options.signal)]);
-      const remote = new Map<string, RemoteFile>();
-      for (const image of images) remote.set(`image:${image.id}`, toRemote('image', image));
-      for (const document of documents) remote.set(`document:${document.id}`, toRemote('document', document));
-      lists.push({ folder, designId, remote });
+      lists.push(await readDesignListing(client, folder, designId, ctx.now, options.signal));
     } catch (error) {
       if (isServiceError(error, 'offline') || isServiceError(error, 'cancelled') || isServiceError(error, 'token-rejected')) throw error;
       const message = isServiceError(error, 'not-found')
@@ -111,7 +94,7 @@ export async function pullRemoteChanges(ctx: SyncContext, client: ServiceClient,
       summary.warnings.push(message);
     }
   }
-  const goneRemotely = lists.reduce((n, { designId, remote }) => n + ctx.base.ofDesign(designId).filter((b) => !remote.has(`${b.kind}:${b.remoteId}`)).length, 0);
+  const goneRemotely = lists.reduce((n, listing) => n + missingFrom(ctx, listing).length, 0);
   const total = ctx.base.count();
   if (goneRemotely > MASS_MISSING_MINIMUM && goneRemotely > total * MASS_MISSING_RATIO) {
     ctx.stop(`The service lists ${goneRemotely} of your ${total} synced files as gone at once: that looks like a broken answer, so nothing was moved to the trash. ` +
@@ -119,36 +102,56 @@ export async function pullRemoteChanges(ctx: SyncContext, client: ServiceClient,
     return finish();
   }
 
-  for (const { folder, designId, remote } of lists) {
+  for (const listing of lists) {
     if (options.signal?.aborted || !ctx.root.verify().ok) break;
     summary.designs++;
-    const pass = new DesignPass(ctx, client, rootPath, folder, designId, summary, options.signal);
-    await pass.run(remote);
+    const pass = new DesignPass(ctx, client, rootPath, listing, summary, options.signal);
+    await pass.run();
   }
   return finish();
 }
 
+/** The synced files of a listed design that the listing lacks, leaving out those it is too old to judge. */
+function missingFrom(ctx: SyncContext, listing: DesignListing): BaseFile[] {
+  return ctx.base.ofDesign(listing.designId)
+    .filter((base) => !listing.files.has(remoteKey(base.kind, base.remoteId)) && listingCanJudge(listing, base));
+}
+
 class DesignPass {
+  private readonly folder: string;
+  private readonly designId: number;
+
   constructor(
     private readonly ctx: SyncContext, private readonly client: ServiceClient, private readonly root: string,
-    private readonly folder: string, private readonly designId: number, private readonly summary: RemoteSummary, private readonly signal?: AbortSignal,
-  ) {}
+    private readonly listing: DesignListing, private readonly summary: RemoteSummary, private readonly signal?: AbortSignal,
+  ) {
+    this.folder = listing.folder;
+    this.designId = listing.designId;
+  }
 
   private abs(path: string): string {
     return join(this.root, path);
   }
 
-  async run(remote: Map<string, RemoteFile>): Promise<void> {
+  async run(): Promise<void> {
+    const { files, listedAt } = this.listing;
     const dir = join(this.root, this.folder);
     for (const base of this.ctx.base.ofDesign(this.designId)) {
       if (base.folder !== this.folder) continue;
+      if (!listingCanJudge(this.listing, base)) {
+        // Sent (or brought) after this listing was asked for: the listing cannot tell anything about it.
+        this.summary.skipped++;
+        continue;
+      }
       try {
-        await this.known(base, remote.get(`${base.kind}:${base.remoteId}`) ?? null);
+        await this.known(base, files.get(remoteKey(base.kind, base.remoteId)) ?? null);
       } catch (error) {
         this.fail(base.path, error);
       }
     }
-    const untracked = [...remote.values()].filter((file) => !this.ctx.base.byRemote(file.kind, file.id));
+    // A file the queue deleted on the service after the listing was asked for is not new there: it is gone.
+    const deletedSince = this.ctx.queue.deletedOnServiceSince(this.designId, listedAt);
+    const untracked = [...files.values()].filter((file) => !this.ctx.base.byRemote(file.kind, file.id) && !deletedSince.has(remoteKey(file.kind, file.id)));
     if (untracked.length === 0) return;
     await mkdir(dir, { recursive: true });
     for (const file of untracked) {
@@ -232,7 +235,18 @@ class DesignPass {
     }
   }
 
+  /**
+   * A synced file the listing lacks. Taken for deleted on the service only once a read of the item itself says so
+   * (404), and only while nothing synced it again meanwhile.
+   */
   private async deletedRemotely(base: BaseFile, pendingId: number | null): Promise<void> {
+    const check = await confirmGoneRemotely(this.client, base, this.signal);
+    const now = this.ctx.base.get(base.path);
+    if (check !== 'gone' || !now || now.remoteId !== base.remoteId || now.kind !== base.kind || now.syncedAt !== base.syncedAt) {
+      this.summary.skipped++;
+      if (check === 'still-there') this.ctx.log('info', `${base.path} is missing from the service's list of its design, but the service still has it: nothing was changed.`, base.path);
+      return;
+    }
     const local = await this.localState(base);
     if (local.state === 'missing') {
       if (pendingId !== null) this.ctx.queue.cancel(pendingId);
