@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { isServiceError, type ServiceError } from '../../engine/api/service-error';
 import { isSignInError } from '../../engine/authorization/sign-in-error';
 import { DEFAULT_SIGN_IN_TIMEOUT_MS } from '../../engine/authorization/loopback-receiver';
 import { normalizeServiceUrl } from '../../engine/profile/profile';
@@ -29,6 +30,11 @@ function timeoutMsOf(raw: string | undefined): number {
   return Math.round(seconds * 1000);
 }
 
+/** The token could not be checked with the service (GET /v1/user/whoami failed): nothing was saved. */
+function notChecked(error: ServiceError): string {
+  return `The token could not be checked with the service, so you are not signed in (nothing was saved): ${error.problem.message}`;
+}
+
 async function loginWithToken(ctx: CliContext): Promise<void> {
   const text = (await ctx.io.readStdin()).trim();
   if (text === '') throw new CliError('No token on standard input. Pipe one in, e.g.: design-sync login --with-token < token.txt');
@@ -41,6 +47,7 @@ async function loginWithToken(ctx: CliContext): Promise<void> {
     ctx.io.out(`The token is kept ${session.store.describe()}.`);
   } catch (error) {
     if (isSignInError(error, 'token-rejected')) throw new CliError('The service does not accept this token.');
+    if (isServiceError(error)) throw new CliError(notChecked(error));
     throw error;
   }
 }
@@ -64,6 +71,7 @@ async function loginInBrowser(ctx: CliContext, options: LoginOptions): Promise<v
     });
   } catch (error) {
     if (isSignInError(error)) throw new CliError(error.kind === 'token-rejected' ? 'The service does not accept the token the browser handed over. Try again: design-sync login' : error.message);
+    if (isServiceError(error)) throw new CliError(notChecked(error));
     throw error;
   }
   switch (result.kind) {

@@ -1,4 +1,6 @@
-import type { DesignCounts, PullSummary } from '../../engine/cache/pull';
+import { isServiceError } from '../../engine/api/service-error';
+import type { DesignCounts, PullProgress, PullSummary } from '../../engine/cache/pull';
+import { CliError } from '../cli-context';
 import type { CommandModule } from '../command-module';
 
 function bytes(n: number): string {
@@ -27,7 +29,43 @@ export function formatPullSummary(summary: PullSummary, serviceUrl: string): str
   return lines.join('\n');
 }
 
-/** `design-sync pull [--json]`: brings the profile's cache up to date with the service. */
+/** How far a pull got, from its progress: what a message about a pull that stopped can say was read. */
+interface Reached {
+  phase: PullProgress['phase'] | null;
+  designs: { done: number; total: number | null };
+  ownDesigns: { done: number; total: number | null };
+}
+
+function countOf(progress: { done: number; total: number | null }, what: string): string {
+  return progress.total !== null ? `${progress.done} of ${progress.total} ${what}` : `${progress.done} ${what}`;
+}
+
+/** Why the pull stopped before its end, and what it had read: printed on a failed exit. */
+export function stoppedMessage(problem: string, reached: Reached, cancelled: boolean): string {
+  const head = cancelled ? 'The pull was cancelled.' : `The pull stopped: ${problem}`;
+  const read: string[] = [];
+  if (reached.phase === 'designs' || reached.designs.done > 0) read.push(countOf(reached.designs, 'published designs'));
+  if (reached.phase === 'own-designs' || reached.ownDesigns.done > 0) read.push(countOf(reached.ownDesigns, 'of your own designs'));
+  const kept = read.length > 0 ? `Read before it stopped: ${read.join(', ')} (kept in the cache); no design was removed.` : 'Nothing was read: the cache is as it was.';
+  return `${head}\n${kept}${cancelled ? '' : ' Run design-sync pull again once the problem is solved.'}`;
+}
+
+/** Null when the pull did everything it should; else why not, and what it read. */
+export function incompleteMessage(summary: PullSummary): string | null {
+  const lines: string[] = [];
+  if (!summary.listingComplete) {
+    const { inserted, updated, unchanged } = summary.designs;
+    lines.push(`The listing of designs was not read completely: ${summary.listingProblem ?? 'it stopped before its end.'}`,
+      `${inserted + updated + unchanged} published designs were read (kept in the cache); no design was removed. Run design-sync pull again once the problem is solved.`);
+  }
+  if (summary.ownDesignsProblem) lines.push(`Your own designs were not pulled: ${summary.ownDesignsProblem}`);
+  return lines.length > 0 ? lines.join('\n') : null;
+}
+
+/**
+ * `design-sync pull [--json]`: brings the profile's cache up to date with the service. Exits 1, saying why and what was
+ * read, when the listing (or, signed in, the own designs) could not be read completely, or the pull stopped.
+ */
 export const pullCommand: CommandModule = (program, context) => {
   program
     .command('pull')
@@ -37,13 +75,27 @@ export const pullCommand: CommandModule = (program, context) => {
       const ctx = context();
       const serviceUrl = ctx.serviceUrl();
       const engine = await ctx.engine();
+      const reached: Reached = { phase: null, designs: { done: 0, total: null }, ownDesigns: { done: 0, total: null } };
+      const onProgress = (progress: PullProgress) => {
+        reached.phase = progress.phase;
+        if (progress.phase === 'designs') reached.designs = progress;
+        if (progress.phase === 'own-designs') reached.ownDesigns = progress;
+      };
       const onSignal = () => void engine.catalogue.stop();
+      engine.catalogue.on('progress', onProgress);
       process.once('SIGINT', onSignal);
+      let summary: PullSummary;
       try {
-        const summary = await engine.catalogue.pullNow();
-        ctx.io.out(options.json ? JSON.stringify(summary, null, 2) : formatPullSummary(summary, serviceUrl));
+        summary = await engine.catalogue.pullNow();
+      } catch (error) {
+        if (isServiceError(error)) throw new CliError(stoppedMessage(error.problem.message, reached, error.problem.kind === 'cancelled'));
+        throw error;
       } finally {
         process.off('SIGINT', onSignal);
+        engine.catalogue.off('progress', onProgress);
       }
+      ctx.io.out(options.json ? JSON.stringify(summary, null, 2) : formatPullSummary(summary, serviceUrl));
+      const incomplete = incompleteMessage(summary);
+      if (incomplete) throw new CliError(incomplete);
     });
 };

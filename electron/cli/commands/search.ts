@@ -1,3 +1,4 @@
+import { isServiceError } from '../../engine/api/service-error';
 import { searchCachedDesigns, type DesignSummary } from '../../engine/cache/design-reads';
 import { searchOnline } from '../../engine/cache/online-search';
 import { CliError } from '../cli-context';
@@ -33,9 +34,16 @@ export const searchCommand: CommandModule = (program, context) => {
       const page = positiveInt(options.page, '--page');
       const client = options.online ? await ctx.client() : null;
       const { cache } = await ctx.engine();
-      const answer = client
-        ? await searchOnline(client, cache.db, query, { page, limit })
-        : { source: 'offline' as const, note: null, ...searchCachedDesigns(cache.reader, query, { offset: (page - 1) * limit, limit }) };
+      let answer;
+      try {
+        answer = client
+          ? await searchOnline(client, cache.db, query, { page, limit })
+          : { source: 'offline' as const, note: null, ...searchCachedDesigns(cache.reader, query, { offset: (page - 1) * limit, limit }) };
+      } catch (error) {
+        // Unreachable is answered from the cache (searchOnline); any other problem of the service is said as it is.
+        if (isServiceError(error)) throw new CliError(`The online search failed: ${error.problem.message}`);
+        throw error;
+      }
       if (answer.note) ctx.io.err(answer.note);
       if (options.json) {
         ctx.io.out(JSON.stringify({ query, source: answer.source, page, hasMore: answer.hasMore, note: answer.note, items: answer.items }, null, 2));

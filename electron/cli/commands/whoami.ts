@@ -22,7 +22,7 @@ export const whoamiCommand: CommandModule = (program: Command, context) => {
       } catch (error) {
         const state = session.state;
         if (state.status === 'needs-sign-in') throw new CliError(`${state.reason} Run: design-sync login`);
-        if (isServiceError(error)) throw new CliError(error.problem.message);
+        if (isServiceError(error)) throw new CliError(`Could not ask the service who is signed in: ${error.problem.message}`);
         throw error;
       }
       session.confirmUser(user);

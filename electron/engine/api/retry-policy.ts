@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pRetry from 'p-retry';
 import type { ServiceProblem } from '../../../shared';
-import { isServiceError } from './service-error';
+import { isServiceError, type ServiceError } from './service-error';
 
 export interface RetryPolicy {
   /** Further attempts after the first. */
@@ -32,6 +32,16 @@ export function mayRepeat(problem: ServiceProblem, idempotent: boolean): boolean
   }
 }
 
+/**
+ * Whether this failure of attempt number `attemptNumber` may be followed by another: as mayRepeat says, except that an
+ * answer that cannot be understood is not asked for again, and a request that timed out is sent again only once.
+ */
+function repeatable(error: ServiceError, attemptNumber: number, idempotent: boolean): boolean {
+  if (error.detail.repeatable === false) return false;
+  if (error.detail.timeout !== undefined && attemptNumber >= 2) return false;
+  return mayRepeat(error.problem, idempotent);
+}
+
 /** Runs `attempt`, retrying with exponential backoff and jitter (p-retry), honouring Retry-After. */
 export async function withRetries<T>(
   attempt: () => Promise<T>,
@@ -45,18 +55,18 @@ export async function withRetries<T>(
     factor: 2,
     randomize: true,
     signal: options.signal,
-    shouldRetry: ({ error }) => {
+    shouldRetry: ({ error, attemptNumber }) => {
       if (!isServiceError(error)) return false;
       const { problem } = error;
       const wait = problem.kind === 'rate-limited' ? problem.retryAfterMs : problem.kind === 'server-error' ? problem.retryAfterMs : undefined;
       if (wait !== undefined && wait > policy.maxRetryAfterMs) return false;
-      return mayRepeat(problem, options.idempotent);
+      return repeatable(error, attemptNumber, options.idempotent);
     },
     onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
       if (!isServiceError(error) || retriesLeft === 0) return;
       const { problem } = error;
       const wait = problem.kind === 'rate-limited' ? problem.retryAfterMs : problem.kind === 'server-error' ? problem.retryAfterMs : undefined;
-      if (!mayRepeat(problem, options.idempotent) || (wait !== undefined && wait > policy.maxRetryAfterMs)) return;
+      if (!repeatable(error, attemptNumber, options.idempotent) || (wait !== undefined && wait > policy.maxRetryAfterMs)) return;
       options.onRetry?.(problem, attemptNumber);
       // Retry-After is a floor: wait it out, then p-retry's own jittered backoff follows.
       if (wait) await sleep(wait, undefined, { signal: options.signal });

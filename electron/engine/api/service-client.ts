@@ -1,10 +1,10 @@
 import type { CreatedDocument, Design, Document, Image, OwnUser, PublicUser, UserDesign } from '../../../shared';
-import { classifyResponse } from './classify-response';
+import { UnreadableAnswer } from './answer-body';
+import { listKindOf, readListAnswer, readUserAnswer, type ListKind } from './list-answers';
 import { multipartBody, type UploadFile, type UploadProgress } from './multipart-upload';
-import { networkProblem } from './network-problem';
 import { ServiceError } from './service-error';
-import { extractList, pageInfo } from './tolerant-readers';
-import { readJson, Transport, type QueryValue, type RawResponse, type TransportOptions } from './transport';
+import { pageInfo } from './tolerant-readers';
+import { Transport, type Answer, type QueryValue, type TransportOptions } from './transport';
 
 export interface Paging {
   page?: number;
@@ -48,7 +48,34 @@ export interface UploadOptions {
   stallTimeoutMs?: number;
 }
 
-const MAX_PAGES = 1_000_000;
+export interface WalkOptions {
+  limit?: number;
+  q?: string;
+  signal?: AbortSignal;
+  /** What the list holds (checked item by item); by default told from the path. */
+  kind?: ListKind;
+  /** A walk that is still told there is another page after this many fails (default 100,000). */
+  maxPages?: number;
+}
+
+/** After this many pages a walk stops: at 100 a page, ten million items. A service that never ends is broken. */
+export const MAX_PAGES = 100_000;
+
+/** How long, after sending an upload's last byte, the service may take to answer (it makes renditions). */
+const UPLOAD_ANSWER_TIMEOUT_MS = 5 * 60_000;
+
+interface PageRequest {
+  path: string;
+  kind: ListKind;
+  limit?: number;
+  q?: string;
+  /** Whether a full page without paging headers means there may be another (only when a limit was asked for). */
+  guessNext: boolean;
+}
+
+function idsOf(items: unknown[]): string {
+  return items.map((item) => String((item as { id?: unknown }).id)).join(',');
+}
 
 /** A typed client for every endpoint of the service's v1 interface. Problems arrive as ServiceError. */
 export class ServiceClient {
@@ -58,38 +85,107 @@ export class ServiceClient {
     this.transport = new Transport(options);
   }
 
-  private async getJson(path: string, query?: Record<string, QueryValue>, signal?: AbortSignal): Promise<{ body: unknown; raw: RawResponse }> {
-    const raw = await this.transport.send({ method: 'GET', path, query, signal });
-    return { body: await readJson(raw, 'GET', path), raw };
+  private getJson(path: string, query?: Record<string, QueryValue>, signal?: AbortSignal): Promise<Answer> {
+    return this.transport.send({ method: 'GET', path, query, signal });
   }
 
-  private async getPage<T>(path: string, paging: Paging & { q?: string }, signal?: AbortSignal): Promise<Page<T>> {
-    const page = paging.page ?? 1;
-    const { body, raw } = await this.getJson(path, { page, limit: paging.limit, q: paging.q }, signal);
-    const items = extractList(body) as T[];
-    const info = pageInfo(raw.headers);
+  /** The service's answer was not understood: its fault, and asking again will not help. */
+  private unreadable(message: string, status: number, path: string, method = 'GET'): ServiceError {
+    return new ServiceError({ kind: 'server-error', status, message }, method, path, { repeatable: false });
+  }
+
+  /** One page of a list answer, its items checked (list-answers.ts) and its paging read from the headers. */
+  private pageOf<T>(answer: Answer, request: PageRequest, page: number): Page<T> {
+    const where = `GET ${request.path}${page > 1 || request.limit !== undefined ? ` (page ${page})` : ''}`;
+    let items: T[];
+    try {
+      items = readListAnswer(answer.body, request.kind, where) as T[];
+    } catch (error) {
+      if (error instanceof UnreadableAnswer) throw this.unreadable(error.message, answer.status, request.path);
+      throw error;
+    }
+    const info = pageInfo(answer.headers);
     // Without paging headers, a short or empty page is the last one.
-    const nextPage = info.nextPage !== undefined
+    let nextPage = info.nextPage !== undefined
       ? info.nextPage
-      : items.length === 0 || (paging.limit !== undefined && items.length < paging.limit) ? null : page + 1;
+      : !request.guessNext || items.length === 0 || (request.limit !== undefined && items.length < request.limit) ? null : page + 1;
+    if (nextPage !== null && info.lastPage !== undefined && page >= info.lastPage) nextPage = null;
     return { items, page, nextPage, totalCount: info.totalCount };
   }
 
+  private async getPage<T>(request: PageRequest, page: number, signal?: AbortSignal): Promise<Page<T>> {
+    const answer = await this.getJson(request.path, { page, limit: request.limit, q: request.q }, signal);
+    return this.pageOf<T>(answer, request, page);
+  }
+
   /**
-   * Every page of a listing, in order, until the service says there is no next page (or, without paging
-   * headers, a page comes back short). Stops if the service hands back the same page again.
+   * The pages of a list from its first one on, in order, until the service says there is no next page (or, without
+   * paging headers, a page comes back short). A walk stops at an empty page whatever the headers say, and when the
+   * service hands back the same page again (a service that does not page sent everything the first time) — unless
+   * it said it holds more than that: then it is not understood. So is a walk still told of another page after
+   * `maxPages`.
    */
-  async *allPages<T extends { id?: unknown }>(path: string, options: { limit?: number; q?: string; signal?: AbortSignal } = {}): AsyncGenerator<Page<T>> {
-    let page: number | null = 1;
-    let previousFirstId: unknown = undefined;
-    for (let count = 0; page !== null && count < MAX_PAGES; count++) {
-      const result: Page<T> = await this.getPage<T>(path, { page, limit: options.limit, q: options.q }, options.signal);
-      const firstId = result.items[0]?.id;
-      if (count > 0 && firstId !== undefined && firstId === previousFirstId) return;
-      previousFirstId = firstId;
-      yield result;
-      page = result.nextPage !== null && result.nextPage > page ? result.nextPage : null;
+  private async *pagesFrom<T>(request: PageRequest, first: Page<T>, options: WalkOptions): AsyncGenerator<Page<T>> {
+    const maxPages = options.maxPages ?? MAX_PAGES;
+    const totalCount = first.totalCount;
+    let current = first;
+    let previousIds = idsOf(first.items);
+    let read = first.items.length;
+    for (let count = 1; ; count++) {
+      const empty = current.items.length === 0;
+      const next = empty || current.nextPage === null || current.nextPage <= current.page ? null : current.nextPage;
+      yield next === current.nextPage ? current : { ...current, nextPage: next };
+      if (next === null) return;
+      if (count >= maxPages) {
+        throw this.unreadable(`The service's answer to GET ${request.path} was not understood: it still said there was another page after ${maxPages.toLocaleString('en-US')} pages; try again later, or tell the service's maintainers.`, 200, request.path);
+      }
+      const page = await this.getPage<T>(request, next, options.signal);
+      const ids = idsOf(page.items);
+      if (page.items.length > 0 && ids === previousIds) {
+        if (totalCount !== undefined && read < totalCount) {
+          throw this.unreadable(
+            `The service's answer to GET ${request.path} (page ${next}) was not understood: it sent page ${current.page} again, while it says it holds ${totalCount.toLocaleString('en-US')} items and ${read.toLocaleString('en-US')} were read; try again later, or tell the service's maintainers.`,
+            200, request.path,
+          );
+        }
+        return;
+      }
+      previousIds = ids;
+      read += page.items.length;
+      current = page;
     }
+  }
+
+  /** Every page of a list, following paging headers or a Link header, from the answer to its first request. */
+  private async collect<T>(answer: Answer, request: PageRequest, signal?: AbortSignal): Promise<T[]> {
+    const items: T[] = [];
+    for await (const page of this.pagesFrom<T>(request, this.pageOf<T>(answer, request, 1), { signal })) items.push(...page.items);
+    return items;
+  }
+
+  /**
+   * Every page of a listing, in order, until the service says there is no next page (or, without paging headers, a
+   * page comes back short): see pagesFrom. Each page's items are checked (list-answers.ts): a page that holds no list,
+   * or items that are not objects with an integer id, is a 'server-error' ServiceError that says which part.
+   */
+  async *allPages<T extends { id?: unknown }>(path: string, options: WalkOptions = {}): AsyncGenerator<Page<T>> {
+    const request: PageRequest = { path, kind: options.kind ?? listKindOf(path), limit: options.limit, q: options.q, guessNext: true };
+    const first = await this.getPage<T>(request, 1, options.signal);
+    yield* this.pagesFrom<T>(request, first, options);
+  }
+
+  /**
+   * A conditional GET of a list (a design's images or documents): not modified, or every page of it (the first asked
+   * as it always was, with no paging parameters; later ones as the paging headers or a Link header say).
+   */
+  async getConditionalList(path: string, validators: Validators = {}, signal?: AbortSignal): Promise<Conditional<unknown[]>> {
+    const headers: Record<string, string> = {};
+    if (validators.etag) headers['if-none-match'] = validators.etag;
+    if (validators.lastModified) headers['if-modified-since'] = validators.lastModified;
+    const answer = await this.transport.send({ method: 'GET', path, headers, accept: [304], signal });
+    if (answer.status === 304) return { notModified: true };
+    const value = await this.collect<unknown>(answer, { path, kind: listKindOf(path), guessNext: false }, signal);
+    return { notModified: false, value, etag: answer.headers.get('etag'), lastModified: answer.headers.get('last-modified') };
   }
 
   /** A conditional GET of one resource: If-None-Match / If-Modified-Since from the validators given. */
@@ -97,25 +193,25 @@ export class ServiceClient {
     const headers: Record<string, string> = {};
     if (validators.etag) headers['if-none-match'] = validators.etag;
     if (validators.lastModified) headers['if-modified-since'] = validators.lastModified;
-    const raw = await this.transport.send({ method: 'GET', path, headers, accept: [304], signal });
-    if (raw.status === 304) return { notModified: true };
-    return {
-      notModified: false,
-      value: (await readJson(raw, 'GET', path)) as T,
-      etag: raw.headers.get('etag'),
-      lastModified: raw.headers.get('last-modified'),
-    };
+    const answer = await this.transport.send({ method: 'GET', path, headers, accept: [304], signal });
+    if (answer.status === 304) return { notModified: true };
+    return { notModified: false, value: answer.body as T, etag: answer.headers.get('etag'), lastModified: answer.headers.get('last-modified') };
   }
 
   // Designs (spec §4.1)
 
+  /** One page of a listing (its items checked: see allPages). */
+  private listPage<T>(path: string, paging: Paging & { q?: string }, signal?: AbortSignal): Promise<Page<T>> {
+    return this.getPage<T>({ path, kind: listKindOf(path), limit: paging.limit, q: paging.q, guessNext: true }, paging.page ?? 1, signal);
+  }
+
   listDesigns(paging: Paging = {}, signal?: AbortSignal) {
-    return this.getPage<Design>('/v1/designs', paging, signal);
+    return this.listPage<Design>('/v1/designs', paging, signal);
   }
 
   /** The search answer's shape is not shown by the spec: a bare array and an object holding one are both read. */
   searchDesigns(q: string, paging: Paging = {}, signal?: AbortSignal) {
-    return this.getPage<Design>('/v1/designs/search', { ...paging, q }, signal);
+    return this.listPage<Design>('/v1/designs/search', { ...paging, q }, signal);
   }
 
   async getDesign(idOrSlug: number | string, signal?: AbortSignal): Promise<Design> {
@@ -129,7 +225,7 @@ export class ServiceClient {
   async createDesign(fields: DesignFields, signal?: AbortSignal): Promise<Design> {
     const path = '/v1/designs';
     const raw = await this.transport.send({ method: 'POST', path, json: { design: fields }, signal });
-    const body = await readJson(raw, 'POST', path);
+    const body = raw.body;
     if (body && typeof body === 'object' && typeof (body as { id?: unknown }).id === 'number') return body as Design;
     const nested = body && typeof body === 'object' ? (body as { design?: unknown }).design : undefined;
     if (nested && typeof nested === 'object' && typeof (nested as { id?: unknown }).id === 'number') return nested as Design;
@@ -155,8 +251,10 @@ export class ServiceClient {
 
   // Images (spec §4.2) and documents (spec §4.3)
 
+  /** Every image of a design: every page, when the service pages them (paging headers or a Link header). */
   async listImages(designId: number | string, signal?: AbortSignal): Promise<Image[]> {
-    return extractList((await this.getJson(`/v1/designs/${designId}/images`, undefined, signal)).body) as Image[];
+    const path = `/v1/designs/${designId}/images`;
+    return this.collect<Image>(await this.getJson(path, undefined, signal), { path, kind: 'images', guessNext: false }, signal);
   }
 
   async getImage(designId: number | string, imageId: number, signal?: AbortSignal): Promise<Image> {
@@ -175,8 +273,10 @@ export class ServiceClient {
     await this.deleteTolerant(`/v1/designs/${designId}/images/${imageId}`, signal);
   }
 
+  /** Every document of a design: every page, when the service pages them (paging headers or a Link header). */
   async listDocuments(designId: number | string, signal?: AbortSignal): Promise<Document[]> {
-    return extractList((await this.getJson(`/v1/designs/${designId}/documents`, undefined, signal)).body) as Document[];
+    const path = `/v1/designs/${designId}/documents`;
+    return this.collect<Document>(await this.getJson(path, undefined, signal), { path, kind: 'documents', guessNext: false }, signal);
   }
 
   async getDocument(designId: number | string, documentId: number, signal?: AbortSignal): Promise<Document> {
@@ -198,7 +298,7 @@ export class ServiceClient {
   // Users (spec §4.4)
 
   listUsers(paging: Paging = {}, signal?: AbortSignal) {
-    return this.getPage<PublicUser>('/v1/users', paging, signal);
+    return this.listPage<PublicUser>('/v1/users', paging, signal);
   }
 
   async getUser(idOrSlug: number | string, signal?: AbortSignal): Promise<PublicUser> {
@@ -206,11 +306,11 @@ export class ServiceClient {
   }
 
   listUserDesigns(idOrSlug: number | string, paging: Paging = {}, signal?: AbortSignal) {
-    return this.getPage<UserDesign>(`/v1/users/${encodeURIComponent(String(idOrSlug))}/designs`, paging, signal);
+    return this.listPage<UserDesign>(`/v1/users/${encodeURIComponent(String(idOrSlug))}/designs`, paging, signal);
   }
 
   listFollowedUsers(idOrSlug: number | string, paging: Paging = {}, signal?: AbortSignal) {
-    return this.getPage<PublicUser>(`/v1/users/${encodeURIComponent(String(idOrSlug))}/users`, paging, signal);
+    return this.listPage<PublicUser>(`/v1/users/${encodeURIComponent(String(idOrSlug))}/users`, paging, signal);
   }
 
   async getFollowedUser(userIdOrSlug: number | string, idOrSlug: number | string, signal?: AbortSignal): Promise<PublicUser> {
@@ -220,25 +320,33 @@ export class ServiceClient {
 
   listFollowedUserDesigns(userIdOrSlug: number | string, idOrSlug: number | string, paging: Paging = {}, signal?: AbortSignal) {
     const path = `/v1/users/${encodeURIComponent(String(userIdOrSlug))}/users/${encodeURIComponent(String(idOrSlug))}/designs`;
-    return this.getPage<UserDesign>(path, paging, signal);
+    return this.listPage<UserDesign>(path, paging, signal);
   }
 
+  /** The signed-in user; an answer that is not an object with an integer id and a screen_name is not understood. */
   async whoami(signal?: AbortSignal): Promise<OwnUser> {
-    return (await this.getJson('/v1/user/whoami', undefined, signal)).body as OwnUser;
+    const path = '/v1/user/whoami';
+    const answer = await this.getJson(path, undefined, signal);
+    try {
+      return readUserAnswer(answer.body, `GET ${path}`) as unknown as OwnUser;
+    } catch (error) {
+      if (error instanceof UnreadableAnswer) throw this.unreadable(error.message, answer.status, path);
+      throw error;
+    }
   }
 
   /** PUT /api/users/whoami: body and answer not shown by the spec; sends a `user` hash, reads a user back if one comes. */
   async updateProfile(fields: Record<string, string | boolean | null>, signal?: AbortSignal): Promise<OwnUser | null> {
-    const raw = await this.transport.send({ method: 'PUT', path: '/api/users/whoami', json: { user: fields }, signal });
-    const body = await readJson(raw, 'PUT', '/api/users/whoami');
+    const { body } = await this.transport.send({ method: 'PUT', path: '/api/users/whoami', json: { user: fields }, signal });
     return body && typeof body === 'object' ? (body as OwnUser) : null;
   }
 
   // Files
 
   /**
-   * Downloads a url the service gave (a path on the service, or an absolute http(s) address) as a stream.
-   * The token goes only to the service's own origin.
+   * Downloads a url the service gave (a path on the service, or an absolute http(s) address) as a stream, watched by
+   * the connect, first-byte and idle timeouts (no overall one: a file may be large). The token goes only to the
+   * service's own origin; a file elsewhere may be redirected to any host.
    */
   async download(url: string, signal?: AbortSignal): Promise<Response> {
     const base = new URL(this.transport.options.baseUrl);
@@ -246,18 +354,11 @@ export class ServiceClient {
     if (target.protocol !== 'http:' && target.protocol !== 'https:') {
       throw new ServiceError({ kind: 'bad-request', status: 0, message: `Not a web address: ${url}` }, 'GET', url);
     }
-    if (target.origin === base.origin) {
-      const raw = await this.transport.send({ method: 'GET', path: target.pathname, query: Object.fromEntries(target.searchParams), signal, timeoutMs: 0, headers: { accept: '*/*' } });
-      return raw.response;
-    }
-    let response: Response;
-    try {
-      response = await fetch(target, { signal });
-    } catch (error) {
-      throw new ServiceError(networkProblem(error, false, signal?.aborted ? 'cancelled' : null), 'GET', target.pathname);
-    }
-    if (!response.ok) throw new ServiceError(classifyResponse(response.status, response.headers, undefined), 'GET', target.pathname);
-    return response;
+    const headers = { accept: '*/*' };
+    const answer = target.origin === base.origin
+      ? await this.transport.open({ method: 'GET', path: target.pathname, query: Object.fromEntries(target.searchParams), signal, headers })
+      : await this.transport.open({ method: 'GET', path: target.pathname, url: target, signal, headers });
+    return answer.response;
   }
 
   /**
@@ -268,20 +369,11 @@ export class ServiceClient {
     const base = new URL(this.transport.options.baseUrl);
     const target = new URL(url, base);
     if (target.protocol !== 'http:' && target.protocol !== 'https:') return null;
-    let length: string | null;
-    if (target.origin === base.origin) {
-      const raw = await this.transport.send({ method: 'HEAD', path: target.pathname, query: Object.fromEntries(target.searchParams), signal, headers: { accept: '*/*' } });
-      length = raw.headers.get('content-length');
-    } else {
-      let response: Response;
-      try {
-        response = await fetch(target, { method: 'HEAD', signal });
-      } catch (error) {
-        throw new ServiceError(networkProblem(error, false, signal?.aborted ? 'cancelled' : null), 'HEAD', target.pathname);
-      }
-      if (!response.ok) throw new ServiceError(classifyResponse(response.status, response.headers, undefined), 'HEAD', target.pathname);
-      length = response.headers.get('content-length');
-    }
+    const headers = { accept: '*/*' };
+    const answer = target.origin === base.origin
+      ? await this.transport.send({ method: 'HEAD', path: target.pathname, query: Object.fromEntries(target.searchParams), signal, headers })
+      : await this.transport.send({ method: 'HEAD', path: target.pathname, url: target, signal, headers });
+    const length = answer.headers.get('content-length');
     const size = length === null ? NaN : Number(length);
     return Number.isSafeInteger(size) && size >= 0 ? size : null;
   }
@@ -299,8 +391,10 @@ export class ServiceClient {
     method: 'POST' | 'PATCH', path: string, hash: 'image' | 'document', fields: FileFields, file: UploadFile | undefined, options: UploadOptions,
   ): Promise<unknown> {
     const stall = new AbortController();
-    const raw = await this.transport.send({
-      method, path, signal: options.signal, timeoutSignal: stall.signal, timeoutMs: 0, idempotent: false,
+    const answer = await this.transport.send({
+      method, path, signal: options.signal, timeoutSignal: stall.signal, idempotent: false,
+      // Sending is watched by the stall timer; then the service makes the renditions before it answers.
+      timeouts: { firstByteMs: Math.max(this.transport.timeouts.firstByteMs, UPLOAD_ANSWER_TIMEOUT_MS), overallMs: 0 },
       // Made anew for each attempt; a retry happens only when the service certainly got nothing (or said 429).
       stream: () => multipartBody(hash, { name: fields.name, description: fields.description }, file, {
         onProgress: options.onProgress,
@@ -308,6 +402,6 @@ export class ServiceClient {
         onStall: () => stall.abort(new Error('upload stalled')),
       }),
     });
-    return readJson(raw, method, path);
+    return answer.body;
   }
 }

@@ -84,8 +84,34 @@ export interface PageInfo {
   nextPage: number | null | undefined;
   totalCount?: number;
   lastPage?: number;
+  perPage?: number;
 }
 
+/**
+ * The page an RFC 8288 Link header's rel="next" points to: its `page` parameter; null when the header lists other
+ * relations but no next one (the last page); undefined without a Link header, or a next address without a page number.
+ */
+export function nextPageOfLink(value: string | null): number | null | undefined {
+  if (!value) return undefined;
+  let sawAny = false;
+  for (const match of value.matchAll(/<([^>]*)>\s*((?:;\s*[^;,]+)*)/g)) {
+    sawAny = true;
+    const rels = /;\s*rel\s*=\s*"?([^";]+)"?/i.exec(match[2] ?? '')?.[1]?.toLowerCase().split(/\s+/) ?? [];
+    if (!rels.includes('next')) continue;
+    try {
+      const page = new URL(match[1]!, 'http://link.invalid').searchParams.get('page');
+      return page !== null && /^\d+$/.test(page) ? Number(page) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return sawAny ? null : undefined;
+}
+
+/**
+ * Paging as the answer's headers tell it: X-Pagination-* (what the service sends), else a Link header's rel="next".
+ * nextPage is undefined when neither says anything (the caller then judges by the page's length).
+ */
 export function pageInfo(headers: Headers): PageInfo {
   const number = (name: string) => {
     const value = headers.get(name);
@@ -93,9 +119,11 @@ export function pageInfo(headers: Headers): PageInfo {
   };
   const hasPaging = [PAGINATION_HEADERS.currentPage, PAGINATION_HEADERS.totalCount, PAGINATION_HEADERS.lastPage, PAGINATION_HEADERS.perPage]
     .some((name) => headers.has(name));
+  const fromLink = nextPageOfLink(headers.get('link'));
   return {
-    nextPage: number(PAGINATION_HEADERS.nextPage) ?? (hasPaging ? null : undefined),
+    nextPage: number(PAGINATION_HEADERS.nextPage) ?? (fromLink !== undefined ? fromLink : hasPaging ? null : undefined),
     totalCount: number(PAGINATION_HEADERS.totalCount),
     lastPage: number(PAGINATION_HEADERS.lastPage),
+    perPage: number(PAGINATION_HEADERS.perPage),
   };
 }

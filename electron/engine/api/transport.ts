@@ -1,8 +1,14 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { parseErrorBody, parseJsonAnswer, UnreadableAnswer, isWebPage, type BodyContext } from './answer-body';
 import { classifyResponse } from './classify-response';
-import { networkProblem } from './network-problem';
+import { exchange, ExchangeFailure, type Exchange, type ExchangeLimits } from './http-exchange';
+import { exchangeProblem, networkProblem } from './network-problem';
 import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from './retry-policy';
-import { ServiceError } from './service-error';
-import { sendStreamed } from './streamed-request';
+import { ServiceError, type ServiceErrorDetail } from './service-error';
+import {
+  DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_REDIRECTS, DEFAULT_TIMEOUTS, ERROR_BODY_BYTES, limitsFromEnvironment, type Timeouts,
+} from './transport-limits';
 import type { ServiceProblem } from '../../../shared';
 
 export type QueryValue = string | number | boolean | undefined;
@@ -13,8 +19,14 @@ export interface TransportOptions {
   /** The token, read for each request so that a new sign-in takes effect at once. */
   token: () => string | null;
   retry?: Partial<RetryPolicy>;
-  /** For each attempt of a request with a body that fits in memory. Uploads use a stall timer instead. */
+  /** The first-byte timeout (an older name kept for callers that set only that); `timeouts` sets each. */
   timeoutMs?: number;
+  /** Connect, first-byte, idle and overall timeouts (transport-limits.ts DEFAULT_TIMEOUTS); 0 turns one off. */
+  timeouts?: Partial<Timeouts>;
+  /** A JSON answer larger than this is refused while it is read (default 32 MiB). */
+  maxAnswerBytes?: number;
+  /** Redirects followed for one request (default 5). */
+  maxRedirects?: number;
   userAgent?: string;
   /** Told of each problem before any retry, with the token the request carried (to notice a rejected one at once). */
   onProblem?: (problem: ServiceProblem, sent: { token: string | null }) => void;
@@ -26,6 +38,11 @@ export interface RequestSpec {
   method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   query?: Record<string, QueryValue>;
+  /**
+   * An address on another origin (a file the service points to): asked as it is, without the token, redirects to
+   * any host followed. `path` then only names it in messages.
+   */
+  url?: URL;
   json?: unknown;
   /** A streamed body (uploads), made anew for each attempt; sent through node:http with backpressure. */
   stream?: () => Promise<{ chunks: AsyncIterable<Uint8Array>; headers: Record<string, string> }>;
@@ -35,41 +52,111 @@ export interface RequestSpec {
   /** Statuses that are an answer, not a problem (e.g. 304). */
   accept?: number[];
   signal?: AbortSignal;
-  /** Aborts like a timeout rather than a cancellation (e.g. an upload the service stopped taking). */
+  /** Aborts like a timeout rather than a cancellation (an upload the service stopped taking). */
   timeoutSignal?: AbortSignal;
-  /** Overrides the per-attempt timeout; 0 disables it. */
-  timeoutMs?: number;
+  /** This request's own timeouts, over the transport's. */
+  timeouts?: Partial<Timeouts>;
 }
 
-export interface RawResponse {
+/** A JSON answer, read whole (within the size limit) and parsed; body is undefined when it had none. */
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
+/** An answer whose body is read as it comes (downloads): watched by the idle timeout only, any size. */
+export interface StreamedAnswer {
   status: number;
   headers: Headers;
   response: Response;
 }
 
-const DEFAULT_TIMEOUT_MS = 30_000;
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
 export class Transport {
   readonly policy: RetryPolicy;
+  readonly timeouts: Timeouts;
+  readonly maxAnswerBytes: number;
+  readonly maxRedirects: number;
 
   constructor(readonly options: TransportOptions) {
-    this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    // DESIGN_SYNC_HTTP wins over what the code chose (transport-limits.ts).
+    const environment = limitsFromEnvironment();
+    this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry, ...(environment.retries !== undefined ? { retries: environment.retries } : {}) };
+    this.timeouts = {
+      ...DEFAULT_TIMEOUTS,
+      ...(options.timeoutMs !== undefined ? { firstByteMs: options.timeoutMs } : {}),
+      ...options.timeouts,
+      ...environment.timeouts,
+    };
+    this.maxAnswerBytes = environment.maxAnswerBytes ?? options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+    this.maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
   }
 
   url(path: string, query: Record<string, QueryValue> = {}, withToken = true): URL {
     const url = new URL(path, this.options.baseUrl);
     for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, String(value));
-    const token = withToken ? this.options.token() : null;
+    // A path that names another host ("//host/x", an absolute address) never takes the token there.
+    const ownOrigin = url.origin === new URL(this.options.baseUrl).origin;
+    const token = withToken && ownOrigin ? this.options.token() : null;
     // Spec §5.6: the token travels as the auth_token query parameter.
     if (token) url.searchParams.set('auth_token', token);
     return url;
   }
 
-  /** Sends with retries as the request's idempotency allows. Resolves with the response of an accepted status. */
-  async send(spec: RequestSpec): Promise<RawResponse> {
+  /**
+   * Sends with retries as the request's idempotency allows, and reads the answer's JSON within each attempt (so an
+   * answer cut short or stalled is asked for again like a lost one). Resolves with an answer of an accepted status.
+   */
+  send(spec: RequestSpec): Promise<Answer> {
+    return this.withRetries(spec, async (ctx) => {
+      const answer = await this.exchange(spec, ctx, false);
+      if (NULL_BODY_STATUSES.has(answer.status) || spec.method === 'HEAD') {
+        // Nothing to read: reading that nothing to its end lets the connection be used again.
+        await answer.read(0, 'cut').catch(() => undefined);
+        return { status: answer.status, headers: answer.headers, body: undefined };
+      }
+      let bytes: Buffer;
+      try {
+        bytes = await answer.read(this.maxAnswerBytes, 'refuse');
+      } catch (error) {
+        throw this.failure(error, spec, ctx);
+      }
+      try {
+        return { status: answer.status, headers: answer.headers, body: parseJsonAnswer(bytes, answer.headers.get('content-type'), ctx.context) };
+      } catch (error) {
+        if (!(error instanceof UnreadableAnswer)) throw error;
+        throw this.fail({ kind: 'server-error', status: answer.status, message: error.message }, spec, ctx, { repeatable: false });
+      }
+    });
+  }
+
+  /** Sends with retries and resolves once the answer's head came; its body is a stream (downloads). */
+  open(spec: RequestSpec): Promise<StreamedAnswer> {
+    return this.withRetries(spec, async (ctx) => {
+      const answer = await this.exchange(spec, ctx, true);
+      if (NULL_BODY_STATUSES.has(answer.status) || spec.method === 'HEAD') {
+        await answer.read(0, 'cut').catch(() => undefined);
+        return { status: answer.status, headers: answer.headers, response: new Response(null, { status: answer.status, headers: answer.headers }) };
+      }
+      const fail = (error: unknown) => this.failure(error, spec, ctx);
+      async function* chunks(): AsyncGenerator<Buffer> {
+        try {
+          yield* answer.body();
+        } catch (error) {
+          throw fail(error);
+        }
+      }
+      const stream = Readable.toWeb(Readable.from(chunks(), { objectMode: false })) as NodeReadableStream<Uint8Array>;
+      return { status: answer.status, headers: answer.headers, response: new Response(stream as unknown as ReadableStream<Uint8Array>, { status: answer.status, headers: answer.headers }) };
+    });
+  }
+
+  private async withRetries<T>(spec: RequestSpec, attempt: (ctx: AttemptContext) => Promise<T>): Promise<T> {
     const idempotent = spec.idempotent ?? ['GET', 'HEAD', 'PUT', 'DELETE'].includes(spec.method);
     try {
-      return await withRetries(() => this.attempt(spec), { idempotent, policy: this.policy, signal: spec.signal });
+      return await withRetries(() => attempt(this.context(spec)), { idempotent, policy: this.policy, signal: spec.signal });
     } catch (error) {
       if (error instanceof ServiceError) throw error;
       if (spec.signal?.aborted) throw new ServiceError({ kind: 'cancelled', message: 'Cancelled.' }, spec.method, spec.path);
@@ -77,64 +164,76 @@ export class Transport {
     }
   }
 
-  private async attempt(spec: RequestSpec): Promise<RawResponse> {
-    const timeoutMs = spec.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const timeout = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
-    const signals = [spec.signal, timeout, spec.timeoutSignal].filter((s): s is AbortSignal => s !== undefined);
-    const headers: Record<string, string> = { accept: 'application/json', ...spec.headers };
-    if (this.options.userAgent) headers['user-agent'] = this.options.userAgent;
-    const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
-    const isWrite = spec.method !== 'GET' && spec.method !== 'HEAD';
-    const url = this.url(spec.path, spec.query);
-    const sent = { token: url.searchParams.get('auth_token') };
-
-    let response: Response;
-    try {
-      if (spec.stream) {
-        const made = await spec.stream();
-        const answer = await sendStreamed(url, spec.method, { ...headers, ...made.headers }, made.chunks, signal);
-        const empty = answer.status === 204 || answer.status === 304 || answer.text === '';
-        response = new Response(empty ? null : answer.text, { status: answer.status, headers: answer.headers });
-      } else {
-        let body: string | undefined;
-        if (spec.json !== undefined) {
-          body = JSON.stringify(spec.json);
-          headers['content-type'] = 'application/json';
-        }
-        response = await fetch(url, { method: spec.method, headers, body, redirect: 'follow', signal });
-      }
-    } catch (error) {
-      const reason = spec.signal?.aborted ? 'cancelled' : timeout?.aborted || spec.timeoutSignal?.aborted ? 'timeout' : null;
-      throw this.fail(networkProblem(error, isWrite, reason), spec, sent);
-    }
-    this.options.onAnswer?.();
-
-    if ((response.status >= 200 && response.status < 300) || spec.accept?.includes(response.status)) {
-      return { status: response.status, headers: response.headers, response };
-    }
-    let parsed: unknown = undefined;
-    try {
-      const text = await response.text();
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      // An unreadable error body still has its status.
-    }
-    throw this.fail(classifyResponse(response.status, response.headers, parsed), spec, sent);
+  private context(spec: RequestSpec): AttemptContext {
+    const url = spec.url ?? this.url(spec.path, spec.query);
+    return {
+      url,
+      sent: { token: spec.url ? null : url.searchParams.get('auth_token') },
+      isWrite: spec.method !== 'GET' && spec.method !== 'HEAD',
+      context: { host: url.host, origin: url.origin, request: `${spec.method} ${spec.path}` },
+    };
   }
 
-  private fail(problem: ServiceProblem, spec: RequestSpec, sent: { token: string | null }): ServiceError {
-    this.options.onProblem?.(problem, sent);
-    return new ServiceError(problem, spec.method, spec.path);
+  /** One exchange; an answer of a status that is not accepted becomes its problem (its body read for the message). */
+  private async exchange(spec: RequestSpec, ctx: AttemptContext, streamed: boolean): Promise<Exchange> {
+    const headers: Record<string, string> = { accept: 'application/json', ...spec.headers };
+    if (this.options.userAgent) headers['user-agent'] = this.options.userAgent;
+    let body: string | AsyncIterable<Uint8Array> | undefined;
+    if (spec.stream) {
+      const made = await spec.stream();
+      body = made.chunks;
+      Object.assign(headers, made.headers);
+    } else if (spec.json !== undefined) {
+      body = JSON.stringify(spec.json);
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = String(Buffer.byteLength(body));
+    }
+    const timeouts = { ...this.timeouts, ...spec.timeouts };
+    const limits: ExchangeLimits = { ...timeouts, overallMs: streamed ? 0 : timeouts.overallMs, maxRedirects: this.maxRedirects };
+
+    let answer: Exchange;
+    try {
+      answer = await exchange({
+        // A file may be served by a storage host the service redirects to; data comes from the service's own host.
+        url: ctx.url, method: spec.method, headers, body, redirects: streamed || spec.url ? 'any' : 'same-host', signal: spec.signal, stallSignal: spec.timeoutSignal,
+      }, limits);
+    } catch (error) {
+      throw this.failure(error, spec, ctx);
+    }
+    if (!spec.url) this.options.onAnswer?.();
+    if ((answer.status >= 200 && answer.status < 300) || spec.accept?.includes(answer.status)) return answer;
+
+    let bytes: Buffer = Buffer.alloc(0);
+    try {
+      bytes = await answer.read(ERROR_BODY_BYTES, 'cut');
+    } catch {
+      // An error answer whose body does not come still has its status.
+    }
+    const webPage = isWebPage(answer.headers.get('content-type'), bytes.subarray(0, 512).toString('utf8'));
+    const problem = classifyResponse(answer.status, answer.headers, parseErrorBody(bytes), { ...ctx.context, webPage });
+    throw this.fail(problem, spec, ctx);
+  }
+
+  /** Any failure of an attempt as a ServiceError (the ones already made pass through). */
+  private failure(error: unknown, spec: RequestSpec, ctx: AttemptContext): ServiceError {
+    if (error instanceof ServiceError) return error;
+    if (error instanceof ExchangeFailure) {
+      const { problem, detail } = exchangeProblem(error, ctx.context.request, ctx.isWrite);
+      return this.fail(problem, spec, ctx, detail);
+    }
+    return this.fail(networkProblem(error, ctx.isWrite, spec.signal?.aborted ? 'cancelled' : null), spec, ctx);
+  }
+
+  private fail(problem: ServiceProblem, spec: RequestSpec, ctx: AttemptContext, detail: ServiceErrorDetail = {}): ServiceError {
+    // Another origin's problems (a file host's) say nothing about the service or the sign-in.
+    if (!spec.url) this.options.onProblem?.(problem, ctx.sent);
+    return new ServiceError(problem, spec.method, spec.path, detail);
   }
 }
 
-/** Reads a JSON body; an empty or non-JSON body where JSON was due is the service's fault. */
-export async function readJson(raw: RawResponse, method: string, path: string): Promise<unknown> {
-  const text = await raw.response.text();
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ServiceError({ kind: 'server-error', status: raw.status, message: 'The service answered with something that is not JSON.' }, method, path);
-  }
+interface AttemptContext {
+  url: URL;
+  sent: { token: string | null };
+  isWrite: boolean;
+  context: BodyContext;
 }

@@ -1,5 +1,4 @@
 import type { ServiceClient } from '../api/service-client';
-import { extractList } from '../api/tolerant-readers';
 import type { WritableDB } from './cache-database';
 import { replaceDocuments, replaceImages } from './child-writes';
 import { readValidators, touchValidators, writeValidators } from './fetch-state-writes';
@@ -10,13 +9,14 @@ import { readValidators, touchValidators, writeValidators } from './fetch-state-
  */
 export async function readChildList(client: ServiceClient, db: WritableDB, path: string, signal: AbortSignal | undefined, now: () => number): Promise<unknown[] | null> {
   const validators = readValidators(db, path);
-  const answer = await client.getConditional<unknown>(path, validators ?? {}, signal);
+  // Every page, each item checked: an answer that cannot be read throws rather than emptying the cached list.
+  const answer = await client.getConditionalList(path, validators ?? {}, signal);
   if (answer.notModified) {
     touchValidators(db, path, now());
     return null;
   }
   writeValidators(db, path, answer.etag, answer.lastModified, now());
-  return extractList(answer.value);
+  return answer.value;
 }
 
 /** One design's images and documents brought up to date (two conditional GETs: cheap when nothing changed). */

@@ -1,8 +1,8 @@
 import { isServiceError } from '../api/service-error';
 import { CACHED_RENDITIONS, renditionUrl } from './design-reads';
-import { readChildList } from './child-lists';
 import { markImagesFetched, replaceDocuments, replaceImages } from './child-writes';
 import { mapWithConcurrency } from './concurrency';
+import { readChildList } from './child-lists';
 import { prepared } from './prepared';
 import { describe, isFatal, type PullRun } from './pull-run';
 import { DEFAULT_IMAGE_PREFETCH_LIMIT } from './pull-types';
@@ -49,7 +49,7 @@ export async function pullImages(run: PullRun, scope: ImageScope): Promise<void>
   await mapWithConcurrency(targets, run.concurrency, async (target) => {
     if (stopped) return;
     try {
-      const images = await readChildren(run, `/v1/designs/${target.id}/images`);
+      const images = await readChildList(run.client, run.db, `/v1/designs/${target.id}/images`, run.signal, run.now);
       summary.images.designsChecked++;
       if (images === null) {
         summary.images.notModified++;
@@ -59,7 +59,7 @@ export async function pullImages(run: PullRun, scope: ImageScope): Promise<void>
         summary.images.rowsRemoved += result.removed;
       }
       if (target.is_own === 1) {
-        const documents = await readChildren(run, `/v1/designs/${target.id}/documents`);
+        const documents = await readChildList(run.client, run.db, `/v1/designs/${target.id}/documents`, run.signal, run.now);
         summary.images.documentsChecked++;
         if (documents !== null) replaceDocuments(db, target.id, documents, now());
       }
@@ -79,10 +79,6 @@ export async function pullImages(run: PullRun, scope: ImageScope): Promise<void>
       await run.report({ phase: 'images', done, total: targets.length });
     }
   });
-}
-
-function readChildren(run: PullRun, path: string): Promise<unknown[] | null> {
-  return readChildList(run.client, run.db, path, run.signal, run.now);
 }
 
 async function downloadCover(run: PullRun, target: ImageTarget, renditions: readonly string[]): Promise<boolean> {

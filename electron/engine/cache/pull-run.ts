@@ -28,7 +28,14 @@ export interface PullRun {
 export const emptyCounts = (): DesignCounts => ({ inserted: 0, updated: 0, unchanged: 0, removed: 0, skipped: 0 });
 
 export function describe(error: unknown): string {
-  if (isServiceError(error)) return error.message;
+  // The transport's messages name their request already ("… answer to GET /v1/designs …"): said once is enough.
+  if (isServiceError(error)) return error.problem.message.includes(error.path) ? error.problem.message : error.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** What went wrong, as a person reads it: a service problem's own message (it names the request), else the error's. */
+export function problemMessage(error: unknown): string {
+  if (isServiceError(error)) return error.problem.message;
   return error instanceof Error ? error.message : String(error);
 }
 
@@ -51,7 +58,7 @@ export function startPull(client: ServiceClient, db: WritableDB, files: FileCach
     pageSize: options.pageSize ?? 100,
     concurrency: options.concurrency ?? 4,
     summary: {
-      designs: emptyCounts(), ownDesigns: null, listingComplete: false, removalsWithheld: 0,
+      designs: emptyCounts(), ownDesigns: null, listingComplete: false, listingProblem: null, ownDesignsProblem: null, removalsWithheld: 0,
       images: { designsChecked: 0, notModified: 0, rowsWritten: 0, rowsRemoved: 0, documentsChecked: 0 },
       files: { downloaded: 0, bytes: 0, alreadyCached: 0, failed: 0 },
       signedInAs: null, durationMs: 0, warnings: [],

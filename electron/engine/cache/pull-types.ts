@@ -53,6 +53,10 @@ export interface PullSummary {
   ownDesigns: DesignCounts | null;
   /** Whether the whole published listing was read (only then are designs removed). */
   listingComplete: boolean;
+  /** Why the published listing was not read to the end (the problem's message), or null. */
+  listingProblem: string | null;
+  /** Why the signed-in user's own designs could not be pulled (the problem's message), or null. */
+  ownDesignsProblem: string | null;
   /** Designs the listing no longer has but that were kept, because the walk was incomplete or the shrink was refused. */
   removalsWithheld: number;
   images: { designsChecked: number; notModified: number; rowsWritten: number; rowsRemoved: number; documentsChecked: number };

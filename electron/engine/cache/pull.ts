@@ -5,7 +5,7 @@ import type { FileCache } from './file-cache';
 import { pullImages } from './pull-images';
 import { pullOwnStep } from './pull-own-designs';
 import { removeUnlisted } from './pull-removals';
-import { describe, isFatal, runPull, startPull } from './pull-run';
+import { describe, isFatal, problemMessage, runPull, startPull } from './pull-run';
 import type { PullOptions, PullSummary } from './pull-types';
 import { finishWalks, walk } from './pull-walk';
 
@@ -20,7 +20,8 @@ export { DEFAULT_IMAGE_PREFETCH_LIMIT, type DesignCounts, type PullOptions, type
  *  3. image lists of designs whose updated_at moved since their images were read (the service bumps a
  *     design's updated_at when its images or documents change) and of own designs (conditional GETs), own
  *     designs' documents, and the cover image's renditions into the file cache.
- * Offline or cancelled stops the pull with the ServiceError; other failures become warnings.
+ * Offline or cancelled stops the pull with the ServiceError; other failures become warnings, and a listing (or own
+ * designs) not read to the end says why in summary.listingProblem (ownDesignsProblem): the pull did not do all it should.
  * A sync pass wants only step 2 and the own designs' part of step 3: pullOwnDesigns.
  */
 export async function pullDesigns(client: ServiceClient, db: WritableDB, files: FileCache, options: PullOptions = {}): Promise<PullSummary> {
@@ -35,6 +36,7 @@ export async function pullDesigns(client: ServiceClient, db: WritableDB, files: 
       summary.listingComplete = true;
     } catch (error) {
       if (isFatal(error)) throw error;
+      summary.listingProblem = problemMessage(error);
       summary.warnings.push(`The listing of designs could not be read to the end (${describe(error)}); no design was removed.`);
     }
     removeUnlisted(db, seenPublished, summary, options, run.now());
@@ -48,6 +50,7 @@ export async function pullDesigns(client: ServiceClient, db: WritableDB, files: 
         await pullOwnStep(run, (row) => seenPublished.has(row.id) || !summary.listingComplete);
       } catch (error) {
         if (isFatal(error)) throw error;
+        summary.ownDesignsProblem = problemMessage(error);
         summary.warnings.push(isServiceError(error, 'token-rejected')
           ? 'The service no longer accepts the stored sign-in: own designs were not pulled. Sign in again with `design-sync login`.'
           : `Own designs could not be pulled (${describe(error)}).`);
