@@ -101,9 +101,16 @@ export const syncCommand: CommandModule = (program, context) => {
       await ensureContentPolicy(ctx, engine, options.acceptContentPolicy === true);
 
       const { sync } = engine.syncParts();
+      // In one sync, a warning that comes back at its second pass (a download that fails again) is printed once.
+      const warned = new Set<string>();
       const print = (event: SyncEvent) => {
         const line = describeEvent(event);
-        if (line) (event.type === 'stopped' || event.type === 'warning' ? ctx.io.err : ctx.io.out)(line);
+        if (!line) return;
+        if (event.type === 'warning' && !options.watch) {
+          if (warned.has(line)) return;
+          warned.add(line);
+        }
+        (event.type === 'stopped' || event.type === 'warning' ? ctx.io.err : ctx.io.out)(line);
       };
       const abort = new AbortController();
       const onSigint = () => abort.abort();
@@ -116,7 +123,14 @@ export const syncCommand: CommandModule = (program, context) => {
           await engine.startBackground();
           if (engine.backgroundProblem) throw new CliError(engine.backgroundProblem.message);
           ctx.io.out('watching; Ctrl-C to stop');
-          await new Promise<void>((resolve) => abort.signal.addEventListener('abort', () => resolve(), { once: true }));
+          // Watching ends only with Ctrl-C: never because nothing else holds the process (chokidar lets go of a sync
+          // folder that vanished; the engine then waits for it to come back, and says so).
+          const keepAlive = setInterval(() => {}, 2 ** 30);
+          try {
+            await new Promise<void>((resolve) => abort.signal.addEventListener('abort', () => resolve(), { once: true }));
+          } finally {
+            clearInterval(keepAlive);
+          }
           return;
         }
         const result = await syncUntilSent(engine, {
@@ -127,19 +141,29 @@ export const syncCommand: CommandModule = (program, context) => {
           onConfirmedDelete: (item) => ctx.io.out(`confirmed: delete ${item.path} on the service`),
         });
         if (result.stopped) throw new CliError(result.stopped);
-        const { blocked, open } = result;
+        // Scripts read the exit status: not 0 whenever the folder and the service are not in step as asked.
+        const { blocked, open, notDone } = result;
+        const lines: string[] = [];
+        if (notDone.length > 0) {
+          lines.push(
+            'Not everything could be synced:',
+            ...notDone.map((message) => `  ${message}`),
+            'Fix what is said above, then run `design-sync sync` again: what failed is tried again.',
+          );
+        }
         if (blocked || open.length > 0) {
           const why = !blocked ? null
             : blocked.kind === 'offline' ? `the service cannot be reached: ${blocked.message}`
             : blocked.kind === 'sign-in' ? 'sign in again with `design-sync login`'
             : blocked.kind === 'content-policy' ? CONTENT_POLICY_REASON
             : 'rate limited by the service';
-          throw new CliError([
+          lines.push(
             why ? `Not everything was sent (${why}).` : 'Some changes need you:',
             ...open.map(describeItem),
             'See `design-sync queue` to confirm, retry or cancel them.',
-          ].join('\n'));
+          );
         }
+        if (lines.length > 0) throw new CliError(lines.join('\n'));
         ctx.io.out('in sync.');
       } finally {
         process.off('SIGINT', onSigint);

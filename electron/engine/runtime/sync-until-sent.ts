@@ -23,6 +23,22 @@ export interface SyncUntilSentResult {
   blocked: QueueBlock | null;
   /** What is left: failed, waiting for the person, or still waiting to be sent. */
   open: QueueItem[];
+  /**
+   * What the last pass could not do, in words (empty when it did everything): changes of the service that could not
+   * be brought into the folder (a download that could not be written: the disk full, a read-only folder; the service
+   * failing), the service not read at all, files still being written (not sent).
+   */
+  notDone: string[];
+}
+
+/** What a pass could not do, in words (see SyncUntilSentResult.notDone). */
+export function notDoneIn(pass: PassResult): string[] {
+  const found = [
+    ...(pass.remoteSkipped ? [`The service was not checked for changes: ${pass.remoteSkipped}`] : []),
+    ...(pass.remote?.warnings ?? []),
+    ...(pass.scan?.unsettled ?? []).map((path) => `${path} was still being written: it was not sent. Run sync again once it is complete.`),
+  ];
+  return [...new Set(found)];
 }
 
 /** Confirms every deletion on the service that waits for the person (files deleted from the folder). */
@@ -53,15 +69,17 @@ export async function syncUntilSent(engine: Engine, options: SyncUntilSentOption
 
   const first = await sync.syncOnce({ settle: 'wait', allowManyMissing: options.allowManyMissing === true });
   options.onFirstPass?.(first);
-  if (first.stopped) return { stopped: first.stopped, blocked: null, open: [] };
+  if (first.stopped) return { stopped: first.stopped, blocked: null, open: [], notDone: notDoneIn(first) };
   if (options.confirmDeletes) confirmPendingDeletes(engine.queue, options.onConfirmedDelete);
   const started = !runner.isRunning;
   runner.start();
   try {
     await runner.waitUntil(settled);
+    // The last pass looks at the service again: what failed in the first (a download) is tried once more, and what
+    // still fails is what was not done.
     const last = await sync.syncOnce({ settle: 'wait' });
     if (last.scan && last.scan.enqueued > 0) await runner.waitUntil(settled);
-    return { stopped: stoppedNow(), blocked: runner.blockedBy, open: engine.queue.list({ states: ['failed', 'attention', 'waiting'] }) };
+    return { stopped: stoppedNow(), blocked: runner.blockedBy, open: engine.queue.list({ states: ['failed', 'attention', 'waiting'] }), notDone: notDoneIn(last) };
   } finally {
     if (started) await runner.stop();
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, parse, relative, resolve, sep } from 'node:path';
 import { statementsOf, type SyncDatabase } from './sync-database';
@@ -24,25 +24,122 @@ export class SyncRootError extends Error {
   }
 }
 
-function readMarker(root: string): { rootId: string; createdAt: number } | null {
+/**
+ * A failure of the file system in words a person can act on: what is wrong and what to do, never a raw code
+ * (EACCES, EROFS, ENOSPC…). `problem` reads after "because", `todo` is a sentence of its own.
+ */
+export function fileSystemProblem(error: unknown): { problem: string; todo: string } {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  switch (code) {
+    case 'EACCES':
+    case 'EPERM':
+      return { problem: 'permission is denied', todo: 'Give your user permission to read and write it, or choose a folder of your own.' };
+    case 'EROFS':
+      return { problem: 'it is on a read-only disk', todo: 'Choose a folder on a disk you can write to, or mount the disk read-write.' };
+    case 'ENOSPC':
+      return { problem: 'the disk is full', todo: 'Free some space on the disk, then sync again.' };
+    case 'EDQUOT':
+      return { problem: 'your disk quota is used up', todo: 'Free some space (or ask for a larger quota), then sync again.' };
+    case 'ENAMETOOLONG':
+      return { problem: 'the path is too long for the file system', todo: 'Choose a shorter path.' };
+    case 'ELOOP':
+      return { problem: 'it goes through too many symbolic links', todo: 'Give the real path of the folder.' };
+    case 'EIO':
+      return { problem: 'the disk reported a read or write error', todo: 'Check the disk (it may be failing or disconnected), then sync again.' };
+    case 'EBUSY':
+      return { problem: 'it is in use by the system', todo: 'Try again in a moment, or choose another folder.' };
+    default:
+      return { problem: `the system refused (${code ?? (error instanceof Error ? error.message : String(error))})`, todo: 'Check the folder, then try again.' };
+  }
+}
+
+type MarkerRead = { found: { rootId: string; createdAt: number } } | { found: null; unreadable: NodeJS.ErrnoException | null };
+
+function readMarker(root: string): MarkerRead {
   try {
     const value = JSON.parse(readFileSync(join(root, MARKER_FILE), 'utf8')) as { rootId?: unknown; createdAt?: unknown };
-    return typeof value.rootId === 'string' ? { rootId: value.rootId, createdAt: Number(value.createdAt) || 0 } : null;
-  } catch {
-    return null;
+    return typeof value.rootId === 'string' ? { found: { rootId: value.rootId, createdAt: Number(value.createdAt) || 0 } } : { found: null, unreadable: null };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // Missing, or not JSON: no marker. Anything else (permission, a failing disk): the marker cannot be read.
+    return { found: null, unreadable: code && code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'EISDIR' ? error as NodeJS.ErrnoException : null };
   }
 }
 
 function writeMarker(root: string, marker: { rootId: string; createdAt: number }): void {
   const temp = join(root, `${MARKER_FILE}.${process.pid}.tmp`);
-  const fd = openSync(temp, 'w', 0o644);
   try {
-    writeSync(fd, `${JSON.stringify({ ...marker, note: 'design-sync: this folder is a sync folder. Do not remove this file.' }, null, 2)}\n`);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    const fd = openSync(temp, 'w', 0o644);
+    try {
+      writeSync(fd, `${JSON.stringify({ ...marker, note: 'design-sync: this folder is a sync folder. Do not remove this file.' }, null, 2)}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, join(root, MARKER_FILE));
+  } catch (error) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // never made
+    }
+    const { problem, todo } = fileSystemProblem(error);
+    throw new SyncRootError(`${root} cannot be the sync folder: design-sync could not write its marker ${MARKER_FILE} in it because ${problem} (sync writes your designs' files there too). ${todo}`);
   }
-  renameSync(temp, join(root, MARKER_FILE));
+}
+
+/** The nearest of `path` and the folders around it that exists (to say where a folder could not be made). */
+function nearestExisting(path: string): { path: string; isDirectory: boolean } | null {
+  for (let at = path; ; at = dirname(at)) {
+    try {
+      return { path: at, isDirectory: lstatSync(at).isDirectory() };
+    } catch {
+      if (dirname(at) === at) return null;
+    }
+  }
+}
+
+/** Makes the folder `wanted` (and those around it) when missing, or says in words why it cannot be. */
+function makeFolder(wanted: string): void {
+  try {
+    mkdirSync(wanted, { recursive: true });
+    return;
+  } catch (first) {
+    let error = first;
+    let near = nearestExisting(wanted);
+    if (near?.isDirectory && near.path !== wanted) {
+      // Node's recursive mkdir reports some failures as ENOENT (a read-only disk): making the first missing folder
+      // alone gives the real reason (or works, and the rest is made).
+      try {
+        mkdirSync(join(near.path, relative(near.path, wanted).split(sep)[0]!));
+        mkdirSync(wanted, { recursive: true });
+        return;
+      } catch (again) {
+        error = again;
+        near = nearestExisting(wanted);
+      }
+    }
+    const code = (error as NodeJS.ErrnoException).code;
+    if (near && !near.isDirectory) {
+      throw new SyncRootError(near.path === wanted
+        ? `${wanted} is a file, not a folder: give the path of a folder for your designs (it is made when missing), for example ${join(dirname(wanted), 'Designs')}.`
+        : `${wanted} cannot be made: ${near.path} is a file, not a folder. Give a path made of folders (it is made when missing).`);
+    }
+    if (code === 'EEXIST' || code === 'ENOTDIR') throw new SyncRootError(`${wanted} is not a folder: give the path of a folder for your designs (it is made when missing).`);
+    const { problem, todo } = fileSystemProblem(error);
+    const where = near && near.path !== wanted ? ` in ${near.path}` : '';
+    throw new SyncRootError(`The sync folder ${wanted} cannot be made${where} because ${problem}. ${todo}`);
+  }
+}
+
+/** Refuses, in words, a folder this user cannot list or write in (the marker and the designs' files go there). */
+function checkAccess(folder: string): void {
+  try {
+    accessSync(folder, constants.R_OK | constants.W_OK | constants.X_OK);
+  } catch (error) {
+    const { problem, todo } = fileSystemProblem(error);
+    throw new SyncRootError(`${folder} cannot be the sync folder: it cannot be read and written because ${problem} (sync keeps its marker ${MARKER_FILE} and your designs' files there). ${todo}`);
+  }
 }
 
 const inside = (child: string, parent: string) => {
@@ -79,9 +176,15 @@ export class SyncFolder {
         'Use another profile (--profile) for a second sync folder.',
       );
     }
-    mkdirSync(wanted, { recursive: true });
-    const real = realpathSync(wanted);
-    if (!lstatSync(real).isDirectory()) throw new SyncRootError(`${wanted} is not a folder.`);
+    makeFolder(wanted);
+    let real: string;
+    try {
+      real = realpathSync(wanted);
+    } catch (error) {
+      const { problem, todo } = fileSystemProblem(error);
+      throw new SyncRootError(`The sync folder ${wanted} cannot be opened because ${problem}. ${todo}`);
+    }
+    if (!lstatSync(real).isDirectory()) throw new SyncRootError(`${wanted} is not a folder: give the path of a folder for your designs (it is made when missing).`);
     if (real === parse(real).root || real === safeRealpath(homedir())) {
       throw new SyncRootError(`${real} is too wide to be a sync folder (every folder in it would become a design): choose or create a folder for design-sync.`);
     }
@@ -91,7 +194,13 @@ export class SyncFolder {
         throw new SyncRootError(`${real} holds or is inside the profile directory ${profile}: choose a folder apart from it.`);
       }
     }
-    const found = readMarker(real);
+    checkAccess(real);
+    const read = readMarker(real);
+    if (read.found === null && read.unreadable) {
+      const { problem, todo } = fileSystemProblem(read.unreadable);
+      throw new SyncRootError(`${real} cannot be the sync folder: its ${MARKER_FILE} cannot be read because ${problem}. ${todo}`);
+    }
+    const found = read.found;
     if (found) {
       throw new SyncRootError(
         `${real} is already the sync folder of another design-sync profile (it holds ${MARKER_FILE} with id ${found.rootId}). ` +
@@ -112,12 +221,21 @@ export class SyncFolder {
     let isDirectory = false;
     try {
       isDirectory = lstatSync(root.path).isDirectory();
-    } catch {
+    } catch (error) {
+      if (!isGone(error)) {
+        const { problem, todo } = fileSystemProblem(error);
+        return { ok: false, reason: `The sync folder ${root.path} cannot be read because ${problem}. ${todo} ${unchanged}` };
+      }
       const parentGone = !exists(dirname(root.path));
       return { ok: false, reason: `The sync folder ${root.path} is missing (${parentGone ? 'disk unmounted?' : 'disk unmounted or folder moved?'}). ${unchanged}` };
     }
     if (!isDirectory) return { ok: false, reason: `The sync folder ${root.path} is no longer a folder. ${unchanged}` };
-    const marker = readMarker(root.path);
+    const read = readMarker(root.path);
+    if (read.found === null && read.unreadable) {
+      const { problem, todo } = fileSystemProblem(read.unreadable);
+      return { ok: false, reason: `The sync folder ${root.path} cannot be read because ${problem}. ${todo} ${unchanged}` };
+    }
+    const marker = read.found;
     if (!marker) {
       return {
         ok: false,
@@ -129,6 +247,11 @@ export class SyncFolder {
     }
     return { ok: true, root };
   }
+}
+
+function isGone(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
 }
 
 function exists(path: string): boolean {

@@ -1,32 +1,75 @@
 import { createHash, hash as hashOf, randomBytes } from 'node:crypto';
 import { closeSync, createReadStream, lstatSync, openSync, readSync, type Stats } from 'node:fs';
-import { link, lstat, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { link, lstat, mkdir, open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { basename, join, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { mapInSlices } from './time-slices';
 import { FALLBACK_TRASH_DIR, TEMP_PREFIX, TEMP_SUFFIX } from './sync-names';
+import { fileSystemProblem } from '../sync-state/sync-root';
+
+/** What an entry that is neither a file, a folder nor a symbolic link is (never read, never sent). */
+export type SpecialKind = 'fifo' | 'socket' | 'character-device' | 'block-device';
 
 /** One entry of a folder, by lstat (symbolic links are never followed). */
 export interface LocalEntry {
   /** The name as it is on disk (maybe NFD, as macOS tools sometimes write). */
   name: string;
   type: 'file' | 'directory' | 'symlink' | 'other';
+  /** For 'other': what it is (a named pipe, a socket, a device). */
+  special?: SpecialKind;
   size: number;
   mtimeMs: number;
   /** "dev:ino". */
   inode: string;
 }
 
+/** An entry whose name is not valid UTF-8: it has no name a string can hold, so it cannot be synced. */
+export interface BadlyNamedEntry {
+  /** The name as shown (each invalid byte as U+FFFD). */
+  shownAs: string;
+  /** The name's bytes, in hexadecimal (to find it in a terminal). */
+  bytes: string;
+  type: LocalEntry['type'] | 'gone';
+}
+
 export const inodeOf = (stats: Stats) => `${stats.dev}:${stats.ino}`;
+
+function specialOf(stats: Stats): SpecialKind | undefined {
+  if (stats.isFIFO()) return 'fifo';
+  if (stats.isSocket()) return 'socket';
+  if (stats.isCharacterDevice()) return 'character-device';
+  if (stats.isBlockDevice()) return 'block-device';
+  return undefined;
+}
 
 export function entryOf(name: string, stats: Stats): LocalEntry {
   const type = stats.isSymbolicLink() ? 'symlink' : stats.isFile() ? 'file' : stats.isDirectory() ? 'directory' : 'other';
-  return { name, type, size: stats.size, mtimeMs: Math.floor(stats.mtimeMs), inode: inodeOf(stats) };
+  const entry: LocalEntry = { name, type, size: stats.size, mtimeMs: Math.floor(stats.mtimeMs), inode: inodeOf(stats) };
+  if (type === 'other') {
+    const special = specialOf(stats);
+    if (special) entry.special = special;
+  }
+  return entry;
 }
 
-/** The entries of a folder; null when the folder is not there. */
-export async function readFolder(dir: string): Promise<LocalEntry[] | null> {
+/** A special entry in words, for the person: "a named pipe (FIFO)". */
+export function describeSpecial(entry: Pick<LocalEntry, 'special'>): string {
+  switch (entry.special) {
+    case 'fifo': return 'a named pipe (FIFO)';
+    case 'socket': return 'a socket';
+    case 'character-device': return 'a device (character device)';
+    case 'block-device': return 'a device (block device)';
+    default: return 'neither a file nor a folder';
+  }
+}
+
+/**
+ * The entries of a folder; null when the folder is not there. Entries whose name is not valid UTF-8 cannot be held in
+ * a string (Node shows each bad byte as U+FFFD, and that name names nothing on disk): they are left out of the
+ * entries and, when `badNames` is given, listed there.
+ */
+export async function readFolder(dir: string, badNames?: BadlyNamedEntry[]): Promise<LocalEntry[] | null> {
   let names: string[];
   try {
     names = await readdir(dir);
@@ -36,7 +79,32 @@ export async function readFolder(dir: string): Promise<LocalEntry[] | null> {
   }
   // Gone between readdir and lstat: left out.
   const entries = await mapInSlices(names, (name) => statEntrySync(join(dir, name), name));
+  // Only a name holding U+FFFD may be a badly encoded one: the folder is read again as bytes only then.
+  if (badNames && names.some((name) => name.includes('\uFFFD'))) badNames.push(...(await badlyNamed(dir)));
   return entries.filter((entry) => entry !== null);
+}
+
+async function badlyNamed(dir: string): Promise<BadlyNamedEntry[]> {
+  let raw: Buffer[];
+  try {
+    raw = await readdir(dir, { encoding: 'buffer' });
+  } catch {
+    return [];
+  }
+  const prefix = Buffer.from(dir.endsWith(sep) ? dir : `${dir}${sep}`);
+  const found: BadlyNamedEntry[] = [];
+  for (const bytes of raw) {
+    const shownAs = bytes.toString('utf8');
+    if (Buffer.from(shownAs, 'utf8').equals(bytes)) continue; // valid UTF-8 (a real U+FFFD in the name)
+    let type: BadlyNamedEntry['type'] = 'gone';
+    try {
+      type = entryOf(shownAs, lstatSync(Buffer.concat([prefix, bytes]))).type;
+    } catch {
+      // gone meanwhile
+    }
+    if (type !== 'gone') found.push({ shownAs, bytes: bytes.toString('hex'), type });
+  }
+  return found;
 }
 
 /** Many paths' entries (null where nothing is), stat'ed in time slices (see mapInSlices). */
@@ -133,7 +201,12 @@ export async function downloadToTemp(dir: string, body: WebReadableStream<Uint8A
   const path = tempPathIn(dir);
   const hash = createHash('sha1');
   let size = 0;
-  const handle = await open(path, 'wx', 0o644);
+  let handle: FileHandle;
+  try {
+    handle = await open(path, 'wx', 0o644);
+  } catch (error) {
+    throw inWords(error, dir);
+  }
   try {
     if (body) {
       for await (const chunk of Readable.fromWeb(body as WebReadableStream<Uint8Array>)) {
@@ -148,10 +221,29 @@ export async function downloadToTemp(dir: string, body: WebReadableStream<Uint8A
   } catch (error) {
     await handle.close().catch(() => {});
     await unlink(path).catch(() => {});
-    throw error;
+    throw inWords(error, dir);
   }
-  await handle.close();
+  try {
+    await handle.close();
+  } catch (error) {
+    await unlink(path).catch(() => {});
+    throw inWords(error, dir);
+  }
   return { path, sha1: hash.digest('hex'), size };
+}
+
+/**
+ * A failure to write a download in `dir` (the disk full, the folder read-only…), in words a person can act on instead
+ * of the system's code; anything else (the connection dropped) is left as it is.
+ */
+function inWords(error: unknown, dir: string): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code) || code.startsWith('ECONN') || code === 'ETIMEDOUT' || code === 'EPIPE') return error;
+  const { problem, todo } = fileSystemProblem(error);
+  const what = code === 'EACCES' || code === 'EPERM' ? 'make the folder writable for your user (it may have been made read-only)'
+    : code === 'EROFS' ? 'mount the disk read-write, or move the sync folder to a disk you can write to'
+    : `${todo.charAt(0).toLowerCase()}${todo.slice(1).replace(/\.$/, '')}`;
+  return new Error(`cannot write in ${dir}: ${problem}; ${what}`, { cause: error });
 }
 
 /** Moves a finished temporary file to `target` only if nothing is there (a hard link fails on an existing name). */

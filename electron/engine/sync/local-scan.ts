@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { isImageFileName, looksLikeWindowsExecutable, uploadRefusal } from '../../../shared';
 import type { NewQueueItem, QueueItem } from '../queue/queue-item';
 import type { BaseFile } from '../sync-state/base-files';
-import { readContents, readFolder, statEntries, statEntry, type LocalEntry } from './local-files';
+import { describeSpecial, readContents, readFolder, statEntries, statEntry, type BadlyNamedEntry, type LocalEntry } from './local-files';
 import { sleep, type ScanSummary, type SyncContext, type SyncEvent } from './sync-context';
 import { isConflictCopy, isIgnoredName, nameKey } from './sync-names';
 
@@ -69,12 +69,19 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
   const only = options.folders ? new Set(options.folders) : null;
 
   // 1. The top level: design folders, proposals of new designs, files that belong nowhere.
-  const top = (await readFolder(rootPath)) ?? [];
+  const topBadNames: BadlyNamedEntry[] = [];
+  const top = await readFolder(rootPath, topBadNames);
+  if (top === null) return stopped();
+  for (const bad of topBadNames) reportBadName(ctx, null, bad);
   const linked = new Map(ctx.folders.all().filter((f) => f.state === 'linked' && f.designId !== null).map((f) => [f.folder, f.designId!]));
   const known = new Set(ctx.folders.all().map((f) => f.folder));
   const toScan: { folder: string; designId: number }[] = [];
   for (const entry of top) {
     if (isIgnoredName(entry.name)) continue;
+    if (entry.type === 'other') {
+      ctx.reportOnce(`${entry.name} is ${describeSpecial(entry)}, not a file: it is not synced.`, entry.name);
+      continue;
+    }
     if (entry.type !== 'directory') {
       ctx.reportOnce(`${entry.name} is at the top of the sync folder, outside any design's folder: it is not synced. Move it into a design's folder.`, entry.name);
       continue;
@@ -100,7 +107,9 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
   const onDisk = new Set<string>();
   const missing = new Map<string, BaseFile>();
   for (const { folder, designId } of toScan) {
-    const entries = (await readFolder(join(rootPath, folder))) ?? [];
+    const badNames: BadlyNamedEntry[] = [];
+    const entries = (await readFolder(join(rootPath, folder), badNames)) ?? [];
+    for (const bad of badNames) reportBadName(ctx, folder, bad);
     const bases = new Map(ctx.base.inFolder(folder).map((b) => [b.path, b]));
     for (const entry of entries) {
       const path = `${folder}/${entry.name}`;
@@ -112,6 +121,8 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
       }
       if (entry.type !== 'file') {
         if (entry.type === 'symlink') ctx.reportOnce(`${path} is a symbolic link: links are not followed or synced. Put the file itself in the folder.`, path);
+        // Never opened (reading a named pipe would wait forever, a device could be endless), never sent.
+        else ctx.reportOnce(`${path} is ${describeSpecial(entry)}, not a file: it is not synced.`, path);
         continue;
       }
       onDisk.add(path);
@@ -254,6 +265,9 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
     }
   }
 
+  // The folder may have gone while it was read (moved, its disk unmounted): what it held is then not "deleted".
+  if (!ctx.root.verify().ok) return stopped();
+
   // 5. Synced files that are gone: a delete that waits for the person, never a silent one.
   const gone = [...missing.values()].filter((b) => !consumed.has(b.path));
   const total = ctx.base.count();
@@ -291,6 +305,9 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
     decisions.push({ type: 'cancel', id: item.id, path: item.path, message: `${item.path} is no longer in the folder: its pending ${item.attention === 'conflict' ? 'conflict' : item.kind} was withdrawn.` });
   }
 
+  // Checked again after the last await: decisions are applied only to the folder as it still is.
+  if (!ctx.root.verify().ok) return stopped();
+
   // 6. Apply, in one transaction: one durable commit (synchronous=FULL) instead of one per file.
   const events: SyncEvent[] = [];
   ctx.db.transaction(() => {
@@ -299,6 +316,14 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
   for (const event of events) ctx.emit(event);
   ctx.queue.markScanned(ctx.now());
   return done();
+
+  function stopped(): ScanSummary {
+    const now = ctx.root.verify();
+    const reason = now.ok ? `The sync folder ${rootPath} vanished while it was being read (disk unmounted or folder moved?). Sync is stopped; nothing was changed on the service.` : now.reason;
+    ctx.stop(reason);
+    summary.stopped = reason;
+    return done();
+  }
 
   function apply(decision: Decision): void {
     switch (decision.type) {
@@ -323,6 +348,14 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
       }
     }
   }
+}
+
+/** A name that is not valid UTF-8 names nothing a string can hold: reported once, never sent. */
+function reportBadName(ctx: SyncContext, folder: string | null, bad: BadlyNamedEntry): void {
+  const what = bad.type === 'directory' ? 'a folder' : bad.type === 'file' ? 'a file' : bad.type === 'symlink' ? 'a symbolic link' : 'an entry';
+  const where = folder ? `${folder}/${bad.shownAs}` : bad.shownAs;
+  const place = folder ? `In ${folder}` : 'At the top of the sync folder';
+  ctx.reportOnce(`${place}, ${what} whose name is not valid UTF-8 (shown as “${bad.shownAs}”, bytes ${bad.bytes}) is not synced: rename it to sync it.`, where);
 }
 
 function deleteDecision(base: BaseFile, reason: string): Decision {

@@ -32,6 +32,11 @@ export interface SyncEngineOptions {
   rescanIntervalMs?: number;
   /** Events are gathered this long before a scan (default 300 ms). */
   debounceMs?: number;
+  /**
+   * While watching and stopped because the sync folder is not there (moved, deleted, its disk unmounted), how often
+   * its path is looked at for its return (default 2000 ms: one lstat and one small read). No timer runs otherwise.
+   */
+  rootPollMs?: number;
   /** 'system' (default): the OS trash, falling back to <root>/.design-sync-trash; 'folder': always the fallback. */
   trash?: TrashMode | TrashFile;
   /** The own designs (for their folders); default: read from the service. */
@@ -74,7 +79,14 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
   private readonly settleMs: number;
   private readonly rescanIntervalMs: number;
   private readonly debounceMs: number;
+  private readonly rootPollMs: number;
   private stoppedReason: string | null = null;
+  /** start() was asked to watch: the watcher is made again when the folder comes back. */
+  private watching = false;
+  /** Looks for the sync folder's return while it is missing (ref'd: it keeps a watching process alive). */
+  private rootPoll: NodeJS.Timeout | null = null;
+  private resuming: Promise<void> | null = null;
+  private watcherStarting: Promise<void> | null = null;
   private readonly reported = new Set<string>();
   private chain: Promise<unknown> = Promise.resolve();
   private watcher: FSWatcher | null = null;
@@ -103,6 +115,7 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
     this.settleMs = options.settleMs ?? 2000;
     this.rescanIntervalMs = options.rescanIntervalMs ?? 10 * 60_000;
     this.debounceMs = options.debounceMs ?? 300;
+    this.rootPollMs = options.rootPollMs ?? 2000;
     const trash = trashFunction(options.trash ?? 'system');
     this.ctx = {
       db: options.db, queue: this.queue, base: this.base, folders: this.folders, root: this.root,
@@ -118,11 +131,13 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
         this.ctx.log('warning', message, path);
       },
       stop: (reason) => {
-        if (this.stoppedReason === reason) return;
-        this.stoppedReason = reason;
-        this.queue.setRunState('stopped', reason);
-        this.queue.log('error', reason);
-        this.emit('event', { type: 'stopped', reason });
+        if (this.stoppedReason !== reason) {
+          this.stoppedReason = reason;
+          this.queue.setRunState('stopped', reason);
+          this.queue.log('error', reason);
+          this.emit('event', { type: 'stopped', reason });
+        }
+        this.awaitRootReturn();
       },
       running: () => this.stoppedReason === null,
     };
@@ -158,6 +173,7 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
   async start(options: { watch?: boolean; firstPass?: PassOptions } = {}): Promise<PassResult> {
     if (this.started) throw new Error('The sync engine is already started.');
     this.started = true;
+    this.watching = options.watch !== false;
     this.abort = new AbortController();
     this.queue.on('change', this.onQueueChange);
     if (this.options.session) {
@@ -181,9 +197,13 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
   async stop(): Promise<void> {
     this.abort.abort();
     this.started = false;
+    this.watching = false;
     if (this.rescanTimer) clearTimeout(this.rescanTimer);
     if (this.debounceTimer) clearTimeout(this.debounceTimer);
-    this.rescanTimer = this.debounceTimer = null;
+    if (this.rootPoll) clearInterval(this.rootPoll);
+    this.rescanTimer = this.debounceTimer = this.rootPoll = null;
+    await this.resuming?.catch(() => {});
+    await this.watcherStarting?.catch(() => {});
     this.queue.off('change', this.onQueueChange);
     this.unsubscribeSession?.();
     this.unsubscribeSession = null;
@@ -326,23 +346,91 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
     return designs;
   }
 
-  private async startWatcher(): Promise<void> {
-    const root = this.root.current();
-    if (!root) return;
-    const watcher = watchSyncFolder(root.path);
-    watcher.on('all', (_event, path) => {
-      const rel = relative(root.path, path);
-      const top = rel.split(sep)[0];
-      if (!top || rel.startsWith('..')) this.dirtyAll = true;
-      else this.dirtyFolders.add(top);
-      this.scheduleScan(this.debounceMs);
+  /**
+   * Watches the sync folder with a new chokidar watcher (closing the one before: chokidar's watcher of a folder that
+   * vanished is dead, and does not see it come back). Not while the folder is not there: its return is looked for
+   * by awaitRootReturn, which starts the watcher again.
+   */
+  private startWatcher(): Promise<void> {
+    const starting = (this.watcherStarting ?? Promise.resolve()).catch(() => {}).then(async () => {
+      const old = this.watcher;
+      this.watcher = null;
+      await old?.close();
+      const check = this.root.verify();
+      if (!this.started || !check.ok) return;
+      const root = check.root;
+      const watcher = watchSyncFolder(root.path);
+      watcher.on('all', (event, path) => {
+        // A folder removed may be the sync folder itself (or the disk it is on): looked at at once, while the
+        // process still has the watcher's handles, so that sync stops with the reason and waits for the folder.
+        if (event === 'unlinkDir') this.checkRootNow();
+        const rel = relative(root.path, path);
+        const top = rel.split(sep)[0];
+        if (!top || rel.startsWith('..')) this.dirtyAll = true;
+        else this.dirtyFolders.add(top);
+        this.scheduleScan(this.debounceMs);
+      });
+      watcher.on('error', (error) => this.watcherFailed(error as NodeJS.ErrnoException));
+      await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+      if (!this.started) {
+        await watcher.close();
+        return;
+      }
+      this.watcher = watcher;
     });
-    watcher.on('error', (error) => this.watcherFailed(error as NodeJS.ErrnoException));
-    watcher.on('unlinkDir', (path) => {
-      if (path === root.path) this.dirtyAll = true;
+    this.watcherStarting = starting;
+    return starting.finally(() => {
+      if (this.watcherStarting === starting) this.watcherStarting = null;
     });
-    await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
-    this.watcher = watcher;
+  }
+
+  /** Stops sync at once when the sync folder is no longer there or no longer ours (SyncFolder.verify's reason). */
+  private checkRootNow(): void {
+    if (!this.started) return;
+    const check = this.root.verify();
+    if (!check.ok) this.ctx.stop(check.reason);
+  }
+
+  /**
+   * While watching and stopped because the sync folder is not there as it was: its path is looked at every
+   * rootPollMs (a ref'd timer: a watching process must not end because chokidar let go of the vanished folder).
+   * When it is back with its marker, the watcher is made again and a full pass runs ("resumed"); meanwhile nothing is
+   * scanned, so nothing in it is taken for deleted, and the queue waits (nothing is cancelled).
+   */
+  private awaitRootReturn(): void {
+    if (!this.started || !this.watching || this.rootPoll || this.resuming) return;
+    if (this.root.verify().ok) return; // stopped for another reason (many files gone at once): the person acts
+    this.rootPoll = setInterval(() => this.lookForRoot(), this.rootPollMs);
+  }
+
+  private lookForRoot(): void {
+    if (this.resuming) return;
+    const check = this.root.verify();
+    if (!check.ok) {
+      // Still not there, or back but not ours (an empty folder in its place): stays stopped, with the reason of now.
+      if (this.stoppedReason !== check.reason) this.ctx.stop(check.reason);
+      return;
+    }
+    if (this.rootPoll) clearInterval(this.rootPoll);
+    this.rootPoll = null;
+    const resuming = this.resumeAfterReturn().catch((error: unknown) => {
+      this.ctx.log('error', `Sync could not start again after the sync folder came back: ${(error as Error).message}`);
+    }).finally(() => {
+      if (this.resuming === resuming) this.resuming = null;
+      // Gone again meanwhile: look for it again.
+      if (this.started && this.stoppedReason !== null) this.awaitRootReturn();
+    });
+    this.resuming = resuming;
+  }
+
+  private async resumeAfterReturn(): Promise<void> {
+    await this.startWatcher();
+    if (!this.started) return;
+    this.scheduleRescan();
+    // A full pass: what changed here or on the service meanwhile. It writes "resumed" when the folder is as it was.
+    this.dirtyAll = false;
+    this.dirtyFolders.clear();
+    await this.syncOnce({ settle: 'once' });
   }
 
   private watcherFailed(error: NodeJS.ErrnoException): void {
@@ -385,6 +473,11 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
   }
 
   private queueChanged(event: QueueEvent): void {
+    if (event.type === 'status') {
+      // The queue runner found the folder gone while sending (it stopped sync itself): wait for it the same way.
+      if (event.status.state === 'stopped' && this.stoppedReason === null && this.started && this.watching) this.checkRootNow();
+      return;
+    }
     if (event.type !== 'item') return;
     const { item } = event;
     if (!['done', 'failed', 'cancelled'].includes(item.state) || !item.folder) return;
