@@ -17,17 +17,19 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
  * (electron/cli, electron/window-host, electron/shell) sit above the engine; the engine knows none of them.
  */
 const ENGINE_LAYERS = {
-  sqlite: [],
-  api: [],
-  profile: [],
-  settings: ['profile'],
-  authorization: ['api'],
-  cache: ['api', 'sqlite'],
-  'sync-state': ['sqlite'],
-  queue: ['api', 'authorization', 'sync-state'],
-  sync: ['api', 'authorization', 'queue', 'sync-state'],
-  runtime: ['api', 'profile', 'settings', 'authorization', 'cache', 'sync-state', 'queue', 'sync'],
-  contract: ['api', 'profile', 'settings', 'authorization', 'cache', 'sync-state', 'queue', 'sync', 'runtime'],
+  // The engine log (log/engine-log.ts): every layer reports the errors it catches there, so it is the lowest.
+  log: [],
+  sqlite: ['log'],
+  api: ['log'],
+  profile: ['log'],
+  settings: ['log', 'profile'],
+  authorization: ['log', 'api'],
+  cache: ['log', 'api', 'sqlite'],
+  'sync-state': ['log', 'sqlite'],
+  queue: ['log', 'api', 'authorization', 'sync-state'],
+  sync: ['log', 'api', 'authorization', 'queue', 'sync-state'],
+  runtime: ['log', 'api', 'profile', 'settings', 'authorization', 'cache', 'sync-state', 'queue', 'sync'],
+  contract: ['log', 'api', 'profile', 'settings', 'authorization', 'cache', 'sync-state', 'queue', 'sync', 'runtime'],
 };
 const engineLayer = (name, allowed) => ({
   target: `./electron/engine/${name}`,

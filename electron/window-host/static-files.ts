@@ -1,5 +1,6 @@
 import { realpath, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
+import { engineLog } from '../engine/log/engine-log';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -40,15 +41,20 @@ export async function resolveStaticFile(root: string, pathname: string): Promise
   const base = resolve(root);
   const wanted = resolve(base, `.${decoded.startsWith('/') ? decoded : `/${decoded}`}`);
   if (!inside(base, wanted)) return null;
-  const realBase = await realpath(base).catch(() => null);
+  const realBase = await realpath(base).catch((error: unknown) => {
+    engineLog.warn('window-host', `the window's folder ${base} cannot be resolved`, error);
+    return null;
+  });
   if (!realBase) return null;
   for (const candidate of [wanted, join(wanted, 'index.html')]) {
     try {
       const real = await realpath(candidate);
       const info = await stat(real);
       if (info.isFile() && inside(realBase, real)) return { path: real, size: info.size };
-    } catch {
-      // not this one
+    } catch (error) {
+      // Not this one (no such file, or a file where a folder was looked for); anything else is logged.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') engineLog.warn('window-host', `the window's file ${candidate} cannot be read`, error);
     }
   }
   return null;

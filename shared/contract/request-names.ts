@@ -34,6 +34,7 @@ export const CONTRACT_REQUEST_NAMES = [
   'catalogue.pull',
   'settings.get',
   'settings.update',
+  'diagnostics.get',
 ] as const;
 
 export type ContractRequestName = (typeof CONTRACT_REQUEST_NAMES)[number];

@@ -3,7 +3,7 @@ import { LICENSE_CODES } from '../licenses/licenses';
 import { QUEUE_STATES } from '../sync/sync-types';
 import type { ContractRequestName } from './request-names';
 import type {
-  AccountView, AuthorPage, DesignDetail, LibraryPage, OwnDesignView, PullView, QueueEntry, QueueView, SettingsView, SyncView,
+  AccountView, AuthorPage, DesignDetail, DiagnosticsView, LibraryPage, OwnDesignView, PullView, QueueEntry, QueueView, SettingsView, SyncView,
 } from './views';
 
 const nothing = z.object({}).strict();
@@ -91,6 +91,9 @@ export const REQUEST_INPUTS = {
     cacheLimitMb: z.number().int().min(50).max(1_000_000).optional(),
     catalogueRefreshMinutes: z.number().int().min(5).max(7 * 24 * 60).optional(),
   }).strict(),
+
+  /** Where the engine log is (to attach to a bug report), and the engine's notices (a rebuilt cache). */
+  'diagnostics.get': nothing,
 } as const;
 
 export type RequestName = keyof typeof REQUEST_INPUTS;
@@ -129,6 +132,7 @@ export interface RequestResults {
   'catalogue.pull': PullView;
   'settings.get': SettingsView;
   'settings.update': SettingsView;
+  'diagnostics.get': DiagnosticsView;
 }
 
 /** One map of request name → input (as a window writes it) and result. */

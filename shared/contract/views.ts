@@ -254,6 +254,16 @@ export interface SettingsView {
   catalogueRefreshMinutes: number;
 }
 
+/** What helps when something goes wrong: where the engine log is, and what the engine had to tell (once). */
+export interface DiagnosticsView {
+  /** The engine log's file (`<profile>/logs/engine.log`), or null when the engine logs nowhere. */
+  logFile: string | null;
+  /** Why the log cannot be written, or null. */
+  logProblem: string | null;
+  /** Things the person should know about this start of the engine (the offline cache was damaged and rebuilt…). */
+  notices: string[];
+}
+
 export interface ConnectivityView {
   online: boolean;
   /** Why offline, in words. */

@@ -109,6 +109,7 @@ const itemOf = (attention: string) => engine.queue.list({ states: ['attention'] 
 const CASES: { [K in RequestName]: Case<K> } = {
   'account.get': { valid: () => ({}), check: (r) => expect(r).toMatchObject({ status: 'signed-in', serviceUrl: service.url, signingIn: false }), malformed: () => ({ who: 'me' }), field: 'who' },
   'settings.get': { valid: () => ({}), check: (r) => expect(r).toMatchObject({ serviceUrl: service.url, catalogueRefreshMinutes: 60 }), malformed: () => ({ verbose: true }), field: 'verbose' },
+  'diagnostics.get': { valid: () => ({}), check: (r) => expect(r).toEqual({ logFile: join(engine.profile.root, 'logs', 'engine.log'), logProblem: null, notices: [] }), malformed: () => ({ verbose: true }), field: 'verbose' },
   'settings.update': { valid: () => ({ catalogueRefreshMinutes: 30, cacheLimitMb: 200 }), check: (r) => expect(r).toMatchObject({ catalogueRefreshMinutes: 30, cacheLimitBytes: 200 * 1024 * 1024 }), malformed: () => ({ cacheLimitMb: 'big' }), field: 'cacheLimitMb' },
   'catalogue.pull': {
     valid: () => ({}),

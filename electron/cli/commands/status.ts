@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { engineLog } from '../../engine/log/engine-log';
 import { formatReport, queueReport } from '../../engine/queue/queue-report';
 import type { CommandModule } from '../command-module';
+import { diagnosticsText } from '../diagnostics';
 
 /** How often --follow looks at the database for another process's writes (PRAGMA data_version: one cheap read). */
 export const FOLLOW_INTERVAL_MS = 250;
@@ -8,7 +10,9 @@ export const FOLLOW_INTERVAL_MS = 250;
 /**
  * `design-sync status [--json] [--follow]`: the state of sync, the sync folder, the queue by state, uploads in progress
  * (bytes and percent), and what waits for a person with what to do. --follow prints again whenever the queue changes
- * (written by the app or another command), until Ctrl-C.
+ * (written by the app or another command), until Ctrl-C. `--diagnostics` prints instead where the engine log and the
+ * profile's files are, the versions and the log's last lines, without opening the engine (so it works on a profile
+ * whose databases are damaged).
  */
 export const statusCommand: CommandModule = (program, context) => {
   program
@@ -16,8 +20,21 @@ export const statusCommand: CommandModule = (program, context) => {
     .description('show the state of sync and of the upload queue: what is uploading, what needs you, what failed')
     .option('--json', 'print JSON')
     .option('--follow', 'print again on every change, until Ctrl-C')
-    .action(async (options: { json?: boolean; follow?: boolean }) => {
+    .option('--diagnostics', 'print the engine log\'s path and last lines, the profile\'s files and the versions (for a bug report)')
+    .action(async (options: { json?: boolean; follow?: boolean; diagnostics?: boolean }) => {
       const ctx = context();
+      if (options.diagnostics) {
+        let token: string | null = null;
+        let tokenProblem: string | null = null;
+        try {
+          token = await ctx.tokenStore().read();
+        } catch (error) {
+          // Shown in the output; the log's lines are still redacted by pattern (auth_token=…).
+          tokenProblem = (error as Error).message;
+        }
+        ctx.io.out(diagnosticsText(ctx.profile, token ? [token] : [], tokenProblem));
+        return;
+      }
       const store = (await ctx.engine()).queue;
       const print = () => {
         const report = queueReport(store);
@@ -33,7 +50,10 @@ export const statusCommand: CommandModule = (program, context) => {
       process.once('SIGTERM', onSignal);
       try {
         while (!abort.signal.aborted) {
-          await sleep(FOLLOW_INTERVAL_MS, undefined, { signal: abort.signal }).catch(() => {});
+          // Ctrl-C ends the wait early: that is how --follow stops, nothing to report.
+          await sleep(FOLLOW_INTERVAL_MS, undefined, { signal: abort.signal }).catch((error: unknown) => {
+            if (!abort.signal.aborted) engineLog.warn('cli', 'status --follow: the wait failed', error);
+          });
           if (!abort.signal.aborted && changed()) {
             if (!options.json) ctx.io.out(`\n— ${new Date().toLocaleTimeString()} —`);
             print();

@@ -11,12 +11,17 @@ export type WritableDB = ReadableDB & { readonly __cacheWritable: true };
 
 export class CacheDatabaseFromTheFutureError extends Error {
   constructor(readonly location: string, readonly found: number, readonly known: number) {
-    super(`${location} has cache schema version ${found}, newer than this version of design-sync knows (${known}); refusing to open it`);
+    super(`${location} has cache schema version ${found}, newer than this version of design-sync knows (${known}); refusing to open it. ` +
+      'Use the newer design-sync with this profile, or move the file aside to start a new cache (designs are downloaded again at the next pull).');
     this.name = 'CacheDatabaseFromTheFutureError';
   }
 }
 
-/** Opens (creating if needed) the cache database: WAL, synchronous=NORMAL (a cache may lose its last commit on power loss), foreign keys on. */
+/**
+ * Opens (creating if needed) the cache database: WAL, synchronous=NORMAL (a cache may lose its last commit on power
+ * loss), foreign keys on. A damaged file fails with SQLite's SQLITE_NOTADB or SQLITE_CORRUPT (openDesignCache sets it
+ * aside and makes a new one).
+ */
 export function openCacheDatabase(path: string): WritableDB {
   const db = openSqlite(path);
   try {
@@ -24,6 +29,8 @@ export function openCacheDatabase(path: string): WritableDB {
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
+    // Reads the schema now (SQLite reads it at the first statement): a damaged schema page fails here, at opening.
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
     migrateCache(db, path);
   } catch (error) {
     db.close();

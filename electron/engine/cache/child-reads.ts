@@ -1,11 +1,13 @@
 import type { ReadableDB } from './cache-database';
 import { prepared } from './prepared';
+import { engineLog } from '../log/engine-log';
 
 function parse(json: string): Record<string, unknown> {
   try {
     const value = JSON.parse(json) as unknown;
     return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
+  } catch (error) {
+    engineLog.warn('cache', 'a cached image or document is not readable JSON (shown as empty)', error);
     return {};
   }
 }

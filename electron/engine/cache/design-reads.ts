@@ -3,6 +3,7 @@ import type { ReadableDB } from './cache-database';
 import { peekCachedFile } from './file-cache';
 import { foldForSearch, ftsQuery, ftsWholeWordQuery, searchWords, wordMatch } from './fts-query';
 import { prepared } from './prepared';
+import { engineLog } from '../log/engine-log';
 
 /** What a grid or a result list shows of a design; read from the cache only. */
 export interface DesignSummary {
@@ -305,7 +306,8 @@ function parseObject(json: string | null): Record<string, unknown> | null {
   try {
     const value = JSON.parse(json) as unknown;
     return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
+  } catch (error) {
+    engineLog.warn('cache', 'a cached design form is not readable JSON (read as missing)', error);
     return null;
   }
 }

@@ -5,6 +5,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableDB, WritableDB } from './cache-database';
 import { prepared } from './prepared';
+import { engineLog } from '../log/engine-log';
 
 export const DEFAULT_FILE_CACHE_BYTES = 500 * 1024 * 1024;
 
@@ -182,8 +183,9 @@ export class FileCache {
       const path = join(dir, name);
       try {
         if (statSync(path).mtimeMs < cutoff) rmSync(path, { force: true });
-      } catch {
-        // gone already
+      } catch (error) {
+        // Gone already (its download ended meanwhile) is fine.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') engineLog.warn('cache', `a stale download ${path} could not be removed`, error);
       }
     }
   }

@@ -1,5 +1,6 @@
 import type { ReadableDB } from './cache-database';
 import { prepared } from './prepared';
+import { engineLog } from '../log/engine-log';
 
 export interface CachedUser {
   id: number;
@@ -13,7 +14,8 @@ function parse(json: string | null): Record<string, unknown> | null {
   try {
     const value = JSON.parse(json) as unknown;
     return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
+  } catch (error) {
+    engineLog.warn('cache', 'a cached user is not readable JSON (shown as unknown)', error);
     return null;
   }
 }

@@ -1,4 +1,4 @@
-import { parseRequest, type Outcome, type RequestName } from '../../../shared';
+import { parseRequest, type ContractProblem, type Outcome, type RequestName } from '../../../shared';
 import type { Engine } from '../runtime/engine';
 import type { ContractEndpoint, EventMessage } from './contract-endpoint';
 import { adoptDroppedFile, incomingDirOf } from './dropped-files';
@@ -7,20 +7,33 @@ import { serveFileAddress } from './file-addresses';
 import { HANDLERS } from './handlers';
 import type { Handler } from './handler-types';
 import { problemOf } from './problem-of';
+import { engineLog } from '../log/engine-log';
 
 /**
  * The contract answered by one engine: every request checked against its schema at the boundary, handled, and
  * answered as an Outcome; events fanned out to every subscriber; file addresses resolved to the file cache.
  */
 export function createContractEndpoint(engine: Engine): ContractEndpoint & { close(): void } {
+  /**
+   * A failure as the problem the window is shown. An internal one (a bug, a disk error) shows only its words: its
+   * stack goes to the log. A damaged cache is marked to be rebuilt at the next start, and says so.
+   */
+  const answered = (what: string, error: unknown): ContractProblem => {
+    const problem = problemOf(error);
+    if (problem.kind !== 'internal') return problem;
+    const damagedCache = engine.cache.noteFailure(error);
+    engineLog.error('contract', `${what} failed`, error);
+    return damagedCache ? { kind: 'internal', message: damagedCache } : problem;
+  };
   const listeners = new Set<(event: EventMessage) => void>();
   const abort = new AbortController();
   const unsubscribe = subscribeToEngine(engine, (event) => {
     for (const listener of [...listeners]) {
       try {
         listener(event);
-      } catch {
-        // One subscriber's failure is its own.
+      } catch (error) {
+        // One subscriber's failure is its own: the others still get the event.
+        engineLog.warn('contract', `a subscriber failed on the event ${event.name}`, error);
       }
     }
   });
@@ -32,7 +45,7 @@ export function createContractEndpoint(engine: Engine): ContractEndpoint & { clo
       try {
         return { ok: true, value: await handler(engine, parsed.input, abort.signal) };
       } catch (error) {
-        return { ok: false, problem: problemOf(error) };
+        return { ok: false, problem: answered(`the ${parsed.name} request`, error) };
       }
     },
     subscribe(listener) {
@@ -45,7 +58,7 @@ export function createContractEndpoint(engine: Engine): ContractEndpoint & { clo
       try {
         return { ok: true, value: await adoptDroppedFile(engine, drop) };
       } catch (error) {
-        return { ok: false, problem: problemOf(error) };
+        return { ok: false, problem: answered('a dropped file', error) };
       }
     },
     close() {

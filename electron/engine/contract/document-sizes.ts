@@ -1,5 +1,6 @@
 import { mapWithConcurrency } from '../cache/concurrency';
 import type { Engine } from '../runtime/engine';
+import { engineLog } from '../log/engine-log';
 
 /** How long opening a design waits for the sizes of documents not cached yet. */
 const SIZE_TIMEOUT_MS = 3_000;
@@ -21,8 +22,9 @@ export async function documentSizes(engine: Engine, files: readonly { url: strin
       try {
         const size = await client.sizeOf(file.url, timeout);
         if (size !== null) known.set(key(file), size);
-      } catch {
+      } catch (error) {
         // Unknown it stays: the window shows no size rather than a wrong one.
+        engineLog.warn('contract', `the size of ${file.url} could not be asked`, error);
       }
     });
   }

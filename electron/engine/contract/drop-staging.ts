@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { droppedFileNameRefusal, type ContractProblem } from '../../../shared';
+import { warnUnlessMissing } from '../log/engine-log';
 
 /**
  * What hosts share of a dropped file's way in (the window host over HTTP, the Electron shell on app://): the address
@@ -64,7 +65,7 @@ export async function stageDrop(dir: string, body: Readable, limit = MAX_DROP_BY
   try {
     await pipeline(body, counter, createWriteStream(path, { flags: 'wx', mode: 0o600, flush: true }));
   } catch (error) {
-    await unlink(path).catch(() => {});
+    await unlink(path).catch(warnUnlessMissing('drops', `the unfinished drop ${path} could not be removed`));
     throw error;
   }
   return { path, size };

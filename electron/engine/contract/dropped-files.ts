@@ -7,6 +7,7 @@ import type { Engine } from '../runtime/engine';
 import { EngineError } from '../runtime/engine-error';
 import { nameKey, safeName, uniqueName } from '../sync/sync-names';
 import { ownDesign, requireSignedIn } from './handlers/own-designs';
+import { warnUnlessMissing } from '../log/engine-log';
 
 export interface DroppedFile {
   designId: number;
@@ -58,12 +59,12 @@ async function placeWithoutOverwrite(staged: string, target: string): Promise<bo
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') {
-      await unlink(temp).catch(() => {});
+      await unlink(temp).catch(warnUnlessMissing('drops', `the temporary copy ${temp} could not be removed`));
       return false;
     }
     // No hard links here (FAT, some shares): check, then rename (the narrowest window there is).
     if (await lstat(target).then(() => true, () => false)) {
-      await unlink(temp).catch(() => {});
+      await unlink(temp).catch(warnUnlessMissing('drops', `the temporary copy ${temp} could not be removed`));
       return false;
     }
     await rename(temp, target);
@@ -123,9 +124,13 @@ export async function adoptDroppedFile(engine: Engine, drop: DroppedFile): Promi
 
 /** A refused drop's staged file goes, but only a file directly in the incoming folder: never what else a caller names. */
 async function removeStaged(engine: Engine, stagedPath: string): Promise<void> {
-  const incoming = await realpath(engine.profile.incomingDir).catch(() => null);
-  const parent = await realpath(dirname(stagedPath)).catch(() => null);
+  const resolved = async (path: string) => realpath(path).catch((error: unknown) => {
+    warnUnlessMissing('drops', `the refused drop's folder ${path} cannot be resolved; the staged file is left`)(error);
+    return null;
+  });
+  const incoming = await resolved(engine.profile.incomingDir);
+  const parent = await resolved(dirname(stagedPath));
   if (!incoming || parent !== incoming) return;
   const path = join(incoming, basename(stagedPath));
-  if (await lstat(path).then((info) => info.isFile(), () => false)) await unlink(path).catch(() => {});
+  if (await lstat(path).then((info) => info.isFile(), () => false)) await unlink(path).catch(warnUnlessMissing('drops', `the refused drop ${path} could not be removed`));
 }

@@ -6,6 +6,7 @@ import { renditionUrl } from '../cache/design-reads';
 import { cachedUser } from '../cache/user-reads';
 import type { Engine } from '../runtime/engine';
 import type { ServedFile } from './contract-endpoint';
+import { engineLog } from '../log/engine-log';
 
 /** Spec §2.2: the renditions of an image. */
 export const RENDITIONS = ['grid', 'large', 'small', 'medium', 'span4', 'span2', 'span1', 'mini', 'carousel', 'carousel_thumb'] as const;
@@ -83,7 +84,8 @@ async function coverSource(engine: Engine, id: number, rendition: Rendition, sig
   try {
     const timeout = AbortSignal.any([AbortSignal.timeout(LIST_TIMEOUT_MS), ...(signal ? [signal] : [])]);
     await refreshDesignFiles(engine.interactiveClient(), engine.cache.db, designId, timeout);
-  } catch {
+  } catch (error) {
+    engineLog.warn('files', `the images of design ${designId} could not be listed for its cover ${id}`, error);
     return null;
   }
   return imageSource(engine, id, rendition);
@@ -106,7 +108,8 @@ function avatarSource(engine: Engine, id: number): Source | null {
 function served(path: string, source: Source): ServedFile | null {
   try {
     return { path, contentType: contentTypeOf(source.name), size: statSync(path).size };
-  } catch {
+  } catch (error) {
+    engineLog.warn('files', `the cached file ${path} of ${source.url} cannot be read`, error);
     return null;
   }
 }
@@ -132,7 +135,8 @@ export async function serveFileAddress(engine: Engine, address: string, signal?:
     const client = engine.interactiveClient();
     const stored = await files.ensure(source.url, (url, s) => client.download(url, s), { version: source.version, ...(signal ? { signal } : {}) });
     return served(stored.path, source);
-  } catch {
+  } catch (error) {
+    engineLog.warn('files', `${source.url} could not be fetched${local ? '; the older cached copy is served' : ''}`, error);
     return local ? served(local, source) : null;
   }
 }

@@ -4,6 +4,7 @@ import { fillAuthor, upsertUser } from '../cache/design-writes';
 import { screenNames } from '../cache/user-reads';
 import { mapWithConcurrency } from '../cache/concurrency';
 import type { Engine } from '../runtime/engine';
+import { engineLog } from '../log/engine-log';
 
 /** How long resolving the authors of one page may take before its cards say "attribution unavailable". */
 const AUTHORS_TIMEOUT_MS = 2_000;
@@ -31,8 +32,9 @@ export async function resolveAuthors(engine: Engine, summaries: readonly DesignS
       if (upsertUser(engine.cache.db, user, 'public', Date.now()) === null) return;
       known.set(id, user.screen_name);
       fillAuthor(engine.cache.db, id, user.screen_name);
-    } catch {
+    } catch (error) {
       // Unknown it stays: the card says "attribution unavailable", never shows the design as if none were needed.
+      engineLog.warn('contract', `the author ${id} could not be read from the service`, error);
     }
   });
   return known;

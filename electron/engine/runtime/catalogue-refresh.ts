@@ -3,6 +3,7 @@ import type { ServiceClient } from '../api/service-client';
 import type { DesignCache } from '../cache/design-cache';
 import { readSyncState } from '../cache/design-reads';
 import { pullDesigns, type PullProgress, type PullSummary } from '../cache/pull';
+import { engineLog } from '../log/engine-log';
 
 export const DEFAULT_CATALOGUE_REFRESH_MINUTES = 60;
 
@@ -86,7 +87,8 @@ export class CatalogueRefresh extends EventEmitter<CatalogueEvents> {
     this.scheduled = false;
     clearTimeout(this.timer);
     this.abort?.abort();
-    await this.running?.catch(() => {});
+    // Waits for the pull to end; how it ended went to 'finished' and to whoever asked for it.
+    await Promise.allSettled([this.running]);
   }
 
   private arm(): void {
@@ -95,8 +97,9 @@ export class CatalogueRefresh extends EventEmitter<CatalogueEvents> {
     const last = this.lastPullAt();
     const due = last === null ? 0 : Math.max(0, last + this.options.intervalMs() - this.now());
     this.timer = setTimeout(() => {
-      void this.pullNow().catch(() => {
-        // Reported through 'finished'; tried again at the next interval (or when the service is back).
+      void this.pullNow().catch((error: unknown) => {
+        // Reported through 'finished' too; tried again at the next interval (or when the service is back).
+        engineLog.warn('catalogue', 'the scheduled pull of the catalogue failed', error);
       });
     }, Math.min(due, 2 ** 31 - 1));
     this.timer.unref();

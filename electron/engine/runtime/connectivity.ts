@@ -1,6 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { ServiceProblem } from '../../../shared';
 import { backoffDelay } from '../queue/backoff';
+import { isServiceError } from '../api/service-error';
+import { engineLog } from '../log/engine-log';
 
 export interface ConnectivityState {
   online: boolean;
@@ -59,8 +61,11 @@ export class Connectivity extends EventEmitter<{ change: [ConnectivityState] }> 
     this.probeTimer = setTimeout(() => {
       const probe = this.probe;
       if (!probe || this.current.online) return;
-      // The probe's outcome reaches noticeAnswer/noticeProblem through the client's transport.
-      void probe().catch(() => {}).finally(() => this.scheduleProbe());
+      // The probe's outcome reaches noticeAnswer/noticeProblem through the client's transport; any other failure
+      // (not the service's answer or its absence) is the engine's own, logged.
+      void probe().catch((error: unknown) => {
+        if (!isServiceError(error)) engineLog.warn('connectivity', 'the probe of the service failed', error);
+      }).finally(() => this.scheduleProbe());
     }, Math.min(backoffDelay(this.attempt, Math.random) + 1_000, 60_000));
     this.probeTimer.unref();
   }

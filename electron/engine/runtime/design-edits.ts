@@ -6,6 +6,7 @@ import { deleteDesigns, upsertDesign } from '../cache/design-writes';
 import { applyLocalDesignEdit } from '../cache/local-design-edit';
 import type { QueueStore } from '../queue/queue-store';
 import type { QueueEvent } from '../queue/queue-item';
+import { engineLog } from '../log/engine-log';
 
 export interface DesignEditsOptions {
   queue: QueueStore;
@@ -61,6 +62,9 @@ async function refresh(options: DesignEditsOptions, designId: number): Promise<v
     storeOwn(options, await client.getDesign(designId));
   } catch (error) {
     if (isServiceError(error, 'not-found')) deleteDesigns(options.cache.db, [designId]);
-    else options.log?.(`The design ${designId} could not be read again after its edit was refused: ${error instanceof Error ? error.message : String(error)}`);
+    else {
+      engineLog.warn('design-edits', `the design ${designId} could not be read again after its edit was refused`, error);
+      options.log?.(`The design ${designId} could not be read again after its edit was refused: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 }

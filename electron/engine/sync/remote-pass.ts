@@ -2,6 +2,7 @@ import { mkdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ServiceClient } from '../api/service-client';
 import { isServiceError } from '../api/service-error';
+import { engineLog, warnUnlessMissing } from '../log/engine-log';
 import type { BaseFile } from '../sync-state/base-files';
 import { downloadToTemp, readFolder, renameNoClobber, placeNew, sha1File, statEntry, type LocalEntry } from './local-files';
 import { MASS_MISSING_MINIMUM, MASS_MISSING_RATIO } from './local-scan';
@@ -153,7 +154,12 @@ class DesignPass {
     const deletedSince = this.ctx.queue.deletedOnServiceSince(this.designId, listedAt);
     const untracked = [...files.values()].filter((file) => !this.ctx.base.byRemote(file.kind, file.id) && !deletedSince.has(remoteKey(file.kind, file.id)));
     if (untracked.length === 0) return;
-    await mkdir(dir, { recursive: true });
+    try {
+      await mkdir(dir, { recursive: true });
+    } catch (error) {
+      this.fail(this.folder, error);
+      return;
+    }
     for (const file of untracked) {
       try {
         await this.added(dir, file);
@@ -165,9 +171,11 @@ class DesignPass {
 
   private fail(path: string, error: unknown): void {
     if (isServiceError(error, 'offline') || isServiceError(error, 'cancelled') || isServiceError(error, 'token-rejected')) throw error;
-    const message = `${path}: could not bring the service's change into the folder (${(error as Error).message}); tried again later.`;
+    const message = `${path}: could not bring the service's change into the folder (${(error as Error).message}); it is tried again at the next sync.`;
     this.summary.warnings.push(message);
-    this.ctx.log('warning', message, path);
+    engineLog.warn('sync', message, error);
+    // Said once a run: a watching engine meets the same failure at every rescan.
+    this.ctx.reportOnce(message, path);
   }
 
   /** A file both sides had at the last sync. */
@@ -231,7 +239,7 @@ class DesignPass {
       await this.conflict(base.path, file, temp, pending?.id ?? null);
       temp = null;
     } finally {
-      if (temp) await unlink(temp.path).catch(() => {});
+      if (temp) await unlink(temp.path).catch(warnUnlessMissing('sync', `could not remove the temporary download ${temp.path}`));
     }
   }
 
@@ -302,7 +310,7 @@ class DesignPass {
         await this.conflict(clashPath, file, temp, pending?.id ?? null);
         temp = null;
       } finally {
-        if (temp) await unlink(temp.path).catch(() => {});
+        if (temp) await unlink(temp.path).catch(warnUnlessMissing('sync', `could not remove the temporary download ${temp.path}`));
       }
       return;
     }
@@ -346,7 +354,7 @@ class DesignPass {
       const base = this.ctx.base.get(path);
       const now = await statEntry(target);
       if (!base || !now || now.size !== base.size || now.mtimeMs !== Math.floor(base.mtimeMs)) {
-        await unlink(fetched.path).catch(() => {});
+        await unlink(fetched.path).catch(warnUnlessMissing('sync', `could not remove the temporary download ${fetched.path}`));
         this.summary.skipped++;
         return; // changed meanwhile: the next pass sees a conflict
       }

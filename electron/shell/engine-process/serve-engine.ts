@@ -4,6 +4,7 @@ import type { Engine } from '../../engine/runtime/engine';
 import { openEngine } from '../../engine/runtime/open-engine';
 import type { BridgePort, EngineOpenOptions, EngineToHost, HostToEngine } from '../engine-bridge/messages';
 import { bridgedTokenStore, mirroredSettingsStore } from './bridged-stores';
+import { engineLog } from '../../engine/log/engine-log';
 
 /** What the engine process needs besides its port (tests give their own). */
 export interface ServeEngineOptions {
@@ -47,16 +48,21 @@ export function serveEngine(port: BridgePort<HostToEngine, EngineToHost>, option
         if (engine.backgroundProblem) port.post({ type: 'log', line: `engine: ${engine.backgroundProblem.message}` });
       } catch (error) {
         if (!engine) port.post({ type: 'open-failed', message: messageOf(error) });
-        else port.post({ type: 'log', line: `engine: the background work could not start: ${messageOf(error)}` });
+        else {
+          engineLog.error('engine-process', 'the background work could not start', error);
+          port.post({ type: 'log', line: `engine: the background work could not start: ${messageOf(error)}` });
+        }
       }
     };
 
     const close = async (drainMs: number) => {
-      await opening?.catch(() => {});
+      // Waits for the opening to end (it reports its own failure: 'open-failed').
+      await Promise.allSettled([opening]);
       endpoint?.close();
       try {
         await engine?.close({ drainMs });
       } catch (error) {
+        engineLog.error('engine-process', 'closing the engine failed', error);
         port.post({ type: 'log', line: `engine: closing failed: ${messageOf(error)}` });
       }
       port.post({ type: 'closed' });
@@ -74,7 +80,10 @@ export function serveEngine(port: BridgePort<HostToEngine, EngineToHost>, option
             port.post({ type: 'response', id: message.id, outcome }));
           return;
         case 'file':
-          void (endpoint ? endpoint.file(message.address).catch(() => null) : Promise.resolve(null)).then((file) =>
+          void (endpoint ? endpoint.file(message.address).catch((error: unknown) => {
+            engineLog.warn('engine-process', `the file ${message.address} could not be served`, error);
+            return null;
+          }) : Promise.resolve(null)).then((file) =>
             port.post({ type: 'file', id: message.id, file }));
           return;
         case 'drop':

@@ -1,9 +1,11 @@
 import { create } from 'zustand';
-import type { SettingsView } from '../../../shared';
+import type { DiagnosticsView, SettingsView } from '../../../shared';
 import { contract } from '../contract/contract';
 
 interface SettingsStore {
   settings: SettingsView | null;
+  /** Where the engine log is, and the engine's notices (a rebuilt cache). */
+  diagnostics: DiagnosticsView | null;
   problem: string | null;
   saved: string | null;
   load(): Promise<void>;
@@ -12,11 +14,13 @@ interface SettingsStore {
 
 export const useSettings = create<SettingsStore>((set) => ({
   settings: null,
+  diagnostics: null,
   problem: null,
   saved: null,
   async load() {
-    const outcome = await contract.request('settings.get', {});
+    const [outcome, diagnostics] = await Promise.all([contract.request('settings.get', {}), contract.request('diagnostics.get', {})]);
     if (outcome.ok) set({ settings: outcome.value });
+    if (diagnostics.ok) set({ diagnostics: diagnostics.value });
   },
   async update(changes, what) {
     const outcome = await contract.request('settings.update', changes);

@@ -7,6 +7,7 @@ import type { Engine } from '../../runtime/engine';
 import type { Handlers } from '../handler-types';
 import { authorView } from '../views/author-view';
 import { designCard } from '../views/design-card';
+import { engineLog } from '../../log/engine-log';
 
 /** An author's designs read from the service at most this many pages of 100 (a view, not a mirror). */
 const MAX_PAGES = 5;
@@ -33,6 +34,7 @@ async function fromService(engine: Engine, id: number | string, signal: AbortSig
     if ((error as { problem?: { kind?: string } }).problem?.kind === 'not-found') {
       throw new EngineError({ kind: 'not-found', message: `There is no user ${JSON.stringify(String(id))} on the service.` });
     }
+    engineLog.warn('contract', `the author ${JSON.stringify(String(id))} could not be read from the service; the cache is shown`, error);
     return null;
   }
 }

@@ -15,6 +15,7 @@ import { resolveAuthors } from '../resolve-authors';
 import { authorView } from '../views/author-view';
 import { designCard } from '../views/design-card';
 import { iso } from '../views/iso';
+import { engineLog } from '../../log/engine-log';
 
 /** How long opening a design may wait for the service before it shows what the cache has. */
 const READ_TIMEOUT_MS = 5_000;
@@ -45,6 +46,7 @@ async function readDesign(engine: Engine, id: number | string, signal: AbortSign
   } catch (error) {
     // Offline or slow: what the cache has is shown (or 'not-cached' below). Gone from the service: said so.
     if (!cached && isServiceError(error, 'not-found')) throw new EngineError({ kind: 'not-found', message: `There is no design ${JSON.stringify(String(id))} on the service.` });
+    (isServiceError(error, 'offline') ? engineLog.info : engineLog.warn).call(engineLog, 'contract', `design ${JSON.stringify(String(id))}: the service could not be asked; the cached design is shown`, error);
   }
   return read();
 }
@@ -104,8 +106,9 @@ export const DESIGN_HANDLERS: Handlers<'design.get' | 'design.openPage'> = {
     try {
       await engine.openBrowser(url);
       return { url, opened: true };
-    } catch {
+    } catch (error) {
       // The window then shows the address to open by hand.
+      engineLog.warn('contract', `the browser could not be opened on ${url}`, error);
       return { url, opened: false };
     }
   },

@@ -3,6 +3,7 @@ import { ACCOUNT_HANDLERS } from './account';
 import { AUTHOR_HANDLERS } from './author';
 import { CATALOGUE_HANDLERS } from './catalogue';
 import { DESIGN_HANDLERS } from './design';
+import { DIAGNOSTICS_HANDLERS } from './diagnostics';
 import { LIBRARY_HANDLERS } from './library';
 import { OWN_DESIGN_HANDLERS } from './own-designs';
 import { QUEUE_HANDLERS } from './queue';
@@ -20,4 +21,5 @@ export const HANDLERS: Handlers = {
   ...QUEUE_HANDLERS,
   ...CATALOGUE_HANDLERS,
   ...SETTINGS_HANDLERS,
+  ...DIAGNOSTICS_HANDLERS,
 };

@@ -7,9 +7,27 @@ import { describeAge } from '../time';
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
 
+/** Where the engine log is, to attach to a bug report: its path, selectable, and a button that copies it. */
+function EngineLogPanel({ file, problem }: { file: string; problem: string | null }) {
+  const [copied, setCopied] = useState<string | null>(null);
+  const copy = () => {
+    navigator.clipboard.writeText(file).then(
+      () => setCopied('Copied.'),
+      () => setCopied('Could not copy: select the path and copy it.'),
+    );
+  };
+  return (
+    <section className="panel" aria-labelledby="log-title">
+      <h3 id="log-title">Diagnostics</h3>
+      <p>Engine log: <code>{file}</code> <button type="button" onClick={copy}>Copy the path</button> {copied ? <span role="status">{copied}</span> : null}</p>
+      {problem ? <p className="field-error" role="alert">{problem}</p> : null}
+    </section>
+  );
+}
+
 /** The account (sign-in on the service's own page), the service's address, and the cache: its size, limit and age. */
 export function SettingsView() {
-  const { settings, problem, saved, load, update } = useSettings();
+  const { settings, diagnostics, problem, saved, load, update } = useSettings();
   const { account, notice, signIn, signOut } = useAccount();
   const { pulling, pullProblem, pullCatalogue } = useLibrary();
   const [serviceUrl, setServiceUrl] = useState('');
@@ -27,6 +45,7 @@ export function SettingsView() {
       <h2 id="settings-title">Account and settings</h2>
       <ProblemBanner problem={problem} />
       {saved ? <p className="banner" role="status">{saved}</p> : null}
+      {diagnostics?.notices.map((notice) => <p key={notice} className="banner" role="status">{notice}</p>)}
 
       <section className="panel" aria-labelledby="account-title">
         <h3 id="account-title">Account</h3>
@@ -75,6 +94,8 @@ export function SettingsView() {
         </div>
         <div className="form-actions"><button type="submit">Save the limit</button></div>
       </form>
+
+      {diagnostics?.logFile ? <EngineLogPanel file={diagnostics.logFile} problem={diagnostics.logProblem} /> : null}
     </section>
   );
 }

@@ -1,0 +1,29 @@
+import type { Engine } from '../engine/runtime/engine';
+import type { CliContext } from './cli-context';
+
+/**
+ * What the engine has to say to the person running a command, besides the command's own output: said once, on
+ * standard error, when the command opens the engine (the offline cache was damaged and rebuilt). And the words for
+ * a damaged cache met while the command used it (the next start rebuilds it).
+ */
+export class EngineNotices {
+  private opened: Engine | null = null;
+
+  constructor(readonly context: CliContext) {
+    const open = context.engine.bind(context);
+    context.engine = async (tuning) => {
+      const engine = await open(tuning);
+      if (this.opened !== engine) {
+        this.opened = engine;
+        const notice = engine.cache.rebuilt?.notice;
+        if (notice) context.io.err(notice);
+      }
+      return engine;
+    };
+  }
+
+  /** The words for a failure that came from a damaged cache (marked to be rebuilt at the next start), or null. */
+  damagedCache(error: unknown): string | null {
+    return this.opened?.cache.noteFailure(error) ?? null;
+  }
+}
