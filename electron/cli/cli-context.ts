@@ -1,8 +1,9 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ServiceClient } from '../engine/api/service-client';
+import { ServiceBindingError } from '../engine/authorization/service-binding';
 import type { TokenStore } from '../engine/authorization/token-store';
-import { ensureProfile, normalizeServiceUrl, type ProfilePaths } from '../engine/profile/profile';
+import { ensureProfile, normalizeServiceUrl, ProfileError, type ProfilePaths } from '../engine/profile/profile';
 import type { Engine } from '../engine/runtime/engine';
 import { openEngine, type OpenEngineOptions } from '../engine/runtime/open-engine';
 import { fileSettingsStore } from '../engine/settings/settings-store';
@@ -18,6 +19,8 @@ export class CliError extends Error {
 export interface GlobalOptions {
   service?: string;
   profile?: string;
+  /** With --service: sign out of the service the profile is signed in to, then use --service. */
+  switchService?: boolean;
 }
 
 export interface CliIo {
@@ -33,13 +36,23 @@ export interface CliIo {
 export type EngineTuning = Pick<OpenEngineOptions, 'settleMs' | 'rescanIntervalMs' | 'openBrowser' | 'signInTimeoutMs'> & {
   /** Open even when the stored token cannot be used (login replaces it). */
   ignoreTokenProblem?: boolean;
+  /**
+   * Open on the profile's remembered service, leaving --service for the command to apply (logout: signing out of one
+   * service while naming another is not refused).
+   */
+  keepService?: boolean;
 };
 
 export interface CliContext {
   profile: ProfilePaths;
   io: CliIo;
-  /** The service this profile uses: --service (remembered), or the one remembered before. */
+  /**
+   * The service this command uses: --service, or the one the profile remembers. --service is remembered when the
+   * engine opens, and refused there when the profile is signed in to another service (unless --switch-service).
+   */
   serviceUrl(): string;
+  /** The --service given to this command (normalized), or null. */
+  requestedService(): string | null;
   tokenStore(): TokenStore;
   /** The profile's engine, opened once for the command and closed when it ends. */
   engine(tuning?: EngineTuning): Promise<Engine>;
@@ -52,43 +65,74 @@ export interface CliContext {
 export const DEFAULT_PROFILE_DIR = join(homedir(), '.design-sync');
 export const USER_AGENT = 'design-sync-cli';
 
+/** The profile's folders, made if needed; one that cannot be used is said plainly (never EEXIST, EACCES…). */
+function openProfile(root: string): ProfilePaths {
+  try {
+    return ensureProfile(root, 'choose another --profile');
+  } catch (error) {
+    if (error instanceof ProfileError) throw new CliError(error.message);
+    throw error;
+  }
+}
+
+function requestedService(raw: string): string {
+  try {
+    return normalizeServiceUrl(raw);
+  } catch (error) {
+    throw new CliError(`--service: ${(error as Error).message}.`);
+  }
+}
+
+/** A token belongs to its service: another --service on a signed-in profile is refused, saying what to do instead. */
+export function refusedService({ signedInTo, requested }: ServiceBindingError): string {
+  return `This profile is signed in to ${signedInTo}; --service ${requested} is another service. `
+    + `Use another --profile, or \`design-sync logout\` first (or pass --switch-service to sign out of ${signedInTo} and use ${requested}).`;
+}
+
 export function createCliContext(
   options: GlobalOptions,
   io: CliIo,
   makeTokenStore: (profile: ProfilePaths) => TokenStore,
 ): CliContext {
-  const profile = ensureProfile(options.profile ?? process.env.DESIGN_SYNC_PROFILE ?? DEFAULT_PROFILE_DIR);
+  const profile = openProfile(options.profile ?? process.env.DESIGN_SYNC_PROFILE ?? DEFAULT_PROFILE_DIR);
   const settings = fileSettingsStore(profile.settingsFile);
+  if (options.switchService && !options.service) throw new CliError('--switch-service needs --service <url>: the service to use instead.');
   let store: TokenStore | undefined;
   let opened: Promise<Engine> | undefined;
   const context: CliContext = {
     profile,
     io,
     serviceUrl() {
-      if (options.service) {
-        const url = normalizeServiceUrl(options.service);
-        if (settings.read().serviceUrl !== url) settings.update({ serviceUrl: url });
-        return url;
-      }
+      if (options.service) return requestedService(options.service);
       const remembered = settings.read().serviceUrl;
       if (remembered) return remembered;
       throw new CliError(`No service chosen for the profile ${profile.root}: pass --service <url> once (e.g. --service http://127.0.0.1:4010 for the local service).`);
+    },
+    requestedService() {
+      return options.service ? requestedService(options.service) : null;
     },
     tokenStore() {
       return (store ??= makeTokenStore(profile));
     },
     async engine(tuning = {}) {
-      const { ignoreTokenProblem, ...engineTuning } = tuning;
+      const { ignoreTokenProblem, keepService, ...engineTuning } = tuning;
       opened ??= (async () => {
-        const serviceUrl = options.service ? context.serviceUrl() : undefined;
-        return openEngine({
-          profileDir: profile.root,
-          tokenStore: () => context.tokenStore(),
-          settingsStore: () => settings,
-          userAgent: USER_AGENT,
-          ...(serviceUrl ? { serviceUrl } : {}),
-          ...engineTuning,
-        });
+        const serviceUrl = options.service && !keepService ? context.serviceUrl() : undefined;
+        try {
+          return await openEngine({
+            profileDir: profile.root,
+            tokenStore: () => context.tokenStore(),
+            settingsStore: () => settings,
+            userAgent: USER_AGENT,
+            ...(serviceUrl ? { serviceUrl } : {}),
+            ...(options.switchService ? { switchService: true } : {}),
+            onServiceSwitched: (from, to) => io.err(`Signed out of ${from} (its token was removed from this computer): this profile now uses ${to}.`),
+            ...engineTuning,
+          });
+        } catch (error) {
+          if (error instanceof ServiceBindingError) throw new CliError(refusedService(error));
+          throw error;
+        }
       })();
       const engine = await opened;
       if (engine.tokenProblem && !ignoreTokenProblem) throw new CliError(engine.tokenProblem);

@@ -1,8 +1,10 @@
 import { Command, CommanderError } from 'commander';
 import { isServiceError } from '../engine/api/service-error';
+import { engineLog } from '../engine/log/engine-log';
 import { isEngineError } from '../engine/runtime/engine-error';
 import { createCliContext, CliError, type CliContext, type CliIo, type GlobalOptions } from './cli-context';
 import { COMMAND_MODULES } from './commands';
+import { EngineNotices } from './engine-notices';
 import { fileTokenStore } from './file-token-store-factory';
 
 async function readStdin(): Promise<string> {
@@ -36,11 +38,13 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     .description('design-sync: browse and sync designs of the design-sharing service from the command line')
     .option('--service <url>', 'the service address (remembered by the profile)')
     .option('--profile <dir>', 'where settings, token and cache live (default ~/.design-sync, or $DESIGN_SYNC_PROFILE)')
+    .option('--switch-service', 'with --service: sign out of the service this profile is signed in to, then use --service')
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.out(text), writeErr: (text) => io.err(text) });
 
   let context: CliContext | undefined;
-  const getContext = () => (context ??= createCliContext(program.opts<GlobalOptions>(), io, fileTokenStore));
+  let notices: EngineNotices | undefined;
+  const getContext = () => (context ??= (notices = new EngineNotices(createCliContext(program.opts<GlobalOptions>(), io, fileTokenStore))).context);
   for (const register of COMMAND_MODULES) register(program, getContext);
 
   try {
@@ -57,9 +61,16 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
       return error.exitCode;
     }
     if (isServiceError(error)) {
-      io.err(error.problem.kind === 'token-rejected' ? `${error.problem.message} Run: design-sync login` : error.message);
+      io.err(error.problem.kind === 'token-rejected' ? `${error.problem.message} Run: design-sync login` : error.problem.message);
       return 1;
     }
+    const damagedCache = notices?.damagedCache(error);
+    if (damagedCache) {
+      io.err(damagedCache);
+      return 1;
+    }
+    // An unexpected failure: the person sees its words, the log keeps its stack.
+    engineLog.error('cli', 'the command failed', error);
     io.err(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
     return 1;
   } finally {

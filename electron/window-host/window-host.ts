@@ -9,6 +9,7 @@ import { contractSocket } from './contract-socket';
 import { handleDrop } from './drop-route';
 import { cookieValue, isOwnOrigin, ownHost, randomToken, sameSecret, securityHeaders, sessionCookie, sessionCookieName } from './host-security';
 import { contentTypeOf, NOT_BUILT_PAGE, NOT_SIGNED_PAGE, resolveStaticFile } from './static-files';
+import { engineLog } from '../engine/log/engine-log';
 
 export interface WindowHostOptions {
   endpoint: ContractEndpoint;
@@ -50,7 +51,12 @@ export async function startWindowHost(options: WindowHostOptions): Promise<Windo
   const secret = randomToken();
   // The cookie is a value of its own: the secret may linger in a terminal's scrollback, the cookie only in the browser.
   const session = randomToken();
-  const log = options.log ?? (() => {});
+  engineLog.keepOut(() => [secret, session]);
+  // Everything the host notices goes to the engine log, and to the front end's own log when it gave one.
+  const log = (line: string) => {
+    engineLog.warn('window-host', line);
+    options.log?.(line);
+  };
   const staticDir = options.staticDir && existsSync(join(options.staticDir, 'index.html')) ? options.staticDir : null;
   const socket = contractSocket(options.endpoint, log);
   let port = 0;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, statSync, watch as watchFolder, type FSWatcher } from 'node:fs';
 import { mkdir, open, rename, rm, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { TokenStore } from './token-store';
@@ -88,6 +88,54 @@ export class FileTokenStore implements TokenStore {
 
   describe(): string {
     return POSIX ? `in the file ${this.path} (readable only by you)` : `in the file ${this.path} (in your user profile)`;
+  }
+
+  /**
+   * Watches the token file's folder (a new token is renamed into place, so the file itself is replaced) for changes of
+   * the file's name, and polls the file's identity every `pollMs` as well, for file systems whose changes fs.watch does
+   * not report (network shares, some containers). Both stop when the returned function is called.
+   */
+  watch(changed: () => void, pollMs = TOKEN_POLL_MS): () => void {
+    const name = basename(this.path);
+    let last = identity(this.path);
+    const check = () => {
+      const now = identity(this.path);
+      if (now === last) return;
+      last = now;
+      changed();
+    };
+    let watcher: FSWatcher | null = null;
+    try {
+      watcher = watchFolder(dirname(this.path), { persistent: false }, (_event, file) => {
+        if (file === null || file === name) check();
+      });
+      watcher.on('error', () => {
+        watcher?.close();
+        watcher = null;
+      });
+    } catch {
+      // No watching here (the folder is gone, or the platform cannot): the poll still notices.
+    }
+    const poll = setInterval(check, pollMs);
+    poll.unref();
+    return () => {
+      clearInterval(poll);
+      watcher?.close();
+      watcher = null;
+    };
+  }
+}
+
+/** How often the token file is looked at while the engine waits for a sign-in (besides fs.watch). */
+export const TOKEN_POLL_MS = 2_000;
+
+/** What changes when the file is written or replaced: inode, size, modification time ('none' when there is none). */
+function identity(path: string): string {
+  try {
+    const stats = statSync(path, { bigint: true });
+    return `${stats.ino}:${stats.size}:${stats.mtimeNs}`;
+  } catch {
+    return 'none';
   }
 }
 

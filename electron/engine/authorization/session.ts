@@ -1,6 +1,7 @@
 import type { OwnUser, ServiceProblem } from '../../../shared';
 import type { TransportOptions } from '../api/transport';
 import { signIn, verifyToken, type SignInOptions, type SignInResult } from './sign-in';
+import { memoryTokenServiceRecord, sameService, type TokenServiceRecord } from './service-binding';
 import { readSignedInUser, type SignedInUser } from './signed-in-user';
 import type { TokenStore } from './token-store';
 
@@ -22,13 +23,17 @@ export type SessionListener = (state: SessionState) => void;
  * ServiceClient (transportOptions): a 'token-rejected' problem moves it to needs-sign-in, where canWrite()
  * is false and the rejected token is no longer sent (public reads go on anonymously). The stored token is
  * kept until a new sign-in replaces it. The token never leaves through state, events or errors.
+ *
+ * A token belongs to the service that issued it (`tokenService`, remembered by the TokenServiceRecord beside the
+ * token): a client made with transportOptions() for any other address never gets it.
  */
 export class Session {
   private current: SessionState = { status: 'signed-out' };
   private token: string | null = null;
+  private service: string | null = null;
   private readonly listeners = new Set<SessionListener>();
 
-  constructor(readonly store: TokenStore) {}
+  constructor(readonly store: TokenStore, private readonly record: TokenServiceRecord = memoryTokenServiceRecord()) {}
 
   get state(): SessionState {
     return this.current;
@@ -40,22 +45,59 @@ export class Session {
     return () => this.listeners.delete(listener);
   }
 
-  /** Picks up the stored token (at start). A read error (e.g. an unsafe token file) is thrown as is. */
-  async load(): Promise<SessionState> {
+  /**
+   * Picks up the stored token (at start, and when another process may have signed in). A read error (e.g. an unsafe
+   * token file) is thrown as is. With `onlyFor`, a stored token issued for another service is not taken up: the
+   * session stays as it was (the token is for whoever uses that service).
+   */
+  async load(options: { onlyFor?: string } = {}): Promise<SessionState> {
     const token = await this.store.read();
     if (token === null) {
       this.token = null;
+      this.service = null;
       this.setState({ status: 'signed-out' });
-    } else if (token !== this.token || this.current.status === 'signed-out') {
+      return this.current;
+    }
+    const service = this.record.read();
+    if (options.onlyFor !== undefined && service !== null && !sameService(service, options.onlyFor)) return this.current;
+    if (token !== this.token || this.current.status === 'signed-out') {
       this.token = token;
+      this.service = service;
       this.setState({ status: 'signed-in', user: null });
+    } else {
+      this.service = service;
     }
     return this.current;
+  }
+
+  /**
+   * The service the token in use was issued for: null when signed out, or when not known (a token stored before
+   * design-sync remembered it, on a profile that never chose a service).
+   */
+  get tokenService(): string | null {
+    return this.token === null ? null : this.service;
+  }
+
+  /**
+   * Stops using the stored token in this process without removing it (it belongs to another service than the one in
+   * use): signed out here, the token left where it is.
+   */
+  setAside(): void {
+    this.token = null;
+    this.service = null;
+    this.setState({ status: 'signed-out' });
   }
 
   /** The token to send, or null: none while signed out or after the service refused it. */
   currentToken(): string | null {
     return this.current.status === 'signed-in' ? this.token : null;
+  }
+
+  /** The token to send to `baseUrl`: only the service it was issued for ever gets it. */
+  tokenFor(baseUrl: string): string | null {
+    const token = this.currentToken();
+    if (token === null) return null;
+    return this.service === null || sameService(this.service, baseUrl) ? token : null;
   }
 
   /** Whether changes may be sent to the service now. The upload queue pauses while this is false. */
@@ -68,7 +110,7 @@ export class Session {
     const { onProblem } = options;
     return {
       ...options,
-      token: () => this.currentToken(),
+      token: () => this.tokenFor(options.baseUrl),
       onProblem: (problem, sent) => {
         this.noticeProblem(problem, sent.token);
         onProblem?.(problem, sent);
@@ -97,29 +139,44 @@ export class Session {
    * so it may be passed on as it is (to the renderer, to a log).
    */
   async signIn(options: Omit<SignInOptions, 'store'>): Promise<SessionSignInResult> {
-    const result = await signIn({ ...options, store: this.store });
+    const { store, record } = this;
+    // The service is remembered before the token is written: a stored token is never without its service.
+    const bound: TokenStore = {
+      read: () => store.read(),
+      write: async (token) => {
+        record.write(options.baseUrl);
+        await store.write(token);
+      },
+      clear: () => store.clear(),
+      describe: () => store.describe(),
+    };
+    const result = await signIn({ ...options, store: bound });
     if (result.kind !== 'signed-in') return result;
-    this.adopt(result.token, result.user);
+    this.adopt(result.token, result.user, options.baseUrl);
     return { kind: 'signed-in', user: readSignedInUser(result.user)! };
   }
 
-  /** A token given by hand (`login --with-token`): checked with the service, then saved. */
+  /** A token given by hand (`login --with-token`) for the service at `baseUrl`: checked with it, then saved. */
   async signInWithToken(baseUrl: string, token: string, options: { signal?: AbortSignal; userAgent?: string } = {}): Promise<OwnUser> {
     const user = await verifyToken(baseUrl, token, options);
+    this.record.write(baseUrl);
     await this.store.write(token);
-    this.adopt(token, user);
+    this.adopt(token, user, baseUrl);
     return user;
   }
 
-  /** Forgets the token here and in the store. */
+  /** Forgets the token here and in the store, then the service it was for. */
   async signOut(): Promise<void> {
     await this.store.clear();
+    this.record.write(null);
     this.token = null;
+    this.service = null;
     this.setState({ status: 'signed-out' });
   }
 
-  private adopt(token: string, user: OwnUser): void {
+  private adopt(token: string, user: OwnUser, service: string): void {
     this.token = token;
+    this.service = service;
     this.setState({ status: 'signed-in', user: readSignedInUser(user) ?? null });
   }
 

@@ -8,4 +8,10 @@ export interface TokenStore {
   clear(): Promise<void>;
   /** Says where and how it is kept, for `whoami` and the settings screen (never the token itself). */
   describe(): string;
+  /**
+   * Calls `changed` when the stored token may have been written or removed by another process (a `login` in another
+   * terminal); returns the function that stops watching. Only used while the engine waits for a sign-in. Optional: a
+   * store no other process writes has nothing to watch.
+   */
+  watch?(changed: () => void): () => void;
 }

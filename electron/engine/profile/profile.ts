@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 /**
  * The spec names no address for the real service ({base_url}), so there is no built-in default: a profile
@@ -37,11 +37,130 @@ export function profilePaths(root: string): ProfilePaths {
   };
 }
 
-export function ensureProfile(root: string): ProfilePaths {
+/**
+ * A profile folder that cannot be used: a file in its place, no permission, a read-only disk… The message names the
+ * folder, the problem and what to do, never a system error code.
+ */
+export class ProfileError extends Error {
+  constructor(readonly path: string, readonly problem: string, readonly code: string | undefined, advice: string) {
+    super(`${problem}: ${advice}.`);
+    this.name = 'ProfileError';
+  }
+}
+
+/** What the person is told to do about a profile folder that cannot be used (the CLI says `choose another --profile`). */
+export const DEFAULT_PROFILE_ADVICE = 'choose another profile folder';
+
+/**
+ * Makes the profile's folders (0700) and checks that they can be written. A folder that cannot be is a ProfileError
+ * saying why, with `advice` (what to do) at its end.
+ */
+export function ensureProfile(root: string, advice = DEFAULT_PROFILE_ADVICE): ProfilePaths {
   const paths = profilePaths(root);
-  mkdirSync(paths.root, { recursive: true, mode: 0o700 });
-  mkdirSync(paths.fileCache, { recursive: true });
+  makeFolder(paths.root, paths.root, advice, 0o700);
+  try {
+    accessSync(paths.root, constants.W_OK | constants.X_OK);
+  } catch (error) {
+    throw profileError(paths.root, paths.root, error, advice);
+  }
+  makeFolder(paths.fileCache, paths.root, advice);
   return paths;
+}
+
+/**
+ * mkdir -p, one folder at a time: a recursive mkdirSync reports a read-only disk or a refused permission as ENOENT (it
+ * looks at the folder it could not make), so each missing folder is made on its own and its own error is kept.
+ */
+function makeFolder(folder: string, root: string, advice: string, mode?: number): void {
+  const missing: string[] = [];
+  let at = folder;
+  for (;;) {
+    let stats;
+    try {
+      stats = statSync(at);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOTDIR') throw profileError(fileOnTheWay(at), root, error, advice);
+      // EACCES here: the folder it is in cannot be looked into.
+      if (code !== 'ENOENT') throw profileError(code === 'EACCES' ? dirname(at) : at, root, error, advice);
+      missing.unshift(at);
+      const parent = dirname(at);
+      if (parent === at) break;
+      at = parent;
+      continue;
+    }
+    if (!stats.isDirectory()) throw profileError(at, root, Object.assign(new Error('not a folder'), { code: 'ENOTDIR' }), advice);
+    break;
+  }
+  for (const path of missing) {
+    try {
+      mkdirSync(path, mode === undefined ? {} : { mode });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST' && isFolder(path)) continue;
+      // Permission and read-only disks are about the folder it is made in.
+      throw profileError(code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? dirname(path) : path, root, error, advice);
+    }
+  }
+}
+
+/** The file that stands where a folder of `path` should be (a path component that is not a folder). */
+function fileOnTheWay(path: string): string {
+  let at = path;
+  for (;;) {
+    const parent = dirname(at);
+    if (parent === at) return path;
+    try {
+      if (!statSync(parent).isDirectory()) {
+        at = parent;
+        continue;
+      }
+      return at;
+    } catch {
+      at = parent;
+    }
+  }
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The words for a profile folder (`root`) that cannot be made or written because of `at`. */
+function profileError(at: string, root: string, error: unknown, advice: string): ProfileError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const subject = `The profile folder ${root}`;
+  const because = at === root ? '' : ` (${at})`;
+  switch (code) {
+    case 'ENOTDIR':
+    case 'EEXIST':
+      return new ProfileError(root, at === root ? `${subject} is a file, not a folder` : `${subject} cannot be used: ${at} is a file, not a folder`, code, advice);
+    case 'EACCES':
+    case 'EPERM':
+      return new ProfileError(root, `${subject} cannot be written: you have no permission to write in ${at}`, code, `${advice}, or give yourself write access to it`);
+    case 'EROFS':
+      return new ProfileError(root, `${subject} is on a read-only disk${because}`, code, `${advice}, on a disk that can be written`);
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return new ProfileError(root, `${subject} cannot be made: the disk is full${because}`, code, `free some space, or ${advice}`);
+    case 'ENAMETOOLONG':
+      return new ProfileError(root, `${subject} has a name too long for the file system`, code, advice);
+    case 'ELOOP':
+      return new ProfileError(root, `${subject} cannot be reached: its path loops through symbolic links${because}`, code, advice);
+    default:
+      return new ProfileError(root, `${subject} cannot be used${because}: ${describeCode(code, error)}`, code, advice);
+  }
+}
+
+function describeCode(code: string | undefined, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  // "EIO: i/o error, mkdir '/x'" → "i/o error"
+  const words = message.replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/, '');
+  return words || (code ?? 'unknown error');
 }
 
 /** Normalizes a service address given by a person: trims, drops a trailing slash, refuses what is not http(s). */

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { ServiceClient } from '../api/service-client';
+import { sameService } from '../authorization/service-binding';
 import type { Session } from '../authorization/session';
 import type { DesignCache } from '../cache/design-cache';
 import { normalizeServiceUrl, type ProfilePaths } from '../profile/profile';
@@ -14,6 +15,7 @@ import { Connectivity } from './connectivity';
 import { followDesignEdits } from './design-edits';
 import { EngineError } from './engine-error';
 import { makeSyncParts, type SyncParts } from './sync-parts';
+import { engineLog } from '../log/engine-log';
 
 export interface EngineConfig {
   profile: ProfilePaths;
@@ -65,6 +67,7 @@ export class Engine extends EventEmitter<{ state: [] }> {
   private syncStarting: Promise<unknown> | null = null;
   private problem: BackgroundProblem | null = null;
   private closed = false;
+  private stopFollowingToken: (() => void) | null = null;
   private readonly offConnectivity: () => void;
   private readonly offDesignEdits: () => void;
 
@@ -93,7 +96,9 @@ export class Engine extends EventEmitter<{ state: [] }> {
     });
     // Back online: a stale catalogue is refreshed at once rather than at the next interval.
     const onConnectivity = (state: { online: boolean }) => {
-      if (state.online && this.background && this.catalogue.isStale()) void this.catalogue.pullNow().catch(() => {});
+      if (state.online && this.background && this.catalogue.isStale()) {
+        void this.catalogue.pullNow().catch((error: unknown) => engineLog.warn('catalogue', 'the pull of the catalogue once back online failed', error));
+      }
     };
     this.connectivity.on('change', onConnectivity);
     this.offConnectivity = () => this.connectivity.off('change', onConnectivity);
@@ -124,9 +129,14 @@ export class Engine extends EventEmitter<{ state: [] }> {
       throw new EngineError({ kind: 'validation', message: (error as Error).message, fieldErrors: { serviceUrl: [(error as Error).message] } });
     }
     const current = this.serviceUrl();
-    if (current === url) return url;
-    if (current && this.session.state.status !== 'signed-out') {
-      throw new EngineError({ kind: 'conflict', message: `Signed in to ${current}: sign out before choosing another service.` });
+    if (current !== null && sameService(current, url)) return url;
+    // A token belongs to its service: never sent to another. The window asks to sign out first (nothing changes here).
+    const signedInTo = this.session.state.status === 'signed-out' ? null : this.session.tokenService ?? current;
+    if (signedInTo !== null && !sameService(signedInTo, url)) {
+      throw new EngineError({
+        kind: 'conflict',
+        message: `Signed in to ${signedInTo}: sign out before choosing another service. A sign-in belongs to its service and is never sent to another (${url}).`,
+      });
     }
     const wasRunning = this.background;
     if (wasRunning) await this.stopBackground();
@@ -164,8 +174,9 @@ export class Engine extends EventEmitter<{ state: [] }> {
     if (state.status !== 'signed-in' || state.user !== null || !this.serviceUrl() || !this.connectivity.state.online) return;
     try {
       this.session.confirmUser(await this.client().whoami(AbortSignal.timeout(timeoutMs)));
-    } catch {
+    } catch (error) {
       // Offline or refused: a refusal already moved the session to needs-sign-in.
+      engineLog.info('session', 'who the stored token belongs to could not be asked', error);
     }
   }
 
@@ -206,8 +217,13 @@ export class Engine extends EventEmitter<{ state: [] }> {
       trash: this.config.trash,
       contentPolicyAccepted: () => this.contentPolicyAccepted(),
     });
-    // What the overall state is made of, besides the queue's own rows: tell whoever shows it.
-    parts.sync.runner.on('blocked', () => this.emit('state'));
+    // What the overall state is made of, besides the queue's own rows: tell whoever shows it. While the queue waits
+    // for a sign-in, a token another process stores (`design-sync login` in another terminal) is taken up at once.
+    const { baseUrl } = parts;
+    parts.sync.runner.on('blocked', (block) => {
+      this.followStoredToken(block?.kind === 'sign-in' ? baseUrl : null);
+      this.emit('state');
+    });
     parts.sync.sync.on('event', (event) => {
       if (event.type === 'stopped' || event.type === 'resumed' || event.type === 'warning') this.emit('state');
     });
@@ -274,6 +290,7 @@ export class Engine extends EventEmitter<{ state: [] }> {
       runner.start();
     } catch (error) {
       this.problem = { kind: 'queue-locked', message: (error as Error).message };
+      engineLog.warn('queue', 'the queue runner could not start', error);
     }
   }
 
@@ -288,12 +305,14 @@ export class Engine extends EventEmitter<{ state: [] }> {
     await this.catalogue.stop();
     const starting = this.syncStarting;
     this.syncStarting = null;
-    await starting?.catch(() => {});
+    // Waits for it to end: a failure to start was kept as the background problem (startSyncInBackground).
+    await Promise.allSettled([starting]);
     const sync = this.parts?.sync;
     if (sync) {
       await sync.runner.stop({ drainMs: options.drainMs ?? DEFAULT_DRAIN_MS });
       await sync.sync.stop();
     }
+    this.followStoredToken(null);
     this.emit('state');
   }
 
@@ -319,8 +338,36 @@ export class Engine extends EventEmitter<{ state: [] }> {
     if (this.syncStarting) return;
     const starting = sync.start({ watch: true, firstPass: { settle: 'once' } }).catch((error: unknown) => {
       this.problem = { kind: 'sync-failed', message: `Sync could not start: ${error instanceof Error ? error.message : String(error)}` };
+      engineLog.warn('sync', 'sync could not start', error);
     });
     this.syncStarting = starting;
+  }
+
+  /**
+   * While the queue of the service at `waitingFor` waits for a sign-in, watches the token store for a token another
+   * process stores, and takes it up as soon as it is there: the session signs in, so the queue resumes and a sync pass
+   * starts. Only a token issued for that service (one for another is left alone). Nothing is watched otherwise (null).
+   */
+  private followStoredToken(waitingFor: string | null): void {
+    if (waitingFor === null || this.closed) {
+      this.stopFollowingToken?.();
+      this.stopFollowingToken = null;
+      return;
+    }
+    const store = this.session.store;
+    if (this.stopFollowingToken || !store.watch) return;
+    const reload = () => {
+      if (this.closed) return;
+      this.session.load({ onlyFor: waitingFor }).then(
+        (state) => {
+          if (state.status === 'signed-in') engineLog.info('session', 'a new sign-in was stored by another process: taken up');
+        },
+        (error: unknown) => engineLog.warn('session', 'the stored token changed but cannot be read', error),
+      );
+    };
+    this.stopFollowingToken = store.watch(reload);
+    // A sign-in stored between the refusal and now is taken up too.
+    reload();
   }
 
   private ensureParts(): NonNullable<Engine['parts']> {
@@ -340,6 +387,7 @@ export class Engine extends EventEmitter<{ state: [] }> {
   }
 
   private async dropParts(): Promise<void> {
+    this.followStoredToken(null);
     const sync = this.parts?.sync;
     this.parts = null;
     if (sync) {

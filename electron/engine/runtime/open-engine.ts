@@ -1,13 +1,25 @@
+import { sameService, ServiceBindingError } from '../authorization/service-binding';
 import { Session } from '../authorization/session';
 import type { TokenStore } from '../authorization/token-store';
 import { openDesignCache } from '../cache/design-cache';
+import { CacheDatabaseFromTheFutureError } from '../cache/cache-database';
 import { DEFAULT_FILE_CACHE_BYTES } from '../cache/file-cache';
+import { engineLog, engineLogPath, FileLog } from '../log/engine-log';
 import { ensureProfile, normalizeServiceUrl, type ProfilePaths } from '../profile/profile';
 import { QueueStore } from '../queue/queue-store';
-import { fileSettingsStore, type SettingsStore } from '../settings/settings-store';
+import { fileSettingsStore, settingsTokenServiceRecord, type SettingsStore } from '../settings/settings-store';
 import type { TrashMode } from '../sync/local-files';
-import { openSyncDatabase } from '../sync-state/sync-database';
+import { openSyncDatabase, SyncDatabaseDamagedError, SyncDatabaseFromTheFutureError } from '../sync-state/sync-database';
 import { Engine } from './engine';
+import { EngineError } from './engine-error';
+
+/** A database the engine must not open (damaged sync state, a newer version's): its words, as the engine's problem. */
+function refusedDatabase(error: unknown): unknown {
+  const refused = error instanceof SyncDatabaseDamagedError || error instanceof SyncDatabaseFromTheFutureError || error instanceof CacheDatabaseFromTheFutureError;
+  if (!refused) return error;
+  engineLog.error('engine', 'the profile cannot be opened', error);
+  return new EngineError({ kind: 'internal', message: error.message });
+}
 
 export interface OpenEngineOptions {
   /** The profile's folder (settings, cache, sync state; the token too for the file store). */
@@ -27,6 +39,46 @@ export interface OpenEngineOptions {
   rescanIntervalMs?: number;
   trash?: TrashMode;
   signInTimeoutMs?: number;
+  /**
+   * With `serviceUrl` another service than the one the profile is signed in to: sign out of that one first (its token
+   * removed), then use `serviceUrl`. Without it, that is refused (ServiceBindingError) before anything is opened or sent.
+   */
+  switchService?: boolean;
+  /** Told when switchService signed out of `from` to use `to`. */
+  onServiceSwitched?: (from: string, to: string) => void;
+}
+
+/**
+ * A token belongs to the service that issued it: `serviceUrl` is applied only when the profile is not signed in to
+ * another one (or switchService signed it out first). Returns why the stored token is set aside, when it is issued for
+ * another service than the one remembered (the address was changed by something else): it is then not used at all.
+ */
+async function bindService(options: OpenEngineOptions, settings: SettingsStore, session: Session): Promise<string | null> {
+  const signedInTo = session.tokenService;
+  if (options.serviceUrl) {
+    const url = normalizeServiceUrl(options.serviceUrl);
+    if (signedInTo !== null && !sameService(signedInTo, url)) {
+      if (!options.switchService) throw new ServiceBindingError(signedInTo, url);
+      // The old sign-in goes first: its token is never sent to the new service.
+      await session.signOut();
+      engineLog.info('engine', `signed out of ${signedInTo} to use ${url}`);
+      options.onServiceSwitched?.(signedInTo, url);
+    }
+    const remembered = settings.read().serviceUrl;
+    if (remembered === undefined || !sameService(remembered, url)) settings.update({ serviceUrl: url });
+  }
+  const tokenService = session.tokenService;
+  const remembered = settings.read().serviceUrl;
+  if (tokenService === null) return null;
+  if (remembered === undefined) {
+    settings.update({ serviceUrl: tokenService });
+    return null;
+  }
+  if (sameService(tokenService, remembered)) return null;
+  session.setAside();
+  engineLog.warn('engine', `the stored token is for ${tokenService}, the profile's service is ${remembered}: not used`);
+  return `This profile's sign-in is for ${tokenService}, but its service address is now ${remembered} (changed by another program?). `
+    + `The sign-in is never sent to another service: choose ${tokenService} again, or sign in to ${remembered} (design-sync login).`;
 }
 
 /**
@@ -36,26 +88,35 @@ export interface OpenEngineOptions {
  */
 export async function openEngine(options: OpenEngineOptions): Promise<Engine> {
   const profile = ensureProfile(options.profileDir);
+  // The process's engine log, in the profile (logs/engine.log), with the session's tokens kept out of it.
+  const log = new FileLog(engineLogPath(profile.root));
+  engineLog.use(log);
+  engineLog.info('engine', `opening the profile ${profile.root} (Node ${process.versions.node}${process.versions.electron ? `, Electron ${process.versions.electron}` : ''})`);
   const settings = (options.settingsStore ?? ((paths) => fileSettingsStore(paths.settingsFile)))(profile);
-  if (options.serviceUrl) {
-    const url = normalizeServiceUrl(options.serviceUrl);
-    if (settings.read().serviceUrl !== url) settings.update({ serviceUrl: url });
-  }
-  const session = new Session(options.tokenStore(profile));
+  const session = new Session(options.tokenStore(profile), settingsTokenServiceRecord(settings));
+  log.keepOut(() => [session.currentToken()]);
   let tokenProblem: string | null = null;
   try {
     await session.load();
   } catch (error) {
     // An unusable token (a token file others can read…): signed out, and the reason kept for the person.
     tokenProblem = error instanceof Error ? error.message : String(error);
+    engineLog.warn('engine', 'the stored token cannot be used; signed out', error);
   }
-  const cache = openDesignCache(profile, { maxBytes: settings.read().cacheLimitBytes ?? DEFAULT_FILE_CACHE_BYTES });
+  log.secrets();
+  tokenProblem = await bindService(options, settings, session) ?? tokenProblem;
+  let cache;
+  try {
+    cache = openDesignCache(profile, { maxBytes: settings.read().cacheLimitBytes ?? DEFAULT_FILE_CACHE_BYTES });
+  } catch (error) {
+    throw refusedDatabase(error);
+  }
   let syncDb;
   try {
     syncDb = openSyncDatabase(profile.syncDatabase);
   } catch (error) {
     cache.close();
-    throw error;
+    throw refusedDatabase(error);
   }
   return new Engine({
     profile,

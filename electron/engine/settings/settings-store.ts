@@ -5,6 +5,11 @@ import { readSettings, writeSettings } from './profile-settings';
 export const engineSettings = z.looseObject({
   /** The service this profile uses (no built-in default: the spec names no address). */
   serviceUrl: z.string().optional(),
+  /**
+   * The service the stored token was issued for (written at each sign-in, null after a sign-out). A profile that has a
+   * token but none recorded (made before it was) takes serviceUrl as its token's service.
+   */
+  tokenServiceUrl: z.string().nullable().optional(),
   /** The file cache's size limit. */
   cacheLimitBytes: z.number().int().positive().optional(),
   /** How often the catalogue is refreshed while the engine runs. */
@@ -32,6 +37,22 @@ export function fileSettingsStore(path: string): SettingsStore {
       const next = engineSettings.parse({ ...readSettings(path), ...changes });
       writeSettings(path, next);
       return next;
+    },
+  };
+}
+
+/**
+ * The settings as the record of the stored token's service (see Session): a token with none recorded belongs to the
+ * profile's remembered service.
+ */
+export function settingsTokenServiceRecord(settings: SettingsStore): { read(): string | null; write(serviceUrl: string | null): void } {
+  return {
+    read() {
+      const current = settings.read();
+      return current.tokenServiceUrl ?? current.serviceUrl ?? null;
+    },
+    write(serviceUrl) {
+      settings.update({ tokenServiceUrl: serviceUrl });
     },
   };
 }
