@@ -3,6 +3,7 @@ import { constants, statSync, watch as watchFolder, type FSWatcher } from 'node:
 import { mkdir, open, rename, rm, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { TokenStore } from './token-store';
+import { engineLog, warnUnlessMissing } from '../log/engine-log';
 
 /** A token file that must not be used as it is; the message says what to do and never holds the token. */
 export class TokenFileError extends Error {
@@ -76,7 +77,7 @@ export class FileTokenStore implements TokenStore {
       }
       await rename(temporary, this.path);
     } catch (error) {
-      await unlink(temporary).catch(() => {});
+      await unlink(temporary).catch(warnUnlessMissing('session', `could not remove the temporary token file ${temporary}`));
       throw new TokenFileError(`The token could not be saved in ${this.path} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
     }
     await syncDirectory(directory);
@@ -149,7 +150,8 @@ async function syncDirectory(directory: string): Promise<void> {
     } finally {
       await handle.close();
     }
-  } catch {
+  } catch (error) {
     // Best effort: the token is written either way.
+    engineLog.warn('session', `could not make the token file's folder ${directory} durable`, error);
   }
 }

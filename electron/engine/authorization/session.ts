@@ -4,6 +4,7 @@ import { signIn, verifyToken, type SignInOptions, type SignInResult } from './si
 import { memoryTokenServiceRecord, sameService, type TokenServiceRecord } from './service-binding';
 import { readSignedInUser, type SignedInUser } from './signed-in-user';
 import type { TokenStore } from './token-store';
+import { engineLog } from '../log/engine-log';
 
 export const SIGN_IN_AGAIN = 'The service no longer accepts this sign-in (access may have been revoked): sign in again.';
 
@@ -185,8 +186,9 @@ export class Session {
     for (const listener of [...this.listeners]) {
       try {
         listener(state);
-      } catch {
+      } catch (error) {
         // A listener's failure is its own; the others are still told.
+        engineLog.warn('session', 'a listener of the sign-in state failed', error);
       }
     }
   }

@@ -2,6 +2,7 @@ import type { DesignForm, UpsertFlags } from './design-writes';
 import type { PageWrite } from './pull-writer';
 import type { PullRun } from './pull-run';
 import type { DesignCounts } from './pull-types';
+import { engineLog } from '../log/engine-log';
 
 /** After this many design rows written in one pull, the search index is merged into one segment. */
 const OPTIMIZE_AFTER_WRITES = 1000;
@@ -68,8 +69,8 @@ export async function walk(
     // Stopped early (a failed request or write, a cancelled pull): the page asked for ahead is not wanted, and the
     // pages handed over are let finish (they count as written; a failure after the first is not news).
     if (!finished) {
-      pages.return(undefined).catch(() => {});
-      for (const page of pending.splice(0)) await account(page).catch(() => {});
+      pages.return(undefined).catch((error) => engineLog.warn('pull', 'the page asked for ahead of a stopped walk failed', error));
+      for (const page of pending.splice(0)) await account(page).catch((error) => engineLog.warn('pull', 'a page handed over before the walk stopped failed', error));
     }
     // Whether the walk ended or stopped, what it wrote is searchable when it returns. Should that fail after
     // another failure, the walk's own error is the one reported (the next pull writes the rows).

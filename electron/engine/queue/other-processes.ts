@@ -1,6 +1,7 @@
 import { watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { QueueStore } from './queue-store';
+import { engineLog } from '../log/engine-log';
 
 /**
  * Notices changes other processes make to the queue (`design-sync queue retry|cancel|pause` while the app runs): a
@@ -27,8 +28,9 @@ export function followOtherProcesses(store: QueueStore, changed: () => void): ()
       watcher?.close();
       watcher = null;
     });
-  } catch {
+  } catch (error) {
     // Without a watch, other processes' changes are seen at the next wake-up.
+    engineLog.warn('queue', 'the sync database cannot be watched for other processes\' changes', error);
   }
   return () => {
     watcher?.close();

@@ -17,6 +17,7 @@ import { heldBack, type QueueEvent, type QueueItem } from './queue-item';
 import { RunStateWriter } from './run-state-writer';
 import { acquireRunnerLock } from './runner-lock';
 import { RunnerWaiters } from './runner-waiters';
+import { engineLog } from '../log/engine-log';
 
 export { CONTENT_POLICY_REASON, type WriteAccess } from './queue-blocks';
 
@@ -436,8 +437,9 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
       } else {
         this.store.clearSent(row.id);
       }
-    } catch {
+    } catch (error) {
       // Unknown: the folder side's comparison with the service will find it.
+      engineLog.warn('queue', `could not tell whether the cancelled ${describeItem(row)} had reached the service`, error);
     }
   }
 

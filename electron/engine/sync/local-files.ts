@@ -7,6 +7,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { mapInSlices } from './time-slices';
 import { FALLBACK_TRASH_DIR, TEMP_PREFIX, TEMP_SUFFIX } from './sync-names';
 import { fileSystemProblem } from '../sync-state/sync-root';
+import { engineLog, warnUnlessMissing } from '../log/engine-log';
 
 /** What an entry that is neither a file, a folder nor a symbolic link is (never read, never sent). */
 export type SpecialKind = 'fifo' | 'socket' | 'character-device' | 'block-device';
@@ -219,14 +220,14 @@ export async function downloadToTemp(dir: string, body: WebReadableStream<Uint8A
     }
     await handle.sync();
   } catch (error) {
-    await handle.close().catch(() => {});
-    await unlink(path).catch(() => {});
+    await handle.close().catch(warnUnlessMissing('sync', `could not close the temporary download ${path}`));
+    await unlink(path).catch(warnUnlessMissing('sync', `could not remove the temporary download ${path}`));
     throw inWords(error, dir);
   }
   try {
     await handle.close();
   } catch (error) {
-    await unlink(path).catch(() => {});
+    await unlink(path).catch(warnUnlessMissing('sync', `could not remove the temporary download ${path}`));
     throw inWords(error, dir);
   }
   return { path, sha1: hash.digest('hex'), size };
@@ -253,19 +254,19 @@ export async function placeNew(temp: string, target: string): Promise<boolean> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') {
-      await unlink(temp).catch(() => {});
+      await unlink(temp).catch(warnUnlessMissing('sync', `could not remove the temporary download ${temp}`));
       return false;
     }
     // File systems without hard links (FAT, some network shares): check, then rename.
     if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'EXDEV') {
       if (await statEntry(target)) {
-        await unlink(temp).catch(() => {});
+        await unlink(temp).catch(warnUnlessMissing('sync', `could not remove the temporary download ${temp}`));
         return false;
       }
       await rename(temp, target);
       return true;
     }
-    await unlink(temp).catch(() => {});
+    await unlink(temp).catch(warnUnlessMissing('sync', `could not remove the temporary download ${temp}`));
     throw error;
   }
   await unlink(temp);
@@ -316,8 +317,8 @@ export async function trashToSystem(path: string, root: string): Promise<string>
     const { default: trash } = await import('trash');
     await trash(path, { glob: false });
     if (!(await statEntry(path))) return 'the system trash';
-  } catch {
-    // fall through to the folder
+  } catch (error) {
+    engineLog.warn('sync', `the system trash refused ${path}; it goes to the sync folder's own trash`, error);
   }
   return trashToFolder(path, root);
 }

@@ -16,6 +16,7 @@ import { ensureDesignFolders, pullRemoteChanges, type OwnDesignRef } from './rem
 import type { RemoteSummary, ScanSummary, SyncContext, SyncEvent } from './sync-context';
 import type { SyncDatabase } from '../sync-state/sync-database';
 import { SyncFolder } from '../sync-state/sync-root';
+import { engineLog } from '../log/engine-log';
 
 export interface SyncEngineOptions {
   db: SyncDatabase;
@@ -501,7 +502,7 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
       if (this.stoppedReason === null) this.setState('waiting', message);
     } else if (status === 'signed-in' && this.started) {
       this.dirtyAll = true;
-      void this.syncOnce({ settle: 'once' }).catch(() => {});
+      void this.syncOnce({ settle: 'once' }).catch((error) => engineLog.warn('sync', 'the pass after a new sign-in failed', error));
     }
   }
 }
