@@ -2,66 +2,22 @@ import { EventEmitter } from 'node:events';
 import { relative, resolve, sep } from 'node:path';
 import type { FSWatcher } from 'chokidar';
 import type { UserDesign } from '../../../shared';
-import type { ServiceClient } from '../api/service-client';
 import { isServiceError } from '../api/service-error';
-import type { Session } from '../authorization/session';
 import { QueueStore } from '../queue/queue-store';
 import { type QueueEvent } from '../queue/queue-item';
 import { BaseFiles } from '../sync-state/base-files';
 import { DesignFolders } from '../sync-state/design-folders';
-import { statEntry, trashFunction, type TrashFile, type TrashMode } from './local-files';
+import { statEntry, trashFunction } from './local-files';
 import { watchSyncFolder } from './folder-watcher';
 import { scanLocal } from './local-scan';
 import { ensureDesignFolders, pullRemoteChanges, type OwnDesignRef } from './remote-pass';
-import type { RemoteSummary, ScanSummary, SyncContext, SyncEvent } from './sync-context';
-import type { SyncDatabase } from '../sync-state/sync-database';
+import type { PassOptions, PassResult, SyncEngineOptions } from './sync-options';
+import type { SyncContext, SyncEvent } from './sync-context';
 import { SyncFolder } from '../sync-state/sync-root';
+import { RootReturn } from './root-return';
 import { engineLog } from '../log/engine-log';
 
-export interface SyncEngineOptions {
-  db: SyncDatabase;
-  client: ServiceClient;
-  /** The sign-in state: while it needs a new sign-in, nothing is read from the service for sync (scans go on). */
-  session?: Session | null;
-  /** Shared with the queue runner so both see the same events; made on `db` when not given. */
-  queue?: QueueStore;
-  /** How long a new or changed file must keep its size and mtime before it is queued (default 2000 ms). */
-  settleMs?: number;
-  /** In a one-shot pass, how long to wait for files being written (default 60 s). */
-  maxSettleWaitMs?: number;
-  /** The full rescan (local and service) that catches what the watcher missed (default 10 min). */
-  rescanIntervalMs?: number;
-  /** Events are gathered this long before a scan (default 300 ms). */
-  debounceMs?: number;
-  /**
-   * While watching and stopped because the sync folder is not there (moved, deleted, its disk unmounted), how often
-   * its path is looked at for its return (default 2000 ms: one lstat and one small read). No timer runs otherwise.
-   */
-  rootPollMs?: number;
-  /** 'system' (default): the OS trash, falling back to <root>/.design-sync-trash; 'folder': always the fallback. */
-  trash?: TrashMode | TrashFile;
-  /** The own designs (for their folders); default: read from the service. */
-  ownDesigns?: (signal?: AbortSignal) => Promise<OwnDesignRef[]>;
-  now?: () => number;
-}
-
-export interface PassOptions {
-  settle?: 'wait' | 'once';
-  allowManyMissing?: boolean;
-  /** Skip the service (offline use, benchmarks): only the folder is compared with the last synced state. */
-  localOnly?: boolean;
-  /** Only these top-level folders (local scan). */
-  folders?: readonly string[];
-}
-
-export interface PassResult {
-  createdFolders: string[];
-  remote: RemoteSummary | null;
-  scan: ScanSummary | null;
-  stopped: string | null;
-  /** Why the service was not looked at (offline, sign-in needed), if it was not. */
-  remoteSkipped: string | null;
-}
+export type { PassOptions, PassResult, SyncEngineOptions } from './sync-options';
 
 const WATCHER_LIMIT_FIX = 'Raise the limit (Linux: `sudo sysctl fs.inotify.max_user_watches=524288`, and in /etc/sysctl.conf to keep it; macOS: close other watching apps or raise `ulimit -n`).';
 
@@ -80,13 +36,10 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
   private readonly settleMs: number;
   private readonly rescanIntervalMs: number;
   private readonly debounceMs: number;
-  private readonly rootPollMs: number;
   private stoppedReason: string | null = null;
   /** start() was asked to watch: the watcher is made again when the folder comes back. */
   private watching = false;
-  /** Looks for the sync folder's return while it is missing (ref'd: it keeps a watching process alive). */
-  private rootPoll: NodeJS.Timeout | null = null;
-  private resuming: Promise<void> | null = null;
+  private readonly rootReturn: RootReturn;
   private watcherStarting: Promise<void> | null = null;
   private readonly reported = new Set<string>();
   private chain: Promise<unknown> = Promise.resolve();
@@ -116,7 +69,6 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
     this.settleMs = options.settleMs ?? 2000;
     this.rescanIntervalMs = options.rescanIntervalMs ?? 10 * 60_000;
     this.debounceMs = options.debounceMs ?? 300;
-    this.rootPollMs = options.rootPollMs ?? 2000;
     const trash = trashFunction(options.trash ?? 'system');
     this.ctx = {
       db: options.db, queue: this.queue, base: this.base, folders: this.folders, root: this.root,
@@ -142,6 +94,16 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
       },
       running: () => this.stoppedReason === null,
     };
+    this.rootReturn = new RootReturn({
+      verify: () => this.root.verify(),
+      stillAway: (reason) => {
+        if (this.stoppedReason !== reason) this.ctx.stop(reason);
+      },
+      back: () => this.resumeAfterReturn(),
+      failed: (error) => this.ctx.log('error', `Sync could not start again after the sync folder came back: ${(error as Error).message}`),
+      lookAgain: () => this.started && this.stoppedReason !== null,
+      pollMs: options.rootPollMs ?? 2000,
+    });
   }
 
   /** Why sync is stopped, or null. */
@@ -201,9 +163,8 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
     this.watching = false;
     if (this.rescanTimer) clearTimeout(this.rescanTimer);
     if (this.debounceTimer) clearTimeout(this.debounceTimer);
-    if (this.rootPoll) clearInterval(this.rootPoll);
-    this.rescanTimer = this.debounceTimer = this.rootPoll = null;
-    await this.resuming?.catch(() => {});
+    this.rescanTimer = this.debounceTimer = null;
+    await this.rootReturn.stop();
     await this.watcherStarting?.catch(() => {});
     this.queue.off('change', this.onQueueChange);
     this.unsubscribeSession?.();
@@ -393,35 +354,11 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
   }
 
   /**
-   * While watching and stopped because the sync folder is not there as it was: its path is looked at every
-   * rootPollMs (a ref'd timer: a watching process must not end because chokidar let go of the vanished folder).
-   * When it is back with its marker, the watcher is made again and a full pass runs ("resumed"); meanwhile nothing is
-   * scanned, so nothing in it is taken for deleted, and the queue waits (nothing is cancelled).
+   * While watching and stopped because the sync folder is not there as it was, its return is looked for (RootReturn);
+   * meanwhile nothing is scanned, so nothing in it is taken for deleted, and the queue waits (nothing is cancelled).
    */
   private awaitRootReturn(): void {
-    if (!this.started || !this.watching || this.rootPoll || this.resuming) return;
-    if (this.root.verify().ok) return; // stopped for another reason (many files gone at once): the person acts
-    this.rootPoll = setInterval(() => this.lookForRoot(), this.rootPollMs);
-  }
-
-  private lookForRoot(): void {
-    if (this.resuming) return;
-    const check = this.root.verify();
-    if (!check.ok) {
-      // Still not there, or back but not ours (an empty folder in its place): stays stopped, with the reason of now.
-      if (this.stoppedReason !== check.reason) this.ctx.stop(check.reason);
-      return;
-    }
-    if (this.rootPoll) clearInterval(this.rootPoll);
-    this.rootPoll = null;
-    const resuming = this.resumeAfterReturn().catch((error: unknown) => {
-      this.ctx.log('error', `Sync could not start again after the sync folder came back: ${(error as Error).message}`);
-    }).finally(() => {
-      if (this.resuming === resuming) this.resuming = null;
-      // Gone again meanwhile: look for it again.
-      if (this.started && this.stoppedReason !== null) this.awaitRootReturn();
-    });
-    this.resuming = resuming;
+    if (this.started && this.watching) this.rootReturn.await();
   }
 
   private async resumeAfterReturn(): Promise<void> {

@@ -1,0 +1,52 @@
+import type { ServiceClient } from '../api/service-client';
+import type { Session } from '../authorization/session';
+import type { QueueStore } from '../queue/queue-store';
+import type { SyncDatabase } from '../sync-state/sync-database';
+import type { TrashFile, TrashMode } from './local-files';
+import type { OwnDesignRef } from './remote-pass';
+import type { RemoteSummary, ScanSummary } from './sync-context';
+
+export interface SyncEngineOptions {
+  db: SyncDatabase;
+  client: ServiceClient;
+  /** The sign-in state: while it needs a new sign-in, nothing is read from the service for sync (scans go on). */
+  session?: Session | null;
+  /** Shared with the queue runner so both see the same events; made on `db` when not given. */
+  queue?: QueueStore;
+  /** How long a new or changed file must keep its size and mtime before it is queued (default 2000 ms). */
+  settleMs?: number;
+  /** In a one-shot pass, how long to wait for files being written (default 60 s). */
+  maxSettleWaitMs?: number;
+  /** The full rescan (local and service) that catches what the watcher missed (default 10 min). */
+  rescanIntervalMs?: number;
+  /** Events are gathered this long before a scan (default 300 ms). */
+  debounceMs?: number;
+  /**
+   * While watching and stopped because the sync folder is not there (moved, deleted, its disk unmounted), how often
+   * its path is looked at for its return (default 2000 ms: one lstat and one small read). No timer runs otherwise.
+   */
+  rootPollMs?: number;
+  /** 'system' (default): the OS trash, falling back to <root>/.design-sync-trash; 'folder': always the fallback. */
+  trash?: TrashMode | TrashFile;
+  /** The own designs (for their folders); default: read from the service. */
+  ownDesigns?: (signal?: AbortSignal) => Promise<OwnDesignRef[]>;
+  now?: () => number;
+}
+
+export interface PassOptions {
+  settle?: 'wait' | 'once';
+  allowManyMissing?: boolean;
+  /** Skip the service (offline use, benchmarks): only the folder is compared with the last synced state. */
+  localOnly?: boolean;
+  /** Only these top-level folders (local scan). */
+  folders?: readonly string[];
+}
+
+export interface PassResult {
+  createdFolders: string[];
+  remote: RemoteSummary | null;
+  scan: ScanSummary | null;
+  stopped: string | null;
+  /** Why the service was not looked at (offline, sign-in needed), if it was not. */
+  remoteSkipped: string | null;
+}
