@@ -127,7 +127,8 @@ export const syncCommand: CommandModule = (program, context) => {
           // folder that vanished; the engine then waits for it to come back, and says so).
           const keepAlive = setInterval(() => {}, 2 ** 30);
           try {
-            await new Promise<void>((resolve) => abort.signal.addEventListener('abort', () => resolve(), { once: true }));
+            // Ctrl-C during the first pass has already fired: no wait then.
+            if (!abort.signal.aborted) await new Promise<void>((resolve) => abort.signal.addEventListener('abort', () => resolve(), { once: true }));
           } finally {
             clearInterval(keepAlive);
           }

@@ -77,7 +77,7 @@ export async function syncUntilSent(engine: Engine, options: SyncUntilSentOption
     await runner.waitUntil(settled);
     // The last pass looks at the service again: what failed in the first (a download) is tried once more, and what
     // still fails is what was not done.
-    const last = await sync.syncOnce({ settle: 'wait' });
+    const last = await sync.syncOnce({ settle: 'wait', allowManyMissing: options.allowManyMissing === true });
     if (last.scan && last.scan.enqueued > 0) await runner.waitUntil(settled);
     return { stopped: stoppedNow(), blocked: runner.blockedBy, open: engine.queue.list({ states: ['failed', 'attention', 'waiting'] }), notDone: notDoneIn(last) };
   } finally {

@@ -5,6 +5,7 @@ import {
   createdSince, designGone, designIdOf, fileKindOf, isJobResult, NO_DESIGN_YET, pathOf, prepareFile, type Job, type JobContext, type JobResult,
 } from '../job';
 import type { QueueItem } from '../queue-item';
+import { changedOnService } from './remote-content';
 
 async function readRemote(ctx: JobContext, designId: number, kind: 'image' | 'document', remoteId: number): Promise<Image | Document> {
   return kind === 'image' ? ctx.client.getImage(designId, remoteId, ctx.signal) : ctx.client.getDocument(designId, remoteId, ctx.signal);
@@ -36,6 +37,14 @@ export const replaceJob: Job = {
       return { outcome: 'done', message: `${path} has not changed since it was synced.`, record: () => ctx.baseFiles.record({ ...base, size: file.version.size, mtimeMs: file.version.mtimeMs, inode: file.version.inode, syncedAt: ctx.now() }) };
     }
 
+    // Changed on the service too since the last sync: sending would overwrite the service's version (a lost update).
+    // Held for the person; the next pass keeps both (the service's under the name, this one as a conflicted copy).
+    if (base && base.remoteId === remoteId && await changedOnService(ctx, await readRemote(ctx, designId, kind, remoteId), base)) {
+      return {
+        outcome: 'attention', attention: 'conflict',
+        reason: `${path} was changed on the service too since it was last synced: your version was not sent over it. The next sync keeps both (yours as a conflicted copy).`,
+      };
+    }
     if (!ctx.sending({ at: ctx.now(), name: null, sha1: file.sha1, size: file.version.size, mtimeMs: file.version.mtimeMs, inode: file.version.inode })) {
       return { outcome: 'cancelled', reason: 'Cancelled.' };
     }
