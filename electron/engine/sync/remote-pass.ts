@@ -218,7 +218,10 @@ class DesignPass {
         return;
       }
       if (!contentChanged) {
-        this.ctx.base.record({ ...this.ctx.base.get(base.path)!, remoteName: file.name, remoteUpdatedAt: file.updatedAt });
+        // A rename on the service is followed here only while the file is unchanged here; until then the synced name stays
+        // the old one, so that a later pass (once the change here is sent) still sees the rename to follow.
+        const current = this.ctx.base.get(base.path)!;
+        this.ctx.base.record({ ...current, remoteName: local.state === 'unchanged' ? file.name : current.remoteName, remoteUpdatedAt: file.updatedAt });
         if (file.name !== base.remoteName && local.state === 'unchanged') await this.renameLocal(base.path, file);
         return;
       }

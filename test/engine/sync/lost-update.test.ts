@@ -58,4 +58,38 @@ describe('a file changed here and on the service before the change here is sent'
     expect(readFileSync(join(dir, copy), 'utf8')).toBe('mine');
     expect(pending(computer).filter((item) => item.path === `${folder}/gear.stl`)).toEqual([]);
   });
+
+  it('renamed on the service meanwhile: the change here is sent, then the name here follows (found by the sync fuzz test, seeds 1006, 2004)', async () => {
+    const { token } = service.addUser('rename-while-edited');
+    const api = clientFor(service.url, token);
+    const design = await api.createDesign({ name: 'Clip', excerpt: 'A clip', license: 'cc0' });
+    const computer = await makeComputer(service.url, token);
+    computers.push(computer);
+    await computer.engine.syncOnce({ settle: 'wait' });
+    const folder = computer.engine.folders.ofDesign(design.id)!.folder;
+    const dir = join(computer.rootPath, folder);
+    writeFileSync(join(dir, 'clip.stl'), 'first');
+    await computer.engine.syncOnce({ settle: 'wait' });
+    await send(computer);
+    const [document] = await api.listDocuments(design.id);
+
+    writeFileSync(join(dir, 'clip.stl'), 'mine');
+    await computer.engine.scan({ settle: 'wait' });
+    await api.updateDocument(design.id, document!.id, { name: 'clip-v2.stl' });
+    // A pass before the change here is sent: the file is not renamed under the queued change.
+    await computer.engine.syncOnce({ settle: 'wait' });
+    expect(readdirSync(dir)).toEqual(['clip.stl']);
+    await send(computer);
+    await computer.engine.syncOnce({ settle: 'wait' });
+
+    expect(readdirSync(dir)).toEqual(['clip-v2.stl']);
+    expect(readFileSync(join(dir, 'clip-v2.stl'), 'utf8')).toBe('mine');
+    const after = await api.listDocuments(design.id);
+    expect(after.map((d) => d.name)).toEqual(['clip-v2.stl']);
+    expect(pending(computer)).toEqual([]);
+    // Nothing left to do.
+    const again = await computer.engine.syncOnce({ settle: 'wait' });
+    expect(again.scan!.enqueued).toBe(0);
+    expect(again.remote!.renamed).toBe(0);
+  });
 });

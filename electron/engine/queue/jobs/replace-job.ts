@@ -59,7 +59,8 @@ export const replaceJob: Job = {
     return {
       outcome: 'done', message: `Updated ${path} on the service.`,
       record: () => ctx.baseFiles.record({
-        path, folder: item.folder ?? folderOf(path), designId, kind, remoteId, remoteName: remote.name, remoteUpdatedAt: remote.updated_at,
+        // The name this file was synced under: a rename made on the service meanwhile is left for the next pass to follow.
+        path, folder: item.folder ?? folderOf(path), designId, kind, remoteId, remoteName: base?.remoteName ?? remote.name, remoteUpdatedAt: remote.updated_at,
         size: file.version.size, mtimeMs: file.version.mtimeMs, inode: file.version.inode, sha1: file.sha1, syncedAt: ctx.now(),
       }),
     };
