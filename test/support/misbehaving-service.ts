@@ -198,3 +198,20 @@ export async function startNotHttpServer(): Promise<{ url: string; host: string;
     },
   };
 }
+
+/**
+ * For a test file: a function that starts a misbehaving service on a script, each one stopped after the test that
+ * started it (registered with vitest's afterEach); `stopAfterTest` does the same for a server made otherwise.
+ */
+export function useMisbehavingServices(afterEach: (cleanup: () => Promise<void>) => void) {
+  const stops: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const stop of stops.splice(0)) await stop();
+  });
+  const start = async (script: Script): Promise<MisbehavingService> => {
+    const started = await startMisbehavingService(script);
+    stops.push(() => started.stop());
+    return started;
+  };
+  return Object.assign(start, { stopAfterTest: (server: { stop(): Promise<void> }) => void stops.push(() => server.stop()) });
+}

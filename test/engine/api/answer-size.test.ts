@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../../electron/engine/api/service-client';
-import { designs, endlessBody, sendJson, startMisbehavingService, type MisbehavingService, type Script } from '../../support/misbehaving-service';
+import { designs, endlessBody, sendJson, useMisbehavingServices } from '../../support/misbehaving-service';
 import { problemOf } from '../../support/problems';
 import { tempDir } from '../cache/cache-fixtures';
 
@@ -15,16 +15,7 @@ import { tempDir } from '../cache/cache-fixtures';
  */
 
 const MiB = 1024 * 1024;
-const stops: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const stop of stops.splice(0)) await stop();
-});
-
-async function service(script: Script): Promise<MisbehavingService> {
-  const started = await startMisbehavingService(script);
-  stops.push(() => started.stop());
-  return started;
-}
+const service = useMisbehavingServices(afterEach);
 
 function client(baseUrl: string, maxAnswerBytes?: number) {
   return new ServiceClient({ baseUrl, token: () => null, retry: { retries: 2, minDelayMs: 5, maxDelayMs: 10 }, ...(maxAnswerBytes ? { maxAnswerBytes } : {}) });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../../electron/engine/api/service-client';
-import { designs, sendJson, startMisbehavingService, type MisbehavingService, type Script } from '../../support/misbehaving-service';
+import { designs, sendJson, type MisbehavingService, type Script, useMisbehavingServices } from '../../support/misbehaving-service';
 import { problemOf } from '../../support/problems';
 
 /**
@@ -10,16 +10,7 @@ import { problemOf } from '../../support/problems';
  * rather than a walk without end or a listing silently cut.
  */
 
-const stops: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const stop of stops.splice(0)) await stop();
-});
-
-async function service(script: Script): Promise<MisbehavingService> {
-  const started = await startMisbehavingService(script);
-  stops.push(() => started.stop());
-  return started;
-}
+const service = useMisbehavingServices(afterEach);
 
 function client(baseUrl: string) {
   return new ServiceClient({ baseUrl, token: () => 'the-token', retry: { retries: 0 } });

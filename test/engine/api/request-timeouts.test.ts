@@ -3,9 +3,7 @@ import { isServiceError } from '../../../electron/engine/api/service-error';
 import { ServiceClient } from '../../../electron/engine/api/service-client';
 import type { Timeouts } from '../../../electron/engine/api/transport-limits';
 import { closedPort } from '../../support/free-port';
-import {
-  designs, drip, neverAnswer, sendJson, startMisbehavingService, startUnacceptingListener, type MisbehavingService, type Script,
-} from '../../support/misbehaving-service';
+import { designs, drip, neverAnswer, sendJson, startUnacceptingListener, useMisbehavingServices } from '../../support/misbehaving-service';
 import { problemOf } from '../../support/problems';
 
 /**
@@ -13,16 +11,7 @@ import { problemOf } from '../../support/problems';
  * request, and what to do. The timeouts are set to tens of milliseconds here through TransportOptions.
  */
 
-const stops: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const stop of stops.splice(0)) await stop();
-});
-
-async function service(script: Script): Promise<MisbehavingService> {
-  const started = await startMisbehavingService(script);
-  stops.push(() => started.stop());
-  return started;
-}
+const service = useMisbehavingServices(afterEach);
 
 const QUICK: Timeouts = { connectMs: 2_000, firstByteMs: 2_000, idleMs: 2_000, overallMs: 5_000 };
 
@@ -79,7 +68,7 @@ describe('timeouts of a JSON answer', () => {
 
   it('a host that never completes the connection fails on the connect timeout, and a write to it was certainly not applied', async () => {
     const unaccepting = await startUnacceptingListener();
-    stops.push(() => unaccepting.stop());
+    service.stopAfterTest(unaccepting);
     const { value: problem, ms } = await timed(problemOf(client(unaccepting.url, { connectMs: 150 }).createDesign({ name: 'x', excerpt: 'y' })));
     expect(problem).toMatchObject({ kind: 'offline', maybeApplied: false });
     expect(problem.message).toBe(

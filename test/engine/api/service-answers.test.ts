@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../../electron/engine/api/service-client';
 import {
-  designs, sendJson, sendText, startMisbehavingService, startNotHttpServer, truncated, WEB_PAGE, type MisbehavingService, type Script,
+  designs, sendJson, sendText, startNotHttpServer, truncated, WEB_PAGE, type Script, useMisbehavingServices,
 } from '../../support/misbehaving-service';
 import { problemOf } from '../../support/problems';
 
@@ -12,16 +12,7 @@ import { problemOf } from '../../support/problems';
  * not what the service's interface says. Each message names the problem and what to do; none is a raw error.
  */
 
-const stops: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const stop of stops.splice(0)) await stop();
-});
-
-async function service(script: Script): Promise<MisbehavingService> {
-  const started = await startMisbehavingService(script);
-  stops.push(() => started.stop());
-  return started;
-}
+const service = useMisbehavingServices(afterEach);
 
 function client(baseUrl: string, retries = 2) {
   return new ServiceClient({ baseUrl, token: () => 'the-token', retry: { retries, minDelayMs: 5, maxDelayMs: 10 } });
@@ -74,7 +65,7 @@ describe('answers that are not data', () => {
 
   it('a service that is not HTTP at all is named as such', async () => {
     const notHttp = await startNotHttpServer();
-    stops.push(() => notHttp.stop());
+    service.stopAfterTest(notHttp);
     const problem = await problemOf(client(notHttp.url).listDesigns());
     expect(problem).toMatchObject({ kind: 'server-error' });
     expect(problem.message).toMatch(new RegExp(`^The service at ${notHttp.host} answered GET /v1/designs with something that is not HTTP \\(HPE_[A-Z_]+\\); check the service address\\.$`));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../support/local-service';
 import { until } from '../../support/until';
-import { clientFor, makeComputer, pending, send, type Computer } from './sync-fixtures';
+import { clientFor, makeComputer, pending, send, type Computer, syncedFolder, type ComputerOptions } from './sync-fixtures';
 
 let service: TestService;
 const computers: Computer[] = [];
@@ -24,20 +24,7 @@ afterEach(async () => {
   for (const computer of computers.splice(0)) await computer.dispose();
 });
 
-async function syncedDesign(files: number, options: Parameters<typeof makeComputer>[2] = {}) {
-  const { token } = service.addUser(`snap${++users}`);
-  const api = clientFor(service.url, token);
-  const design = await api.createDesign({ name: 'Bracket', excerpt: 'A bracket', license: 'cc0' });
-  const computer = await makeComputer(service.url, token, options);
-  computers.push(computer);
-  await computer.engine.syncOnce({ settle: 'wait' });
-  const folder = computer.engine.folders.ofDesign(design.id)!.folder;
-  const dir = join(computer.rootPath, folder);
-  for (let i = 0; i < files; i++) writeFileSync(join(dir, `part-${i}.stl`), `part ${i}`);
-  await computer.engine.syncOnce({ settle: 'wait' });
-  await send(computer);
-  return { computer, api, design, folder, dir, token };
-}
+const syncedDesign = (files: number, options: ComputerOptions = {}) => syncedFolder(service, `snap${++users}`, files, computers, options);
 
 /** Holds the answers of the design's file listings (read at once, sent `ms` later), and resolves once one was read. */
 async function holdListings(designId: number, ms: number): Promise<() => Promise<void>> {

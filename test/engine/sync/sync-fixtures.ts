@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { QueueItemView } from '../../../shared';
 import { ServiceClient } from '../../../electron/engine/api/service-client';
@@ -84,3 +84,25 @@ export async function send(computer: Computer, options: { keepRunning?: boolean;
 }
 
 export const pending = (computer: Computer) => computer.engine.queue.list({ states: ['waiting', 'attention', 'running'] });
+
+/**
+ * A new user with one design ("Bracket") synced on a new computer, its folder holding `files` files part-<i>.stl, all
+ * sent. The computer is added to `computers` (for the test file to dispose of).
+ */
+export async function syncedFolder(
+  service: { url: string; addUser(screenName: string): { token: string } }, screenName: string, files: number, computers: Computer[],
+  options: ComputerOptions = {},
+) {
+  const { token } = service.addUser(screenName);
+  const api = clientFor(service.url, token);
+  const design = await api.createDesign({ name: 'Bracket', excerpt: 'A bracket', license: 'cc0' });
+  const computer = await makeComputer(service.url, token, options);
+  computers.push(computer);
+  await computer.engine.syncOnce({ settle: 'wait' });
+  const folder = computer.engine.folders.ofDesign(design.id)!.folder;
+  const dir = join(computer.rootPath, folder);
+  for (let i = 0; i < files; i++) writeFileSync(join(dir, `part-${i}.stl`), `part ${i}`);
+  await computer.engine.syncOnce({ settle: 'wait' });
+  await send(computer);
+  return { computer, api, design, folder, dir, token };
+}

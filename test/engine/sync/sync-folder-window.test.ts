@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SyncView } from '../../../shared';
 import { MemoryTokenStore } from '../../../electron/engine/authorization/memory-token-store';
 import { createContractEndpoint } from '../../../electron/engine/contract/create-contract-endpoint';
@@ -11,6 +11,11 @@ import { startTestService, type TestService } from '../../support/local-service'
 import { until } from '../../support/until';
 import { tempDir } from '../cache/cache-fixtures';
 import { clientFor } from './sync-fixtures';
+
+// The tray's state is a pure module of the shell: the real electron module (which would download its binary) must not load.
+vi.mock('electron', () => {
+  throw new Error('the real electron module must not be loaded in tests');
+});
 
 let service: TestService;
 const cleanups: (() => Promise<void> | void)[] = [];

@@ -8,7 +8,7 @@ import { ServiceClient } from '../../../electron/engine/api/service-client';
 import { QueueRunner, queueClient } from '../../../electron/engine/queue/queue-runner';
 import type { SyncEvent } from '../../../electron/engine/sync/sync-context';
 import { startTestService, type TestService } from '../../support/local-service';
-import { clientFor, makeComputer, pending, send, type Computer } from './sync-fixtures';
+import { pending, send, type Computer, syncedFolder, type ComputerOptions } from './sync-fixtures';
 
 let service: TestService;
 const computers: Computer[] = [];
@@ -24,26 +24,13 @@ afterEach(async () => {
   for (const computer of computers.splice(0)) await computer.dispose();
 });
 
-async function syncedFolder(files: number, options: Parameters<typeof makeComputer>[2] = {}) {
-  const { token } = service.addUser(`safe${++users}`);
-  const api = clientFor(service.url, token);
-  const design = await api.createDesign({ name: 'Bracket', excerpt: 'A bracket', license: 'cc0' });
-  const computer = await makeComputer(service.url, token, options);
-  computers.push(computer);
-  await computer.engine.syncOnce({ settle: 'wait' });
-  const folder = computer.engine.folders.ofDesign(design.id)!.folder;
-  const dir = join(computer.rootPath, folder);
-  for (let i = 0; i < files; i++) writeFileSync(join(dir, `part-${i}.stl`), `part ${i}`);
-  await computer.engine.syncOnce({ settle: 'wait' });
-  await send(computer);
-  return { computer, api, design, folder, dir, token };
-}
+const syncedBracket = (files: number, options: ComputerOptions = {}) => syncedFolder(service, `safe${++users}`, files, computers, options);
 
 const deletes = (computer: Computer) => pending(computer).filter((item) => item.kind === 'delete-remote');
 
 describe('what must never happen', () => {
   it('a vanished sync folder stops sync with a clear message, proposes no deletion, and resumes when it is back', async () => {
-    const { computer, dir, api, design, folder } = await syncedFolder(3);
+    const { computer, dir, api, design, folder } = await syncedBracket(3);
     const { runner, engine } = computer;
     // One change queued, not sent yet, when the folder goes away.
     writeFileSync(join(dir, 'late.stl'), 'late');
@@ -93,7 +80,7 @@ describe('what must never happen', () => {
   });
 
   it('many files disappearing at once stops sync instead of proposing their deletion', async () => {
-    const { computer, dir } = await syncedFolder(8);
+    const { computer, dir } = await syncedBracket(8);
     for (let i = 0; i < 6; i++) renameSync(join(dir, `part-${i}.stl`), join(computer.rootPath, `..`, `part-${i}.stl`));
     const result = await computer.engine.syncOnce({ settle: 'wait' });
     expect(result.stopped).toMatch(/^Many files disappeared at once .* \(6 of 8 synced files/);
@@ -107,7 +94,7 @@ describe('what must never happen', () => {
   });
 
   it('a declined deletion is not proposed again: the file comes back from the service', async () => {
-    const { computer, dir, folder } = await syncedFolder(2);
+    const { computer, dir, folder } = await syncedBracket(2);
     rmSync(join(dir, 'part-0.stl'));
     await computer.engine.syncOnce({ settle: 'wait' });
     const [proposal] = deletes(computer);
@@ -120,7 +107,7 @@ describe('what must never happen', () => {
   });
 
   it('uploads a file being written once, only after it settled, with its final content (watching)', async () => {
-    const { computer, dir, folder, api, design } = await syncedFolder(1, { settleMs: 250, debounceMs: 50 });
+    const { computer, dir, folder, api, design } = await syncedBracket(1, { settleMs: 250, debounceMs: 50 });
     const { engine, runner } = computer;
     // As in the app: the watcher and the runner both run, the runner sends whatever is queued at once.
     await engine.start({ watch: true });
@@ -164,7 +151,7 @@ describe('what must never happen', () => {
   });
 
   it('watcher failures (inotify limit) and a lost sign-in are shown, never silent', async () => {
-    const { computer, dir, folder, token } = await syncedFolder(1);
+    const { computer, dir, folder, token } = await syncedBracket(1);
     await computer.engine.start({ watch: true });
     const watcher = (computer.engine as unknown as { watcher: NodeJS.EventEmitter }).watcher;
     watcher.emit('error', Object.assign(new Error('ENOSPC: System limit for number of file watchers reached'), { code: 'ENOSPC' }));
