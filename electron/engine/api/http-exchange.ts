@@ -103,7 +103,8 @@ function headersOf(message: IncomingMessage): Headers {
   return headers;
 }
 
-function errorCode(error: unknown): string | undefined {
+/** The first error code along an error's causes (undici and node:http wrap the system's). */
+export function errorCode(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
     const code = (current as { code?: unknown }).code;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { UnreadableAnswer } from './answer-body';
+import { findList } from './tolerant-readers';
 
 /**
  * What a list answer must hold for the client to use it: a list (a bare array, or an object holding one: see
@@ -24,7 +25,6 @@ const NOUNS: Record<ListKind, string> = { designs: 'designs', users: 'users', im
 
 const EXPECTED: Record<string, string> = { id: 'a whole number', name: 'text', screen_name: 'text' };
 
-const LIST_KEYS = ['designs', 'results', 'data', 'items', 'records', 'users', 'images', 'documents'];
 
 /** Which kind of list a path answers with. */
 export function listKindOf(path: string): ListKind {
@@ -51,17 +51,6 @@ function shapeOf(body: unknown): string {
     return keys.length === 0 ? 'an empty object' : `an object with ${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', …' : ''} and no single list in it`;
   }
   return describeValue(body);
-}
-
-function listIn(body: unknown): unknown[] | null {
-  if (Array.isArray(body)) return body;
-  if (body && typeof body === 'object') {
-    const record = body as Record<string, unknown>;
-    for (const key of LIST_KEYS) if (Array.isArray(record[key])) return record[key] as unknown[];
-    const arrays = Object.values(record).filter(Array.isArray);
-    if (arrays.length === 1) return arrays[0] as unknown[];
-  }
-  return null;
 }
 
 const ADVICE = 'try again later, or tell the service\'s maintainers';
@@ -106,7 +95,7 @@ function plural(n: number, word: string): string {
  * an integer id (or have a field people see of another type). `where` names the request ("GET /v1/designs, page 2").
  */
 export function readListAnswer(body: unknown, kind: ListKind, where: string): unknown[] {
-  const items = listIn(body);
+  const items = findList(body);
   if (items === null) {
     throw new UnreadableAnswer(`The service's answer to ${where} was not understood: a list of ${NOUNS[kind]} was expected, and it is ${shapeOf(body)}; ${ADVICE}.`);
   }

@@ -3,8 +3,8 @@ import { PAGINATION_HEADERS, tagLoose, tagName } from '../../../shared';
 
 const LIST_KEYS = ['designs', 'results', 'data', 'items', 'records', 'users', 'images', 'documents'];
 
-/** A list answer as a bare array (what the service sends) or an object holding one (what some APIs send). */
-export function extractList(body: unknown): unknown[] {
+/** The list in an answer: a bare array (what the service sends) or the one list an object holds (what some APIs send); null when there is none. */
+export function findList(body: unknown): unknown[] | null {
   if (Array.isArray(body)) return body;
   if (body && typeof body === 'object') {
     const record = body as Record<string, unknown>;
@@ -12,7 +12,12 @@ export function extractList(body: unknown): unknown[] {
     const arrays = Object.values(record).filter(Array.isArray);
     if (arrays.length === 1) return arrays[0] as unknown[];
   }
-  return [];
+  return null;
+}
+
+/** A list answer as a bare array or an object holding one; [] when there is none. */
+export function extractList(body: unknown): unknown[] {
+  return findList(body) ?? [];
 }
 
 const int = z.number().int();
