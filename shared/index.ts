@@ -6,6 +6,7 @@ export * from './validation/field-errors';
 export * from './validation/file-types';
 export * from './validation/design-input';
 export * from './validation/dropped-file-name';
+export * from './validation/field-labels';
 export * from './problems/service-problem';
 export * from './sync/sync-types';
 export * from './sync/sync-state-words';

@@ -4,6 +4,7 @@ import { isServiceError } from '../api/service-error';
 import type { BaseFiles } from '../sync-state/base-files';
 import type { DesignFolders } from '../sync-state/design-folders';
 import { absolutePath, currentVersion, fileNameOf, folderOf, refusalOf, sameVersion, sha1OfFile, type FileVersion } from './file-version';
+import type { JobItem } from './job-payloads';
 import type { QueueStore } from './queue-store';
 import type { QueueItem, SentAttempt } from './queue-item';
 
@@ -48,18 +49,19 @@ export type JobResult =
    */
   | { outcome: 'folder-missing'; reason: string };
 
-export interface Job {
-  kind: QueueKind;
+/** One kind of queue item's work; it runs only on an item whose payload parsed (see job-payloads.ts). */
+export interface Job<K extends QueueKind = QueueKind> {
+  kind: K;
   /** The attention a refusal of the service (422) calls for. */
   validationAttention: AttentionKind;
-  run(item: QueueItem, ctx: JobContext): Promise<JobResult>;
+  run(item: JobItem<K>, ctx: JobContext): Promise<JobResult>;
   /**
    * The item's last attempt may have reached the service (its answer was lost, or the process died): looks on
    * the service for what it made. A result when found (done, usually), null when it is not there: send again.
    */
-  reconcile(item: QueueItem, sent: SentAttempt, ctx: JobContext): Promise<JobResult | null>;
+  reconcile(item: JobItem<K>, sent: SentAttempt, ctx: JobContext): Promise<JobResult | null>;
   /** What a 404 means for this kind, once the design itself is known to be there; null: fail with the service's words. */
-  notFound?(item: QueueItem, ctx: JobContext): Promise<JobResult | null>;
+  notFound?(item: JobItem<K>, ctx: JobContext): Promise<JobResult | null>;
 }
 
 export class NoSyncFolderError extends Error {

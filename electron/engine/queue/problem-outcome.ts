@@ -1,6 +1,7 @@
 import type { AttentionKind, ServiceProblem } from '../../../shared';
 import { backoffDelay } from './backoff';
 import type { QueueItem, Settlement } from './queue-item';
+import { refusalWords, sentence } from './refusal-words';
 
 /** Why the whole queue holds back, not just one item. */
 export type QueueBlock =
@@ -30,15 +31,7 @@ export interface OutcomeOptions {
   aborted: AbortReason | null;
 }
 
-/** Ends a message with a full stop when it has none. */
-export function sentence(message: string): string {
-  const trimmed = message.trim();
-  return /[.!?)]$/.test(trimmed) ? trimmed : `${trimmed}.`;
-}
-
-function what(item: QueueItem): string {
-  return item.path ?? (item.folder ? `the folder "${item.folder}"` : `item ${item.id}`);
-}
+export { sentence };
 
 /** A transient failure of the item's own: back in line after a backoff, until the attempts run out. */
 export function retryLater(item: QueueItem, message: string, options: OutcomeOptions, floorMs = 0): ProblemOutcome {
@@ -67,15 +60,15 @@ export function outcomeOfProblem(problem: ServiceProblem, item: QueueItem, optio
     case 'token-rejected':
       return { settlement: { state: 'waiting', at: now, reason: 'Sign in again.', countAttempt: false, sent: 'clear' }, block: { kind: 'sign-in' } };
     case 'validation':
-      return { settlement: { state: 'attention', attention: options.validationAttention, reason: `The service refused ${what(item)}: ${sentence(problem.message)}` } };
+      return { settlement: { state: 'attention', attention: options.validationAttention, reason: refusalWords(problem, item) } };
     case 'forbidden':
-      return { settlement: { state: 'failed', reason: `You are not allowed to change this design (${problem.message})` } };
+      return { settlement: { state: 'failed', reason: refusalWords(problem, item) } };
     case 'not-found':
       return { settlement: { state: 'attention', attention: 'missing-design', reason: `Not found on the service: ${problem.message}` } };
     case 'server-error':
       return retryLater(item, `The service failed: ${problem.message}`, options, problem.retryAfterMs ?? 0);
     case 'bad-request':
-      return { settlement: { state: 'failed', reason: `The service refused ${what(item)}: ${sentence(problem.message)}` } };
+      return { settlement: { state: 'failed', reason: refusalWords(problem, item) } };
     case 'cancelled':
       return abortedOutcome(options.aborted ?? 'stop', now);
   }

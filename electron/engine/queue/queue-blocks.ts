@@ -2,53 +2,61 @@ import type { ServiceProblem } from '../../../shared';
 import type { ServiceClient } from '../api/service-client';
 import { isServiceError } from '../api/service-error';
 import type { Session } from '../authorization/session';
+import { engineLog } from '../log/engine-log';
 import { backoffDelay } from './backoff';
+import type { ConnectivitySource } from './connectivity-source';
+import type { QueueClock, QueueTimer } from './clock';
 import type { QueueBlock } from './problem-outcome';
 import type { QueueStore } from './queue-store';
 
 /** What the runner needs of the session: whether it may write now, and to hear when that changes. */
 export type WriteAccess = Pick<Session, 'canWrite' | 'subscribe' | 'state'>;
 
-/** What the queue says while it waits for the content policy to be accepted (rule 5). */
+/** What the queue's activity says while it waits for the content policy to be accepted (rule 5). */
 export const CONTENT_POLICY_REASON =
   'Waiting for you: confirm that you upload only designs and files you have the right to publish, under the service\'s content policy. Nothing is sent until you do.';
 
 type Block =
-  | { kind: 'offline'; message: string; attempt: number; reason: string }
-  | { kind: 'rate-limited'; untilMs: number; reason: string }
-  | { kind: 'sign-in'; reason: string }
-  | { kind: 'content-policy'; reason: string };
+  | { kind: 'offline'; message: string; attempt: number }
+  | { kind: 'rate-limited'; untilMs: number }
+  | { kind: 'sign-in' }
+  | { kind: 'content-policy' };
 
 export interface QueueBlocksOptions {
   store: QueueStore;
   session: WriteAccess;
   /** For the probe: a cheap request that needs the token (the runner's client). */
   client: ServiceClient;
+  /**
+   * The engine's one source of connectivity: while offline the queue waits on it, so the queue and the status never
+   * disagree. Without one (the queue alone, in tests and benchmarks) the queue probes the service itself.
+   */
+  connectivity?: ConnectivitySource;
   random: () => number;
+  /** Time and timers (Retry-After, the probe's backoff). */
+  clock: QueueClock;
   contentPolicyAccepted: () => boolean;
   /** Whether the runner is running (a block is never entered while it is not). */
   running: () => boolean;
-  /** Told of every change: entered, its reason updated, or cleared (then the runner sends again). */
+  /** Told of every change: entered or cleared (then the runner sends again). */
   changed: (cleared: boolean) => void;
 }
 
 /**
- * Why the whole queue waits, as a small state machine: offline (probing with backoff until the service answers),
+ * Why the whole queue waits, as a small state machine: offline (until the connectivity source says the service answers
+ * again; without one, probing with backoff),
  * rate-limited (until Retry-After passes), waiting for a sign-in (probing only when the client is not tied to the
  * session), waiting for the content policy (only the person can end it). Resumes by itself wherever it can.
  */
 export class QueueBlocks {
   private block: Block | null = null;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: QueueTimer | undefined;
+  private stopAwaiting: (() => void) | null = null;
 
   constructor(private readonly options: QueueBlocksOptions) {}
 
   get active(): boolean {
     return this.block !== null;
-  }
-
-  get reason(): string | null {
-    return this.block?.reason ?? null;
   }
 
   get blockedBy(): QueueBlock | null {
@@ -71,25 +79,29 @@ export class QueueBlocks {
     const current = this.block;
     if (block.kind === 'offline') {
       if (current) return;
-      this.block = { kind: 'offline', message: block.message, attempt: 0, reason: `Cannot reach the service (${block.message}).` };
-      store.log('warning', `Cannot reach the service (${block.message}): uploads wait and resume by themselves.`);
-      this.scheduleProbe();
+      const { connectivity } = this.options;
+      // The service answered again meanwhile (another request did): nothing to wait for.
+      if (connectivity?.isOnline()) return;
+      this.block = { kind: 'offline', message: block.message, attempt: 0 };
+      engineLog.info('queue', `uploads wait for the service: ${block.message}`);
+      store.log('warning', 'The service cannot be reached: uploads wait and resume by themselves.');
+      if (connectivity) this.stopAwaiting = connectivity.awaitOnline(() => this.clear());
+      else this.scheduleProbe();
     } else if (block.kind === 'rate-limited') {
       if (current?.kind === 'sign-in' || current?.kind === 'content-policy' || (current?.kind === 'rate-limited' && current.untilMs >= block.untilMs)) return;
-      clearTimeout(this.timer);
-      this.block = { kind: 'rate-limited', untilMs: block.untilMs, reason: `The service asked to slow down: uploads resume at ${clock(block.untilMs)}.` };
-      store.log('warning', `The service asked to slow down: uploads resume in ${Math.ceil((block.untilMs - Date.now()) / 1000)} s.`);
-      this.timer = setTimeout(() => this.clear(), Math.max(0, block.untilMs - Date.now()));
-      this.timer.unref();
+      this.stopTimer();
+      this.block = { kind: 'rate-limited', untilMs: block.untilMs };
+      store.log('warning', `The service asked to slow down: uploads resume in ${Math.ceil((block.untilMs - this.options.clock.now()) / 1000)} s.`);
+      this.timer = this.options.clock.setTimer(() => this.clear(), Math.max(0, block.untilMs - this.options.clock.now()));
     } else if (block.kind === 'content-policy') {
       if (current?.kind === 'content-policy') return;
-      clearTimeout(this.timer);
-      this.block = { kind: 'content-policy', reason: CONTENT_POLICY_REASON };
+      this.stopTimer();
+      this.block = { kind: 'content-policy' };
       store.log('warning', CONTENT_POLICY_REASON);
     } else {
       if (current?.kind === 'sign-in' || current?.kind === 'content-policy') return;
-      clearTimeout(this.timer);
-      this.block = { kind: 'sign-in', reason: this.signInReason() };
+      this.stopTimer();
+      this.block = { kind: 'sign-in' };
       store.log('warning', `${this.signInReason()} Uploads wait until then.`);
       // A client not tied to the session would never see it change: then probe whether the token works again.
       if (this.options.session.canWrite()) this.scheduleProbe();
@@ -101,7 +113,7 @@ export class QueueBlocks {
   clear(): void {
     const was = this.block;
     if (!was || was.kind === 'content-policy') return;
-    clearTimeout(this.timer);
+    this.stopTimer();
     this.block = null;
     if (!this.options.running()) return;
     if (was.kind === 'offline') this.options.store.log('info', 'The service is reachable again: uploads resume.');
@@ -130,10 +142,11 @@ export class QueueBlocks {
 
   /** The runner stops: no timer left, no block kept. */
   reset(): void {
-    clearTimeout(this.timer);
+    this.stopTimer();
     this.block = null;
   }
 
+  /** The probe of a queue without a connectivity source (offline), or of a client not tied to the session (sign-in). */
   private scheduleProbe(): void {
     const block = this.block;
     if (!block || block.kind === 'rate-limited' || block.kind === 'content-policy') return;
@@ -141,14 +154,11 @@ export class QueueBlocks {
     if (block.kind === 'offline') {
       block.attempt += 1;
       delay = backoffDelay(block.attempt, this.options.random);
-      block.reason = `Cannot reach the service (${block.message}): trying again by itself at ${clock(Date.now() + delay)}.`;
-      this.options.changed(false);
     } else {
       delay = 5_000;
     }
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.probe(), delay);
-    this.timer.unref();
+    this.stopTimer();
+    this.timer = this.options.clock.setTimer(() => void this.probe(), delay);
   }
 
   /** A cheap request that needs the token: the service is there, and it still accepts us. */
@@ -165,11 +175,19 @@ export class QueueBlocks {
         this.enter({ kind: 'sign-in' });
       } else if (problem.kind === 'rate-limited') {
         this.block = null;
-        this.enter({ kind: 'rate-limited', untilMs: Date.now() + problem.retryAfterMs });
+        this.enter({ kind: 'rate-limited', untilMs: this.options.clock.now() + problem.retryAfterMs });
       } else if (this.block.kind !== 'sign-in' || this.options.session.canWrite()) {
         this.scheduleProbe();
       }
     }
+  }
+
+  /** No timer left, and no wait on the connectivity source. */
+  private stopTimer(): void {
+    this.options.clock.clearTimer(this.timer);
+    this.timer = undefined;
+    this.stopAwaiting?.();
+    this.stopAwaiting = null;
   }
 
   private signInReason(): string {
@@ -177,9 +195,4 @@ export class QueueBlocks {
       ? 'Sign in to send your changes to the service.'
       : 'Sign in again: the service no longer accepts this sign-in.';
   }
-}
-
-/** HH:MM:SS, local time. */
-function clock(ms: number): string {
-  return new Date(ms).toTimeString().slice(0, 8);
 }

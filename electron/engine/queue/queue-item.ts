@@ -1,4 +1,5 @@
 import type { AttentionKind, QueueItemView, QueueKind, QueueState, SyncStatusView } from '../../../shared';
+import type { PayloadOf } from './job-payloads';
 
 /** What the durable queue holds (queue_items rows), what it is told, and what it says (see QueueStore). */
 
@@ -69,7 +70,10 @@ export type Settlement =
 
 /** A queue item with what the runner needs beyond the view: its payload and the file version it is about. */
 export interface QueueItem extends QueueItemView {
+  /** As stored; its kind's schema checks it before a job runs (job-payloads.ts). */
   payload: Record<string, unknown>;
+  /** Set when the stored payload is not a JSON object at all (a damaged row): the item fails before its job runs. */
+  payloadProblem?: string;
   startedAt: number | null;
   fileSize: number | null;
   fileMtimeMs: number | null;
@@ -78,18 +82,19 @@ export interface QueueItem extends QueueItemView {
   sent: SentAttempt | null;
 }
 
-export interface NewQueueItem {
-  kind: QueueKind;
+interface NewItemFields {
   folder?: string | null;
   path?: string | null;
   designId?: number | null;
   fileKind?: 'image' | 'document' | null;
   remoteId?: number | null;
-  payload?: Record<string, unknown>;
   file?: { size: number; mtimeMs: number; sha1?: string | null } | null;
   /** Starts waiting for a person instead of for its turn (e.g. confirm-delete). */
   attention?: { kind: AttentionKind; reason: string } | null;
 }
+
+/** A change to queue, with the payload its kind takes (job-payloads.ts). */
+export type NewQueueItem = { [K in QueueKind]: NewItemFields & { kind: K; payload?: PayloadOf<K> } }[QueueKind];
 
 /** A queue_items row as the runner and the window read it. */
 export function toItem(row: QueueRow): QueueItem {
@@ -98,12 +103,24 @@ export function toItem(row: QueueRow): QueueItem {
     folder: row.folder, path: row.path, designId: row.design_id, fileKind: row.file_kind, remoteId: row.remote_id,
     bytesSent: row.bytes_sent, bytesTotal: row.bytes_total, attempts: row.attempts, nextAttemptAt: row.next_attempt_at,
     createdAt: row.created_at, updatedAt: row.updated_at,
-    payload: JSON.parse(row.payload) as Record<string, unknown>, startedAt: row.started_at,
+    ...storedPayload(row.payload), startedAt: row.started_at,
     fileSize: row.file_size, fileMtimeMs: row.file_mtime_ms, fileSha1: row.file_sha1,
     sent: row.sent_at === null ? null : {
       at: row.sent_at, name: row.sent_name, sha1: row.sent_sha1, size: row.sent_size, mtimeMs: row.sent_mtime_ms, inode: row.sent_inode,
     },
   };
+}
+
+/** A row's payload; one that is not a JSON object is kept out of the way, with why (never a throw while listing). */
+function storedPayload(text: string): { payload: Record<string, unknown>; payloadProblem?: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { payload: {}, payloadProblem: 'not readable, damaged' };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { payload: {}, payloadProblem: 'a set of fields expected' };
+  return { payload: value as Record<string, unknown> };
 }
 
 /** Forgets what an attempt sent (its outcome is known). */

@@ -12,7 +12,7 @@ export interface QueueReport {
 }
 
 const view = (item: QueueItem): QueueItemView => {
-  const { payload: _payload, startedAt: _startedAt, fileSize: _size, fileMtimeMs: _mtime, fileSha1: _sha1, sent: _sent, ...rest } = item;
+  const { payload: _payload, payloadProblem: _problem, startedAt: _startedAt, fileSize: _size, fileMtimeMs: _mtime, fileSha1: _sha1, sent: _sent, ...rest } = item;
   return rest;
 };
 
@@ -72,10 +72,11 @@ export function progressText(item: QueueItemView): string {
   return `${bytes(item.bytesSent)} of ${bytes(item.bytesTotal)}${percent === null ? '' : ` (${percent}%)`}`;
 }
 
-export function formatReport(report: QueueReport): string {
+/** `headline`: the overall state in the shared words (`Sync: Up to date`); by default the stored run state. */
+export function formatReport(report: QueueReport, headline?: string): string {
   const { status } = report;
   const lines = [
-    `Sync: ${status.state}${status.reason ? ` — ${status.reason}` : ''}`,
+    headline ?? `Sync: ${status.state}${status.reason ? ` — ${status.reason}` : ''}`,
     `Folder: ${status.root ?? 'not set up'}`,
   ];
   if (status.queuePaused) lines.push('Uploads: paused (design-sync queue resume)');

@@ -3,18 +3,21 @@ import { ServiceClient } from '../api/service-client';
 import { isServiceError } from '../api/service-error';
 import type { Session } from '../authorization/session';
 import { BaseFiles } from '../sync-state/base-files';
+import { systemClock, type QueueClock, type QueueTimer } from './clock';
 import { DesignFolders } from '../sync-state/design-folders';
 import { SyncFolder } from '../sync-state/sync-root';
 import { FolderChecks } from './folder-checks';
 import { designGone, NoSyncFolderError, type Job, type JobContext, type JobResult } from './job';
-import { JOBS } from './jobs';
+import { jobOf } from './jobs';
+import { failDamagedItem, readJobItem, rereadJobItem, type JobItem } from './job-payloads';
+import { jobContext } from './job-context';
 import { followOtherProcesses } from './other-processes';
 import { abortedOutcome, outcomeOfProblem, retryLater, type AbortReason, type ProblemOutcome, type QueueBlock } from './problem-outcome';
 import { QueueBlocks, type WriteAccess } from './queue-blocks';
+import type { ConnectivitySource } from './connectivity-source';
 import { describeItem } from './describe-item';
 import { type QueueStore } from './queue-store';
 import { heldBack, type QueueEvent, type QueueItem } from './queue-item';
-import { RunStateWriter } from './run-state-writer';
 import { acquireRunnerLock } from './runner-lock';
 import { RunnerWaiters } from './runner-waiters';
 import { engineLog } from '../log/engine-log';
@@ -38,6 +41,8 @@ export interface QueueRunnerOptions {
   settleMs?: number;
   /** Jitter source, in [0, 1). */
   random?: () => number;
+  /** Time and timers (backoff, Retry-After, the offline probe): the system's by default; give the store the same one. */
+  clock?: QueueClock;
   /**
    * Notice changes other processes make to the queue (`design-sync queue retry|cancel|pause` while the app runs):
    * a file watch on the database's folder, checked with PRAGMA data_version. No polling. Default: true for a file database.
@@ -48,6 +53,11 @@ export interface QueueRunnerOptions {
    * whole queue waits for them (call contentPolicyChanged() once they have). Default: no such gate.
    */
   contentPolicyAccepted?: () => boolean;
+  /**
+   * The engine's one source of connectivity (runtime/connectivity.ts): while the service is away the queue waits on it,
+   * so that the queue and the sync status never disagree. Without one, the queue probes the service itself.
+   */
+  connectivity?: ConnectivitySource;
 }
 
 /** A client for the runner: the session's token (a refusal moves it to needs-sign-in), and no retries of its own. */
@@ -61,8 +71,6 @@ interface Active {
   aborted: AbortReason | null;
   done: Promise<void>;
 }
-
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Sends the durable queue's items to the service, a few at a time (Signal's JobQueue is the model). It wakes when an
@@ -80,18 +88,18 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
   private readonly designFolders: DesignFolders;
   private readonly folder: FolderChecks;
   private readonly blocks: QueueBlocks;
-  private readonly runState: RunStateWriter;
   private readonly waiters = new RunnerWaiters();
   private readonly concurrency: number;
   private readonly maxAttempts: number;
   private readonly progressIntervalMs: number;
   private readonly settleMs: number;
   private readonly random: () => number;
+  private readonly clock: QueueClock;
   private readonly follow: boolean;
 
   private running = false;
   private readonly active = new Map<number, Active>();
-  private dueTimer: NodeJS.Timeout | undefined;
+  private dueTimer: QueueTimer | undefined;
   private pumpQueued = false;
   private unsubscribeSession: (() => void) | null = null;
   private unfollow: (() => void) | null = null;
@@ -107,19 +115,19 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
     this.baseFiles = new BaseFiles(this.store.db);
     this.designFolders = new DesignFolders(this.store.db);
     this.folder = new FolderChecks(this.store, new SyncFolder(this.store.db), options.root);
-    this.runState = new RunStateWriter(this.store);
     this.concurrency = Math.max(1, options.concurrency ?? 2);
     this.maxAttempts = options.maxAttempts ?? 8;
     this.progressIntervalMs = options.progressIntervalMs ?? 250;
     this.settleMs = options.settleMs ?? 2_000;
     this.random = options.random ?? Math.random;
+    this.clock = options.clock ?? systemClock;
     this.follow = options.followOtherProcesses ?? !this.store.db.memory;
     this.blocks = new QueueBlocks({
-      store: this.store, session: this.session, client: this.client, random: this.random,
+      store: this.store, session: this.session, client: this.client, random: this.random, clock: this.clock,
+      ...(options.connectivity ? { connectivity: options.connectivity } : {}),
       contentPolicyAccepted: () => options.contentPolicyAccepted?.() ?? true,
       running: () => this.running,
       changed: (cleared) => {
-        this.syncRunState();
         this.emit('blocked', this.blockedBy);
         if (cleared) this.schedulePump();
       },
@@ -175,12 +183,11 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
     this.unsubscribeSession = null;
     this.unfollow?.();
     this.unfollow = null;
-    clearTimeout(this.dueTimer);
+    this.clock.clearTimer(this.dueTimer);
     const entries = [...this.active.values()];
     for (const entry of entries) this.abort(entry, 'stop');
     await Promise.allSettled(entries.map((entry) => entry.done));
     this.blocks.reset();
-    this.runState.release();
     this.releaseLock?.();
     this.releaseLock = null;
     this.waiters.rejectAll(new Error('The queue runner stopped.'));
@@ -225,26 +232,24 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
       }
       this.armDueTimer();
     }
-    if (this.running) this.syncRunState();
     this.waiters.check();
   }
 
   /** One timer, for the next item that falls due (backoff, Retry-After); none when nothing waits. */
   private armDueTimer(): void {
-    clearTimeout(this.dueTimer);
+    this.clock.clearTimer(this.dueTimer);
     this.dueTimer = undefined;
     if (this.blocks.active || this.active.size >= this.concurrency) return;
     const at = this.store.nextDueAt();
     if (at === null) return;
-    let delay = at - Date.now();
+    let delay = at - this.clock.now();
     if (delay <= 0) {
       // Due but not claimed: the queue is paused or sync stopped (resuming either is a status change, which wakes
       // us), or the clock is a millisecond behind. Without this, a stopped sync would wake the runner every 10 ms.
       if (heldBack(this.store.status())) return;
       delay = 10;
     }
-    this.dueTimer = setTimeout(() => this.pump(), Math.min(delay, MAX_TIMER_MS));
-    this.dueTimer.unref();
+    this.dueTimer = this.clock.setTimer(() => this.pump(), delay);
   }
 
   private noticeChange(event: QueueEvent): void {
@@ -295,8 +300,10 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
     entry.done = this.execute(entry)
       .catch((error: unknown) => {
         // A bug, not a problem of the service: the item must not stay 'running' in this process.
-        this.store.log('error', `${describeItem(item)}: ${error instanceof Error ? error.message : String(error)}`, item.path ?? item.folder);
-        this.store.settle(item.id, { state: 'waiting', at: Date.now() + 60_000, reason: 'Unexpected error: trying again in a minute.', countAttempt: true, sent: 'keep' });
+        engineLog.error('queue', `${describeItem(item)} (item ${item.id}) failed unexpectedly`, error);
+        const reason = `${describeItem(item)} failed unexpectedly: it is tried again in a minute (the engine log has the details).`;
+        this.store.log('error', reason, item.path ?? item.folder);
+        this.store.settle(item.id, { state: 'waiting', at: this.clock.now() + 60_000, reason, countAttempt: true, sent: 'keep' });
       })
       .finally(() => {
         this.active.delete(item.id);
@@ -305,8 +312,10 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
   }
 
   private async execute(entry: Active): Promise<void> {
-    let item = entry.item;
-    const job = JOBS[item.kind];
+    const read = readJobItem(entry.item);
+    if (!read.ok) return failDamagedItem(this.store, entry.item, read.field, read.problem);
+    let item = read.item;
+    const job = jobOf(item.kind);
     const ctx = this.contextFor(item, entry.controller.signal);
     try {
       let result: JobResult | null = null;
@@ -314,7 +323,7 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
         result = await job.reconcile(item, item.sent, ctx);
         if (!result) {
           this.store.clearSent(item.id);
-          item = this.store.get(item.id) ?? item;
+          item = rereadJobItem(this.store, item);
         }
       }
       result ??= await job.run(item, ctx);
@@ -325,26 +334,10 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
   }
 
   private contextFor(item: QueueItem, signal: AbortSignal): JobContext {
-    let lastProgress = 0;
-    return {
-      client: this.client,
-      store: this.store,
-      baseFiles: this.baseFiles,
-      designFolders: this.designFolders,
-      root: () => this.folder.root(),
-      rootProblem: () => this.folder.rootProblem(),
-      signal,
-      now: Date.now,
-      settleMs: this.settleMs,
-      sending: (sent) => this.store.markSending(item.id, sent),
-      progress: (sentBytes, totalBytes) => {
-        const now = Date.now();
-        if (sentBytes < totalBytes && now - lastProgress < this.progressIntervalMs) return;
-        lastProgress = now;
-        this.store.progress(item.id, sentBytes, totalBytes);
-      },
-      log: (level, message, path = null) => this.store.log(level, message, path),
-    };
+    return jobContext({
+      client: this.client, store: this.store, baseFiles: this.baseFiles, designFolders: this.designFolders, folder: this.folder,
+      clock: this.clock, settleMs: this.settleMs, progressIntervalMs: this.progressIntervalMs,
+    }, item.id, signal);
   }
 
   private apply(item: QueueItem, result: JobResult): void {
@@ -378,8 +371,8 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
     }
   }
 
-  private async fail(entry: Active, item: QueueItem, job: Job, ctx: JobContext, error: unknown): Promise<void> {
-    const now = Date.now();
+  private async fail(entry: Active, item: JobItem, job: Job, ctx: JobContext, error: unknown): Promise<void> {
+    const now = this.clock.now();
     const options = { now, maxAttempts: this.maxAttempts, random: this.random, validationAttention: job.validationAttention, aborted: entry.aborted };
     let outcome: ProblemOutcome;
     if (isServiceError(error) && error.problem.kind === 'not-found' && !entry.aborted) {
@@ -427,10 +420,13 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
 
   /** A person cancelled an item while it was being sent: if the service got it anyway, it is kept as synced (not lost, not made twice). */
   private async reconcileCancelled(item: QueueItem, job: Job): Promise<void> {
-    const row = this.store.get(item.id);
-    if (!row || row.state !== 'cancelled' || !row.sent) return;
+    const stored = this.store.get(item.id);
+    const read = stored ? readJobItem(stored) : null;
+    if (!read?.ok || read.item.state !== 'cancelled' || !read.item.sent) return;
+    const { item: row } = read;
+    const sent = row.sent!;
     try {
-      const result = await job.reconcile(row, row.sent, this.contextFor(row, new AbortController().signal));
+      const result = await job.reconcile(row, sent, this.contextFor(row, new AbortController().signal));
       if (result?.outcome === 'done') {
         this.store.complete(row.id, result.record);
         this.store.log('info', `${describeItem(row)} had already reached the service when it was cancelled: it is kept there.`, row.path ?? row.folder);
@@ -441,10 +437,5 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
       // Unknown: the folder side's comparison with the service will find it.
       engineLog.warn('queue', `could not tell whether the cancelled ${describeItem(row)} had reached the service`, error);
     }
-  }
-
-  /** sync_status for the queue's part (see RunStateWriter). */
-  private syncRunState(): void {
-    this.runState.update(this.blocks.reason, this.active.size);
   }
 }

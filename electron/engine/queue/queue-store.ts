@@ -4,6 +4,9 @@ import { QUEUE_STATES } from '../../../shared';
 import type { Statement } from 'better-sqlite3';
 import { statementsOf, type SyncDatabase } from '../sync-state/sync-database';
 import { SyncFolder } from '../sync-state/sync-root';
+import { completeItem, settleItem } from './item-endings';
+import { DISMISS_ON_CANCEL, dismissedVersions, type DismissedVersion } from './dismissed-versions';
+import { DESIGN_EDIT_FIELDS, type CreateDesignPayload, type DesignEditFields, type DesignEditPayload } from './job-payloads';
 import { CLEAR_SENT, heldBack, toItem, type ActivityEntry, type NewQueueItem, type QueueEvent, type QueueItem, type QueueRow, type SentAttempt, type Settlement } from './queue-item';
 
 /**
@@ -60,15 +63,14 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [
    * waits is merged into it (its fields win), so the service gets the newest values once and never an older edit
    * after a newer one; an earlier edit that failed is cancelled (the newer one supersedes it). Returns the item.
    */
-  enqueueDesignEdit(designId: number, fields: Record<string, unknown>, designName: string): QueueItem {
+  enqueueDesignEdit(designId: number, fields: DesignEditFields, designName: string): QueueItem {
     const at = this.now();
     const reason = 'Saved here: it is sent when the service is back.';
     const id = this.db.transaction((): number => {
       this.supersedeFailedEdits(designId, at);
       const open = this.sql(`SELECT id, payload FROM queue_items WHERE kind = 'update-design' AND design_id = ? AND state IN ('waiting', 'attention')`).get(designId) as { id: number; payload: string } | undefined;
       if (open) {
-        const before = JSON.parse(open.payload) as { fields?: Record<string, unknown> };
-        const payload = { fields: { ...(before.fields ?? {}), ...fields }, designName };
+        const payload: DesignEditPayload = { fields: { ...earlierFields(open.payload), ...fields }, designName };
         this.sql(`UPDATE queue_items SET state = 'waiting', attention = NULL, reason = ?, payload = ?, attempts = 0, next_attempt_at = 0, updated_at = ? WHERE id = ?`)
           .run(reason, JSON.stringify(payload), at, open.id);
         return open.id;
@@ -207,7 +209,7 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [
   }
 
   /** A person's answer to an attention item (confirm a delete, a new design…): it goes back in line, payload merged. */
-  confirm(id: number, payload: Record<string, unknown> = {}): QueueItem {
+  confirm(id: number, payload: Partial<CreateDesignPayload> = {}): QueueItem {
     const item = this.get(id);
     if (!item) throw new Error(`No queue item ${id}`);
     if (item.state !== 'attention') throw new Error(`Queue item ${id} is ${item.state}, not waiting for a confirmation`);
@@ -225,12 +227,19 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [
 
   /**
    * Takes an item out of the queue; local files are never touched. A running item is cancelled too: the
-   * runner sees it and stops sending (if the service had already taken it, it is recorded as done).
+   * runner sees it and stops sending (if the service had already taken it, it is recorded as done). A person's cancel
+   * of a file's change that failed or was refused dismisses that version (`dismiss: false` for the engine's own).
    */
-  cancel(id: number): QueueItem {
+  cancel(id: number, options: { dismiss?: boolean } = {}): QueueItem {
     const at = this.now();
-    this.sql(`UPDATE queue_items SET state = 'cancelled', finished_at = ?, updated_at = ? WHERE id = ? AND state IN ('waiting', 'running', 'failed', 'attention')`).run(at, at, id);
+    this.sql(`UPDATE queue_items SET state = 'cancelled', payload = ${DISMISS_ON_CANCEL}, finished_at = @at, updated_at = @at
+              WHERE id = @id AND state IN ('waiting', 'running', 'failed', 'attention')`).run({ at, id, dismiss: options.dismiss === false ? 0 : 1 });
     return this.changed(id);
+  }
+
+  /** Of these paths, those whose last change a person dismissed, with its file version (see dismissed-versions.ts). */
+  dismissedVersions(paths: readonly string[]): Map<string, DismissedVersion> {
+    return dismissedVersions(this.sql, paths);
   }
 
   /** Every failed item, and every waiting one held back by a backoff, tried again now. Returns how many. */
@@ -293,44 +302,7 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [
    * newer one takes its place: this one is cancelled and hands over what it sent, if that is still in doubt.
    */
   settle(id: number, to: Settlement): QueueItem | null {
-    const at = this.now();
-    const touched = this.db.transaction((): number[] => {
-      const item = this.get(id);
-      if (!item || item.state !== 'running') return [];
-      if ((to.state === 'waiting' || to.state === 'attention') && item.path !== null) {
-        const newer = this.sql(`SELECT id, sent_at FROM queue_items WHERE path = ? AND id != ? AND state IN ('waiting', 'attention')`).get(item.path, id) as { id: number; sent_at: number | null } | undefined;
-        if (newer) {
-          const keep = to.state === 'waiting' && to.sent === 'keep' && item.sent !== null && newer.sent_at === null;
-          if (keep) {
-            this.sql(
-              `UPDATE queue_items SET sent_at = @at, sent_name = @name, sent_sha1 = @sha1, sent_size = @size, sent_mtime_ms = @mtimeMs, sent_inode = @inode WHERE id = @id`,
-            ).run({ ...item.sent!, id: newer.id });
-          }
-          this.sql(`UPDATE queue_items SET state = 'cancelled', reason = ?, ${CLEAR_SENT}, finished_at = ?, updated_at = ? WHERE id = ?`)
-            .run('Replaced by a newer change of the same file.', at, at, id);
-          return [id, newer.id];
-        }
-      }
-      switch (to.state) {
-        case 'waiting':
-          this.sql(
-            `UPDATE queue_items SET state = 'waiting', next_attempt_at = ?, reason = ?, attention = NULL, started_at = NULL,
-               attempts = attempts - ?, updated_at = ?${to.sent === 'clear' ? `, ${CLEAR_SENT}` : ''} WHERE id = ?`,
-          ).run(to.at, to.reason, to.countAttempt ? 0 : 1, at, id);
-          break;
-        case 'failed':
-          this.sql(`UPDATE queue_items SET state = 'failed', reason = ?, started_at = NULL, ${CLEAR_SENT}, finished_at = ?, updated_at = ? WHERE id = ?`).run(to.reason, at, at, id);
-          break;
-        case 'attention':
-          this.sql(`UPDATE queue_items SET state = 'attention', attention = ?, reason = ?, started_at = NULL, ${CLEAR_SENT}, updated_at = ? WHERE id = ?`)
-            .run(to.attention, to.reason, at, id);
-          break;
-        case 'cancelled':
-          this.sql(`UPDATE queue_items SET state = 'cancelled', reason = ?, started_at = NULL, ${CLEAR_SENT}, finished_at = ?, updated_at = ? WHERE id = ?`).run(to.reason, at, at, id);
-          break;
-      }
-      return [id];
-    })();
+    const touched = this.db.transaction(() => settleItem(this.sql, this.get(id), to, this.now()))();
     for (const other of touched.slice(1)) this.changed(other);
     return touched.length > 0 ? this.changed(id) : null;
   }
@@ -341,20 +313,7 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [
    * replace of the record just made (it would otherwise add the file a second time).
    */
   complete(id: number, record: () => void = () => {}): QueueItem {
-    const at = this.now();
-    const followers = this.db.transaction((): number[] => {
-      record();
-      this.sql(`UPDATE queue_items SET state = 'done', attention = NULL, reason = NULL, ${CLEAR_SENT}, finished_at = ?, updated_at = ? WHERE id = ?`).run(at, at, id);
-      const item = this.get(id);
-      if (!item?.path) return [];
-      const base = this.sql('SELECT remote_id, design_id FROM base_files WHERE path = ?').get(item.path) as { remote_id: number; design_id: number } | undefined;
-      if (!base) return [];
-      const uploads = this.sql(`SELECT id FROM queue_items WHERE path = ? AND id != ? AND kind = 'upload' AND state IN ('waiting', 'attention')`).all(item.path, id) as { id: number }[];
-      for (const upload of uploads) {
-        this.sql(`UPDATE queue_items SET kind = 'replace', remote_id = ?, design_id = ?, updated_at = ? WHERE id = ?`).run(base.remote_id, base.design_id, at, upload.id);
-      }
-      return uploads.map((u) => u.id);
-    })();
+    const followers = this.db.transaction(() => completeItem(this.sql, id, record, this.now()))();
     for (const other of followers) this.changed(other);
     return this.changed(id);
   }
@@ -386,17 +345,25 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [
     this.emit('change', { type: 'status', status: this.status() });
   }
 
-  setRunState(state: SyncRunState, reason: string | null = null): void {
+  /**
+   * The one run state kept in sync_status: 'stopped' (with why) while the sync folder is not there as it was, so that
+   * nothing leaves the queue (in this process or another) until the folder side finds it back; 'idle' otherwise.
+   * Whatever runs now (scanning, sending, waiting for the service) is never stored: the engine's sync status
+   * (runtime/sync-status.ts) knows it, and a process killed mid-way leaves nothing behind that would lie.
+   */
+  setRunState(state: 'idle' | 'stopped', reason: string | null = null): void {
     this.sql(`UPDATE sync_status SET state = ?, reason = ?, updated_at = ? WHERE id = 1`).run(state, reason, this.now());
     this.emit('change', { type: 'status', status: this.status() });
   }
 
   status(): SyncStatusView {
     const row = this.sql('SELECT * FROM sync_status WHERE id = 1').get() as { state: SyncRunState; reason: string | null; queue_paused: number; last_scan_at: number | null };
+    // States an older version stored (scanning, syncing, waiting…) said what a process did then, not now.
+    const stopped = row.state === 'stopped';
     const root = this.syncFolder.current();
     const counts = Object.fromEntries(QUEUE_STATES.map((state) => [state, 0])) as Record<QueueState, number>;
     for (const { state, n } of this.sql('SELECT state, count(*) AS n FROM queue_items GROUP BY state').all() as { state: QueueState; n: number }[]) counts[state] = n;
-    return { state: row.state, reason: row.reason, root: root?.path ?? null, queuePaused: row.queue_paused === 1, lastScanAt: row.last_scan_at, counts };
+    return { state: stopped ? 'stopped' : 'idle', reason: stopped ? row.reason : null, root: root?.path ?? null, queuePaused: row.queue_paused === 1, lastScanAt: row.last_scan_at, counts };
   }
 
   /** For another process following this queue: true when anything was written since the last call. */
@@ -425,5 +392,15 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [
     const item = this.get(id)!;
     this.emit('change', { type: 'item', item });
     return item;
+  }
+}
+
+/** The fields of the edit waiting, for a later edit to be merged into; none when its payload cannot be read. */
+function earlierFields(payload: string): DesignEditFields {
+  try {
+    const parsed = DESIGN_EDIT_FIELDS.safeParse((JSON.parse(payload) as { fields?: unknown }).fields);
+    return parsed.success ? parsed.data : {};
+  } catch {
+    return {};
   }
 }

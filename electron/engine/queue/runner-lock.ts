@@ -25,6 +25,12 @@ function holder(path: string): number | null {
   }
 }
 
+/** The live process (not this one) that holds the lock at `path`, or null: another process sends this profile's queue. */
+export function runnerLockHolder(path: string): number | null {
+  const pid = holder(path);
+  return pid !== null && pid !== process.pid && isAlive(pid) ? pid : null;
+}
+
 /**
  * One queue runner per profile at a time (the app and `design-sync sync` on the same profile would take over
  * each other's items): a lock file beside the sync database naming the process that holds it. A lock left by

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { isImageFileName, looksLikeWindowsExecutable, uploadRefusal } from '../../../shared';
 import type { NewQueueItem, QueueItem } from '../queue/queue-item';
+import { isDismissedVersion } from '../queue/dismissed-versions';
 import type { BaseFile } from '../sync-state/base-files';
 import { describeSpecial, readContents, readFolder, statEntries, statEntry, type BadlyNamedEntry, type LocalEntry } from './local-files';
 import { sleep, type ScanSummary, type SyncContext, type SyncEvent } from './sync-context';
@@ -200,6 +201,9 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
     hashes.set(c.path, contents[i]!.sha1);
     if (!c.base) refusals.set(c.path, refusalOf(c.name, contents[i]!.head));
   }
+  // A change a person dismissed after the service refused it is not queued again until the file changes.
+  const dismissedVersions = ctx.queue.dismissedVersions(decidable.map((c) => c.path));
+  const dismissed = (c: Candidate, sha1: string) => isDismissedVersion(dismissedVersions.get(c.path), { designId: c.designId, size: c.entry.size, mtimeMs: c.entry.mtimeMs, sha1 });
   for (const candidate of decidable) {
     const { running, pending } = openItems(ctx.queue, candidate.path);
     if (running) {
@@ -211,7 +215,7 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
     if (base) {
       if (sha1 === base.sha1) {
         decisions.push({ type: 'refresh', base, entry, sha1 });
-      } else if (!(pending?.kind === 'replace' && pending.fileSha1 === sha1)) {
+      } else if (!(pending?.kind === 'replace' && pending.fileSha1 === sha1) && !dismissed(candidate, sha1)) {
         decisions.push({ type: 'enqueue', item: { kind: 'replace', path: candidate.path, folder: candidate.folder, designId: candidate.designId, fileKind: base.kind, remoteId: base.remoteId, file: fileOf(entry, sha1) } });
       }
       continue;
@@ -257,7 +261,7 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
       consumed.add(moved.path);
       if (openItems(ctx.queue, moved.path).pending?.kind !== 'delete-remote') decisions.push(deleteDecision(moved, `${leaf(moved.path)} was moved from ${moved.folder} to ${candidate.folder}: it is uploaded to the other design; confirm to delete it from the design of ${moved.folder} on the service too.`));
     }
-    if (!(pending?.kind === 'upload' && pending.fileSha1 === sha1)) {
+    if (!(pending?.kind === 'upload' && pending.fileSha1 === sha1) && !dismissed(candidate, sha1)) {
       decisions.push({
         type: 'enqueue',
         item: { kind: 'upload', path: candidate.path, folder: candidate.folder, designId: candidate.designId, fileKind, payload: { name: candidate.name.normalize('NFC') }, file: fileOf(entry, sha1) },
@@ -336,7 +340,7 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
         summary.refreshed++;
         break;
       case 'cancel':
-        ctx.queue.cancel(decision.id);
+        ctx.queue.cancel(decision.id, { dismiss: false });
         ctx.log('info', decision.message, decision.path);
         break;
       case 'enqueue': {

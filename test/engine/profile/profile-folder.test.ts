@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ensureProfile, ProfileError } from '../../../electron/engine/profile/profile';
 import { runCliCapturing } from '../../support/cli';
-import { permissionsApply } from '../sync/cli-process';
-import { canMountReadOnly, IS_ROOT, NOBODY, RAW_OUTPUT, readOnlyMount, runCliChild } from './cli-child';
+import { canMountPrivately, IS_ROOT, mountTmpfs, NOBODY, permissionsApply, RAW_OUTPUT, runCliChild } from '../../support/cli-child';
 
 /**
  * A --profile that cannot be used is said plainly, naming the folder, the problem and what to do: never a raw EEXIST,
@@ -92,12 +91,12 @@ describe('--profile that cannot be used', () => {
     expect(existsSync(profile)).toBe(false);
   });
 
-  describe.skipIf(!canMountReadOnly())(`on a read-only disk (${ROOT_WITHOUT_UNSHARE} when skipped)`, () => {
+  describe.skipIf(!canMountPrivately())(`on a read-only disk (${ROOT_WITHOUT_UNSHARE} when skipped)`, () => {
     it('a new folder on it: says the disk is read-only', async () => {
       const mount = join(scratch, 'ro-new');
       mkdirSync(mount);
       const profile = join(mount, 'profile');
-      const run = await runCliChild(['--profile', profile, 'whoami'], { mountFirst: readOnlyMount(mount) });
+      const run = await runCliChild(['--profile', profile, 'whoami'], { inMountNamespace: mountTmpfs(mount, 'ro,size=64k') });
       expect(run.code).toBe(1);
       expect(run.err.trim()).toBe(`The profile folder ${profile} is on a read-only disk (${mount}): choose another --profile, on a disk that can be written.`);
       expect(run.err).not.toMatch(RAW_OUTPUT);
@@ -106,7 +105,7 @@ describe('--profile that cannot be used', () => {
     it('an existing folder that is itself read-only: says so', async () => {
       const mount = join(scratch, 'ro-existing');
       mkdirSync(mount);
-      const run = await runCliChild(['--profile', mount, 'status'], { mountFirst: readOnlyMount(mount) });
+      const run = await runCliChild(['--profile', mount, 'status'], { inMountNamespace: mountTmpfs(mount, 'ro,size=64k') });
       expect(run.code).toBe(1);
       expect(run.err.trim()).toMatch(new RegExp(`^The profile folder ${escape(mount)} is on a read-only disk: choose another --profile, on a disk that can be written\\.$`));
     });

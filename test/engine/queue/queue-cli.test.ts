@@ -45,7 +45,7 @@ describe('design-sync status', () => {
     const ids = sample();
     const { code, out } = await cli('status');
     expect(code).toBe(0);
-    expect(out).toMatch(/^Sync: idle/m);
+    expect(out).toMatch(/^Sync: Sync not set up — Choose the service to sync with\.$/m);
     expect(out).toMatch(/^Folder: \/home\/someone\/Designs$/m);
     expect(out).toMatch(/Queue: 1 waiting, 1 uploading, 0 done, 1 failed, 2 need attention, 0 cancelled/);
     expect(out).toMatch(new RegExp(`#${ids.uploading} Gear/big.stl  3.0 MB of 8.0 MB \\(37%\\)`));

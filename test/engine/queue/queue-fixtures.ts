@@ -6,6 +6,7 @@ import { MemoryTokenStore } from '../../../electron/engine/authorization/memory-
 import { Session } from '../../../electron/engine/authorization/session';
 import { QueueRunner, queueClient, type QueueRunnerOptions } from '../../../electron/engine/queue/queue-runner';
 import { QueueStore } from '../../../electron/engine/queue/queue-store';
+import { systemClock } from '../../../electron/engine/queue/clock';
 import { BaseFiles } from '../../../electron/engine/sync-state/base-files';
 import { DesignFolders } from '../../../electron/engine/sync-state/design-folders';
 import { openSyncDatabase, type SyncDatabase } from '../../../electron/engine/sync-state/sync-database';
@@ -41,12 +42,13 @@ export interface QueueWorld {
 }
 
 export async function queueWorld(serviceUrl: string, token: string, options: Partial<QueueRunnerOptions> = {}): Promise<QueueWorld> {
+  const clock = options.clock ?? systemClock;
   const dir = mkdtempSync(join(tmpdir(), 'design-sync-queue-'));
   const root = join(dir, 'Sync');
   mkdirSync(root);
   const db = openSyncDatabase(join(dir, 'sync.sqlite'));
   setSyncRoot(db, root);
-  const store = new QueueStore(db);
+  const store = new QueueStore(db, () => clock.now());
   const session = new Session(new MemoryTokenStore());
   await session.signInWithToken(serviceUrl, token);
   const api = new ServiceClient({ baseUrl: serviceUrl, token: () => token, retry: { retries: 0 } });

@@ -164,7 +164,7 @@ describe('the queue runner, one job kind at a time, against the local service', 
     world.store.confirm(create, { name: '', excerpt: 'x' });
     world.runner.start();
     await world.runner.waitForIdle({ timeoutMs: 10_000 });
-    expect(world.store.get(create)).toMatchObject({ state: 'attention', attention: 'confirm-design', reason: expect.stringMatching(/name can't be blank/) });
+    expect(world.store.get(create)).toMatchObject({ state: 'attention', attention: 'confirm-design', reason: expect.stringMatching(/Name can't be blank/) });
     expect(world.folders.get('Blank')).toBeNull();
   });
 

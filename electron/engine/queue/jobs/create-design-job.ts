@@ -1,22 +1,11 @@
-import { validateDesignInput, type UserDesign } from '../../../../shared';
+import { describeLabelledFieldErrors, validateDesignInput, type UserDesign } from '../../../../shared';
 import { createdSince, type Job, type JobContext } from '../job';
+import type { JobItem } from '../job-payloads';
 import type { QueueItem, SentAttempt } from '../queue-item';
-
-interface DesignProposal {
-  name?: unknown;
-  excerpt?: unknown;
-  license?: unknown;
-  publish?: unknown;
-  createdDesignId?: unknown;
-}
 
 function folderOf(item: QueueItem): string {
   if (!item.folder) throw new Error(`Queue item ${item.id} (create-design) names no folder`);
   return item.folder;
-}
-
-function describeErrors(errors: Record<string, string[]>): string {
-  return Object.entries(errors).flatMap(([field, messages]) => messages.map((m) => `${field} ${m}`)).join('; ');
 }
 
 /**
@@ -24,14 +13,14 @@ function describeErrors(errors: Record<string, string[]>): string {
  * publish it if asked, and link the folder to it. The folder side then queues the folder's files on its next scan.
  * The id of a design already made is kept in the payload, so a retry never creates it twice.
  */
-export const createDesignJob: Job = {
+export const createDesignJob: Job<'create-design'> = {
   kind: 'create-design',
   validationAttention: 'confirm-design',
 
   async run(item, ctx) {
     const folder = folderOf(item);
-    const proposal = item.payload as DesignProposal;
-    if (item.payload.confirmed !== true) {
+    const proposal = item.payload;
+    if (proposal.confirmed !== true) {
       return {
         outcome: 'attention', attention: 'confirm-design',
         reason: `The folder "${folder}" is not linked to a design: confirm to create one (name, excerpt, license).`,
@@ -39,9 +28,9 @@ export const createDesignJob: Job = {
     }
     const fields = { name: proposal.name, excerpt: proposal.excerpt, ...(proposal.license ? { license: proposal.license } : {}) };
     const checked = validateDesignInput(fields, 'create');
-    if (!checked.ok) return { outcome: 'attention', attention: 'confirm-design', reason: `The design for "${folder}" cannot be created: ${describeErrors(checked.errors)}.` };
+    if (!checked.ok) return { outcome: 'attention', attention: 'confirm-design', reason: `The design for "${folder}" cannot be created: ${describeLabelledFieldErrors(checked.errors)}.` };
 
-    let designId = typeof proposal.createdDesignId === 'number' ? proposal.createdDesignId : null;
+    let designId = proposal.createdDesignId ?? null;
     if (designId === null) {
       ctx.designFolders.setState(folder, 'creating');
       if (!ctx.sending({ at: ctx.now(), name: checked.value.name ?? null, sha1: null, size: null, mtimeMs: null, inode: null })) {
@@ -55,7 +44,7 @@ export const createDesignJob: Job = {
     const made = designId;
     return {
       outcome: 'done',
-      message: `Created the design "${String(proposal.name)}" for the folder "${folder}"${proposal.publish === true ? ', published' : ' as a draft'}.`,
+      message: `Created the design "${checked.value.name ?? proposal.name}" for the folder "${folder}"${proposal.publish === true ? ', published' : ' as a draft'}.`,
       record: () => ctx.designFolders.link(folder, made),
     };
   },
@@ -73,7 +62,7 @@ export const createDesignJob: Job = {
 };
 
 /** Links the folder to the design and remembers the id in the item, in one transaction. */
-function adopt(item: QueueItem, ctx: JobContext, folder: string, designId: number): void {
+function adopt(item: JobItem<'create-design'>, ctx: JobContext, folder: string, designId: number): void {
   ctx.store.db.transaction(() => {
     ctx.designFolders.link(folder, designId);
     ctx.store.mergePayload(item.id, { createdDesignId: designId });

@@ -5,7 +5,7 @@ import { designIdOf } from '../job';
  * A synced file deleted from the folder: deleted on the service only once a person confirmed it
  * (payload.confirmed, set by QueueStore.confirm). DELETE may be repeated: a 404 is success.
  */
-export const deleteRemoteJob: Job = {
+export const deleteRemoteJob: Job<'delete-remote'> = {
   kind: 'delete-remote',
   validationAttention: 'invalid-file',
 

@@ -8,7 +8,7 @@ import { updateDesignJob } from './update-design-job';
 import { uploadJob } from './upload-job';
 
 /** One job per kind of queue item. */
-export const JOBS: Record<QueueKind, Job> = {
+export const JOBS: { [K in QueueKind]: Job<K> } = {
   upload: uploadJob,
   replace: replaceJob,
   rename: renameJob,
@@ -16,3 +16,8 @@ export const JOBS: Record<QueueKind, Job> = {
   'create-design': createDesignJob,
   'update-design': updateDesignJob,
 };
+
+/** The job of an item's kind, for an item already read as that kind (readJobItem). */
+export function jobOf(kind: QueueKind): Job {
+  return JOBS[kind] as unknown as Job;
+}

@@ -1,19 +1,11 @@
 import type { Document, Image } from '../../../../shared';
 import { isServiceError } from '../../api/service-error';
-import { absolutePath, currentVersion, fileNameOf, folderOf } from '../file-version';
+import { absolutePath, currentVersion, folderOf } from '../file-version';
 import { designGone, designIdOf, fileKindOf, NO_DESIGN_YET, pathOf, type Job, type JobContext, type JobResult } from '../job';
+import type { JobItem } from '../job-payloads';
 import type { QueueItem } from '../queue-item';
 
-interface RenamePayload {
-  fromPath: string;
-  newName: string;
-}
-
-function payloadOf(item: QueueItem): RenamePayload {
-  const fromPath = typeof item.payload.fromPath === 'string' ? item.payload.fromPath : pathOf(item);
-  const newName = typeof item.payload.newName === 'string' && item.payload.newName !== '' ? item.payload.newName : fileNameOf(pathOf(item));
-  return { fromPath, newName };
-}
+type RenameItem = JobItem<'rename'>;
 
 function remoteIdOf(item: QueueItem, ctx: JobContext, fromPath: string): number | null {
   return item.remoteId ?? ctx.baseFiles.get(fromPath)?.remoteId ?? ctx.baseFiles.get(pathOf(item))?.remoteId ?? null;
@@ -24,9 +16,9 @@ async function readRemote(ctx: JobContext, designId: number, kind: 'image' | 'do
 }
 
 /** The synced state follows the rename: the base moves to the new path, with the record's new name and time. */
-async function moved(item: QueueItem, ctx: JobContext, remote: Image | Document, message: string): Promise<JobResult> {
+async function moved(item: RenameItem, ctx: JobContext, remote: Image | Document, message: string): Promise<JobResult> {
   const path = pathOf(item);
-  const { fromPath } = payloadOf(item);
+  const { fromPath } = item.payload;
   const kind = fileKindOf(item);
   const local = await currentVersion(absolutePath(ctx.root(), path));
   return {
@@ -44,14 +36,14 @@ async function moved(item: QueueItem, ctx: JobContext, remote: Image | Document,
 }
 
 /** A file renamed or moved within its design folder: PATCH the record's name only (no file), then move the base. */
-export const renameJob: Job = {
+export const renameJob: Job<'rename'> = {
   kind: 'rename',
   validationAttention: 'invalid-file',
 
   async run(item, ctx) {
     const path = pathOf(item);
     const kind = fileKindOf(item);
-    const { fromPath, newName } = payloadOf(item);
+    const { fromPath, newName } = item.payload;
     const designId = designIdOf(item, ctx);
     if (designId === null) return NO_DESIGN_YET(item.folder ?? folderOf(path));
     const remoteId = remoteIdOf(item, ctx, fromPath);
@@ -68,7 +60,7 @@ export const renameJob: Job = {
 
   async reconcile(item, sent, ctx) {
     const kind = fileKindOf(item);
-    const { fromPath } = payloadOf(item);
+    const { fromPath } = item.payload;
     const designId = designIdOf(item, ctx);
     const remoteId = remoteIdOf(item, ctx, fromPath);
     if (designId === null || remoteId === null) return null;
@@ -85,7 +77,7 @@ export const renameJob: Job = {
   async notFound(item, ctx): Promise<JobResult | null> {
     const gone = await designGone(item, ctx);
     if (gone) return gone;
-    const { fromPath } = payloadOf(item);
+    const { fromPath } = item.payload;
     ctx.store.db.transaction(() => {
       ctx.baseFiles.remove(fromPath);
       ctx.store.retarget(item.id, { kind: 'upload', remoteId: null });

@@ -16,7 +16,7 @@ function remoteIdOf(item: QueueItem, ctx: JobContext): number | null {
 }
 
 /** A changed file already on the service: PATCH its record with the new file; the service keeps the record's name. */
-export const replaceJob: Job = {
+export const replaceJob: Job<'replace'> = {
   kind: 'replace',
   validationAttention: 'invalid-file',
 

@@ -1,22 +1,11 @@
+import { fieldLabel } from '../../../../shared';
 import { isServiceError } from '../../api/service-error';
-import type { DesignFields } from '../../api/service-client';
+import { refusalWords } from '../refusal-words';
 import type { Job, JobResult } from '../job';
-import type { QueueItem } from '../queue-item';
 
-interface DesignEditPayload {
-  fields: DesignFields;
-  designName: string;
-}
-
-function payloadOf(item: QueueItem): DesignEditPayload {
-  const fields = item.payload.fields;
-  if (typeof fields !== 'object' || fields === null || item.designId === null) throw new Error(`Queue item ${item.id} (update-design) has no design or fields`);
-  return { fields: fields as DesignFields, designName: typeof item.payload.designName === 'string' ? item.payload.designName : `design ${item.designId}` };
-}
-
-/** Which fields an edit changes, in words ("name, excerpt"). */
+/** Which fields an edit changes, in the window's words ("name, summary"). */
 export function editedFields(fields: object): string {
-  return Object.keys(fields).map((field) => (field === 'primary_image_id' ? 'cover image' : field)).join(', ');
+  return Object.keys(fields).map((field) => fieldLabel(field).toLowerCase()).join(', ');
 }
 
 /**
@@ -26,12 +15,12 @@ export function editedFields(fields: object): string {
  * edit waits while an earlier edit of the same design is being sent, so an older one never lands after it. A refusal
  * of the service (its validation, the design gone or not the person's) fails the item with the service's words.
  */
-export const updateDesignJob: Job = {
+export const updateDesignJob: Job<'update-design'> = {
   kind: 'update-design',
   validationAttention: 'invalid-file',
 
   async run(item, ctx): Promise<JobResult> {
-    const { fields, designName } = payloadOf(item);
+    const { fields, designName } = item.payload;
     const designId = item.designId!;
     const earlier = ctx.store.pendingDesignEdits(designId).some((other) => other.id < item.id && other.state === 'running');
     if (earlier) return { outcome: 'waiting', at: ctx.now() + 500, reason: 'An earlier edit of this design is being sent: this one goes next.' };
@@ -41,8 +30,8 @@ export const updateDesignJob: Job = {
     try {
       await ctx.client.updateDesign(designId, fields, ctx.signal);
     } catch (error) {
-      if (isServiceError(error, 'validation')) {
-        return { outcome: 'failed', reason: `The service refused the edit of “${designName}” (${editedFields(fields)}): ${error.problem.message}` };
+      if (isServiceError(error) && error.problem.kind === 'validation') {
+        return { outcome: 'failed', reason: refusalWords(error.problem, item, `the edit of “${designName}”`) };
       }
       throw error;
     }
@@ -60,7 +49,7 @@ export const updateDesignJob: Job = {
   },
 
   async notFound(item): Promise<JobResult> {
-    const { designName } = payloadOf(item);
+    const { designName } = item.payload;
     return { outcome: 'failed', reason: `The design “${designName}” is no longer on the service (deleted, or no longer yours): the edit made here was not sent.` };
   },
 };

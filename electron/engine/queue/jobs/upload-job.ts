@@ -17,7 +17,7 @@ function baseOf(item: QueueItem, designId: number, kind: 'image' | 'document', r
 }
 
 /** A new file of a linked folder: POST it as an image or a document of the folder's design (spec §4.2, §4.3). */
-export const uploadJob: Job = {
+export const uploadJob: Job<'upload'> = {
   kind: 'upload',
   validationAttention: 'invalid-file',
 
@@ -40,7 +40,7 @@ export const uploadJob: Job = {
     }
 
     // The name the service gives the record (the folder side passes the file name normalized to NFC).
-    const name = typeof item.payload.name === 'string' && item.payload.name !== '' ? item.payload.name : file.fileName;
+    const name = item.payload.name || file.fileName;
     const sentAt = ctx.now();
     if (!ctx.sending({ at: sentAt, name, sha1: file.sha1, size: file.version.size, mtimeMs: file.version.mtimeMs, inode: file.version.inode })) {
       return { outcome: 'cancelled', reason: 'Cancelled.' };

@@ -2,9 +2,11 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { until } from '../../support/until';
+import { until } from './until';
 
-const REPO = join(import.meta.dirname, '../../..');
+/** The design-sync command as its own process (bin/design-sync.mjs), as a person or a script runs it in another terminal. */
+
+const REPO = join(import.meta.dirname, '../..');
 
 /** Tests run as root on some machines: there chmod stops nobody, so permission tests run the CLI as `nobody`. */
 export const IS_ROOT = process.getuid?.() === 0;
@@ -22,9 +24,13 @@ export function permissionsApply(): boolean {
 }
 
 export interface CliOptions {
+  /** The profile (as DESIGN_SYNC_PROFILE; the home folder of a CLI run `as` another user). */
+  profile?: string;
+  /** Standard input (e.g. a token for `login --with-token`); empty by default. */
+  stdin?: string;
   /** Run the CLI as this user (root only). */
   as?: { uid: number; gid: number };
-  /** Run the CLI inside `unshare -m sh -c '<setup> && exec node …'` (root only): a mount of its own. */
+  /** Run the CLI inside `unshare -m sh -c '<setup> && exec node …'` (root only): a mount of its own, e.g. a read-only disk. */
   inMountNamespace?: string;
 }
 
@@ -36,26 +42,29 @@ export interface CliProcess {
   mark(): number;
   /**
    * Waits until the output (stdout and stderr, in arrival order; from `after` on when given) matches, or fails at the
-   * deadline with what was printed.
+   * deadline with what was printed. A number is the deadline alone.
    */
-  waitFor(pattern: RegExp, options?: { timeoutMs?: number; after?: number }): Promise<void>;
+  waitFor(pattern: RegExp, options?: number | { timeoutMs?: number; after?: number }): Promise<void>;
   /** Resolves with the exit code once the process ended. */
   exited: Promise<number | null>;
   /** Ctrl-C, then the exit code. */
   interrupt(): Promise<number | null>;
 }
 
-function quote(arg: string): string {
-  return `'${arg.replace(/'/g, `'\\''`)}'`;
-}
+const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
 
-/** The design-sync CLI as a real child process (bin/design-sync.mjs), as a person or a script runs it. */
-export function startCli(profile: string, argv: string[], options: CliOptions = {}): CliProcess {
-  const args = [join(REPO, 'bin/design-sync.mjs'), '--profile', profile, ...argv];
-  const env = { ...process.env, DESIGN_SYNC_PROFILE: profile, ...(options.as ? { HOME: profile } : {}) };
+/** The design-sync CLI as a real child process, with `argv` as given. */
+export function startCliChild(argv: string[], options: CliOptions = {}): CliProcess {
+  const args = [join(REPO, 'bin/design-sync.mjs'), ...argv];
+  const env = {
+    ...process.env,
+    ...(options.profile ? { DESIGN_SYNC_PROFILE: options.profile } : {}),
+    ...(options.as ? { HOME: options.profile ?? tmpdir() } : {}),
+  };
   const child = options.inMountNamespace
-    ? spawn('unshare', ['-m', '--propagation', 'private', 'sh', '-c', `${options.inMountNamespace} && exec ${[process.execPath, ...args].map(quote).join(' ')}`], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] })
-    : spawn(process.execPath, args, { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'], ...(options.as ?? {}) });
+    ? spawn('unshare', ['-m', '--propagation', 'private', 'sh', '-c', `${options.inMountNamespace} && exec ${[process.execPath, ...args].map(quote).join(' ')}`], { cwd: REPO, env, stdio: ['pipe', 'pipe', 'pipe'] })
+    : spawn(process.execPath, args, { cwd: REPO, env, stdio: ['pipe', 'pipe', 'pipe'], ...(options.as ?? {}) });
+  child.stdin!.end(options.stdin ?? '');
   let out = '';
   let err = '';
   let all = '';
@@ -73,7 +82,8 @@ export function startCli(profile: string, argv: string[], options: CliOptions = 
     out: () => out,
     err: () => err,
     mark: () => all.length,
-    async waitFor(pattern, { timeoutMs = 20_000, after = 0 } = {}) {
+    async waitFor(pattern, options = {}) {
+      const { timeoutMs = 20_000, after = 0 } = typeof options === 'number' ? { timeoutMs: options } : options;
       try {
         await until(`${pattern}`, () => pattern.test(all.slice(after)), timeoutMs);
       } catch {
@@ -88,11 +98,21 @@ export function startCli(profile: string, argv: string[], options: CliOptions = 
   };
 }
 
-/** Runs the CLI to its end: its exit code and what it printed. */
-export async function runCli(profile: string, argv: string[], options: CliOptions = {}): Promise<{ code: number | null; out: string; err: string }> {
-  const run = startCli(profile, argv, options);
+/** Runs the CLI to its end in its own process: its exit code and what it printed. */
+export async function runCliChild(argv: string[], options: CliOptions = {}): Promise<{ code: number | null; out: string; err: string }> {
+  const run = startCliChild(argv, options);
   const code = await run.exited;
   return { code, out: run.out(), err: run.err() };
+}
+
+/** The CLI with a profile (`--profile <profile>` first). */
+export function startCli(profile: string, argv: string[], options: CliOptions = {}): CliProcess {
+  return startCliChild(['--profile', profile, ...argv], { ...options, profile });
+}
+
+/** Runs the CLI with a profile to its end: its exit code and what it printed. */
+export function runCli(profile: string, argv: string[], options: CliOptions = {}): Promise<{ code: number | null; out: string; err: string }> {
+  return runCliChild(['--profile', profile, ...argv], { ...options, profile });
 }
 
 /** A profile directory (owned by `owner` when given, so the CLI can run as that user). */
