@@ -1,13 +1,14 @@
-import type { OverallSyncState, SyncView } from '../contract/views';
+import type { OverallSyncState, SyncReasonCode, SyncView } from '../contract/views';
 
-/** The overall sync state in words: the same in the window's status pill and the tray. */
+/** The overall sync state in words: the same in the window's status pill, the tray and `design-sync status`. */
 export const SYNC_STATE_LABELS: Record<OverallSyncState, string> = {
   'not-set-up': 'Sync not set up',
   'up-to-date': 'Up to date',
   syncing: 'Syncing',
   paused: 'Paused',
+  attention: 'Waiting for you',
   offline: 'Offline',
-  attention: 'Needs attention',
+  'signed-out': 'Signed out',
   error: 'Error',
 };
 
@@ -17,8 +18,57 @@ export function syncProgressPercent(sync: Pick<SyncView, 'state' | 'bytesSent' |
   return Math.min(100, Math.max(0, Math.floor((sync.bytesSent / sync.bytesTotal) * 100)));
 }
 
-/** "Syncing 42%", "Up to date", "Needs attention"… */
+/** "Syncing 42%", "Up to date", "Waiting for you"… */
 export function syncStateLabel(sync: Pick<SyncView, 'state' | 'bytesSent' | 'bytesTotal'>): string {
   const percent = syncProgressPercent(sync);
   return percent === null ? SYNC_STATE_LABELS[sync.state] : `${SYNC_STATE_LABELS[sync.state]} ${percent}%`;
+}
+
+/** What syncReasonWords needs: the reason's code and its facts. */
+export type SyncReasonFacts = Pick<SyncView, 'reasonCode' | 'counts' | 'folder' | 'serviceUrl' | 'until' | 'detail'>;
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** "10:42", local time. */
+function clockTime(iso: string): string {
+  const at = new Date(iso);
+  return `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}:${String(at.getSeconds()).padStart(2, '0')}`;
+}
+
+/** "The service at http://127.0.0.1:4010 cannot be reached." — said once, without the network's codes (they are in the engine log). */
+export function connectivityWords(serviceUrl: string | null): string {
+  return serviceUrl ? `The service at ${serviceUrl} cannot be reached.` : 'The service cannot be reached.';
+}
+
+/**
+ * What the state means and what to do, in words, from its code and facts: the only place these sentences are made,
+ * so the window's pill, its Sync view, the tray, notifications and `design-sync status` say the same thing. Null when
+ * there is nothing to add to the label ("Up to date").
+ */
+export function syncReasonWords(sync: SyncReasonFacts): string | null {
+  const { counts } = sync;
+  const pending = counts.waiting + counts.running;
+  switch (sync.reasonCode as SyncReasonCode) {
+    case 'no-service': return 'Choose the service to sync with.';
+    case 'no-folder': return 'Choose a sync folder to sync your designs with.';
+    case 'in-step': return null;
+    case 'watcher-degraded': return sync.detail ?? 'Watching the sync folder failed: changes are still found by periodic rescans.';
+    case 'looking': return 'Looking for changes.';
+    case 'sending': return pending > 0 ? `${plural(pending, 'change', 'changes')} to send.` : 'Sending your changes.';
+    case 'rate-limited':
+      return sync.until ? `The service asked to slow down: sending resumes at ${clockTime(sync.until)}.` : 'The service asked to slow down: sending resumes shortly.';
+    case 'uploads-paused': return 'Uploads are paused: resume to send your changes.';
+    case 'not-running': return 'Sync is not running: start it to keep the folder in step.';
+    case 'content-policy':
+      return 'Confirm that you upload only designs and files you have the right to publish, under the service\'s content policy. Nothing is sent until you do.';
+    case 'items-need-you': return `${plural(counts.attention, 'change waits', 'changes wait')} for you in the queue.`;
+    case 'service-unreachable': return `${connectivityWords(sync.serviceUrl)} Changes are kept and sent when it is back.`;
+    case 'signed-out': return 'Sign in to sync your designs.';
+    case 'sign-in-refused': return 'The service no longer accepts your sign-in: sign in again. Changes here are kept meanwhile.';
+    case 'folder-unavailable': return sync.detail ?? `The sync folder ${sync.folder ?? ''} is not there as it was: nothing is sent until it is back.`;
+    case 'changes-failed': return `${plural(counts.failed, 'change', 'changes')} failed: retry or cancel ${counts.failed === 1 ? 'it' : 'them'} in the queue.`;
+    case 'queue-locked': return sync.detail ?? 'Another design-sync process sends this profile\'s queue.';
+    case 'sync-failed': return 'Sync could not start: the engine log says why. Stop and start syncing to try again.';
+    case 'service-failed': return 'The service had a problem when it was read for changes: it is tried again by itself.';
+  }
 }

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { engineLog } from '../../engine/log/engine-log';
 import { formatReport, queueReport } from '../../engine/queue/queue-report';
+import { SYNC_STATE_LABELS, syncReasonWords } from '../../../shared/sync/sync-state-words';
 import type { CommandModule } from '../command-module';
 import { diagnosticsText } from '../diagnostics';
 
@@ -35,10 +36,19 @@ export const statusCommand: CommandModule = (program, context) => {
         ctx.io.out(diagnosticsText(ctx.profile, token ? [token] : [], tokenProblem));
         return;
       }
-      const store = (await ctx.engine()).queue;
+      const engine = await ctx.engine();
+      const store = engine.queue;
+      // One quick question to the service, so that "Offline" is said only when it does not answer.
+      await engine.checkConnectivity();
       const print = () => {
         const report = queueReport(store);
-        ctx.io.out(options.json ? JSON.stringify(report, null, options.follow ? 0 : 2) : formatReport(report));
+        // The overall state from the engine's sync status, in the words the window and the tray use.
+        const status = engine.syncStatus.current();
+        const reason = syncReasonWords({ ...status, until: status.until === null ? null : new Date(status.until).toISOString() });
+        const sync = { state: status.state, label: SYNC_STATE_LABELS[status.state], reasonCode: status.reasonCode, reason };
+        ctx.io.out(options.json
+          ? JSON.stringify({ sync, ...report }, null, options.follow ? 0 : 2)
+          : formatReport(report, `Sync: ${sync.label}${reason ? ` — ${reason}` : ''}`));
       };
       // Taken before the first print: a write landing between the two would otherwise count as already seen.
       const changed = store.changedSince();

@@ -86,7 +86,8 @@ export function createNotificationPolicy(): NotificationPolicy {
       pending.set(item.id, { kind, item });
     },
     syncChanged(sync) {
-      if (sync.runState !== 'stopped') {
+      // Said in the status's own words (its reason, made by the shared syncReasonWords), once per stop.
+      if (sync.reasonCode !== 'folder-unavailable') {
         stoppedNotified = null;
         return;
       }

@@ -18,20 +18,23 @@ const TOOLTIP_LIMIT = 127;
 const APP = 'design-sync';
 
 /**
- * The tray's one state, from what the window shows (the same words as its status pill). An error is never hidden:
- * an error of sync beats everything; then what only the person can do (sign in, confirm…); then signed out, offline,
- * and sync's own state.
+ * The tray's one state: the engine's sync status (its one owner decides the order: an error is never hidden), in the
+ * same words as the window's status pill (SYNC_STATE_LABELS, and the view's reason made by syncReasonWords).
  */
 export function trayView(sync: SyncView | null, account: AccountView | null = null, connectivity: ConnectivityView | null = null): TrayView {
-  if (sync?.state === 'error') return view('error', syncStateLabel(sync), sync.reason);
-  if (account?.status === 'needs-sign-in') return view('needs-attention', SYNC_STATE_LABELS.attention, account.reason ?? 'Sign in again to go on syncing.');
-  if (sync?.state === 'attention') return view('needs-attention', syncStateLabel(sync), sync.reason);
-  if (account?.status === 'signed-out') return view('signed-out', 'Signed out', 'Sign in to sync your designs.');
-  if (sync?.state === 'offline') return view('offline', syncStateLabel(sync), sync.reason ?? connectivity?.reason ?? null);
-  if (connectivity && !connectivity.online) return view('offline', SYNC_STATE_LABELS.offline, connectivity.reason);
-  if (!sync) return view('not-set-up', 'Starting', null);
-  return view(sync.state, syncStateLabel(sync), sync.reason);
+  if (!sync) {
+    // Before the engine has said anything about sync: what the account and the connection say.
+    if (account?.status === 'signed-out' || account?.status === 'needs-sign-in') return view('signed-out', SYNC_STATE_LABELS['signed-out'], account.reason ?? 'Sign in to sync your designs.');
+    if (connectivity && !connectivity.online) return view('offline', SYNC_STATE_LABELS.offline, connectivity.reason);
+    return view('not-set-up', 'Starting', null);
+  }
+  return view(TRAY_STATE_OF[sync.state], syncStateLabel(sync), sync.reason);
 }
+
+const TRAY_STATE_OF: Record<SyncView['state'], TrayState> = {
+  'not-set-up': 'not-set-up', 'up-to-date': 'up-to-date', syncing: 'syncing', paused: 'paused', attention: 'needs-attention',
+  offline: 'offline', 'signed-out': 'signed-out', error: 'error',
+};
 
 function view(state: TrayState, label: string, reason: string | null): TrayView {
   return { state, label, tooltip: tooltip(`${APP}: ${label}${reason ? ` — ${reason}` : ''}`), iconName: `tray-${state}` };

@@ -13,7 +13,7 @@ import { runCliCapturing } from '../../support/cli';
 import { startTestService, type TestService } from '../../support/local-service';
 import { until } from '../../support/until';
 import { tempDir } from '../cache/cache-fixtures';
-import { runCliChild, startCliChild, type CliChild } from '../profile/cli-child';
+import { runCliChild, startCliChild, type CliProcess } from '../../support/cli-child';
 import { startRecordingServer } from './recording-server';
 import { clientFor } from '../sync/sync-fixtures';
 
@@ -64,6 +64,16 @@ function queueStatus(profile: string) {
   }
 }
 
+/** The queue's recent activity as another process (status) reads it: the wait for a sign-in is said there, durably. */
+function queueActivity(profile: string): string {
+  const db = openSyncDatabase(profilePaths(profile).syncDatabase);
+  try {
+    return new QueueStore(db).recentActivity(20).map((entry) => entry.message).join('\n');
+  } finally {
+    db.close();
+  }
+}
+
 /** Plays the service's last step of the browser sign-in (spec §5.4): the form posted to the loopback receiver. */
 async function deliver(authorizeAddress: string, token: string, user: { id: number; screen_name: string }): Promise<void> {
   const redirectUrl = new URL(authorizeAddress).searchParams.get('redirect_url')!;
@@ -84,14 +94,14 @@ describe('signing in again resumes the queue at once', () => {
     cleanups.push(() => rmSync(profile, { recursive: true, force: true }), () => rmSync(join(root, '..'), { recursive: true, force: true }));
     expect((await runCliCapturing(profile, ['--service', service.url, 'login', '--with-token'], alice.token)).code).toBe(0);
 
-    const watching: CliChild = startCliChild(['--profile', profile, 'sync', root, '--watch', '--accept-content-policy', '--settle-ms', '100']);
+    const watching: CliProcess = startCliChild(['--profile', profile, 'sync', root, '--watch', '--accept-content-policy', '--settle-ms', '100']);
     cleanups.push(() => watching.interrupt());
     await watching.waitFor(/watching; Ctrl-C to stop/);
 
     alice.revoke();
     writeFileSync(join(root, 'bracket', 'bracket.stl'), 'solid bracket');
     await watching.waitFor(/queued: upload bracket\/bracket\.stl/);
-    await until('the queue to wait for a sign-in', () => /Sign in again/.test(queueStatus(profile).reason ?? ''), 20_000);
+    await until('the queue to wait for a sign-in', () => /Sign in again/.test(queueActivity(profile)), 20_000);
     expect(await documentNames(alice.newToken(), design.id)).toEqual([]);
 
     // Another terminal: design-sync login --with-token, with the token the service hands out now.

@@ -2,7 +2,6 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryTokenStore } from '../../../electron/engine/authorization/memory-token-store';
-import { CONTENT_POLICY_REASON } from '../../../electron/engine/queue/queue-runner';
 import type { Engine } from '../../../electron/engine/runtime/engine';
 import { openEngine } from '../../../electron/engine/runtime/open-engine';
 import { memorySettingsStore, type SettingsStore } from '../../../electron/engine/settings/settings-store';
@@ -74,7 +73,7 @@ describe('the opened engine in the background', () => {
     await engine.syncParts().sync.scan({ settle: 'wait' });
 
     await until('the queue to wait for the person', () => engine.syncParts().runner.blockedBy?.kind === 'content-policy');
-    expect(engine.queue.status()).toMatchObject({ state: 'waiting', reason: CONTENT_POLICY_REASON });
+    expect(engine.syncStatus.current()).toMatchObject({ state: 'attention', reasonCode: 'content-policy' });
     expect(engine.queue.status().counts.waiting).toBe(1);
     expect(await api.listDocuments(design.id)).toEqual([]);
 

@@ -1,15 +1,39 @@
+import { useId, useState } from 'react';
 import { syncStateLabel } from '../../../../shared/sync/sync-state-words';
 import { useSync } from '../../stores/sync-store';
 
-/** The one overall state of sync; its reason (what to do) is always one hover or focus away. */
+const TIP_STYLE = {
+  position: 'absolute', top: 'calc(100% + 6px)', right: 0, zIndex: 10, width: 'max-content', maxWidth: '22rem',
+  padding: '6px 10px', borderRadius: '6px', border: '1px solid var(--line)', background: 'var(--panel)', color: 'var(--text)',
+  fontSize: '0.85rem', whiteSpace: 'normal', textAlign: 'left',
+} as const;
+
+/**
+ * The one overall state of sync, as a button that opens Sync; its reason (what to do) is one hover or focus away. A
+ * change is announced (a polite live region around it).
+ */
 export function SyncStatusPill() {
   const sync = useSync((store) => store.sync);
+  const [showTip, setShowTip] = useState(false);
+  const tipId = useId();
   if (!sync) return null;
   return (
-    <p className={`status-pill status-${sync.state}`} role="status" title={sync.reason ?? undefined}>
-      <span className="status-dot" aria-hidden="true" />
-      {syncStateLabel(sync)}
-      {sync.reason ? <span className="visually-hidden">: {sync.reason}</span> : null}
-    </p>
+    <div role="status" style={{ position: 'relative' }}>
+      <button
+        type="button"
+        className={`status-pill status-${sync.state}`}
+        title={sync.reason ?? undefined}
+        aria-describedby={sync.reason ? tipId : undefined}
+        onClick={() => { location.hash = '#/sync'; }}
+        onFocus={() => setShowTip(true)}
+        onBlur={() => setShowTip(false)}
+        onMouseEnter={() => setShowTip(true)}
+        onMouseLeave={() => setShowTip(false)}
+      >
+        <span className="status-dot" aria-hidden="true" />
+        {syncStateLabel(sync)}
+      </button>
+      {sync.reason ? <span id={tipId} role="tooltip" className={showTip ? undefined : 'visually-hidden'} style={showTip ? TIP_STYLE : undefined}>{sync.reason}</span> : null}
+    </div>
   );
 }

@@ -1,0 +1,180 @@
+import { EventEmitter } from 'node:events';
+import type { OverallSyncState, QueueState, SyncReasonCode, SyncRunState } from '../../../shared';
+import type { Session } from '../authorization/session';
+import type { QueueBlock } from '../queue/problem-outcome';
+import type { QueueStore } from '../queue/queue-store';
+import type { QueueRunner } from '../queue/queue-runner';
+import { runnerLockHolder } from '../queue/runner-lock';
+import type { FolderSideState } from '../sync/folder-side-state';
+import type { SyncEngine } from '../sync/sync-engine';
+
+/** Why the background work is not running, when it is not (the engine's own). */
+export type BackgroundProblemKind = 'queue-locked' | 'sync-failed';
+
+/** Everything the sync status is made of, as typed facts read from their owners at the moment it is asked. */
+export interface SyncStatusFacts {
+  serviceUrl: string | null;
+  /** The sync folder chosen, or null. */
+  folder: string | null;
+  /** The folder side's state (null while no sync engine was made). */
+  folderSide: FolderSideState | null;
+  /** The hold sync_status keeps while the sync folder is not there as it was (this process or an earlier one), or null. */
+  storedStop: string | null;
+  /** The background work runs here, or another process sends this profile's queue. */
+  backgroundRunning: boolean;
+  backgroundProblem: { kind: BackgroundProblemKind; message: string } | null;
+  session: 'signed-out' | 'signed-in' | 'needs-sign-in';
+  contentPolicyAccepted: boolean;
+  /** Why the queue runner holds the whole queue back, or null. */
+  queueBlock: QueueBlock | null;
+  queuePaused: boolean;
+  counts: Record<QueueState, number>;
+  /** The engine's one connectivity source. */
+  online: boolean;
+}
+
+/** The sync status: a state, why (a code), and the facts its words need. Words are made at the edge (syncReasonWords). */
+export interface SyncStatus {
+  state: OverallSyncState;
+  reasonCode: SyncReasonCode;
+  runState: SyncRunState;
+  counts: Record<QueueState, number>;
+  folder: string | null;
+  serviceUrl: string | null;
+  /** Epoch ms until which the state lasts by itself ('rate-limited'), or null. */
+  until: number | null;
+  /** A detail already in people's words (the stop's reason, the lock's holder, the watcher's problem), or null. */
+  detail: string | null;
+}
+
+/**
+ * The one overall state, most urgent first, so that an error is never hidden behind "syncing" or "up to date", and
+ * "offline" is said only when the engine's connectivity source says the service does not answer.
+ */
+export function decideSyncStatus(facts: SyncStatusFacts): SyncStatus {
+  const { counts } = facts;
+  const stoppedReason = facts.folderSide?.stoppedReason ?? facts.storedStop;
+  const pending = counts.waiting + counts.running;
+  const status = (state: OverallSyncState, reasonCode: SyncReasonCode, extra: { until?: number; detail?: string | null } = {}): SyncStatus => ({
+    state, reasonCode, runState: runStateOf(facts, stoppedReason), counts, folder: facts.folder, serviceUrl: facts.serviceUrl,
+    until: extra.until ?? null, detail: extra.detail ?? null,
+  });
+
+  if (!facts.serviceUrl) return status('not-set-up', 'no-service');
+  if (stoppedReason !== null) return status('error', 'folder-unavailable', { detail: stoppedReason });
+  if (!facts.folder) return status('not-set-up', 'no-folder');
+  const problem = facts.backgroundProblem;
+  if (problem) return status('error', problem.kind, { detail: problem.kind === 'queue-locked' ? problem.message : null });
+  if (facts.session === 'signed-out') return status('signed-out', 'signed-out');
+  if (facts.session === 'needs-sign-in' || facts.queueBlock?.kind === 'sign-in') return status('signed-out', 'sign-in-refused');
+  if (!facts.contentPolicyAccepted && (facts.queueBlock?.kind === 'content-policy' || pending > 0)) return status('attention', 'content-policy');
+  if (facts.queuePaused) return status('paused', 'uploads-paused');
+  if (!facts.backgroundRunning) return status('paused', 'not-running');
+  if (!facts.online) return status('offline', 'service-unreachable');
+  if (counts.failed > 0) return status('error', 'changes-failed');
+  if (counts.attention > 0) return status('attention', 'items-need-you');
+  if (facts.folderSide?.remoteProblem === 'service-failed') return status('error', 'service-failed');
+  if (facts.queueBlock?.kind === 'rate-limited') return status('syncing', 'rate-limited', { until: facts.queueBlock.untilMs });
+  if (pending > 0) return status('syncing', 'sending');
+  if (facts.folderSide?.phase === 'scanning') return status('syncing', 'looking');
+  const watcherWarning = facts.folderSide?.watcherWarning ?? null;
+  if (watcherWarning) return status('up-to-date', 'watcher-degraded', { detail: watcherWarning });
+  return status('up-to-date', 'in-step');
+}
+
+/** The engine's run state, for detail: what it does now. */
+function runStateOf(facts: SyncStatusFacts, stoppedReason: string | null): SyncRunState {
+  if (stoppedReason !== null) return 'stopped';
+  if (facts.queuePaused) return 'paused';
+  if (facts.queueBlock) return 'waiting';
+  // Items marked running while nothing runs were left by a process that ended mid-way: not sent now.
+  if (facts.backgroundRunning && facts.counts.running > 0) return 'syncing';
+  if (facts.folderSide?.phase === 'scanning') return 'scanning';
+  return 'idle';
+}
+
+/** An emitter of changes the status follows: the session, connectivity, the queue, the sync engine and runner, the engine. */
+export interface StatusSource {
+  subscribe(listener: () => void): () => void;
+}
+
+/**
+ * The one owner of the sync status: it reads the facts from their owners (never from sentences, never from what a
+ * process stored while it ran) and tells 'change' whenever one of its sources may have changed it. Nothing of it is
+ * stored, so a process killed mid-way leaves no status behind that would lie.
+ */
+export class SyncStatusService extends EventEmitter<{ change: [] }> {
+  private readonly offs: (() => void)[] = [];
+
+  constructor(private readonly facts: () => SyncStatusFacts) {
+    super();
+  }
+
+  current(): SyncStatus {
+    return decideSyncStatus(this.facts());
+  }
+
+  /** Follows one more source of change (the engine adds the sync engine and the runner when it makes them). */
+  follow(source: StatusSource): void {
+    this.offs.push(source.subscribe(() => this.emit('change')));
+  }
+
+  /** Something the status is made of changed. */
+  changed(): void {
+    this.emit('change');
+  }
+
+  close(): void {
+    for (const off of this.offs.splice(0)) off();
+  }
+}
+
+/** A StatusSource from an emitter and the names of its events. */
+export function eventsOf(emitter: { on(name: string, listener: () => void): unknown; off(name: string, listener: () => void): unknown }, ...names: string[]): StatusSource {
+  return {
+    subscribe(listener) {
+      for (const name of names) emitter.on(name, listener);
+      return () => {
+        for (const name of names) emitter.off(name, listener);
+      };
+    },
+  };
+}
+
+/** What the engine knows of itself now, for engineStatusFacts. */
+export interface EngineStatusParts {
+  queue: QueueStore;
+  session: Pick<Session, 'state'>;
+  serviceUrl: string | null;
+  sync: { sync: Pick<SyncEngine, 'folderSide'>; runner: Pick<QueueRunner, 'blockedBy'> } | null;
+  backgroundRunning: boolean;
+  backgroundProblem: { kind: BackgroundProblemKind; message: string } | null;
+  contentPolicyAccepted: boolean;
+  online: boolean;
+}
+
+/** The facts of the sync status, read from each owner now (decideSyncStatus decides). */
+export function engineStatusFacts(parts: EngineStatusParts): SyncStatusFacts {
+  const status = parts.queue.status();
+  return {
+    serviceUrl: parts.serviceUrl,
+    folder: status.root,
+    folderSide: parts.sync?.sync.folderSide ?? null,
+    storedStop: status.state === 'stopped' ? status.reason ?? 'The sync folder is not there as it was.' : null,
+    backgroundRunning: parts.backgroundRunning || queueSentElsewhere(parts.queue),
+    backgroundProblem: parts.backgroundProblem,
+    session: parts.session.state.status,
+    contentPolicyAccepted: parts.contentPolicyAccepted,
+    queueBlock: parts.sync?.runner.blockedBy ?? null,
+    queuePaused: status.queuePaused,
+    counts: status.counts,
+    online: parts.online,
+  };
+}
+
+/** Another process (the app, `design-sync sync --watch`) sends this profile's queue: what `design-sync status` sees. */
+function queueSentElsewhere(queue: QueueStore): boolean {
+  const file = queue.db.name;
+  if (!file || file === ':memory:' || queue.db.memory) return false;
+  return runnerLockHolder(`${file}.runner.lock`) !== null;
+}
