@@ -7,6 +7,7 @@ import type { ScenarioResult } from './support/measure';
 import { firstScan100kScenario, firstScanScenario } from './scenarios/first-scan';
 import { idleCpuScenario } from './scenarios/idle-cpu';
 import { pullDesignsScenario } from './scenarios/pull-designs';
+import { remoteToLocalScenario } from './scenarios/remote-to-local';
 import { searchDesignsScenario, searchMillionScenario } from './scenarios/search-designs';
 import { settleToUploadScenario } from './scenarios/settle-to-upload';
 import { syncPassScenario } from './scenarios/sync-pass';
@@ -28,6 +29,7 @@ const SCENARIOS: Record<string, () => Promise<ScenarioResult>> = {
   'idle-cpu': idleCpuScenario,
   'watcher-compare': watcherCompareScenario,
   'sync-pass': syncPassScenario,
+  'remote-to-local': remoteToLocalScenario,
   'window-first-render': windowFirstRenderScenario,
   'window-search': windowSearchScenario,
   'window-scroll': windowScrollScenario,

@@ -9,7 +9,7 @@ import { syntheticRoot } from '../support/sync-tree';
  */
 async function firstScan(name: string, folders: number, filesPerFolder: number, goals: { firstScanMs: number; rescanUnchangedMs: number }): Promise<ScenarioResult> {
   const expected = folders * filesPerFolder;
-  const tree = syntheticRoot(name, folders, filesPerFolder);
+  const tree = await syntheticRoot(name, folders, filesPerFolder);
   try {
     const cpuBefore = process.cpuUsage();
     const first = await withMemoryPeak(() => timed(() => tree.engine.scan({ settle: 'once' })));

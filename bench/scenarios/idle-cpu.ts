@@ -10,7 +10,7 @@ const WINDOW_MS = 10_000;
  * used (process.cpuUsage) — the watcher, timers, anything left running. Goal: near zero.
  */
 export async function idleCpuScenario(): Promise<ScenarioResult> {
-  const tree = syntheticRoot('idle-cpu', 10, 100);
+  const tree = await syntheticRoot('idle-cpu', 10, 100);
   try {
     await tree.engine.start({ watch: true });
     await tree.engine.idle();

@@ -1,15 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ServiceClient } from '../../electron/engine/api/service-client';
-import { MemoryTokenStore } from '../../electron/engine/authorization/memory-token-store';
-import { Session } from '../../electron/engine/authorization/session';
-import { QueueRunner, queueClient } from '../../electron/engine/queue/queue-runner';
 import type { QueueEvent } from '../../electron/engine/queue/queue-item';
-import { openSyncDatabase } from '../../electron/engine/sync-state/sync-database';
-import { SyncEngine } from '../../electron/engine/sync/sync-engine';
 import { prepareUsers, startServiceProcess } from '../../test/support/service-process';
 import { median, round, type ScenarioResult } from '../support/measure';
 import { scratchDir } from '../support/service';
+import { benchSyncParts } from '../support/sync-assembly';
 
 const FILES = 5;
 const SETTLE_MS = 2_000;
@@ -28,20 +24,15 @@ export async function settleToUploadScenario(): Promise<ScenarioResult> {
   const service = await startServiceProcess({ dataDir });
   const profileDir = join(scratch.path, 'profile');
   mkdirSync(profileDir);
-  const db = openSyncDatabase(join(profileDir, 'sync.sqlite'));
-  let engine: SyncEngine | null = null;
-  let runner: QueueRunner | null = null;
+  let parts: Awaited<ReturnType<typeof benchSyncParts>> | null = null;
   try {
     const api = new ServiceClient({ baseUrl: service.url, token: () => token });
     const design = await api.createDesign({ name: 'Settle', excerpt: 'bench' });
-    const session = new Session(new MemoryTokenStore(token));
-    await session.load();
-    const client = queueClient(session, service.url);
-    engine = new SyncEngine({ db, client, session, settleMs: SETTLE_MS, trash: 'folder' });
+    parts = await benchSyncParts(profileDir, service.url, token, { settleMs: SETTLE_MS });
+    const { sync: engine, runner } = parts;
     const rootPath = join(scratch.path, 'Designs');
     mkdirSync(rootPath);
     engine.root.choose(rootPath, { profileDir });
-    runner = new QueueRunner({ store: engine.queue, session, client, followOtherProcesses: false });
     runner.start();
     await engine.start({ watch: true });
     const folder = engine.folders.ofDesign(design.id)?.folder;
@@ -57,11 +48,11 @@ export async function settleToUploadScenario(): Promise<ScenarioResult> {
           if (event.type !== 'item' || event.item.path !== path) return;
           if (event.item.state === 'running' && running === 0) running = performance.now();
           if (event.item.state === 'done') {
-            engine!.queue.off('change', listener);
+            engine.queue.off('change', listener);
             resolve({ running, done: performance.now() });
           }
         };
-        engine!.queue.on('change', listener);
+        engine.queue.on('change', listener);
       });
       writeFileSync(join(rootPath, ...path.split('/')), `solid part${i}\nendsolid part${i}\n`);
       const written = performance.now();
@@ -83,9 +74,7 @@ export async function settleToUploadScenario(): Promise<ScenarioResult> {
       goals: [{ metric: 'overheadBeyondSettleMs', target: '≤ 1000', met: startMs - SETTLE_MS <= 1000 }],
     };
   } finally {
-    await runner?.stop();
-    await engine?.stop();
-    db.close();
+    await parts?.close();
     await service.stop();
     scratch.dispose();
   }

@@ -33,7 +33,7 @@ export interface CliIo {
 }
 
 /** What a command may set when it opens the engine (the first call opens it; later calls get the same one). */
-export type EngineTuning = Pick<OpenEngineOptions, 'settleMs' | 'rescanIntervalMs' | 'openBrowser' | 'signInTimeoutMs'> & {
+export type EngineTuning = Pick<OpenEngineOptions, 'settleMs' | 'rescanIntervalMs' | 'remotePollMs' | 'openBrowser' | 'signInTimeoutMs'> & {
   /** Open even when the stored token cannot be used (login replaces it). */
   ignoreTokenProblem?: boolean;
   /**

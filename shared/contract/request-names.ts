@@ -22,6 +22,7 @@ export const CONTRACT_REQUEST_NAMES = [
   'sync.chooseFolder',
   'sync.start',
   'sync.stop',
+  'sync.now',
   'sync.acceptContentPolicy',
   'queue.list',
   'queue.retry',

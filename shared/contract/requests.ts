@@ -65,6 +65,8 @@ export const REQUEST_INPUTS = {
   /** Starts syncing in the background (the folder watched, the queue sent). */
   'sync.start': nothing,
   'sync.stop': nothing,
+  /** A full pass now: the service's changes into the folder and the folder's changes into the queue ("Sync now"). */
+  'sync.now': nothing,
   /** Rule 5: the person confirms they upload only what they have the right to publish, under the content policy. */
   'sync.acceptContentPolicy': z.object({ accept: z.literal(true, { error: 'must be true: only the person can accept the content policy' }) }).strict(),
 
@@ -120,6 +122,7 @@ export interface RequestResults {
   'sync.chooseFolder': SyncView;
   'sync.start': SyncView;
   'sync.stop': SyncView;
+  'sync.now': SyncView;
   'sync.acceptContentPolicy': SyncView;
   'queue.list': QueueView;
   'queue.retry': { changed: number };

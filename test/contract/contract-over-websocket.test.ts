@@ -180,6 +180,15 @@ const CASES: { [K in RequestName]: Case<K> } = {
     },
     malformed: () => ({ folder: '/tmp' }), field: 'folder',
   },
+  'sync.now': {
+    valid: () => ({}),
+    // A full pass, answered once it is done: the folder holds what the service holds.
+    check: (r) => {
+      expect(r).toMatchObject({ folder: rootPath(), running: true });
+      expect(existsSync(join(rootPath(), 'clamp', 'box.obj'))).toBe(true);
+    },
+    malformed: () => ({ full: true }), field: 'full',
+  },
   'sync.stop': {
     valid: () => ({}),
     check: async (r) => {

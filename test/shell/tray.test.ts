@@ -30,14 +30,15 @@ describe('the tray\'s state', () => {
   });
 
   it('asks for the person when sync waits for them or the sign-in expired', () => {
-    expect(trayView(syncView({ state: 'attention', reason: '2 deletions to confirm' }), accountView())).toMatchObject({ state: 'needs-attention', label: 'Needs attention', tooltip: 'design-sync: Needs attention — 2 deletions to confirm' });
-    expect(trayView(syncView(), accountView({ status: 'needs-sign-in', reason: 'The service refused the sign-in.' }))).toMatchObject({ state: 'needs-attention', tooltip: expect.stringContaining('The service refused the sign-in.') });
+    expect(trayView(syncView({ state: 'attention', reasonCode: 'items-need-you', reason: '2 deletions to confirm' }), accountView())).toMatchObject({ state: 'needs-attention', label: 'Waiting for you', tooltip: 'design-sync: Waiting for you — 2 deletions to confirm' });
+    const refused = syncView({ state: 'signed-out', reasonCode: 'sign-in-refused', reason: 'The service no longer accepts your sign-in: sign in again.' });
+    expect(trayView(refused, accountView({ status: 'needs-sign-in', reason: 'The service refused the sign-in.' }))).toMatchObject({ state: 'signed-out', tooltip: expect.stringContaining('no longer accepts your sign-in') });
   });
 
-  it('says signed out, then offline, with the reason', () => {
-    expect(trayView(syncView(), accountView({ status: 'signed-out', user: null }))).toMatchObject({ state: 'signed-out', label: 'Signed out', iconName: 'tray-signed-out' });
-    expect(trayView(syncView(), accountView(), connectivity(false, 'The service cannot be reached.'))).toMatchObject({ state: 'offline', label: 'Offline', tooltip: 'design-sync: Offline — The service cannot be reached.' });
-    expect(trayView(syncView({ state: 'offline', reason: 'No network.' }), accountView(), connectivity(true))).toMatchObject({ state: 'offline', tooltip: 'design-sync: Offline — No network.' });
+  it('says signed out, then offline, with the reason, as the sync status says', () => {
+    expect(trayView(syncView({ state: 'signed-out', reasonCode: 'signed-out', reason: 'Sign in to sync your designs.' }), accountView({ status: 'signed-out', user: null }))).toMatchObject({ state: 'signed-out', label: 'Signed out', iconName: 'tray-signed-out' });
+    expect(trayView(syncView({ state: 'offline', reasonCode: 'service-unreachable', reason: 'The service cannot be reached.' }), accountView(), connectivity(false, 'The service cannot be reached.'))).toMatchObject({ state: 'offline', label: 'Offline', tooltip: 'design-sync: Offline — The service cannot be reached.' });
+    expect(trayView(null, null, connectivity(false, 'The service cannot be reached.'))).toMatchObject({ state: 'offline', label: 'Offline' });
   });
 
   it('says it is starting before the engine has spoken', () => {
@@ -63,22 +64,24 @@ describe('the tray\'s state', () => {
 });
 
 describe('the tray\'s menu', () => {
-  const actions = (): TrayMenuActions => ({ openWindow: vi.fn(), openSyncFolder: vi.fn(), pauseUploads: vi.fn(), resumeUploads: vi.fn(), quit: vi.fn() });
+  const actions = (): TrayMenuActions => ({ openWindow: vi.fn(), openSyncFolder: vi.fn(), syncNow: vi.fn(), pauseUploads: vi.fn(), resumeUploads: vi.fn(), quit: vi.fn() });
   const item = (template: ReturnType<typeof trayMenuTemplate>, id: string) => template.find((entry) => entry.id === id)!;
   const click = (entry: { click?: unknown }) => (entry.click as () => void)();
 
-  it('shows the state, opens the window and the sync folder, pauses uploads and quits', () => {
+  it('shows the state, opens the window and the sync folder, syncs now, pauses uploads and quits', () => {
     const sync = syncView({ state: 'syncing', bytesSent: 1, bytesTotal: 4 });
     const handlers = actions();
     const template = trayMenuTemplate(trayView(sync), sync, handlers);
-    expect(template.map((entry) => entry.id ?? entry.type)).toEqual(['status', 'separator', 'open-window', 'open-folder', 'separator', 'pause', 'separator', 'quit']);
+    expect(template.map((entry) => entry.id ?? entry.type)).toEqual(['status', 'separator', 'open-window', 'open-folder', 'sync-now', 'separator', 'pause', 'separator', 'quit']);
     expect(item(template, 'status')).toMatchObject({ label: 'Syncing 25%', enabled: false });
     click(item(template, 'open-window'));
     click(item(template, 'open-folder'));
+    click(item(template, 'sync-now'));
     click(item(template, 'pause'));
     click(item(template, 'quit'));
     expect(handlers.openWindow).toHaveBeenCalledOnce();
     expect(handlers.openSyncFolder).toHaveBeenCalledWith('/home/ada/Designs');
+    expect(handlers.syncNow).toHaveBeenCalledOnce();
     expect(handlers.pauseUploads).toHaveBeenCalledOnce();
     expect(handlers.quit).toHaveBeenCalledOnce();
   });
@@ -93,14 +96,17 @@ describe('the tray\'s menu', () => {
     expect(handlers.resumeUploads).toHaveBeenCalledOnce();
   });
 
-  it('greys out the folder and pausing while there is no sync folder', () => {
+  it('greys out the folder, syncing now and pausing while there is no sync folder', () => {
     const sync = syncView({ state: 'not-set-up', folder: null });
     const handlers = actions();
     const template = trayMenuTemplate(trayView(sync), sync, handlers);
     expect(item(template, 'open-folder').enabled).toBe(false);
     expect(item(template, 'pause').enabled).toBe(false);
+    expect(item(template, 'sync-now').enabled).toBe(false);
     click(item(template, 'open-folder'));
+    click(item(template, 'sync-now'));
     expect(handlers.openSyncFolder).not.toHaveBeenCalled();
+    expect(handlers.syncNow).not.toHaveBeenCalled();
     expect(trayMenuTemplate(trayView(null), null, handlers).find((entry) => entry.id === 'open-folder')?.enabled).toBe(false);
   });
 });

@@ -9,10 +9,12 @@ import type { CommandModule } from '../command-module';
 
 interface SyncOptions {
   watch?: boolean;
+  once?: boolean;
   confirmDeletes?: boolean;
   settleMs?: string;
   allowMassDelete?: boolean;
   rescanMinutes?: string;
+  pollSeconds?: string;
   acceptContentPolicy?: boolean;
 }
 
@@ -40,7 +42,7 @@ function describeEvent(event: SyncEvent): string | null {
 }
 
 function printPass(io: CliIo, result: PassResult): void {
-  if (result.remoteSkipped) io.err(`service not checked: ${result.remoteSkipped}`);
+  // Why the service was not checked is said once, by the pass's warning, and again in the summary that fails the command.
   const remote = result.remote;
   if (remote) io.out(`from the service: ${remote.downloaded} downloaded, ${remote.replaced} updated, ${remote.renamed} renamed, ${remote.trashed} moved to the trash, ${remote.conflicts} conflicts`);
   const scan = result.scan;
@@ -83,7 +85,9 @@ export const syncCommand: CommandModule = (program, context) => {
   program
     .command('sync <folder>')
     .description('sync a folder with your own designs: one folder per design; files in it become its images (jpg, jpeg, tiff, bmp, png) and documents')
-    .option('--watch', 'keep watching the folder and the service until Ctrl-C')
+    .option('--watch', 'keep watching the folder and the service until Ctrl-C (the service is asked for changes every 30 s)')
+    .option('--once', 'one full pass, then exit (the default without --watch)')
+    .option('--poll-seconds <n>', 'with --watch: seconds between two looks at the service for changes (default 30)')
     .option('--confirm-deletes', 'confirm the deletions on the service of files deleted from the folder (otherwise they wait for you)')
     .option('--settle-ms <n>', 'how long a file must stay unchanged before it is sent (default 2000)')
     .option('--allow-mass-delete', 'propose deleting files even when many vanished at once (each still needs confirming)')
@@ -94,7 +98,9 @@ export const syncCommand: CommandModule = (program, context) => {
       ctx.serviceUrl();
       const settleMs = numberOption(options.settleMs, 2000, '--settle-ms', 'milliseconds');
       const rescanMinutes = numberOption(options.rescanMinutes, 10, '--rescan-minutes', 'minutes');
-      const engine = await ctx.engine({ settleMs, rescanIntervalMs: Math.max(0.1, rescanMinutes) * 60_000 });
+      const pollSeconds = numberOption(options.pollSeconds, 30, '--poll-seconds', 'seconds');
+      if (options.once && options.watch) throw new CliError('--once and --watch cannot go together: --once makes one full pass and exits, --watch keeps syncing.');
+      const engine = await ctx.engine({ settleMs, rescanIntervalMs: Math.max(0.1, rescanMinutes) * 60_000, remotePollMs: Math.max(1, pollSeconds) * 1000 });
       const root = await engine.chooseSyncFolder(folder);
       ctx.io.out(`sync folder: ${root.path}`);
       if (engine.session.state.status === 'signed-out') throw new CliError('Not signed in: run `design-sync login` first (sync works on your own designs).');

@@ -7,14 +7,16 @@ import { applyLocalDesignEdit } from '../cache/local-design-edit';
 import type { QueueStore } from '../queue/queue-store';
 import type { QueueEvent } from '../queue/queue-item';
 import { engineLog } from '../log/engine-log';
+import type { DesignChanges } from './design-changes';
 
 export interface DesignEditsOptions {
   queue: QueueStore;
   cache: DesignCache;
   session: Session;
+  /** Told after every write of an own design here. */
+  changes: DesignChanges;
   /** The client to read a design back with, or null when no service is chosen. */
   client: () => ServiceClient | null;
-  log?: (message: string) => void;
 }
 
 const ownScreenName = (session: Session) => (session.state.status !== 'signed-out' ? session.state.user?.screen_name : undefined);
@@ -35,27 +37,38 @@ export function showEditInCache(cache: DesignCache, designId: number, fields: Re
 }
 
 /**
- * Follows the queue's design edits to their end: sent, the cache takes the design as the service answered it; refused
- * (failed, or held for the person), the cache is read again from the service, so it never shows values the service
- * does not hold as if they were there. Returns the function that stops following.
+ * Follows the queue's design jobs to their end. An edit sent: the cache takes the design as the service answered it;
+ * refused (failed, or held for the person): the cache is read again from the service, so it never shows values the
+ * service does not hold as if they were there. A design created for a new folder: read from the service and stored
+ * as own, so My designs shows it at once. Each write is told through `changes`. Returns the function that stops
+ * following.
  */
 export function followDesignEdits(options: DesignEditsOptions): () => void {
   const onChange = (event: QueueEvent) => {
-    if (event.type !== 'item' || event.item.kind !== 'update-design' || event.item.designId === null) return;
+    if (event.type !== 'item') return;
     const { item } = event;
-    const designId = event.item.designId;
+    if (item.kind === 'create-design' && item.state === 'done') {
+      const created = options.queue.get(item.id)?.payload.createdDesignId;
+      if (typeof created === 'number') void refresh(options, created, 'after it was created for a new folder');
+      return;
+    }
+    if (item.kind !== 'update-design' || item.designId === null) return;
+    const designId = item.designId;
     if (item.state === 'done') {
       const answer = options.queue.get(item.id)?.payload.answer;
-      if (answer) storeOwn(options, answer);
+      if (answer) {
+        storeOwn(options, answer);
+        options.changes.checkOwn();
+      }
     } else if ((item.state === 'failed' || item.state === 'cancelled') && options.queue.pendingDesignEdits(designId).length === 0) {
-      void refresh(options, designId);
+      void refresh(options, designId, 'after its edit was refused');
     }
   };
   options.queue.on('change', onChange);
   return () => options.queue.off('change', onChange);
 }
 
-async function refresh(options: DesignEditsOptions, designId: number): Promise<void> {
+async function refresh(options: DesignEditsOptions, designId: number, when: string): Promise<void> {
   const client = options.client();
   if (!client) return;
   try {
@@ -63,8 +76,9 @@ async function refresh(options: DesignEditsOptions, designId: number): Promise<v
   } catch (error) {
     if (isServiceError(error, 'not-found')) deleteDesigns(options.cache.db, [designId]);
     else {
-      engineLog.warn('design-edits', `the design ${designId} could not be read again after its edit was refused`, error);
-      options.log?.(`The design ${designId} could not be read again after its edit was refused: ${error instanceof Error ? error.message : String(error)}`);
+      engineLog.warn('design-edits', `the design ${designId} could not be read again ${when}`, error);
+      return;
     }
   }
+  options.changes.checkOwn();
 }

@@ -11,7 +11,9 @@ import type { SyncDatabase } from '../sync-state/sync-database';
 import { SyncRootError, type SyncRoot } from '../sync-state/sync-root';
 import { BrowserSignIn } from './browser-sign-in';
 import { CatalogueRefresh, DEFAULT_CATALOGUE_REFRESH_MINUTES } from './catalogue-refresh';
-import { Connectivity } from './connectivity';
+import { Connectivity, PROBE_TRANSPORT, probeOf } from './connectivity';
+import { engineStatusFacts, eventsOf, SyncStatusService } from './sync-status';
+import { DesignChanges } from './design-changes';
 import { followDesignEdits } from './design-edits';
 import { EngineError } from './engine-error';
 import { makeSyncParts, type SyncParts } from './sync-parts';
@@ -32,6 +34,8 @@ export interface EngineConfig {
   rescanIntervalMs: number;
   trash: TrashMode;
   signInTimeoutMs?: number;
+  /** While in the background, how often the own designs' list is polled for the service's changes (default 30 s). */
+  remotePollMs?: number;
 }
 
 /** How long uploads under way may take to finish when the engine stops (then they are stopped safely). */
@@ -53,7 +57,12 @@ export class Engine extends EventEmitter<{ state: [] }> {
   readonly cache: DesignCache;
   readonly syncDb: SyncDatabase;
   readonly queue: QueueStore;
+  /** Whether the service answers: the engine's one source of it (the queue, the status and the window use it). */
   readonly connectivity = new Connectivity();
+  /** The one owner of the sync status (runtime/sync-status.ts): computed from typed facts, never stored. */
+  readonly syncStatus: SyncStatusService;
+  /** What changed in the cache's designs (own designs compared by checkOwn), for whoever shows them. */
+  readonly changes: DesignChanges;
   readonly catalogue: CatalogueRefresh;
   readonly signIn: BrowserSignIn;
   readonly userAgent: string;
@@ -68,6 +77,7 @@ export class Engine extends EventEmitter<{ state: [] }> {
   private problem: BackgroundProblem | null = null;
   private closed = false;
   private stopFollowingToken: (() => void) | null = null;
+  private stopFollowingConnectivity: (() => void) | null = null;
   private readonly offConnectivity: () => void;
   private readonly offDesignEdits: () => void;
 
@@ -82,10 +92,15 @@ export class Engine extends EventEmitter<{ state: [] }> {
     this.userAgent = config.userAgent;
     this.tokenProblem = config.tokenProblem;
     this.openBrowser = config.openBrowser ?? null;
+    this.changes = new DesignChanges(() => config.cache.reader, () => (config.session.state.status !== 'signed-out' ? config.session.state.user?.id ?? null : null));
+    this.changes.baseline();
     this.catalogue = new CatalogueRefresh({
       cache: config.cache,
       client: () => (this.serviceUrl() ? this.client() : null),
       intervalMs: () => this.catalogueRefreshMinutes() * 60_000,
+    });
+    this.catalogue.on('finished', ({ summary }) => {
+      if (summary) this.changes.catalogueChanged();
     });
     this.signIn = new BrowserSignIn({
       session: config.session,
@@ -102,7 +117,15 @@ export class Engine extends EventEmitter<{ state: [] }> {
     };
     this.connectivity.on('change', onConnectivity);
     this.offConnectivity = () => this.connectivity.off('change', onConnectivity);
-    this.offDesignEdits = followDesignEdits({ queue: config.queue, cache: config.cache, session: config.session, client: () => (this.serviceUrl() ? this.client() : null) });
+    this.syncStatus = new SyncStatusService(() => engineStatusFacts({
+      queue: config.queue, session: config.session, serviceUrl: this.serviceUrl(), sync: this.parts?.sync ?? null, backgroundRunning: this.background,
+      backgroundProblem: this.problem, contentPolicyAccepted: this.contentPolicyAccepted(), online: this.connectivity.isOnline(),
+    }));
+    this.syncStatus.follow({ subscribe: (listener) => config.session.subscribe(listener) });
+    this.syncStatus.follow(eventsOf(this.connectivity, 'change'));
+    this.syncStatus.follow(eventsOf(config.queue, 'change'));
+    this.syncStatus.follow(eventsOf(this, 'state'));
+    this.offDesignEdits = followDesignEdits({ queue: config.queue, cache: config.cache, session: config.session, changes: this.changes, client: () => (this.serviceUrl() ? this.client() : null) });
   }
 
   // The service
@@ -216,7 +239,11 @@ export class Engine extends EventEmitter<{ state: [] }> {
       rescanIntervalMs: this.config.rescanIntervalMs,
       trash: this.config.trash,
       contentPolicyAccepted: () => this.contentPolicyAccepted(),
+      ...(this.config.remotePollMs !== undefined ? { remotePollMs: this.config.remotePollMs } : {}),
+      online: () => this.connectivity.state.online,
+      connectivity: this.connectivity,
     });
+    this.syncStatus.follow(eventsOf(parts.sync.sync, 'state'));
     // What the overall state is made of, besides the queue's own rows: tell whoever shows it. While the queue waits
     // for a sign-in, a token another process stores (`design-sync login` in another terminal) is taken up at once.
     const { baseUrl } = parts;
@@ -225,6 +252,9 @@ export class Engine extends EventEmitter<{ state: [] }> {
       this.emit('state');
     });
     parts.sync.sync.on('event', (event) => {
+      // A pass read the own designs again, or made a design's folder: tell what changed.
+      if (event.type === 'remote') this.changes.checkOwn();
+      if (event.type === 'folder-created') this.changes.ownSyncChanged([event.designId]);
       if (event.type === 'stopped' || event.type === 'resumed' || event.type === 'warning') this.emit('state');
     });
     return parts.sync;
@@ -266,8 +296,8 @@ export class Engine extends EventEmitter<{ state: [] }> {
     this.background = true;
     this.problem = null;
     if (this.serviceUrl()) {
-      const client = this.client();
-      this.connectivity.follow(() => client.listDesigns({ limit: 1 }));
+      this.ensureParts();
+      this.stopFollowingConnectivity = this.connectivity.follow();
       this.catalogue.startSchedule();
       if (this.syncParts().sync.root.current()) this.startSyncInBackground();
       else if (this.queue.pendingDesignEdits().length > 0) this.startQueueRunner();
@@ -301,7 +331,8 @@ export class Engine extends EventEmitter<{ state: [] }> {
   async stopBackground(options: { drainMs?: number } = {}): Promise<void> {
     if (!this.background) return;
     this.background = false;
-    this.connectivity.unfollow();
+    this.stopFollowingConnectivity?.();
+    this.stopFollowingConnectivity = null;
     await this.catalogue.stop();
     const starting = this.syncStarting;
     this.syncStarting = null;
@@ -326,6 +357,8 @@ export class Engine extends EventEmitter<{ state: [] }> {
     await this.stopBackground(options);
     this.closed = true;
     this.offConnectivity();
+    this.connectivity.setProbe(null);
+    this.syncStatus.close();
     this.offDesignEdits();
     await this.dropParts();
     this.cache.close();
@@ -376,7 +409,15 @@ export class Engine extends EventEmitter<{ state: [] }> {
     const client = new ServiceClient(this.session.transportOptions({ baseUrl, userAgent: this.userAgent, ...this.transportHooks() }));
     const interactive = new ServiceClient(this.session.transportOptions({ baseUrl, userAgent: this.userAgent, retry: { retries: 1, minDelayMs: 100, maxDelayMs: 300 }, ...this.transportHooks() }));
     this.parts = { baseUrl, client, interactive, sync: null };
+    this.connectivity.setProbe(probeOf(new ServiceClient(this.session.transportOptions({ baseUrl, userAgent: this.userAgent, ...PROBE_TRANSPORT }))));
     return this.parts;
+  }
+
+  /** Asks the service once now whether it answers (`design-sync status`); false without a service. */
+  async checkConnectivity(): Promise<boolean> {
+    if (!this.serviceUrl()) return false;
+    this.ensureParts();
+    return this.connectivity.checkNow();
   }
 
   private transportHooks() {

@@ -39,6 +39,8 @@ export interface OpenEngineOptions {
   rescanIntervalMs?: number;
   trash?: TrashMode;
   signInTimeoutMs?: number;
+  /** While in the background, how often the own designs' list is polled for the service's changes (default 30 s). */
+  remotePollMs?: number;
   /**
    * With `serviceUrl` another service than the one the profile is signed in to: sign out of that one first (its token
    * removed), then use `serviceUrl`. Without it, that is refused (ServiceBindingError) before anything is opened or sent.
@@ -132,5 +134,6 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine> {
     trash: options.trash ?? 'system',
     ...(options.openBrowser ? { openBrowser: options.openBrowser } : {}),
     ...(options.signInTimeoutMs ? { signInTimeoutMs: options.signInTimeoutMs } : {}),
+    ...(options.remotePollMs !== undefined ? { remotePollMs: options.remotePollMs } : {}),
   });
 }

@@ -2,12 +2,13 @@ import { ServiceClient } from '../api/service-client';
 import { isServiceError } from '../api/service-error';
 import type { Session } from '../authorization/session';
 import type { DesignCache } from '../cache/design-cache';
-import { ownDesignRefs } from '../cache/design-reads';
+import { ownDesignRefs, readSyncState } from '../cache/design-reads';
 import { pullOwnDesigns } from '../cache/pull';
-import { QueueRunner } from '../queue/queue-runner';
+import { QueueRunner, type QueueRunnerOptions } from '../queue/queue-runner';
+import type { ConnectivitySource } from '../queue/connectivity-source';
 import type { QueueStore } from '../queue/queue-store';
 import type { TrashMode } from '../sync/local-files';
-import { SyncEngine } from '../sync/sync-engine';
+import { SyncEngine, type SyncEngineOptions } from '../sync/sync-engine';
 import type { SyncDatabase } from '../sync-state/sync-database';
 
 export interface SyncParts {
@@ -30,6 +31,14 @@ export interface SyncPartsOptions {
   rescanIntervalMs: number;
   trash: TrashMode;
   contentPolicyAccepted: () => boolean;
+  /** Between two polls of the own designs' list while watching (default 30 s). */
+  remotePollMs?: number;
+  /** Whether the service is reachable as far as the engine knows (no poll while it is not). */
+  online?: () => boolean;
+  /** The engine's one connectivity source: the queue waits on it while the service is away. */
+  connectivity?: ConnectivitySource;
+  /** Timings the engine's defaults fix (tests shorten them; the assembly is the same). */
+  tuning?: Pick<SyncEngineOptions, 'debounceMs' | 'maxSettleWaitMs' | 'rootPollMs' | 'watchTimers'> & Pick<QueueRunnerOptions, 'random'>;
 }
 
 /**
@@ -38,7 +47,9 @@ export interface SyncPartsOptions {
  */
 export function makeSyncParts(options: SyncPartsOptions): SyncParts {
   const { cache, client } = options;
+  const { random, ...engineTuning } = options.tuning ?? {};
   const sync = new SyncEngine({
+    ...engineTuning,
     db: options.db,
     queue: options.queue,
     client,
@@ -46,6 +57,9 @@ export function makeSyncParts(options: SyncPartsOptions): SyncParts {
     settleMs: options.settleMs,
     rescanIntervalMs: options.rescanIntervalMs,
     trash: options.trash,
+    ...(options.remotePollMs !== undefined ? { remotePollMs: options.remotePollMs } : {}),
+    ...(options.online ? { online: options.online } : {}),
+    // Written to the cache on the way: My designs shows what the folder gets (drafts included).
     ownDesigns: async (signal) => {
       try {
         await pullOwnDesigns(client, cache.db, cache.files, { signal });
@@ -53,7 +67,7 @@ export function makeSyncParts(options: SyncPartsOptions): SyncParts {
         // Offline: the own designs the cache knows still get their folders; the service part of the pass waits.
         if (!isServiceError(error, 'offline') || ownDesignRefs(cache.reader).length === 0) throw error;
       }
-      return ownDesignRefs(cache.reader);
+      return { userId: readSyncState(cache.reader).ownUserId, designs: ownDesignRefs(cache.reader) };
     },
   });
   const runner = new QueueRunner({
@@ -62,6 +76,8 @@ export function makeSyncParts(options: SyncPartsOptions): SyncParts {
     client: new ServiceClient(options.session.transportOptions({ baseUrl: options.baseUrl, userAgent: options.userAgent, retry: { retries: 0 }, ...options.transportHooks })),
     settleMs: options.settleMs,
     contentPolicyAccepted: options.contentPolicyAccepted,
+    ...(random ? { random } : {}),
+    ...(options.connectivity ? { connectivity: options.connectivity } : {}),
   });
   return { sync, runner };
 }

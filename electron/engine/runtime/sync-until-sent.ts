@@ -34,7 +34,7 @@ export interface SyncUntilSentResult {
 /** What a pass could not do, in words (see SyncUntilSentResult.notDone). */
 export function notDoneIn(pass: PassResult): string[] {
   const found = [
-    ...(pass.remoteSkipped ? [`The service was not checked for changes: ${pass.remoteSkipped}`] : []),
+    ...(pass.remoteSkipped ? [pass.remoteSkipped] : []),
     ...(pass.remote?.warnings ?? []),
     ...(pass.scan?.unsettled ?? []).map((path) => `${path} was still being written: it was not sent. Run sync again once it is complete.`),
   ];

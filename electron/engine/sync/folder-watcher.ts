@@ -27,3 +27,35 @@ export function syncFolderWatchOptions(rootPath: string): ChokidarOptions {
 export function watchSyncFolder(rootPath: string): FSWatcher {
   return watch(rootPath, syncFolderWatchOptions(rootPath));
 }
+
+const WATCHER_LIMIT_FIX = 'Raise the limit (Linux: `sudo sysctl fs.inotify.max_user_watches=524288`, and in /etc/sysctl.conf to keep it; macOS: close other watching apps or raise `ulimit -n`).';
+
+/** What a person is told when watching the sync folder fails: a system limit reached (with its fix), or another cause. */
+export function watcherFailureMessage(error: NodeJS.ErrnoException, rescanIntervalMs: number): string {
+  const limit = error.code === 'ENOSPC' || error.code === 'EMFILE' || error.code === 'ENFILE';
+  return limit
+    ? `Watching the sync folder failed: the system's limit on watched files was reached (${error.code}). Changes are still found by a full rescan every ${Math.round(rescanIntervalMs / 60_000) || 1} min, but later than usual. ${WATCHER_LIMIT_FIX}`
+    : `Watching the sync folder failed (${error.message}). Changes are still found by periodic rescans.`;
+}
+
+export interface FolderWatchEvents {
+  /** Something changed in this top-level entry of the sync folder (null: at the top itself, or outside it). */
+  changed(top: string | null): void;
+  /** A folder was removed: maybe the sync folder itself (or the disk it is on). */
+  folderRemoved(): void;
+  failed(error: NodeJS.ErrnoException): void;
+}
+
+/** Watches the sync folder and resolves once chokidar is ready (it reports only what happens after that). */
+export async function watchSyncFolderReady(rootPath: string, events: FolderWatchEvents): Promise<FSWatcher> {
+  const watcher = watchSyncFolder(rootPath);
+  watcher.on('all', (event, path) => {
+    if (event === 'unlinkDir') events.folderRemoved();
+    const rel = relative(rootPath, path);
+    const top = rel.split(sep)[0];
+    events.changed(!top || rel.startsWith('..') ? null : top);
+  });
+  watcher.on('error', (error) => events.failed(error as NodeJS.ErrnoException));
+  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  return watcher;
+}

@@ -9,55 +9,13 @@ import { MASS_MISSING_MINIMUM, MASS_MISSING_RATIO } from './local-scan';
 import { openItems } from './queue-lookups';
 import { confirmGoneRemotely, listingCanJudge, readDesignListing, remoteKey, type DesignListing, type RemoteFile } from './remote-listing';
 import type { RemoteSummary, SyncContext } from './sync-context';
-import { conflictCopyName, designFolderName, localNameFor, nameKey, uniqueName } from './sync-names';
+import { conflictCopyName, localNameFor, nameKey, uniqueName } from './sync-names';
 
-/** An own design, as far as its folder is concerned. */
-export interface OwnDesignRef {
-  id: number;
-  slug?: string | null;
-  name?: string | null;
-  created_at?: string | null;
-}
+export { ensureDesignFolders, type OwnDesignRef } from './own-design-folders';
 
 type LocalState = { state: 'missing' } | { state: 'unchanged'; entry: LocalEntry } | { state: 'changed'; entry: LocalEntry; sha1: string };
 
 const leaf = (path: string) => path.slice(path.indexOf('/') + 1);
-
-/**
- * Makes a folder for each own design that has none, named from its slug (safe on every system, unique even on
- * a case-insensitive disk), and links it. A design linked before keeps its folder, even one the person removed.
- */
-export async function ensureDesignFolders(ctx: SyncContext, designs: readonly OwnDesignRef[]): Promise<string[]> {
-  const check = ctx.root.verify();
-  if (!check.ok) {
-    ctx.stop(check.reason);
-    return [];
-  }
-  for (const interrupted of ctx.folders.toMake()) {
-    await mkdir(join(check.root.path, interrupted.folder), { recursive: true });
-    ctx.folders.markMade(interrupted.folder);
-  }
-  const rows = ctx.folders.all();
-  // A design being created from a folder right now gets linked to that folder, not a new one.
-  const creating = rows.some((row) => row.state === 'creating');
-  const taken = new Set(rows.map((row) => nameKey(row.folder)));
-  for (const entry of (await readFolder(check.root.path)) ?? []) taken.add(nameKey(entry.name));
-  const created: string[] = [];
-  for (const design of designs) {
-    if (ctx.folders.ofDesign(design.id)) continue;
-    if (creating && design.created_at && Date.parse(design.created_at) > ctx.now() - 10 * 60_000) continue;
-    const folder = uniqueName(designFolderName(design), (key) => taken.has(key), false);
-    // Linked first: a crash before the folder exists leaves a link the next pass completes, never an unlinked folder.
-    ctx.folders.linkToMake(folder, design.id);
-    await mkdir(join(check.root.path, folder), { recursive: true });
-    ctx.folders.markMade(folder);
-    taken.add(nameKey(folder));
-    ctx.log('info', `Made the folder ${folder} for your design “${design.name ?? design.slug ?? design.id}”.`, folder);
-    ctx.emit({ type: 'folder-created', folder, designId: design.id });
-    created.push(folder);
-  }
-  return created;
-}
 
 /**
  * Brings changes made on the service into the folder, for every linked own design: new files are downloaded
@@ -65,7 +23,7 @@ export async function ensureDesignFolders(ctx: SyncContext, designs: readonly Ow
  * both sides keeps both copies, a file removed on the service goes to the trash. Never overwrites a local change,
  * never deletes one. Offline: throws the ServiceError (the pass is tried again later).
  */
-export async function pullRemoteChanges(ctx: SyncContext, client: ServiceClient, options: { signal?: AbortSignal; designIds?: readonly number[] } = {}): Promise<RemoteSummary> {
+export async function pullRemoteChanges(ctx: SyncContext, client: ServiceClient, options: { signal?: AbortSignal; designIds?: readonly number[]; newFolders?: readonly string[] } = {}): Promise<RemoteSummary> {
   const started = performance.now();
   const summary: RemoteSummary = { designs: 0, downloaded: 0, replaced: 0, renamed: 0, trashed: 0, conflicts: 0, adopted: 0, skipped: 0, warnings: [], durationMs: 0 };
   const finish = () => {
@@ -103,13 +61,33 @@ export async function pullRemoteChanges(ctx: SyncContext, client: ServiceClient,
     return finish();
   }
 
+  // Folders made in this pass (a first sync, a new design) are filled quietly: one line for all, not one a file.
+  const firstFill: FirstFill = { downloaded: 0, adopted: 0, folders: new Set() };
   for (const listing of lists) {
     if (options.signal?.aborted || !ctx.root.verify().ok) break;
     summary.designs++;
-    const pass = new DesignPass(ctx, client, rootPath, listing, summary, options.signal);
+    const quiet = options.newFolders?.includes(listing.folder) ? firstFill : null;
+    const pass = new DesignPass(ctx, client, rootPath, listing, summary, quiet, options.signal);
     await pass.run();
   }
+  if (firstFill.downloaded + firstFill.adopted > 0) ctx.log('info', describeFirstFill(firstFill));
   return finish();
+}
+
+/** What the first sync of design folders brought, told once. */
+interface FirstFill {
+  downloaded: number;
+  adopted: number;
+  folders: Set<string>;
+}
+
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+function describeFirstFill(fill: FirstFill): string {
+  const into = count(fill.folders.size, 'design folder', 'design folders');
+  const same = fill.adopted > 0 ? `${count(fill.adopted, 'file', 'files')} already here ${fill.adopted === 1 ? 'was' : 'were'} the same as on the service` : '';
+  if (fill.downloaded === 0) return `In ${into}, ${same}: linked, nothing downloaded or sent.`;
+  return `Downloaded ${count(fill.downloaded, 'file', 'files')} into ${into}${same ? `; ${same}` : ''}.`;
 }
 
 /** The synced files of a listed design that the listing lacks, leaving out those it is too old to judge. */
@@ -124,7 +102,8 @@ class DesignPass {
 
   constructor(
     private readonly ctx: SyncContext, private readonly client: ServiceClient, private readonly root: string,
-    private readonly listing: DesignListing, private readonly summary: RemoteSummary, private readonly signal?: AbortSignal,
+    private readonly listing: DesignListing, private readonly summary: RemoteSummary,
+    private readonly firstFill: FirstFill | null, private readonly signal?: AbortSignal,
   ) {
     this.folder = listing.folder;
     this.designId = listing.designId;
@@ -307,7 +286,12 @@ class DesignPass {
           const entry = await statEntry(this.abs(clashPath));
           this.record(clashPath, file, entry!, localSha);
           this.summary.adopted++;
-          this.ctx.log('info', `${clashPath} is the same here and on the service: linked, nothing sent.`, clashPath);
+          if (this.firstFill) {
+            this.firstFill.adopted++;
+            this.firstFill.folders.add(this.folder);
+          } else {
+            this.ctx.log('info', `${clashPath} is the same here and on the service: linked, nothing sent.`, clashPath);
+          }
           return;
         }
         await this.conflict(clashPath, file, temp, pending?.id ?? null);
@@ -373,7 +357,12 @@ class DesignPass {
       this.ctx.log('info', `${path} was changed on the service: the file here was updated.`, path);
     } else if (why !== 'conflict') {
       this.summary.downloaded++;
-      if (why === 'new') this.ctx.log('info', `${path} was added on the service: downloaded.`, path);
+      if (why === 'new' && this.firstFill) {
+        this.firstFill.downloaded++;
+        this.firstFill.folders.add(this.folder);
+      } else if (why === 'new') {
+        this.ctx.log('info', `${path} was added on the service: downloaded.`, path);
+      }
     }
     this.ctx.emit({ type: 'downloaded', path, replaced: why === 'replace' });
   }

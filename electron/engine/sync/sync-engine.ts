@@ -1,25 +1,27 @@
 import { EventEmitter } from 'node:events';
-import { relative, resolve, sep } from 'node:path';
 import type { FSWatcher } from 'chokidar';
-import type { UserDesign } from '../../../shared';
 import { isServiceError } from '../api/service-error';
-import { QueueStore } from '../queue/queue-store';
+import type { QueueStore } from '../queue/queue-store';
 import { type QueueEvent } from '../queue/queue-item';
 import { BaseFiles } from '../sync-state/base-files';
 import { DesignFolders } from '../sync-state/design-folders';
-import { statEntry, trashFunction } from './local-files';
-import { watchSyncFolder } from './folder-watcher';
+import { trashFunction } from './local-files';
+import { discardConflictCopy } from './conflict-copy';
+import { watcherFailureMessage, watchSyncFolderReady } from './folder-watcher';
 import { scanLocal } from './local-scan';
-import { ensureDesignFolders, pullRemoteChanges, type OwnDesignRef } from './remote-pass';
+import { handleDesignGone, type DesignGoneOutcome } from './design-gone';
+import { folderForDesign, type OwnDesignRef } from './own-design-folders';
+import { remoteStep, type RemoteScope } from './remote-step';
+import { RemoteWatch } from './remote-watch';
 import type { PassOptions, PassResult, SyncEngineOptions } from './sync-options';
 import type { SyncContext, SyncEvent } from './sync-context';
+import type { FolderSideState, RemoteProblem } from './folder-side-state';
 import { SyncFolder } from '../sync-state/sync-root';
 import { RootReturn } from './root-return';
 import { engineLog } from '../log/engine-log';
 
 export type { PassOptions, PassResult, SyncEngineOptions } from './sync-options';
-
-const WATCHER_LIMIT_FIX = 'Raise the limit (Linux: `sudo sysctl fs.inotify.max_user_watches=524288`, and in /etc/sysctl.conf to keep it; macOS: close other watching apps or raise `ulimit -n`).';
+export type { FolderSideState, RemoteProblem } from './folder-side-state';
 
 /**
  * Sync of the chosen folder with the user's own designs. The folder is the source of truth, compared with the
@@ -27,7 +29,7 @@ const WATCHER_LIMIT_FIX = 'Raise the limit (Linux: `sudo sysctl fs.inotify.max_u
  * catches what it missed. Local changes go to the queue (sent by the queue runner); changes on the service are
  * brought into the folder here. Emits 'event' (SyncEvent).
  */
-export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
+export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> {
   readonly queue: QueueStore;
   readonly base: BaseFiles;
   readonly folders: DesignFolders;
@@ -56,13 +58,19 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
   private readonly onQueueChange = (event: QueueEvent) => this.queueChanged(event);
   private abort = new AbortController();
   private started = false;
-  /** The sync_status this engine wrote last (to tell it from the queue runner's). */
-  private written: { state: string; reason: string | null } | null = null;
+  /** Polls the own designs' list while watching, so that the service's changes arrive within a poll. */
+  readonly watch: RemoteWatch;
+  /** The signed-in user, as the last pass learnt it (the remote watch asks for their list). */
+  private userId: number | null = null;
+  /** What the folder side is doing now (told as 'state' events; never stored: see folderSide). */
+  private phase: 'idle' | 'scanning' = 'idle';
+  /** Why the last full pass could not read the service, or null. */
+  private remoteProblem: RemoteProblem | null = null;
 
   constructor(private readonly options: SyncEngineOptions) {
     super();
     const now = options.now ?? Date.now;
-    this.queue = options.queue ?? new QueueStore(options.db, now);
+    this.queue = options.queue;
     this.base = new BaseFiles(options.db);
     this.folders = new DesignFolders(options.db, now);
     this.root = new SyncFolder(options.db, now);
@@ -104,6 +112,11 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
       lookAgain: () => this.started && this.stoppedReason !== null,
       pollMs: options.rootPollMs ?? 2000,
     });
+    this.watch = new RemoteWatch({
+      client: options.client, intervalMs: options.remotePollMs, timers: options.watchTimers, userId: () => this.userId, serial: (work) => this.serial(work),
+      mayPoll: () => this.started && this.stoppedReason === null && (this.options.session?.canWrite() ?? true) && (this.options.online?.() ?? true),
+      changed: async (changes) => void await this.pass({ settle: 'once' }, { kind: 'changes', changes }), signal: () => this.abort.signal,
+    });
   }
 
   /** Why sync is stopped, or null. */
@@ -122,6 +135,17 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
    */
   syncOnce(options: PassOptions = {}): Promise<PassResult> {
     return this.serial(() => this.pass(options));
+  }
+
+  /** Only these designs' files from the service, and their folders, now: a decision taken on one takes effect at once. */
+  syncDesigns(designIds: readonly number[]): Promise<PassResult> {
+    return this.serial(() => this.pass({ settle: 'once', designIds }));
+  }
+
+  /** A design deleted on the service (own.delete, or gone from the list): its folder handled at once (design-gone.ts). */
+  designGone(designId: number, options: { confirmed?: boolean } = {}): Promise<DesignGoneOutcome> {
+    const goneOptions = { confirmed: options.confirmed === true, userId: this.userId, name: this.watch.nameOf(designId), signal: this.abort.signal };
+    return this.serial(() => handleDesignGone(this.ctx, this.options.client, designId, goneOptions));
   }
 
   /** Only the local comparison (what the watcher triggers). */
@@ -149,6 +173,7 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
     if (options.watch !== false) {
       await this.startWatcher();
       this.scheduleRescan();
+      this.watch.start();
       // The watcher reports only what happens once it is ready: a file put in the folder between the first pass and
       // then (a new design folder filled at once) would wait for the periodic rescan. One more local scan finds it.
       this.dirtyAll = true;
@@ -161,6 +186,7 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
     this.abort.abort();
     this.started = false;
     this.watching = false;
+    this.watch.stop();
     if (this.rescanTimer) clearTimeout(this.rescanTimer);
     if (this.debounceTimer) clearTimeout(this.debounceTimer);
     this.rescanTimer = this.debounceTimer = null;
@@ -186,35 +212,14 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
     }
   }
 
-  /**
-   * The folder of an own design, made the way a pass makes it when it has none yet (the sync folder must be
-   * chosen and there). Null when it cannot be made now (a design being created from a folder at this moment).
-   */
+  /** The folder of an own design, made the way a pass makes it when it has none yet (own-design-folders.ts). */
   folderFor(design: OwnDesignRef): Promise<string | null> {
-    return this.serial(async () => {
-      const linked = this.folders.ofDesign(design.id);
-      if (linked) return linked.folder;
-      await ensureDesignFolders(this.ctx, [design]);
-      return this.folders.ofDesign(design.id)?.folder ?? null;
-    });
+    return this.serial(() => folderForDesign(this.ctx, design));
   }
 
-  /**
-   * The person keeps the service's version of a conflicted file: their copy (a path relative to the sync folder) goes
-   * to the trash, where they can still get it back. Resolves with where it went, in words.
-   */
+  /** The person keeps the service's version of a conflicted file: their copy goes to the trash (conflict-copy.ts). */
   discardConflictCopy(path: string): Promise<string> {
-    return this.serial(async () => {
-      const root = this.root.current();
-      if (!root) throw new Error('No sync folder is chosen: there is no copy to move to the trash.');
-      const absolute = resolve(root.path, path);
-      if (!absolute.startsWith(resolve(root.path) + sep)) throw new Error(`${path} is not inside the sync folder.`);
-      const entry = await statEntry(absolute);
-      if (!entry) return 'nowhere: it was already gone';
-      const where = await this.ctx.trash(absolute, root.path);
-      this.ctx.log('info', `Kept the service's version; your copy ${path} was moved to ${where}.`, path);
-      return where;
-    });
+    return this.serial(() => discardConflictCopy(this.ctx, path));
   }
 
   /** Something was put in a design folder by the app itself (a dropped file): scanned soon, without waiting for the watcher. */
@@ -229,7 +234,7 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
     return next;
   }
 
-  private async pass(options: PassOptions): Promise<PassResult> {
+  private async pass(options: PassOptions, changes?: RemoteScope & { kind: 'changes' }): Promise<PassResult> {
     const result: PassResult = { createdFolders: [], remote: null, scan: null, stopped: null, remoteSkipped: null };
     // Stopped by this engine, or by the queue runner (it found the folder gone while sending).
     const status = this.queue.status();
@@ -242,23 +247,33 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
       result.stopped = check.reason;
       return result;
     }
-    this.setState('scanning', null);
+    // The hold a stop put on the queue ends: the folder is there as it was.
+    if (status.state === 'stopped') this.queue.setRunState('idle', null);
+    this.setPhase('scanning');
+    let remoteProblem: RemoteProblem | null = null;
     if (!options.localOnly) {
       const session = this.options.session;
       if (session && !session.canWrite()) {
         result.remoteSkipped = session.state.status === 'needs-sign-in' ? session.state.reason : 'Not signed in: the service was not checked for changes.';
+        remoteProblem = 'sign-in';
       } else {
         try {
-          const designs = await (this.options.ownDesigns ?? ((signal) => this.readOwnDesigns(signal)))(this.abort.signal);
-          result.createdFolders = await ensureDesignFolders(this.ctx, designs);
-          result.remote = await pullRemoteChanges(this.ctx, this.options.client, { signal: this.abort.signal });
+          const scope: RemoteScope = changes ?? (options.designIds ? { kind: 'designs', designIds: options.designIds } : { kind: 'full' });
+          const deps = { client: this.options.client, ownDesigns: this.options.ownDesigns, watch: this.watch, setUserId: (id: number | null) => void (this.userId = id) };
+          const step = await remoteStep(this.ctx, deps, scope, this.abort.signal);
+          result.createdFolders = step.createdFolders;
+          result.remote = step.remote;
+          if (step.folders && !options.folders) options = { ...options, folders: step.folders };
         } catch (error) {
           if (!isServiceError(error)) throw error;
-          result.remoteSkipped = error.problem.kind === 'offline'
-            ? `The service cannot be reached (${error.problem.message}): changes here are queued and sent when it is back.`
-            : error.problem.kind === 'token-rejected'
-              ? 'The service no longer accepts the sign-in: sign in again. Changes here are queued meanwhile.'
-              : `The service could not be read (${error.message}); tried again later.`;
+          remoteProblem = error.problem.kind === 'offline' ? 'offline' : error.problem.kind === 'token-rejected' ? 'sign-in' : 'service-failed';
+          // Said once, in words; the service's own message (and any network code) goes to the engine log.
+          engineLog.info('sync', 'the service was not read for changes', error);
+          result.remoteSkipped = remoteProblem === 'offline'
+            ? 'The service cannot be reached, so it was not checked for changes: changes here are queued and sent when it is back.'
+            : remoteProblem === 'sign-in'
+              ? 'The service no longer accepts the sign-in, so it was not checked for changes: sign in again. Changes here are queued meanwhile.'
+              : 'The service had a problem when it was asked for changes, so nothing was brought from it this time: it is asked again later.';
           this.ctx.reportOnce(result.remoteSkipped);
         }
       }
@@ -273,11 +288,9 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
         this.queue.log('info', 'The sync folder is back as it was: sync resumed.');
         this.emit('event', { type: 'resumed' });
       }
-      const session = this.options.session;
-      if (session?.state.status === 'needs-sign-in') this.setState('waiting', session.state.reason);
-      else if (result.remoteSkipped && !options.localOnly) this.setState('waiting', result.remoteSkipped);
-      else this.setState('idle', this.watcherProblem);
+      if (!options.localOnly) this.remoteProblem = remoteProblem;
     }
+    this.setPhase('idle');
     // Files still being written: looked at again once they may have settled.
     if (this.started && result.scan && result.scan.unsettled.length > 0) {
       for (const path of result.scan.unsettled) this.dirtyFolders.add(path.split('/')[0]!);
@@ -286,26 +299,22 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
     return result;
   }
 
-  private setState(state: 'idle' | 'scanning' | 'waiting', reason: string | null): void {
-    const current = this.queue.status();
-    if (current.state === state && current.reason === reason) return;
-    // The queue runner owns 'syncing', 'paused' and its own 'waiting' (offline, sign-in, the content policy): a scan
-    // neither hides them behind 'scanning' nor replaces them with 'idle'. Only what this engine wrote is its to replace.
-    const ours = this.written !== null && current.state === this.written.state && current.reason === this.written.reason;
-    const runners = current.state === 'syncing' || current.state === 'paused' || (current.state === 'waiting' && !ours);
-    if (runners && state !== 'waiting') return;
-    this.written = { state, reason };
-    this.queue.setRunState(state, reason);
+  /**
+   * The folder side's facts for the sync status (runtime/sync-status.ts): scanning or not, stopped and why, the
+   * watcher's problem, why the last full pass could not read the service. Kept in memory, told by 'state' events.
+   */
+  get folderSide(): FolderSideState {
+    return {
+      phase: this.stoppedReason !== null ? 'stopped' : this.phase,
+      stoppedReason: this.stoppedReason,
+      watcherWarning: this.watcherProblem,
+      remoteProblem: this.remoteProblem,
+    };
   }
 
-  private async readOwnDesigns(signal?: AbortSignal): Promise<OwnDesignRef[]> {
-    const me = await this.options.client.whoami(signal);
-    this.options.session?.confirmUser(me);
-    const designs: OwnDesignRef[] = [];
-    for await (const page of this.options.client.allPages<UserDesign>(`/v1/users/${me.id}/designs`, { limit: 100, signal })) {
-      for (const design of page.items) if (design.user_id === undefined || design.user_id === me.id) designs.push(design);
-    }
-    return designs;
+  private setPhase(phase: 'idle' | 'scanning'): void {
+    this.phase = phase;
+    this.emit('state');
   }
 
   /**
@@ -320,20 +329,17 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
       await old?.close();
       const check = this.root.verify();
       if (!this.started || !check.ok) return;
-      const root = check.root;
-      const watcher = watchSyncFolder(root.path);
-      watcher.on('all', (event, path) => {
-        // A folder removed may be the sync folder itself (or the disk it is on): looked at at once, while the
-        // process still has the watcher's handles, so that sync stops with the reason and waits for the folder.
-        if (event === 'unlinkDir') this.checkRootNow();
-        const rel = relative(root.path, path);
-        const top = rel.split(sep)[0];
-        if (!top || rel.startsWith('..')) this.dirtyAll = true;
-        else this.dirtyFolders.add(top);
-        this.scheduleScan(this.debounceMs);
+      const watcher = await watchSyncFolderReady(check.root.path, {
+        changed: (top) => {
+          if (top === null) this.dirtyAll = true;
+          else this.dirtyFolders.add(top);
+          this.scheduleScan(this.debounceMs);
+        },
+        // Maybe the sync folder itself (or its disk): looked at at once, while the process still has the watcher's
+        // handles, so that sync stops with the reason and waits for the folder.
+        folderRemoved: () => this.checkRootNow(),
+        failed: (error) => this.watcherFailed(error),
       });
-      watcher.on('error', (error) => this.watcherFailed(error as NodeJS.ErrnoException));
-      await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
       if (!this.started) {
         await watcher.close();
         return;
@@ -372,15 +378,12 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
   }
 
   private watcherFailed(error: NodeJS.ErrnoException): void {
-    const limit = error.code === 'ENOSPC' || error.code === 'EMFILE' || error.code === 'ENFILE';
-    const message = limit
-      ? `Watching the sync folder failed: the system's limit on watched files was reached (${error.code}). Changes are still found by a full rescan every ${Math.round(this.rescanIntervalMs / 60_000) || 1} min, but later than usual. ${WATCHER_LIMIT_FIX}`
-      : `Watching the sync folder failed (${error.message}). Changes are still found by periodic rescans.`;
+    const message = watcherFailureMessage(error, this.rescanIntervalMs);
     if (this.watcherProblem === message) return;
     this.watcherProblem = message;
     this.queue.log('error', message);
     this.emit('event', { type: 'warning', message });
-    if (this.stoppedReason === null) this.setState('idle', message);
+    this.emit('state');
     // Without a reliable watcher, rescan more often.
     this.scheduleRescan(Math.min(this.rescanIntervalMs, 60_000));
   }
@@ -436,7 +439,7 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent] }> {
       const message = 'The service no longer accepts your sign-in: nothing is sent or brought from the service until you sign in again. Changes here are still found and queued.';
       this.queue.log('warning', message);
       this.emit('event', { type: 'warning', message });
-      if (this.stoppedReason === null) this.setState('waiting', message);
+      this.emit('state');
     } else if (status === 'signed-in' && this.started) {
       this.dirtyAll = true;
       void this.syncOnce({ settle: 'once' }).catch((error) => engineLog.warn('sync', 'the pass after a new sign-in failed', error));

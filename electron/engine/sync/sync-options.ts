@@ -4,15 +4,22 @@ import type { QueueStore } from '../queue/queue-store';
 import type { SyncDatabase } from '../sync-state/sync-database';
 import type { TrashFile, TrashMode } from './local-files';
 import type { OwnDesignRef } from './remote-pass';
+import type { WatchTimers } from './remote-watch';
 import type { RemoteSummary, ScanSummary } from './sync-context';
+
+/**
+ * The signed-in user's own designs (drafts included), read from the service whole; the app writes them to its cache
+ * on the way (runtime/sync-parts.ts). `userId` is who they belong to (null when the service could not tell).
+ */
+export type OwnDesigns = (signal?: AbortSignal) => Promise<{ userId: number | null; designs: OwnDesignRef[] }>;
 
 export interface SyncEngineOptions {
   db: SyncDatabase;
   client: ServiceClient;
   /** The sign-in state: while it needs a new sign-in, nothing is read from the service for sync (scans go on). */
   session?: Session | null;
-  /** Shared with the queue runner so both see the same events; made on `db` when not given. */
-  queue?: QueueStore;
+  /** The profile's queue, shared with the queue runner so both see the same events. */
+  queue: QueueStore;
   /** How long a new or changed file must keep its size and mtime before it is queued (default 2000 ms). */
   settleMs?: number;
   /** In a one-shot pass, how long to wait for files being written (default 60 s). */
@@ -28,8 +35,17 @@ export interface SyncEngineOptions {
   rootPollMs?: number;
   /** 'system' (default): the OS trash, falling back to <root>/.design-sync-trash; 'folder': always the fallback. */
   trash?: TrashMode | TrashFile;
-  /** The own designs (for their folders); default: read from the service. */
-  ownDesigns?: (signal?: AbortSignal) => Promise<OwnDesignRef[]>;
+  /** The own designs (for their folders). */
+  ownDesigns: OwnDesigns;
+  /**
+   * While watching: how often the own designs' list is asked for (a conditional GET), so that changes made on the
+   * service arrive within about this long (default 30 s; 0: only at full passes).
+   */
+  remotePollMs?: number;
+  /** Timers of the remote watch (tests drive them). */
+  watchTimers?: WatchTimers;
+  /** Whether the service is reachable as far as the app knows: no poll is made while it is not. */
+  online?: () => boolean;
   now?: () => number;
 }
 
@@ -40,6 +56,8 @@ export interface PassOptions {
   localOnly?: boolean;
   /** Only these top-level folders (local scan). */
   folders?: readonly string[];
+  /** Only these designs' files from the service, and only their folders scanned (a decision was taken on one of them). */
+  designIds?: readonly number[];
 }
 
 export interface PassResult {

@@ -124,6 +124,10 @@ async function main(): Promise<void> {
     tray.setContextMenu(Menu.buildFromTemplate(trayMenuTemplate(view, lastSync, {
       openWindow: () => showWindow(),
       openSyncFolder: (folder) => void shell.openPath(folder),
+      // Its outcome shows as the tray's state (sync.changed); a refusal goes to the log.
+      syncNow: () => void engine.request('sync.now', {}).then((outcome) => {
+        if (!outcome.ok) log(`design-sync: Sync now was refused (${outcome.problem.message})`);
+      }),
       pauseUploads: () => void engine.request('queue.pause', { target: 'all' }),
       resumeUploads: () => void engine.request('queue.resume', { target: 'all' }),
       quit: () => app.quit(),

@@ -5,6 +5,8 @@ import type { TrayView } from './tray-state';
 export interface TrayMenuActions {
   openWindow(): void;
   openSyncFolder(folder: string): void;
+  /** A full pass at once: the service's changes into the folder, the folder's into the queue. */
+  syncNow(): void;
   pauseUploads(): void;
   resumeUploads(): void;
   /** Quits the way the app menu does: uploads in flight finish or stop safely first. */
@@ -12,8 +14,8 @@ export interface TrayMenuActions {
 }
 
 /**
- * The tray's menu: the state in words (not clickable), open the window, open the sync folder (greyed out when there is
- * none), pause or resume uploads (greyed out until sync is set up), quit.
+ * The tray's menu: the state in words (not clickable), open the window, open the sync folder and sync now (greyed out
+ * when there is no sync folder), pause or resume uploads (greyed out until sync is set up), quit.
  */
 export function trayMenuTemplate(tray: TrayView, sync: SyncView | null, actions: TrayMenuActions): MenuItemConstructorOptions[] {
   const folder = sync?.folder ?? null;
@@ -23,6 +25,7 @@ export function trayMenuTemplate(tray: TrayView, sync: SyncView | null, actions:
     { type: 'separator' },
     { id: 'open-window', label: 'Open design-sync', click: () => actions.openWindow() },
     { id: 'open-folder', label: 'Open sync folder', enabled: folder !== null, click: () => { if (folder !== null) actions.openSyncFolder(folder); } },
+    { id: 'sync-now', label: 'Sync now', enabled: folder !== null, click: () => { if (folder !== null) actions.syncNow(); } },
     { type: 'separator' },
     paused
       ? { id: 'resume', label: 'Resume uploads', enabled: folder !== null, click: () => actions.resumeUploads() }

@@ -11,9 +11,10 @@ import { join } from 'node:path';
 import { ServiceClient } from '../../../electron/engine/api/service-client';
 import { MemoryTokenStore } from '../../../electron/engine/authorization/memory-token-store';
 import { Session } from '../../../electron/engine/authorization/session';
+import { openDesignCache } from '../../../electron/engine/cache/design-cache';
 import { QueueRunner, queueClient } from '../../../electron/engine/queue/queue-runner';
 import { openSyncDatabase } from '../../../electron/engine/sync-state/sync-database';
-import { SyncEngine } from '../../../electron/engine/sync/sync-engine';
+import { assemble } from './sync-fixtures';
 
 const [url, token, work, sizeArg] = process.argv.slice(2);
 if (!url || !token || !work || !sizeArg) throw new Error('usage: big-file-sync-child.ts <url> <token> <work dir> <size>');
@@ -26,7 +27,8 @@ const db = openSyncDatabase(join(profile, 'sync.sqlite'));
 const session = new Session(new MemoryTokenStore(token));
 await session.load();
 const client = new ServiceClient(session.transportOptions({ baseUrl: url, retry: { retries: 1, minDelayMs: 5, maxDelayMs: 10 } }));
-const engine = new SyncEngine({ db, client, session, settleMs: 100, maxSettleWaitMs: 30_000, trash: 'folder' });
+const cache = openDesignCache({ cacheDatabase: join(profile, 'cache.sqlite'), fileCache: join(profile, 'files') });
+const { sync: engine } = assemble({ url, db, cache, session, client, settleMs: 100, tuning: { maxSettleWaitMs: 30_000 } });
 engine.root.choose(root, { profileDir: profile });
 const runner = new QueueRunner({ store: engine.queue, session, client: queueClient(session, url, 'design-sync-test'), settleMs: 100, followOtherProcesses: false });
 

@@ -4,21 +4,26 @@ import type { QueueItemView } from '../../../shared';
 import { ServiceClient } from '../../../electron/engine/api/service-client';
 import { MemoryTokenStore } from '../../../electron/engine/authorization/memory-token-store';
 import { Session } from '../../../electron/engine/authorization/session';
-import { QueueRunner, queueClient, type QueueRunnerOptions } from '../../../electron/engine/queue/queue-runner';
+import { openDesignCache, type DesignCache } from '../../../electron/engine/cache/design-cache';
+import type { QueueRunner } from '../../../electron/engine/queue/queue-runner';
 import type { QueueEvent } from '../../../electron/engine/queue/queue-item';
+import { QueueStore } from '../../../electron/engine/queue/queue-store';
+import { makeSyncParts, type SyncPartsOptions } from '../../../electron/engine/runtime/sync-parts';
 import type { SyncEvent } from '../../../electron/engine/sync/sync-context';
 import { openSyncDatabase, type SyncDatabase } from '../../../electron/engine/sync-state/sync-database';
-import { SyncEngine, type SyncEngineOptions } from '../../../electron/engine/sync/sync-engine';
+import type { SyncEngine } from '../../../electron/engine/sync/sync-engine';
 import { tempDir } from '../cache/cache-fixtures';
 
 /**
- * One "computer": a profile directory with its sync database, a sync root, the sync engine on them, and the real
- * queue runner of that profile (its own session holding the user's token), as the app and `design-sync sync` run them.
+ * One "computer": a profile directory with its sync database, cache and queue, a sync root, and the sync engine and
+ * queue runner on them, made by the app's own assembly (runtime/sync-parts.ts: the own designs pulled into the cache,
+ * one queue shared by both) with a session holding the user's token, as the app and `design-sync sync` run them.
  */
 export interface Computer {
   profile: string;
   rootPath: string;
   db: SyncDatabase;
+  cache: DesignCache;
   client: ServiceClient;
   session: Session;
   engine: SyncEngine;
@@ -31,31 +36,52 @@ export function clientFor(url: string, token: string): ServiceClient {
   return new ServiceClient({ baseUrl: url, token: () => token, retry: { retries: 1, minDelayMs: 5, maxDelayMs: 10 } });
 }
 
-export type ComputerOptions = Partial<SyncEngineOptions> & { root?: string; runner?: Partial<QueueRunnerOptions> };
+export interface ComputerOptions {
+  root?: string;
+  /** The client the sync engine reads the service with (default: the service's address, quick retries). */
+  client?: ServiceClient;
+  settleMs?: number;
+  rescanIntervalMs?: number;
+  remotePollMs?: number;
+  tuning?: SyncPartsOptions['tuning'];
+}
+
+/**
+ * The sync engine and queue runner on a profile's databases, made as the app makes them (makeSyncParts), with the
+ * tests' shorter timings.
+ */
+export function assemble(options: Omit<ComputerOptions, 'root'> & { url: string; db: SyncDatabase; cache: DesignCache; session: Session; client: ServiceClient }) {
+  return makeSyncParts({
+    baseUrl: options.url, userAgent: 'design-sync-test', session: options.session, cache: options.cache, db: options.db,
+    queue: new QueueStore(options.db), client: options.client, transportHooks: {},
+    settleMs: options.settleMs ?? 120, rescanIntervalMs: options.rescanIntervalMs ?? 10 * 60_000, trash: 'folder', contentPolicyAccepted: () => true,
+    ...(options.remotePollMs !== undefined ? { remotePollMs: options.remotePollMs } : {}),
+    tuning: { maxSettleWaitMs: 10_000, random: () => 0.5, ...options.tuning },
+  });
+}
 
 export async function makeComputer(url: string, token: string, options: ComputerOptions = {}): Promise<Computer> {
-  const { root, runner: runnerOptions, ...engineOptions } = options;
   const profile = tempDir('sync-profile');
-  const rootParent = root ? null : tempDir('sync-root');
-  const rootPath = root ?? join(rootParent!, 'Designs');
+  const rootParent = options.root ? null : tempDir('sync-root');
+  const rootPath = options.root ?? join(rootParent!, 'Designs');
   mkdirSync(rootPath, { recursive: true });
   const db = openSyncDatabase(join(profile, 'sync.sqlite'));
+  const cache = openDesignCache({ cacheDatabase: join(profile, 'cache.sqlite'), fileCache: join(profile, 'files') });
   const session = new Session(new MemoryTokenStore(token));
   await session.load();
-  const client = engineOptions.client ?? clientFor(url, token);
-  const settleMs = engineOptions.settleMs ?? 120;
-  const engine = new SyncEngine({ db, client, session, maxSettleWaitMs: 10_000, trash: 'folder', ...engineOptions, settleMs });
+  const client = options.client ?? clientFor(url, token);
+  const settleMs = options.settleMs ?? 120;
+  const { sync: engine, runner } = assemble({ url, db, cache, session, client, ...options, settleMs });
   engine.root.choose(rootPath, { profileDir: profile });
-  // The runner shares the engine's store, so each sees the other's writes as events (as in the app).
-  const runner = new QueueRunner({ store: engine.queue, session, client: queueClient(session, url, 'design-sync-test'), settleMs, random: () => 0.5, ...runnerOptions });
   const events: SyncEvent[] = [];
   engine.on('event', (event) => events.push(event));
   return {
-    profile, rootPath: engine.root.current()!.path, db, client, session, engine, runner, events,
+    profile, rootPath: engine.root.current()!.path, db, cache, client, session, engine, runner, events,
     async dispose() {
       await runner.stop();
       await engine.stop();
       db.close();
+      cache.close();
       rmSync(profile, { recursive: true, force: true });
       rmSync(rootParent ?? rootPath, { recursive: true, force: true });
     },

@@ -8,7 +8,7 @@ import { ServiceClient } from '../../../electron/engine/api/service-client';
 import { QueueRunner, queueClient } from '../../../electron/engine/queue/queue-runner';
 import type { SyncEvent } from '../../../electron/engine/sync/sync-context';
 import { startTestService, type TestService } from '../../support/local-service';
-import { pending, send, type Computer, syncedFolder, type ComputerOptions } from './sync-fixtures';
+import { assemble, pending, send, type Computer, syncedFolder, type ComputerOptions } from './sync-fixtures';
 
 let service: TestService;
 const computers: Computer[] = [];
@@ -107,7 +107,7 @@ describe('what must never happen', () => {
   });
 
   it('uploads a file being written once, only after it settled, with its final content (watching)', async () => {
-    const { computer, dir, folder, api, design } = await syncedBracket(1, { settleMs: 250, debounceMs: 50 });
+    const { computer, dir, folder, api, design } = await syncedBracket(1, { settleMs: 250, tuning: { debounceMs: 50 } });
     const { engine, runner } = computer;
     // As in the app: the watcher and the runner both run, the runner sends whatever is queued at once.
     await engine.start({ watch: true });
@@ -156,7 +156,7 @@ describe('what must never happen', () => {
     const watcher = (computer.engine as unknown as { watcher: NodeJS.EventEmitter }).watcher;
     watcher.emit('error', Object.assign(new Error('ENOSPC: System limit for number of file watchers reached'), { code: 'ENOSPC' }));
     expect(computer.engine.watcherWarning).toMatch(/limit on watched files was reached \(ENOSPC\).*fs\.inotify\.max_user_watches/);
-    expect(computer.engine.queue.status().reason).toMatch(/max_user_watches/);
+    expect(computer.engine.folderSide).toMatchObject({ phase: 'idle', watcherWarning: expect.stringMatching(/max_user_watches/) as string });
     expect(computer.events.some((e) => e.type === 'warning' && /max_user_watches/.test(e.message))).toBe(true);
     await computer.engine.stop();
 
@@ -164,8 +164,7 @@ describe('what must never happen', () => {
     const session = new Session(new MemoryTokenStore(token));
     await session.load();
     const client = new ServiceClient(session.transportOptions({ baseUrl: service.url }));
-    const { SyncEngine } = await import('../../../electron/engine/sync/sync-engine');
-    const engine = new SyncEngine({ db: computer.db, client, session, settleMs: 100, trash: 'folder' });
+    const { sync: engine } = assemble({ url: service.url, db: computer.db, cache: computer.cache, session, client, settleMs: 100 });
     const events: string[] = [];
     engine.on('event', (e) => { if (e.type === 'warning') events.push(e.message); });
     session.noticeProblem({ kind: 'token-rejected', message: 'revoked' });
@@ -173,7 +172,7 @@ describe('what must never happen', () => {
     const first = await engine.start({ watch: false, firstPass: { settle: 'wait' } });
     expect(first.remoteSkipped).toMatch(/sign in again/);
     expect(first.remote).toBeNull();
-    expect(engine.queue.status()).toMatchObject({ state: 'waiting', reason: expect.stringMatching(/sign in again/) });
+    expect(engine.folderSide).toMatchObject({ remoteProblem: 'sign-in' });
     expect(events.join('\n')).toMatch(/no longer accepts your sign-in/);
     expect(pending(computer).map((i) => i.path)).toEqual([`${folder}/while-signed-out.stl`]);
     // The runner of that session sends nothing either: it waits for a sign-in, and says so.
@@ -182,7 +181,7 @@ describe('what must never happen', () => {
     try {
       await runner.waitUntil(() => runner.blockedBy?.kind === 'sign-in', { timeoutMs: 10_000 });
       expect(pending(computer).map((i) => [i.path, i.state])).toEqual([[`${folder}/while-signed-out.stl`, 'waiting']]);
-      expect(engine.queue.status().reason).toMatch(/[Ss]ign in again/);
+      expect(engine.queue.recentActivity(5).map((a) => a.message).join('\n')).toMatch(/[Ss]ign in again/);
     } finally {
       await runner.stop();
     }

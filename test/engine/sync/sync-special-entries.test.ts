@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncEvent } from '../../../electron/engine/sync/sync-context';
 import { startTestService, type TestService } from '../../support/local-service';
 import { until } from '../../support/until';
-import { IS_ROOT } from './cli-process';
+import { IS_ROOT } from '../../support/cli-child';
 import { clientFor, makeComputer, send, type Computer } from './sync-fixtures';
 
 let service: TestService;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { QueueRunner, queueClient } from '../../../electron/engine/queue/queue-runner';
 import { startTestService, type TestService } from '../../support/local-service';
-import { clientFor, makeComputer, pending, send, type Computer } from './sync-fixtures';
+import { assemble, clientFor, makeComputer, pending, send, type Computer } from './sync-fixtures';
 
 const IMAGES = join(import.meta.dirname, '../../fixtures/images');
 const PE_HEAD = (() => {
@@ -255,19 +255,18 @@ describe('two computers on one account', () => {
     writeFileSync(join(dirB, 'added-while-closed.txt'), 'new');
 
     // B starts again, offline first: its own changes are found and queued, nothing is removed.
-    const { SyncEngine } = await import('../../../electron/engine/sync/sync-engine');
-    const offline = new SyncEngine({ db: b!.db, client: clientFor('http://127.0.0.1:9', token), settleMs: 120, trash: 'folder' });
+    const { sync: offline } = assemble({ url: 'http://127.0.0.1:9', db: b!.db, cache: b!.cache, session: b!.session, client: clientFor('http://127.0.0.1:9', token), settleMs: 120 });
     const offlinePass = await offline.syncOnce({ settle: 'wait' });
     expect(offlinePass.remoteSkipped).toMatch(/cannot be reached/);
     expect(kinds(b!)).toEqual([`upload ${folder}/added-while-closed.txt`]);
     expect(files(dirB)).toEqual(['added-while-closed.txt', 'edited.txt', 'gone.txt', 'keep.txt']);
-    expect(b!.engine.queue.status().state).toBe('waiting');
+    expect(offline.folderSide.remoteProblem).toBe('offline');
     // Its runner cannot reach the service either: the upload waits (not failed, not lost), and the queue says why.
     const offlineRunner = new QueueRunner({ store: offline.queue, session: b!.session, client: queueClient(b!.session, 'http://127.0.0.1:9'), settleMs: 120, random: () => 0.5 });
     offlineRunner.start();
     try {
       await offlineRunner.waitUntil(() => offlineRunner.blockedBy?.kind === 'offline', { timeoutMs: 10_000 });
-      expect(offline.queue.status()).toMatchObject({ state: 'waiting', reason: expect.stringMatching(/Cannot reach the service/) });
+      expect(offline.queue.recentActivity(5).map((a) => a.message)).toContain('The service cannot be reached: uploads wait and resume by themselves.');
       expect(kinds(b!)).toEqual([`upload ${folder}/added-while-closed.txt`]);
       expect(pending(b!)[0]!.state).toBe('waiting');
     } finally {

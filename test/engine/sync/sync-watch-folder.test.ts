@@ -5,7 +5,7 @@ import { runCliCapturing } from '../../support/cli';
 import { startTestService, type TestService } from '../../support/local-service';
 import { until } from '../../support/until';
 import { tempDir } from '../cache/cache-fixtures';
-import { escapeRegExp, startCli, type CliProcess } from './cli-process';
+import { escapeRegExp, startCli, type CliProcess } from '../../support/cli-child';
 import { clientFor } from './sync-fixtures';
 
 let service: TestService;

@@ -1,5 +1,6 @@
 import type { QueueState } from '../../../../shared';
 import { cancelItem, confirmDeletion, confirmNewDesign, pauseItem, resolveConflict, retryItem } from '../../runtime/queue-actions';
+import { decisionTaken } from '../../runtime/sync-actions';
 import type { Handlers } from '../handler-types';
 import { activityView, queueEntry } from '../views/queue-entry';
 
@@ -11,7 +12,17 @@ export const QUEUE_HANDLERS: Handlers<'queue.list' | 'queue.retry' | 'queue.canc
     activity: engine.queue.recentActivity(50).map(activityView),
   }),
   'queue.retry': (engine, { target }) => ({ changed: target === 'all' ? engine.queue.retryAll() : (retryItem(engine.queue, target), 1) }),
-  'queue.cancel': (engine, { target }) => ({ changed: target === 'all' ? engine.queue.cancelAll() : (cancelItem(engine.queue, target), 1) }),
+  // A decision takes effect at once: the designs it touched are looked at on the service now (a kept file comes back).
+  'queue.cancel': (engine, { target }) => {
+    if (target !== 'all') {
+      decisionTaken(engine, [cancelItem(engine.queue, target).designId]);
+      return { changed: 1 };
+    }
+    const designs = engine.queue.list({ states: NOT_DONE, limit: 100_000 }).map((item) => item.designId);
+    const changed = engine.queue.cancelAll();
+    decisionTaken(engine, designs);
+    return { changed };
+  },
   'queue.pause': (engine, { target }) => {
     if (target !== 'all') return { changed: (pauseItem(engine.queue, target, true), 1) };
     engine.queue.setQueuePaused(true);
@@ -24,6 +35,9 @@ export const QUEUE_HANDLERS: Handlers<'queue.list' | 'queue.retry' | 'queue.canc
   },
   'queue.confirmDelete': (engine, { id }) => queueEntry(confirmDeletion(engine.queue, id)),
   'queue.confirmDesign': (engine, { id, name, excerpt, license, publish }) => queueEntry(confirmNewDesign(engine.queue, id, { name, excerpt, license }, publish)),
-  'queue.resolveConflict': async (engine, { id, keep }) =>
-    queueEntry(await resolveConflict(engine.queue, id, keep, (path) => engine.syncParts().sync.discardConflictCopy(path))),
+  'queue.resolveConflict': async (engine, { id, keep }) => {
+    const item = await resolveConflict(engine.queue, id, keep, (path) => engine.syncParts().sync.discardConflictCopy(path));
+    decisionTaken(engine, [item.designId]);
+    return queueEntry(item);
+  },
 };

@@ -1,9 +1,10 @@
 import { isAbsolute } from 'node:path';
 import { EngineError } from '../../runtime/engine-error';
+import { syncNow } from '../../runtime/sync-actions';
 import type { Handlers } from '../handler-types';
 import { syncView } from '../views/sync-view';
 
-export const SYNC_HANDLERS: Handlers<'sync.status' | 'sync.chooseFolder' | 'sync.start' | 'sync.stop' | 'sync.acceptContentPolicy'> = {
+export const SYNC_HANDLERS: Handlers<'sync.status' | 'sync.chooseFolder' | 'sync.start' | 'sync.stop' | 'sync.now' | 'sync.acceptContentPolicy'> = {
   'sync.status': (engine) => syncView(engine),
   'sync.chooseFolder': async (engine, { path }) => {
     if (!isAbsolute(path)) {
@@ -20,6 +21,10 @@ export const SYNC_HANDLERS: Handlers<'sync.status' | 'sync.chooseFolder' | 'sync
   },
   'sync.stop': async (engine) => {
     await engine.stopBackground();
+    return syncView(engine);
+  },
+  'sync.now': async (engine) => {
+    await syncNow(engine);
     return syncView(engine);
   },
   'sync.acceptContentPolicy': (engine) => {

@@ -4,10 +4,15 @@ import { contract } from '../../contract/contract';
 import { useQueue } from '../../stores/queue-store';
 import { useSync } from '../../stores/sync-store';
 
-/** The overall state in words, the sync folder (or choosing one), and starting, stopping, pausing. */
+/** The overall state in words, the sync folder (or choosing one), and syncing now, starting, stopping, pausing. */
 export function SyncFolderPanel({ sync }: { sync: SyncState }) {
   const act = useQueue((store) => store.act);
   const [path, setPath] = useState('');
+  const [syncingNow, setSyncingNow] = useState(false);
+  const syncNow = () => {
+    setSyncingNow(true);
+    void act(() => contract.request('sync.now', {})).then(refresh).finally(() => setSyncingNow(false));
+  };
   const refresh = () => void useSync.getState().load();
   return (
     <section className="panel" aria-label="Sync folder">
@@ -16,6 +21,8 @@ export function SyncFolderPanel({ sync }: { sync: SyncState }) {
         <>
           <p>Sync folder: <code>{sync.folder}</code></p>
           <div className="form-actions">
+            <button type="button" onClick={syncNow} disabled={syncingNow} aria-busy={syncingNow}
+              title="Looks at the service and the folder now, instead of waiting for the next check">{syncingNow ? 'Syncing…' : 'Sync now'}</button>
             {sync.running
               ? <button type="button" onClick={() => void act(() => contract.request('sync.stop', {})).then(refresh)}>Stop syncing</button>
               : <button type="button" className="primary" onClick={() => void act(() => contract.request('sync.start', {})).then(refresh)}>Start syncing</button>}
