@@ -29,7 +29,10 @@ const ENGINE_LAYERS = {
   queue: ['log', 'api', 'authorization', 'sync-state'],
   sync: ['log', 'api', 'authorization', 'queue', 'sync-state'],
   runtime: ['log', 'api', 'profile', 'settings', 'authorization', 'cache', 'sync-state', 'queue', 'sync'],
-  contract: ['log', 'api', 'profile', 'settings', 'authorization', 'cache', 'sync-state', 'queue', 'sync', 'runtime'],
+  // The application services, one folder per capability: the front ends' one way to change what they own.
+  'own-designs': ['log', 'api', 'profile', 'settings', 'authorization', 'cache', 'sync-state', 'queue', 'sync', 'runtime'],
+  library: ['log', 'api', 'profile', 'settings', 'authorization', 'cache', 'sync-state', 'queue', 'sync', 'runtime'],
+  contract: ['log', 'api', 'profile', 'settings', 'authorization', 'cache', 'sync-state', 'queue', 'sync', 'runtime', 'own-designs', 'library'],
 };
 const engineLayer = (name, allowed) => ({
   target: `./electron/engine/${name}`,

@@ -37,21 +37,23 @@ export function contractSocket(endpoint: ContractEndpoint, log: (line: string) =
     for (const socket of server.clients) send(socket, event);
   });
 
-  const answer = (name: string, input: unknown): Promise<Outcome<unknown>> =>
+  const answer = (name: string, input: unknown, signal: AbortSignal): Promise<Outcome<unknown>> =>
     // The endpoint promises never to throw; should it, the window still gets an answer and the host stays up.
-    endpoint.handle(name, input).catch((error: unknown) => {
+    endpoint.handle(name, input, signal).catch((error: unknown) => {
       log(`window host: the ${name} request failed (${error instanceof Error ? error.message : String(error)})`);
       return { ok: false, problem: { kind: 'internal', message: `The ${name} request failed in the engine.` } };
     });
 
   server.on('connection', (socket) => {
     let inFlight = 0;
+    // The window went away: what its requests still wait on (the service…) is stopped.
+    const gone = new AbortController();
     // Frames ws had already read when the socket was paused: at most one read's worth, never more.
     const waiting: { id: number; name: string; input: unknown }[] = [];
     const run = (request: { id: number; name: string; input: unknown }) => {
       inFlight++;
       if (inFlight >= MAX_IN_FLIGHT) socket.pause();
-      void answer(request.name, request.input).then((outcome) => {
+      void answer(request.name, request.input, gone.signal).then((outcome) => {
         inFlight--;
         send(socket, { type: 'response', id: request.id, outcome });
         const next = waiting.shift();
@@ -73,6 +75,7 @@ export function contractSocket(endpoint: ContractEndpoint, log: (line: string) =
     });
     socket.on('close', () => {
       waiting.length = 0;
+      gone.abort();
     });
     socket.on('error', (error) => log(`window host: a window's connection failed (${error.message})`));
   });

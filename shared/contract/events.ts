@@ -1,4 +1,4 @@
-import type { AccountView, ActivityView, ConnectivityView, PullProgressView, PullView, QueueEntry, SyncView } from './views';
+import type { AccountView, ActivityView, ConnectivityView, OwnDesignView, PullProgressView, PullView, QueueEntry, SyncView } from './views';
 import type { ContractProblem } from './problems';
 
 /** Every event a window receives: one map of event name → payload. */
@@ -8,8 +8,15 @@ export interface ContractEvents {
   /** A browser sign-in ended without signing in (denied, timed out, failed), in words. */
   'account.signInEnded': { outcome: 'signed-in' | 'denied' | 'timed-out' | 'cancelled' | 'failed'; message: string };
   'pull.progress': PullProgressView;
-  /** A catalogue or own-designs pull ended: what changed, or the problem that stopped it. */
-  'pull.finished': { kind: 'catalogue' | 'own'; summary: PullView | null; problem: ContractProblem | null };
+  /** A pull of the catalogue ended: what changed, or the problem that stopped it. */
+  'pull.finished': { summary: PullView | null; problem: ContractProblem | null };
+  /**
+   * Designs of the cache changed (a pull, an edit, a search merged…): these ids changed or are new, these are gone;
+   * `all` when too many changed to name (a pull of the catalogue): read again what is shown.
+   */
+  'designs.changed': { ids: number[]; removed: number[]; all: boolean };
+  /** The signed-in user's own designs changed (in the cache, or their sync state): their views, and the ids gone. */
+  'own.changed': { designs: OwnDesignView[]; removed: number[] };
   /** The overall sync state (and the queue's counts) changed. */
   'sync.changed': SyncView;
   /** A queue item changed (bytes sent included, a few times a second at most). */
@@ -20,4 +27,4 @@ export interface ContractEvents {
 }
 
 export type EventName = keyof ContractEvents;
-export const EVENT_NAMES: readonly EventName[] = ['account.changed', 'account.signInEnded', 'pull.progress', 'pull.finished', 'sync.changed', 'queue.item', 'activity', 'connectivity'];
+export const EVENT_NAMES: readonly EventName[] = ['account.changed', 'account.signInEnded', 'pull.progress', 'pull.finished', 'designs.changed', 'own.changed', 'sync.changed', 'queue.item', 'activity', 'connectivity'];

@@ -140,10 +140,8 @@ export interface OwnDesignView {
   syncState: OwnSyncState;
   /** Queue items of this design not done yet. */
   pending: number;
-  /** Edits made while offline wait in the queue: this says so. */
+  /** What its waiting changes mean now (an edit saved here waits for the service…), in words; null when none wait. */
   note: string | null;
-  /** An edit of the design's fields (name, excerpt, license, description) saved here waits to be sent: the card shows it already. */
-  editWaiting: boolean;
 }
 
 /** A file dropped on a design (or picked for it), now in the design's folder: the sync folder and the queue upload it. */
@@ -193,19 +191,61 @@ export type OverallSyncState =
   /** No service or no sync folder chosen yet. */
   | 'not-set-up'
   | 'up-to-date'
+  /** Looking for changes, or sending them (with counts). */
   | 'syncing'
   /** Paused by the person (the queue), or sync not running. */
   | 'paused'
-  | 'offline'
-  /** Something only the person can do: sign in, accept the content policy, confirm a deletion or a new design… */
+  /** Something only the person can do: accept the content policy, confirm a deletion or a new design… ("Waiting for you"). */
   | 'attention'
-  /** Sync stopped (the folder vanished…) or a change failed. */
+  /** The service does not answer (never said while it does). */
+  | 'offline'
+  /** Nobody is signed in, or the service no longer accepts the sign-in. */
+  | 'signed-out'
+  /** Sync stopped (the folder vanished…), a change failed, or the background work could not start. */
   | 'error';
+
+/**
+ * Why the state is what it is: one code per case, with the facts its words need in the view (counts, folder, the
+ * service's address, until when, a detail already in words). The words are made at the edge, by
+ * shared/sync/sync-state-words.ts syncReasonWords(), the same for the window, the tray and the CLI.
+ */
+export type SyncReasonCode =
+  | 'no-service'
+  | 'no-folder'
+  | 'in-step'
+  /** Up to date, but the folder's watcher failed: changes are found by rescans (detail: the watcher's words). */
+  | 'watcher-degraded'
+  | 'looking'
+  | 'sending'
+  /** The service asked to slow down: sending resumes at `until`. */
+  | 'rate-limited'
+  | 'uploads-paused'
+  | 'not-running'
+  | 'content-policy'
+  | 'items-need-you'
+  | 'service-unreachable'
+  | 'signed-out'
+  | 'sign-in-refused'
+  /** The sync folder is not there as it was (detail: which, and what to do). */
+  | 'folder-unavailable'
+  | 'changes-failed'
+  /** Another process sends this profile's queue (detail: which). */
+  | 'queue-locked'
+  | 'sync-failed'
+  /** The service answered with a problem of its own when read: tried again later. */
+  | 'service-failed';
 
 export interface SyncView {
   state: OverallSyncState;
-  /** What the state means now and what to do, in words. */
+  reasonCode: SyncReasonCode;
+  /** What the state means now and what to do, in words: syncReasonWords() of this view (the same everywhere). */
   reason: string | null;
+  /** The service's address (for 'service-unreachable'). */
+  serviceUrl: string | null;
+  /** Until when the state lasts by itself ('rate-limited'), or null. */
+  until: IsoTime | null;
+  /** A detail already in people's words ('folder-unavailable', 'queue-locked', 'watcher-degraded'), or null. */
+  detail: string | null;
   /** The engine's own run state, for detail. */
   runState: SyncRunState;
   folder: string | null;
@@ -266,7 +306,7 @@ export interface DiagnosticsView {
 
 export interface ConnectivityView {
   online: boolean;
-  /** Why offline, in words. */
+  /** Why offline, in words (connectivityWords(): no raw codes; the detail is in the engine log). */
   reason: string | null;
   since: IsoTime;
 }

@@ -28,6 +28,9 @@ describe('the layer rule', () => {
     ['electron/engine/api/x.ts', "import { Session } from '../authorization/session';\nexport const x = Session;"],
     ['electron/engine/cache/x.ts', "import { QueueStore } from '../queue/queue-store';\nexport const x = QueueStore;"],
     ['electron/engine/sync/x.ts', "import { openEngine } from '../runtime/open-engine';\nexport const x = openEngine;"],
+    ['electron/engine/runtime/x.ts', "import { OwnDesigns } from '../own-designs/own-designs';\nexport const x = OwnDesigns;"],
+    ['electron/engine/cache/x.ts', "import { Library } from '../library/library';\nexport const x = Library;"],
+    ['electron/engine/own-designs/x.ts', "import { HANDLERS } from '../contract/handlers';\nexport const x = HANDLERS;"],
   ])('refuses an import against the engine\'s inner layers in %s', async (filePath, code) => {
     expect((await problems(filePath, code)).join('\n')).toMatch(/import-x\/no-restricted-paths.*inner layers/);
   });
@@ -58,6 +61,11 @@ describe('the layer rule', () => {
   it('lets the sync layer use the queue, and the queue the sync state', async () => {
     expect(await problems('electron/engine/sync/x.ts', "import { QueueStore } from '../queue/queue-store';\nexport const x = QueueStore;")).toEqual([]);
     expect(await problems('electron/engine/queue/x.ts', "import { BaseFiles } from '../sync-state/base-files';\nexport const x = BaseFiles;")).toEqual([]);
+  });
+
+  it('lets the services use the runtime, and the contract the services', async () => {
+    expect(await problems('electron/engine/own-designs/x.ts', "import { Engine } from '../runtime/engine';\nexport const x = Engine;")).toEqual([]);
+    expect(await problems('electron/engine/contract/x.ts', "import { OwnDesigns } from '../own-designs/own-designs';\nimport { Library } from '../library/library';\nexport const x = [OwnDesigns, Library];")).toEqual([]);
   });
 
   it('lets the shell import electron and every layer import shared', async () => {

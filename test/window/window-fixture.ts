@@ -68,7 +68,7 @@ export async function openWindow(seed: (service: TestService, makerToken: string
     async close() {
       await chromium.close();
       await host.close();
-      endpoint.close();
+      await endpoint.close();
       await engine.close();
       await service.stop().catch(() => {});
       rmSync(profile, { recursive: true, force: true });

@@ -1,4 +1,5 @@
 import type { CommandModule } from '../command-module';
+import { designsCommand } from './designs';
 import { loginCommand } from './login';
 import { logoutCommand } from './logout';
 import { pullCommand } from './pull';
@@ -17,6 +18,7 @@ export const COMMAND_MODULES: CommandModule[] = [
   pullCommand,
   searchCommand,
   showCommand,
+  designsCommand,
   statusCommand,
   queueCommand,
   syncCommand,

@@ -1,6 +1,6 @@
 import { isServiceError } from '../../engine/api/service-error';
-import { searchCachedDesigns, type DesignSummary } from '../../engine/cache/design-reads';
-import { searchOnline } from '../../engine/cache/online-search';
+import type { DesignSummary } from '../../engine/cache/design-reads';
+import { Library } from '../../engine/library/library';
 import { CliError } from '../cli-context';
 import type { CommandModule } from '../command-module';
 
@@ -32,17 +32,20 @@ export const searchCommand: CommandModule = (program, context) => {
       const query = words.join(' ');
       const limit = positiveInt(options.limit, '--limit');
       const page = positiveInt(options.page, '--page');
-      const client = options.online ? await ctx.client() : null;
-      const { cache } = await ctx.engine();
+      // Online needs a service chosen: said plainly when none is.
+      if (options.online) ctx.serviceUrl();
+      const library = new Library(await ctx.engine());
       let answer;
       try {
-        answer = client
-          ? await searchOnline(client, cache.db, query, { page, limit })
-          : { source: 'offline' as const, note: null, ...searchCachedDesigns(cache.reader, query, { offset: (page - 1) * limit, limit }) };
+        answer = options.online
+          ? await library.searchService(query, { page, limit })
+          : { source: 'offline' as const, note: null, ...library.searchCache(query, page, limit) };
       } catch (error) {
-        // Unreachable is answered from the cache (searchOnline); any other problem of the service is said as it is.
+        // Unreachable is answered from the cache; any other problem of the service is said as it is.
         if (isServiceError(error)) throw new CliError(`The online search failed: ${error.problem.message}`);
         throw error;
+      } finally {
+        library.close();
       }
       if (answer.note) ctx.io.err(answer.note);
       if (options.json) {

@@ -47,7 +47,7 @@ export const uiCommand: CommandModule = (program, context) => {
       try {
         host = await startWindowHost({ endpoint, port, staticDir: WINDOW_BUILD_DIR, log: (line) => ctx.io.err(line) });
       } catch (error) {
-        endpoint.close();
+        await endpoint.close();
         if (error instanceof PortInUseError) throw new CliError(error.message);
         throw error;
       }
@@ -59,7 +59,7 @@ export const uiCommand: CommandModule = (program, context) => {
         await untilInterrupted();
       } finally {
         await host.close();
-        endpoint.close();
+        await endpoint.close();
       }
     });
 };

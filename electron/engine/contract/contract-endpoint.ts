@@ -18,8 +18,9 @@ export interface ContractEndpoint {
   /**
    * Answers one request: the name and input are checked against the contract first (a 'validation' or
    * 'unknown-request' problem when they do not fit, and nothing changes). Never throws: every failure is a problem.
+   * `signal`: the asking window went away; what the request still waits on (the service…) is stopped.
    */
-  handle(name: unknown, input: unknown): Promise<Outcome<unknown>>;
+  handle(name: unknown, input: unknown, signal?: AbortSignal): Promise<Outcome<unknown>>;
   /** Every event for windows, until the returned function is called. */
   subscribe(listener: (event: EventMessage) => void): () => void;
   /**

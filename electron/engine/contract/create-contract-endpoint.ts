@@ -2,7 +2,9 @@ import { parseRequest, type ContractProblem, type Outcome, type RequestName } fr
 import type { Engine } from '../runtime/engine';
 import type { ContractEndpoint, EventMessage } from './contract-endpoint';
 import { adoptDroppedFile, incomingDirOf } from './dropped-files';
+import { subscribeToDesignChanges } from './design-events';
 import { subscribeToEngine } from './engine-events';
+import { openServices } from './engine-services';
 import { serveFileAddress } from './file-addresses';
 import { HANDLERS } from './handlers';
 import type { Handler } from './handler-types';
@@ -13,7 +15,7 @@ import { engineLog } from '../log/engine-log';
  * The contract answered by one engine: every request checked against its schema at the boundary, handled, and
  * answered as an Outcome; events fanned out to every subscriber; file addresses resolved to the file cache.
  */
-export function createContractEndpoint(engine: Engine): ContractEndpoint & { close(): void } {
+export function createContractEndpoint(engine: Engine): ContractEndpoint & { close(): Promise<void> } {
   /**
    * A failure as the problem the window is shown. An internal one (a bug, a disk error) shows only its words: its
    * stack goes to the log. A damaged cache is marked to be rebuilt at the next start, and says so.
@@ -27,7 +29,8 @@ export function createContractEndpoint(engine: Engine): ContractEndpoint & { clo
   };
   const listeners = new Set<(event: EventMessage) => void>();
   const abort = new AbortController();
-  const unsubscribe = subscribeToEngine(engine, (event) => {
+  const services = openServices(engine);
+  const fanOut = (event: EventMessage) => {
     for (const listener of [...listeners]) {
       try {
         listener(event);
@@ -36,14 +39,16 @@ export function createContractEndpoint(engine: Engine): ContractEndpoint & { clo
         engineLog.warn('contract', `a subscriber failed on the event ${event.name}`, error);
       }
     }
-  });
+  };
+  const unsubscribe = subscribeToEngine(engine, fanOut);
+  const unsubscribeDesigns = subscribeToDesignChanges(engine, services, fanOut);
   return {
-    async handle(name: unknown, input: unknown): Promise<Outcome<unknown>> {
+    async handle(name: unknown, input: unknown, signal?: AbortSignal): Promise<Outcome<unknown>> {
       const parsed = parseRequest(name, input);
       if (!parsed.ok) return parsed;
       const handler = HANDLERS[parsed.name] as Handler<RequestName>;
       try {
-        return { ok: true, value: await handler(engine, parsed.input, abort.signal) };
+        return { ok: true, value: await handler(engine, parsed.input, signal ? AbortSignal.any([abort.signal, signal]) : abort.signal, services) };
       } catch (error) {
         return { ok: false, problem: answered(`the ${parsed.name} request`, error) };
       }
@@ -61,10 +66,12 @@ export function createContractEndpoint(engine: Engine): ContractEndpoint & { clo
         return { ok: false, problem: answered('a dropped file', error) };
       }
     },
-    close() {
+    async close() {
       abort.abort();
       listeners.clear();
       unsubscribe();
+      unsubscribeDesigns();
+      await services.close();
     },
   };
 }

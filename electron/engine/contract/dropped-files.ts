@@ -6,7 +6,7 @@ import { isServiceError } from '../api/service-error';
 import type { Engine } from '../runtime/engine';
 import { EngineError } from '../runtime/engine-error';
 import { nameKey, safeName, uniqueName } from '../sync/sync-names';
-import { ownDesign, requireSignedIn } from './handlers/own-designs';
+import { ownDesign, requireSignedIn } from '../own-designs/own-design-rules';
 import { warnUnlessMissing } from '../log/engine-log';
 
 export interface DroppedFile {

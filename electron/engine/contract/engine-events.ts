@@ -6,6 +6,7 @@ import { iso } from './views/iso';
 import { pullView } from './views/pull-view';
 import { activityView, queueEntry } from './views/queue-entry';
 import { syncView } from './views/sync-view';
+import { connectivityWords } from '../../../shared/sync/sync-state-words';
 
 /** Pull progress is told at most this often (a 100,000-design pull reports thousands of steps). */
 const PROGRESS_INTERVAL_MS = 100;
@@ -33,10 +34,11 @@ export function subscribeToEngine(engine: Engine, send: (event: EventMessage) =>
   };
   offs.push(() => clearTimeout(syncTimer));
 
-  offs.push(engine.session.subscribe(() => {
-    account();
-    sync();
-  }));
+  offs.push(engine.session.subscribe(() => account()));
+  // The sync status has one owner, which tells every change of what it is made of (session, connectivity, queue…).
+  follow(engine.syncStatus, 'change', sync);
+  // A window is open: the service's going away is noticed within seconds (a light probe while online), and its return.
+  offs.push(engine.connectivity.watch());
   follow(engine.signIn, 'change', account);
   follow(engine.signIn, 'ended', (ended: { outcome: 'signed-in' | 'denied' | 'timed-out' | 'cancelled' | 'failed'; message: string }) =>
     send({ type: 'event', name: 'account.signInEnded', payload: ended }));
@@ -49,18 +51,20 @@ export function subscribeToEngine(engine: Engine, send: (event: EventMessage) =>
     send({ type: 'event', name: 'pull.progress', payload: { phase: progress.phase, done: progress.done, total: progress.total } });
   });
   follow(engine.catalogue, 'finished', ({ summary, error }: { summary: Parameters<typeof pullView>[0] | null; error: unknown }) =>
-    send({ type: 'event', name: 'pull.finished', payload: { kind: 'catalogue', summary: summary ? pullView(summary) : null, problem: summary ? null : problemOf(error) } }));
+    send({ type: 'event', name: 'pull.finished', payload: { summary: summary ? pullView(summary) : null, problem: summary ? null : problemOf(error) } }));
 
   follow(engine.queue, 'change', (event: { type: 'item' | 'status'; item?: Parameters<typeof queueEntry>[0] }) => {
     if (event.type === 'item' && event.item) send({ type: 'event', name: 'queue.item', payload: queueEntry(event.item) });
-    sync();
   });
   follow(engine.queue, 'activity', (entry: Parameters<typeof activityView>[0]) => send({ type: 'event', name: 'activity', payload: activityView(entry) }));
-  follow(engine.connectivity, 'change', (state: { online: boolean; reason: string | null; since: number }) => {
-    send({ type: 'event', name: 'connectivity', payload: { online: state.online, reason: state.reason, since: iso(state.since) ?? new Date().toISOString() } });
-    sync();
-  });
-  follow(engine, 'state', sync);
+  const connectivity = (state: { online: boolean; since: number }) =>
+    send({ type: 'event', name: 'connectivity', payload: { online: state.online, reason: state.online ? null : connectivityWords(engine.serviceUrl()), since: iso(state.since) ?? new Date().toISOString() } });
+  follow(engine.connectivity, 'change', connectivity);
+  // A window that opens while the service is away hears it at once (it hears only changes afterwards).
+  if (!engine.connectivity.isOnline()) {
+    const told = setImmediate(() => connectivity(engine.connectivity.state));
+    offs.push(() => clearImmediate(told));
+  }
   return () => {
     for (const off of offs.splice(0)) off();
   };

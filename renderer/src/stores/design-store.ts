@@ -32,3 +32,11 @@ export const useDesign = create<DesignStore>((set, get) => ({
     else set({ notice: null });
   },
 }));
+
+// The design shown changed in the cache (its edit was sent, a pull brought a newer one): shown again, quietly.
+contract.on('designs.changed', ({ ids, removed, all }) => {
+  const { id } = useDesign.getState();
+  if (id === null) return;
+  if (removed.includes(id)) useDesign.setState({ notice: 'This design is no longer on the service.' });
+  else if (all || ids.includes(id)) void useDesign.getState().load(id);
+});

@@ -135,7 +135,20 @@ export function firstPageAskedBeforeRender(): boolean {
   return asked;
 }
 
-// A pull (scheduled, or asked elsewhere) changed the catalogue: show it.
-contract.on('pull.finished', ({ summary }) => {
-  if (summary) useLibrary.getState().refresh();
+/** Changes come in bursts (a pull, then a sync pass): the shown pages are read again once per burst. */
+const CHANGES_SETTLE_MS = 150;
+let changesTimer: ReturnType<typeof setTimeout> | undefined;
+
+// Designs of the cache changed (a pull, an edit, a design made for a new folder…): the shown pages are read again.
+contract.on('designs.changed', () => {
+  if (changesTimer) return;
+  changesTimer = setTimeout(() => {
+    changesTimer = undefined;
+    useLibrary.getState().refresh();
+  }, CHANGES_SETTLE_MS);
+});
+
+// Back after a drop: the changes told meanwhile were not heard.
+contract.onConnection((connection) => {
+  if (connection === 'open' && useLibrary.getState().total !== null) useLibrary.getState().refresh();
 });

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { ContractProblem, FieldErrors, LicenseCode, OwnDesignView } from '../../../shared';
+import type { ContractEvents, ContractProblem, FieldErrors, LicenseCode, OwnDesignView } from '../../../shared';
 import { contract } from '../contract/contract';
 
 export interface DesignFormFields {
@@ -24,7 +24,7 @@ interface MyDesignsStore {
   problem: string | null;
   /** Reads the list as the view opens: what an earlier visit said is gone. */
   load(): Promise<void>;
-  /** Reads the list again because the queue or sync changed it: a failed action's problem stays shown. */
+  /** Reads the list again (another user signed in): a failed action's problem stays shown. */
   refresh(): Promise<void>;
   dismissProblem(): void;
   create(fields: DesignFormFields): Promise<SaveResult>;
@@ -32,6 +32,9 @@ interface MyDesignsStore {
   publish(id: number): Promise<void>;
   remove(id: number): Promise<void>;
 }
+
+type OwnChangeEvent = ContractEvents['own.changed'];
+const changesDuringLoad = new Set<OwnChangeEvent[]>();
 
 export const useMyDesigns = create<MyDesignsStore>((set, get) => {
   const replace = (view: OwnDesignView) => set((state) => ({
@@ -47,8 +50,13 @@ export const useMyDesigns = create<MyDesignsStore>((set, get) => {
       await get().refresh();
     },
     async refresh() {
+      const arrived: OwnChangeEvent[] = [];
+      changesDuringLoad.add(arrived);
       const outcome = await contract.request('own.list', {});
-      set(outcome.ok ? { items: outcome.value, listProblem: null } : { listProblem: outcome.problem.message });
+      changesDuringLoad.delete(arrived);
+      // Changes told while the list was read may be newer than it: applied on top.
+      const items = outcome.ok ? arrived.reduce((list, change) => applyOwnChange(list, change.designs, change.removed), outcome.value) : null;
+      set(items ? { items, listProblem: null } : { listProblem: outcome.ok ? null : outcome.problem.message });
     },
     dismissProblem() {
       set({ problem: null });
@@ -80,17 +88,32 @@ export const useMyDesigns = create<MyDesignsStore>((set, get) => {
   };
 });
 
-contract.on('sync.changed', () => {
-  // Sync states of own designs follow the queue.
-  if (useMyDesigns.getState().items) void useMyDesigns.getState().refresh();
+/** Changed designs take their place in the list; new ones come first; removed ones leave. */
+export function applyOwnChange(items: readonly OwnDesignView[], designs: readonly OwnDesignView[], removed: readonly number[]): OwnDesignView[] {
+  const changed = new Map(designs.map((view) => [view.card.id, view]));
+  const gone = new Set(removed);
+  const kept = items.filter((item) => !gone.has(item.card.id)).map((item) => changed.get(item.card.id) ?? item);
+  const known = new Set(items.map((item) => item.card.id));
+  return [...designs.filter((view) => !known.has(view.card.id) && !gone.has(view.card.id)), ...kept];
+}
+
+// What changed (an edit sent, a pull, a sync pass, a queue item of a design) arrives as views: applied in place.
+contract.on('own.changed', (change) => {
+  for (const arrived of changesDuringLoad) arrived.push(change);
+  const { designs, removed } = change;
+  const items = useMyDesigns.getState().items;
+  if (items) useMyDesigns.setState({ items: applyOwnChange(items, designs, removed) });
 });
 
-let editsReload: ReturnType<typeof setTimeout> | undefined;
-contract.on('queue.item', (item) => {
-  // An edit saved here while offline was sent (or refused): the list shows what the service now holds.
-  if (item.kind !== 'update-design' || !useMyDesigns.getState().items || editsReload) return;
-  editsReload = setTimeout(() => {
-    editsReload = undefined;
-    void useMyDesigns.getState().refresh();
-  }, 100);
+// Signed in as someone else, or signed out: another list.
+let shownUser: number | null | undefined;
+contract.on('account.changed', (account) => {
+  const user = account.status === 'signed-out' ? null : account.user?.id ?? null;
+  if (shownUser !== undefined && user !== shownUser && useMyDesigns.getState().items) void useMyDesigns.getState().refresh();
+  shownUser = user;
+});
+
+// Back after a drop: the changes told meanwhile were not heard.
+contract.onConnection((connection) => {
+  if (connection === 'open' && useMyDesigns.getState().items) void useMyDesigns.getState().refresh();
 });

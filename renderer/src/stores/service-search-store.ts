@@ -24,7 +24,8 @@ let timer: ReturnType<typeof setTimeout> | null = null;
 async function ask(query: string): Promise<void> {
   useServiceSearch.setState({ status: 'searching', query });
   const outcome = await contract.request('library.searchService', { query });
-  if (useLibrary.getState().filter.query.trim() !== query) return;
+  // A newer search replaced this one (the engine stopped it), or the query changed meanwhile: nothing to show.
+  if (useLibrary.getState().filter.query.trim() !== query || (!outcome.ok && outcome.problem.kind === 'cancelled')) return;
   if (!outcome.ok) {
     useServiceSearch.setState(outcome.problem.kind === 'offline'
       ? { status: 'offline', query, message: 'Offline: only the cached designs were searched.' }

@@ -1,55 +1,11 @@
-import type { UserDesign } from '../../../../shared';
-import { summariesByIds } from '../../cache/design-reads';
-import { fillAuthor, upsertDesigns, upsertUser } from '../../cache/design-writes';
-import { cachedUser, designIdsOfUser } from '../../cache/user-reads';
-import { EngineError } from '../../runtime/engine-error';
-import type { Engine } from '../../runtime/engine';
 import type { Handlers } from '../handler-types';
 import { authorView } from '../views/author-view';
 import { designCard } from '../views/design-card';
-import { engineLog } from '../../log/engine-log';
-
-/** An author's designs read from the service at most this many pages of 100 (a view, not a mirror). */
-const MAX_PAGES = 5;
-const READ_TIMEOUT_MS = 8_000;
-
-/** The author and their designs from the users endpoints, stored in the cache; null when the service cannot be asked. */
-async function fromService(engine: Engine, id: number | string, signal: AbortSignal) {
-  if (!engine.serviceUrl() || !engine.connectivity.state.online) return null;
-  const client = engine.interactiveClient();
-  const timeout = AbortSignal.any([signal, AbortSignal.timeout(READ_TIMEOUT_MS)]);
-  try {
-    const user = await client.getUser(id, timeout);
-    const userId = upsertUser(engine.cache.db, user, 'public', Date.now());
-    if (userId === null) return null;
-    const ids: number[] = [];
-    for (let page = 1; page <= MAX_PAGES; page++) {
-      const answer = await client.listUserDesigns(userId, { page, limit: 100 }, timeout);
-      for (const result of upsertDesigns(engine.cache.db, answer.items as UserDesign[], 'user', Date.now())) if (result.id !== undefined) ids.push(result.id);
-      if (answer.nextPage === null) break;
-    }
-    fillAuthor(engine.cache.db, userId, user.screen_name);
-    return { userId, ids };
-  } catch (error) {
-    if ((error as { problem?: { kind?: string } }).problem?.kind === 'not-found') {
-      throw new EngineError({ kind: 'not-found', message: `There is no user ${JSON.stringify(String(id))} on the service.` });
-    }
-    engineLog.warn('contract', `the author ${JSON.stringify(String(id))} could not be read from the service; the cache is shown`, error);
-    return null;
-  }
-}
 
 export const AUTHOR_HANDLERS: Handlers<'author.get'> = {
-  'author.get': async (engine, { id }, signal) => {
-    const online = await fromService(engine, id, signal);
-    const user = cachedUser(engine.cache.reader, online?.userId ?? id);
-    if (!user) throw new EngineError({ kind: 'not-cached', message: `The author ${JSON.stringify(String(id))} is not in the cache, and the service cannot be asked now.` });
-    const ids = online?.ids ?? designIdsOfUser(engine.cache.reader, user.id);
+  'author.get': async (_engine, { id }, signal, { library }) => {
+    const { user, designs, fromService } = await library.author(id, signal);
     const authors = new Map([[user.id, user.screenName]]);
-    return {
-      author: authorView(user.id, user.screenName, user.public),
-      designs: summariesByIds(engine.cache.reader, ids).map((summary) => designCard(summary, authors)),
-      fromService: online !== null,
-    };
+    return { author: authorView(user.id, user.screenName, user.public), designs: designs.map((summary) => designCard(summary, authors)), fromService };
   },
 };

@@ -1,0 +1,22 @@
+import { Library } from '../library/library';
+import { OwnDesigns } from '../own-designs/own-designs';
+import type { Engine } from '../runtime/engine';
+
+/** The application services the contract's handlers call: each the one writer of what it changes, with its events. */
+export interface EngineServices {
+  ownDesigns: OwnDesigns;
+  library: Library;
+}
+
+export function openServices(engine: Engine): EngineServices & { close(): Promise<void> } {
+  const ownDesigns = new OwnDesigns(engine);
+  const library = new Library(engine);
+  return {
+    ownDesigns,
+    library,
+    async close() {
+      library.close();
+      await ownDesigns.close();
+    },
+  };
+}

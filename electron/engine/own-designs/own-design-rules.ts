@@ -1,0 +1,68 @@
+import { describeFieldErrors, validateDesignInput, type FieldErrors } from '../../../shared';
+import type { DesignFields } from '../api/service-client';
+import { isServiceError } from '../api/service-error';
+import type { SignedInUser } from '../authorization/signed-in-user';
+import { getCachedDesign, type DesignSummary } from '../cache/design-reads';
+import { upsertDesign } from '../cache/design-writes';
+import type { Engine } from '../runtime/engine';
+import { EngineError } from '../runtime/engine-error';
+
+/** The rules every write of an own design follows, whoever asks (the window, the CLI). */
+
+export const signedInUser = (engine: Engine): SignedInUser | null => (engine.session.state.status !== 'signed-out' ? engine.session.state.user : null);
+
+/** Signed in, and who that is when the service can say (a token read from storage names nobody): ownership is by id. */
+export async function requireSignedIn(engine: Engine): Promise<void> {
+  if (!engine.session.canWrite()) {
+    throw new EngineError({ kind: 'not-signed-in', message: engine.session.state.status === 'needs-sign-in' ? engine.session.state.reason : 'Sign in to create and edit your designs.' });
+  }
+  await engine.confirmUser();
+}
+
+/** The service's own field names in the contract's words. */
+function contractFieldErrors(errors: FieldErrors): FieldErrors {
+  return Object.fromEntries(Object.entries(errors).map(([field, messages]) => [field === 'primary_image_id' ? 'primaryImageId' : field, messages]));
+}
+
+/** The shared validation, so that the messages are the service's own; refused before anything is sent. */
+export function checkedFields(input: Record<string, unknown>, mode: 'create' | 'update'): DesignFields {
+  const present = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+  const result = validateDesignInput(present, mode);
+  if (!result.ok) throw new EngineError({ kind: 'validation', message: `The design was not saved: ${describeFieldErrors(result.errors)}.`, fieldErrors: contractFieldErrors(result.errors) });
+  return result.value as DesignFields;
+}
+
+/** A write the service refused for a field (a primary image not of this design…), named as the contract names it. */
+export async function sent<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    const problem = isServiceError(error) ? error.problem : null;
+    if (problem?.kind === 'validation') throw new EngineError({ ...problem, fieldErrors: contractFieldErrors(problem.fieldErrors) });
+    throw error;
+  }
+}
+
+/** Whether a design is the signed-in user's: its owner when the user is known, else what an own pull marked. */
+function isMine(engine: Engine, summary: DesignSummary): boolean {
+  const me = signedInUser(engine);
+  return me ? summary.userId === me.id : summary.own;
+}
+
+/** Stores a design as the service answered it, as one of the user's own. */
+export function storeOwn(engine: Engine, design: unknown): void {
+  const me = signedInUser(engine);
+  upsertDesign(engine.cache.db, design, 'list', Date.now(), { own: true, ...(me ? { ownScreenName: me.screen_name } : {}) });
+}
+
+/** A design of the signed-in user's (read from the service when the cache lacks it); refused when it is someone else's. */
+export async function ownDesign(engine: Engine, id: number): Promise<DesignSummary> {
+  let cached = getCachedDesign(engine.cache.reader, id);
+  if (!cached) {
+    upsertDesign(engine.cache.db, await engine.interactiveClient().getDesign(id), 'list', Date.now());
+    cached = getCachedDesign(engine.cache.reader, id);
+    if (!cached) throw new EngineError({ kind: 'not-found', message: `There is no design ${id} on the service.` });
+  }
+  if (!isMine(engine, cached.summary)) throw new EngineError({ kind: 'conflict', message: `The design "${cached.summary.name}" is not yours: only its author can change it.` });
+  return cached.summary;
+}

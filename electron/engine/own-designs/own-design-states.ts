@@ -1,0 +1,84 @@
+import type { OwnSyncState, QueueState } from '../../../shared';
+import type { DesignSummary } from '../cache/design-reads';
+import type { QueueItem } from '../queue/queue-item';
+import type { Engine } from '../runtime/engine';
+
+const NOT_DONE: QueueState[] = ['running', 'waiting', 'attention', 'failed'];
+
+/** One own design as the person's list shows it: the cached design with its waiting edits, and how its sync goes. */
+export interface OwnDesignState {
+  /** The cached design, with the fields of edits waiting in the queue (they win over an older pull). */
+  summary: DesignSummary;
+  /** Its folder in the sync folder, or null. */
+  folder: string | null;
+  syncState: OwnSyncState;
+  /** Queue items of this design not done yet. */
+  pending: number;
+  /** Edits of its fields saved here that wait to be sent. */
+  editsWaiting: number;
+  /** File changes of its folder that wait to be sent. */
+  filesWaiting: number;
+}
+
+function syncStateOf(items: QueueItem[], folder: string | null, hasRoot: boolean): OwnSyncState {
+  if (!hasRoot || !folder) return 'not-synced';
+  if (items.some((item) => item.state === 'failed')) return 'error';
+  if (items.some((item) => item.state === 'attention')) return 'attention';
+  if (items.length > 0) return 'syncing';
+  return 'synced';
+}
+
+/** A design's summary with the fields of an edit that waits in the queue. */
+function withEdit(summary: DesignSummary, edit: QueueItem): DesignSummary {
+  const fields = (edit.payload.fields ?? {}) as { name?: string; excerpt?: string; license?: string };
+  return {
+    ...summary,
+    ...(fields.name !== undefined ? { name: fields.name } : {}),
+    ...(fields.excerpt !== undefined ? { excerpt: fields.excerpt } : {}),
+    ...(fields.license !== undefined ? { license: fields.license } : {}),
+  };
+}
+
+/** The folders of the sync folder by design, when a service is chosen (no folder otherwise). */
+function foldersOf(engine: Engine) {
+  const parts = engine.serviceUrl() ? engine.syncParts() : null;
+  return { hasRoot: parts?.sync.root.current() != null, folderOf: (id: number) => parts?.sync.folders.ofDesign(id)?.folder ?? null, designOf: (folder: string) => parts?.sync.folders.get(folder)?.designId ?? null };
+}
+
+/** The states of these cached own designs, from the queue's open items and the sync folder's links. */
+export function ownDesignStates(engine: Engine, summaries: readonly DesignSummary[]): OwnDesignState[] {
+  const { hasRoot, folderOf } = foldersOf(engine);
+  const open = engine.queue.list({ states: NOT_DONE });
+  return summaries.map((cached) => {
+    const folder = folderOf(cached.id);
+    const items = open.filter((item) => item.designId === cached.id || (folder !== null && item.folder === folder));
+    const edits = items.filter((item) => item.kind === 'update-design' && item.state !== 'failed');
+    // A pull between the edit and its sending must not show the service's older values: the waiting edit wins.
+    const summary = edits.reduce((shown, edit) => withEdit(shown, edit), cached);
+    const files = items.filter((item) => item.kind !== 'update-design');
+    return {
+      summary,
+      folder,
+      syncState: syncStateOf(items, folder, hasRoot || edits.length > 0),
+      pending: items.length,
+      editsWaiting: edits.length,
+      filesWaiting: files.filter((item) => item.state === 'waiting').length,
+    };
+  });
+}
+
+/** The own design a queue item is about (its design, or the design its folder stands for), or null. */
+export function designOfItem(engine: Engine, item: { designId: number | null; folder: string | null }): number | null {
+  if (item.designId !== null) return item.designId;
+  return item.folder !== null ? foldersOf(engine).designOf(item.folder) : null;
+}
+
+/** Own designs with queue items not done yet (their notes follow connectivity and the content policy). */
+export function designsWithOpenItems(engine: Engine): number[] {
+  const ids = new Set<number>();
+  for (const item of engine.queue.list({ states: NOT_DONE })) {
+    const id = designOfItem(engine, item);
+    if (id !== null) ids.add(id);
+  }
+  return [...ids];
+}

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chromiumSkipReason } from '../support/chromium';
+import { until } from '../support/until';
+import { clientFor } from '../engine/sync/sync-fixtures';
+import { openWindow, type WindowFixture } from './window-fixture';
+
+const rowOf = (page: Page, name: string) => page.getByTestId('own-design').filter({ has: page.getByRole('link', { name, exact: true }) });
+
+async function openMyDesigns(page: Page): Promise<void> {
+  await page.getByRole('link', { name: 'My designs' }).click();
+  await page.getByRole('heading', { name: 'My designs', level: 2 }).waitFor();
+}
+
+describe.skipIf(chromiumSkipReason !== undefined)('My designs stays current, in Chromium', () => {
+  describe('signed in', () => {
+    let app: WindowFixture;
+    let page: Page;
+
+    beforeAll(async () => {
+      app = await openWindow(async (service, makerToken) => {
+        await clientFor(service.url, makerToken).createDesign({ name: 'Hinge', excerpt: 'A hinge', license: 'cc0' });
+      });
+      page = app.page;
+      await openMyDesigns(page);
+      await rowOf(page, 'Hinge').waitFor();
+    }, 90_000);
+
+    afterAll(() => app?.close());
+
+    it('shows a design added on the service after "Pull the catalogue now"', async () => {
+      await clientFor(app.service.url, app.makerToken).createDesign({ name: 'Cable clip', excerpt: 'Clips a cable', license: 'cc0' });
+      await page.getByRole('link', { name: 'Settings' }).click();
+      await page.getByRole('button', { name: 'Pull the catalogue now' }).click();
+      await page.getByRole('button', { name: 'Pull the catalogue now' }).waitFor();
+      await openMyDesigns(page);
+      await rowOf(page, 'Cable clip').waitFor();
+      expect(await rowOf(page, 'Cable clip').locator('.badge').first().textContent()).toBe('Draft');
+    });
+
+    it('takes a change told by the engine in place, without reading the whole list again', async () => {
+      const listsRead = app.answered('own.list');
+      const api = clientFor(app.service.url, app.makerToken);
+      const [hinge] = (await api.listUserDesigns('maker', { limit: 100 })).items.filter((design) => design.name === 'Hinge');
+      await api.updateDesign(hinge!.id, { name: 'Hinge v2' });
+      await api.createDesign({ name: 'Wall hook', excerpt: 'Hangs a coat', license: 'cc0' });
+      // A scheduled pull, not asked by the window.
+      await app.engine.catalogue.pullNow();
+      await rowOf(page, 'Hinge v2').waitFor();
+      await rowOf(page, 'Wall hook').waitFor();
+      expect(await rowOf(page, 'Hinge').count()).toBe(0);
+      expect(app.answered('own.list')).toBe(listsRead);
+    });
+  });
+
+  describe('signing in', () => {
+    let app: WindowFixture;
+    let page: Page;
+
+    beforeAll(async () => {
+      app = await openWindow(async (service, makerToken) => {
+        await clientFor(service.url, makerToken).createDesign({ name: 'Draft bracket', excerpt: 'Not published yet', license: 'cc0' });
+      }, { signedIn: false });
+      page = app.page;
+      await openMyDesigns(page);
+      await page.getByText('Sign in to see and manage your designs.').waitFor();
+    }, 90_000);
+
+    afterAll(() => app?.close());
+
+    it('shows my drafts right after sign-in, without a pull asked for', async () => {
+      expect(await rowOf(page, 'Draft bracket').count()).toBe(0);
+      await app.engine.session.signInWithToken(app.service.url, app.makerToken);
+      await until('the signed-in window', () => page.getByText('Sign in to see and manage your designs.').count().then((count) => count === 0));
+      await rowOf(page, 'Draft bracket').waitFor();
+      expect(await rowOf(page, 'Draft bracket').locator('.badge').first().textContent()).toBe('Draft');
+    });
+  });
+});
