@@ -1,5 +1,7 @@
-import { useEffect } from 'react';
+import { useEffect, useId } from 'react';
+import { windowWords } from '../problem-words';
 import { ViewProblem } from '../shell/ViewProblem';
+import { useAvailability } from '../use-availability';
 import { useDesign } from '../../stores/design-store';
 import { authorHref } from '../../stores/navigation-store';
 import { DesignDropZone } from '../drops/DesignDropZone';
@@ -11,8 +13,11 @@ import { sanitizeDescription } from './sanitize-description';
 /** One design in full: gallery, who made it and under what license (with attribution), description, files. */
 export function DesignView({ id }: { id: number }) {
   const { detail, problem, notice, load, openPage } = useDesign();
+  const opening = useAvailability().can('open-page');
+  const openingNote = opening.enabled ? opening.note : opening.reason;
+  const noteId = useId();
   useEffect(() => void load(id), [id, load]);
-  if (problem) return <ViewProblem className="design" problem={problem} />;
+  if (problem) return <ViewProblem className="design" problem={windowWords(problem)} />;
   if (!detail || detail.card.id !== id) return <section className="design"><p className="empty" role="status">Loading the design…</p></section>;
   const { card } = detail;
   return (
@@ -26,9 +31,13 @@ export function DesignView({ id }: { id: number }) {
               : card.author.screenName && card.author.id !== null ? <>by <a href={authorHref(card.author.id)}>{card.author.screenName}</a></> : 'author unknown'}
           </p>
         </div>
-        <button type="button" className="primary" onClick={() => void openPage()}>Open on the service</button>
+        <div className="design-open">
+          <button type="button" className="primary" disabled={!opening.enabled} aria-describedby={openingNote ? noteId : undefined}
+            onClick={() => void openPage()}>Open on the service</button>
+          {openingNote ? <p id={noteId} className="action-reason" data-testid="action-reason">{openingNote}</p> : null}
+        </div>
       </header>
-      {notice ? <p className="banner" role="status">{notice}</p> : null}
+      {notice ? <p className="banner" role="status">{windowWords(notice)}</p> : null}
       <DesignGallery images={detail.images} name={card.name} />
       <DesignLicense card={card} />
       {card.excerpt ? <p className="design-excerpt">{card.excerpt}</p> : null}

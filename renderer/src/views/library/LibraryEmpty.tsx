@@ -1,8 +1,12 @@
+import { useId } from 'react';
 import { useLibrary } from '../../stores/library-store';
+import { useAvailability } from '../use-availability';
 
-/** What an empty library means, and the one thing to do about it. */
+/** What an empty library means, and the one thing to do about it (or why it cannot be done now). */
 export function LibraryEmpty() {
   const { filter, pulling, setFilter, pullCatalogue } = useLibrary();
+  const pull = useAvailability().can('pull-catalogue');
+  const reasonId = useId();
   if (filter.query || filter.license) {
     return (
       <div className="empty" role="status">
@@ -14,7 +18,9 @@ export function LibraryEmpty() {
   return (
     <div className="empty" role="status">
       <p>No designs are cached yet. Pull the catalogue once to browse it, even offline.</p>
-      <button type="button" className="primary" onClick={() => void pullCatalogue()} disabled={pulling}>{pulling ? 'Pulling…' : 'Pull the catalogue'}</button>
+      <button type="button" className="primary" onClick={() => void pullCatalogue()} disabled={pulling || !pull.enabled}
+        aria-describedby={pull.enabled ? undefined : reasonId}>{pulling ? 'Pulling…' : 'Pull the catalogue'}</button>
+      {pull.enabled ? null : <p id={reasonId} className="action-reason" data-testid="action-reason">{pull.reason}</p>}
     </div>
   );
 }

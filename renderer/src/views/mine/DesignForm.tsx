@@ -1,9 +1,15 @@
 import { useId, useState } from 'react';
 import type { FieldErrors, ImageView } from '../../../../shared';
 import { DEFAULT_LICENSE, LICENSE_CODES, LICENSES } from '../../../../shared/licenses/licenses';
+import { fieldLabel, labelledFieldError } from '../../../../shared/validation/field-labels';
 import { LIMITS } from '../../../../shared/validation/limits';
 import type { DesignFormFields, SaveResult } from '../../stores/my-designs-store';
+import type { Availability } from '../availability';
+import { windowWords } from '../problem-words';
 import { ProblemBanner } from '../shell/ProblemBanner';
+
+/** The fields this form shows beside their own message; an error of any other is said in the form's banner. */
+const SHOWN_FIELDS = new Set(['name', 'excerpt', 'license', 'primaryImageId']);
 
 interface DesignFormProps {
   title: string;
@@ -13,10 +19,12 @@ interface DesignFormProps {
   onCancel(): void;
   /** Editing: the design's images, one of which may be its cover. */
   images?: ImageView[];
+  /** Whether saving can run now (why not, or that it will wait for the service). */
+  availability: Availability;
 }
 
 /** A design's fields, with the service's limits and its own messages; the license picker says what each license means. */
-export function DesignForm({ title, initial = {}, submitLabel, onSubmit, onCancel, images }: DesignFormProps) {
+export function DesignForm({ title, initial = {}, submitLabel, onSubmit, onCancel, images, availability: canSave }: DesignFormProps) {
   const id = useId();
   const [fields, setFields] = useState<DesignFormFields>({
     name: initial.name ?? '', excerpt: initial.excerpt ?? '', license: initial.license ?? DEFAULT_LICENSE, description: initial.description ?? '',
@@ -26,7 +34,10 @@ export function DesignForm({ title, initial = {}, submitLabel, onSubmit, onCance
   const [message, setMessage] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const change = (field: keyof DesignFormFields) => (event: { target: { value: string } }) => setFields({ ...fields, [field]: event.target.value });
-  const errorOf = (field: string) => errors[field]?.map((text) => `${field === 'excerpt' ? 'Summary' : field[0]!.toUpperCase() + field.slice(1)} ${text}`).join('. ');
+  const errorOf = (field: string) => errors[field]?.map((text) => labelledFieldError(field, text)).join('. ');
+  // Only an edit of the fields waits for the service: a new cover needs it at once.
+  const coverNeedsService = canSave.enabled && canSave.waits;
+  const saveNote = canSave.enabled ? canSave.note : canSave.reason;
 
   async function submit(event: { preventDefault(): void }) {
     event.preventDefault();
@@ -37,7 +48,9 @@ export function DesignForm({ title, initial = {}, submitLabel, onSubmit, onCance
     setSaving(false);
     if (result.ok) return;
     setErrors(result.fieldErrors);
-    setMessage(Object.keys(result.fieldErrors).length > 0 ? 'Some fields need a change.' : result.message);
+    const elsewhere = Object.entries(result.fieldErrors).filter(([name]) => !SHOWN_FIELDS.has(name) || (name === 'primaryImageId' && !images));
+    setMessage(Object.keys(result.fieldErrors).length === 0 ? windowWords(result.message)
+      : ['Some fields need a change.', ...elsewhere.flatMap(([name, texts]) => texts.map((text) => `${labelledFieldError(name, text)}.`))].join(' '));
   }
 
   const field = (name: 'name' | 'excerpt', label: string, max: number) => (
@@ -55,10 +68,10 @@ export function DesignForm({ title, initial = {}, submitLabel, onSubmit, onCance
     <form className="design-form" aria-label={title} onSubmit={(event) => void submit(event)} noValidate>
       <h3>{title}</h3>
       <ProblemBanner problem={message} />
-      {field('name', 'Name', LIMITS.designNameMax)}
-      {field('excerpt', 'Summary', LIMITS.designExcerptMax)}
+      {field('name', fieldLabel('name'), LIMITS.designNameMax)}
+      {field('excerpt', fieldLabel('excerpt'), LIMITS.designExcerptMax)}
       <div className="field">
-        <label htmlFor={`${id}-license`}>License</label>
+        <label htmlFor={`${id}-license`}>{fieldLabel('license')}</label>
         <select id={`${id}-license`} value={fields.license} onChange={change('license')} aria-describedby={`${id}-license-help`}>
           {LICENSE_CODES.map((code) => <option key={code} value={code}>{LICENSES[code].title}</option>)}
         </select>
@@ -67,17 +80,19 @@ export function DesignForm({ title, initial = {}, submitLabel, onSubmit, onCance
         </p>
       </div>
       <div className="field">
-        <label htmlFor={`${id}-description`}>Description</label>
+        <label htmlFor={`${id}-description`}>{fieldLabel('description')}</label>
         <textarea id={`${id}-description`} rows={5} value={fields.description} onChange={change('description')} />
       </div>
       {images ? (
         <fieldset className="field cover-picker">
-          <legend>Cover image</legend>
+          <legend>{fieldLabel('primaryImageId')}</legend>
+          {coverNeedsService && images.length > 0 ? <p id={`${id}-cover-help`} className="field-help">Changing the cover needs the service, which cannot be reached now.</p> : null}
           {images.length === 0 ? <p className="field-help">This design has no images yet: add some (drop them on the design, or put them in its folder) to choose a cover.</p> : (
             <div className="cover-options">
               {images.map((image) => (
                 <label key={image.id} className="cover-option">
                   <input type="radio" name={`${id}-cover`} checked={fields.primaryImageId === image.id}
+                    disabled={coverNeedsService} aria-describedby={coverNeedsService ? `${id}-cover-help` : undefined}
                     onChange={() => setFields({ ...fields, primaryImageId: image.id })} />
                   <img src={image.thumbnailUrl} alt="" loading="lazy" width={96} height={72} />
                   <span>{image.name}</span>
@@ -85,12 +100,15 @@ export function DesignForm({ title, initial = {}, submitLabel, onSubmit, onCance
               ))}
             </div>
           )}
-          {errors.primaryImageId ? <p className="field-error">Cover image {errors.primaryImageId.join('. ')}</p> : null}
+          {errors.primaryImageId ? <p className="field-error">{errorOf('primaryImageId')}</p> : null}
         </fieldset>
       ) : null}
       <div className="form-actions">
-        <button type="submit" className="primary" disabled={saving}>{saving ? 'Saving…' : submitLabel}</button>
+        <button type="submit" className="primary" disabled={saving || !canSave.enabled} aria-describedby={saveNote ? `${id}-save-note` : undefined}>
+          {saving ? 'Saving…' : submitLabel}
+        </button>
         <button type="button" onClick={onCancel}>Cancel</button>
+        {saveNote ? <span id={`${id}-save-note`} className="action-reason" data-testid="action-reason">{saveNote}</span> : null}
       </div>
     </form>
   );

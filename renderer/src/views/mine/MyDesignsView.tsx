@@ -1,7 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useAccount } from '../../stores/account-store';
 import { useMyDesigns } from '../../stores/my-designs-store';
+import { windowWords } from '../problem-words';
 import { ProblemBanner } from '../shell/ProblemBanner';
+import { useAvailability } from '../use-availability';
 import { DesignForm } from './DesignForm';
 import { OwnDesignRow } from './OwnDesignRow';
 
@@ -9,19 +11,27 @@ import { OwnDesignRow } from './OwnDesignRow';
 export function MyDesignsView() {
   const { items, listProblem, problem, load, create, dismissProblem } = useMyDesigns();
   const signedIn = useAccount((store) => store.account?.status === 'signed-in');
+  const creation = useAvailability().can('create-design');
+  const reasonId = useId();
   const [creating, setCreating] = useState(false);
   useEffect(() => void load(), [load]);
   return (
     <section className="mine" aria-labelledby="mine-title">
       <header className="mine-header">
         <h2 id="mine-title">My designs</h2>
-        {signedIn && !creating ? <button type="button" className="primary" onClick={() => setCreating(true)}>New design</button> : null}
+        {creating ? null : (
+          <div className="own-actions">
+            <button type="button" className="primary" disabled={!creation.enabled} aria-describedby={creation.enabled ? undefined : reasonId}
+              onClick={() => setCreating(true)}>New design</button>
+            {creation.enabled ? null : <span id={reasonId} className="action-reason" data-testid="action-reason">{creation.reason}</span>}
+          </div>
+        )}
       </header>
       {!signedIn ? <p className="empty">Sign in to see and manage your designs.</p> : null}
-      <ProblemBanner problem={listProblem} />
-      <ProblemBanner problem={problem} onDismiss={dismissProblem} />
+      <ProblemBanner problem={windowWords(listProblem)} />
+      <ProblemBanner problem={windowWords(problem)} onDismiss={dismissProblem} />
       {creating ? (
-        <DesignForm title="New design (a draft until you publish it)" submitLabel="Create draft" onCancel={() => setCreating(false)}
+        <DesignForm title="New design (a draft until you publish it)" submitLabel="Create draft" availability={creation} onCancel={() => setCreating(false)}
           onSubmit={async (fields) => {
             const result = await create(fields);
             if (result.ok) setCreating(false);

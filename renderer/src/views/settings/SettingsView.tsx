@@ -2,8 +2,10 @@ import { useEffect, useState } from 'react';
 import { useAccount } from '../../stores/account-store';
 import { useLibrary } from '../../stores/library-store';
 import { useSettings } from '../../stores/settings-store';
+import { windowWords } from '../problem-words';
 import { ProblemBanner } from '../shell/ProblemBanner';
 import { describeAge } from '../time';
+import { useAvailability } from '../use-availability';
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
 
@@ -30,6 +32,10 @@ export function SettingsView() {
   const { settings, diagnostics, problem, saved, load, update } = useSettings();
   const { account, notice, signIn, signOut } = useAccount();
   const { pulling, pullProblem, pullCatalogue } = useLibrary();
+  const { can } = useAvailability();
+  const pull = can('pull-catalogue');
+  const signingIn = can('sign-in');
+  const signInNote = signingIn.enabled ? signingIn.note : signingIn.reason;
   const [serviceUrl, setServiceUrl] = useState('');
   const [limit, setLimit] = useState('');
   useEffect(() => void load(), [load]);
@@ -43,7 +49,7 @@ export function SettingsView() {
   return (
     <section className="settings" aria-labelledby="settings-title">
       <h2 id="settings-title">Account and settings</h2>
-      <ProblemBanner problem={problem} />
+      <ProblemBanner problem={windowWords(problem)} />
       {saved ? <p className="banner" role="status">{saved}</p> : null}
       {diagnostics?.notices.map((notice) => <p key={notice} className="banner" role="status">{notice}</p>)}
 
@@ -58,9 +64,15 @@ export function SettingsView() {
         ) : (
           <>
             <p>{account.reason ?? 'Not signed in. Sign in on the service\'s own page, in your browser: design-sync never sees your password.'}</p>
-            {notice ? <p className="field-error" role="alert">{notice}</p> : null}
+            {notice ? <p className="field-error" role="alert">{windowWords(notice)}</p> : null}
             {account.signingIn && account.signInUrl ? <p>Waiting for your browser. If it did not open, open <a href={account.signInUrl} target="_blank" rel="noreferrer">the service's sign-in page</a>.</p> : null}
-            {account.signingIn ? null : <button type="button" className="primary" onClick={() => void signIn()} disabled={!settings.serviceUrl}>Sign in</button>}
+            {account.signingIn ? null : (
+              <div className="form-actions">
+                <button type="button" className="primary" onClick={() => void signIn()} disabled={!signingIn.enabled}
+                  aria-describedby={signInNote ? 'sign-in-note' : undefined}>Sign in</button>
+                {signInNote ? <span id="sign-in-note" className="action-reason" data-testid="action-reason">{signInNote}</span> : null}
+              </div>
+            )}
           </>
         )}
       </section>
@@ -85,9 +97,11 @@ export function SettingsView() {
         <p>{settings.cacheDesigns.toLocaleString()} design{settings.cacheDesigns === 1 ? '' : 's'} cached; their images take {megabytes(settings.cacheBytes)} of {megabytes(settings.cacheLimitBytes)}.</p>
         <p>{settings.catalogueCheckedAt ? `The catalogue was last checked ${describeAge(settings.catalogueCheckedAt)}` : 'The catalogue has never been pulled'}; it is refreshed every {settings.catalogueRefreshMinutes} minutes while design-sync runs.</p>
         <div className="form-actions">
-          <button type="button" onClick={() => void pullCatalogue().then(load)} disabled={pulling}>{pulling ? 'Pulling…' : 'Pull the catalogue now'}</button>
+          <button type="button" onClick={() => void pullCatalogue().then(load)} disabled={pulling || !pull.enabled}
+            aria-describedby={pull.enabled ? undefined : 'pull-reason'}>{pulling ? 'Pulling…' : 'Pull the catalogue now'}</button>
+          {pull.enabled ? null : <span id="pull-reason" className="action-reason" data-testid="action-reason">{pull.reason}</span>}
         </div>
-        {pullProblem ? <p className="field-error" role="alert">The catalogue could not be pulled: {pullProblem}</p> : null}
+        {pullProblem ? <p className="field-error" role="alert">The catalogue could not be pulled: {windowWords(pullProblem)}</p> : null}
         <div className="field">
           <label htmlFor="cache-limit">Image cache limit (MB)</label>
           <input id="cache-limit" inputMode="numeric" value={limit} onChange={(event) => setLimit(event.target.value)} />

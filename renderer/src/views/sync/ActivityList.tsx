@@ -1,4 +1,5 @@
 import type { ActivityView } from '../../../../shared';
+import { windowWords } from '../problem-words';
 
 /** What sync did, newest first, in words: file, what happened, when. */
 export function ActivityList({ activity }: { activity: ActivityView[] }) {
@@ -9,7 +10,7 @@ export function ActivityList({ activity }: { activity: ActivityView[] }) {
         <ol className="activity-list">
           {activity.map((entry) => (
             <li key={entry.id} className={`activity-${entry.level}`}>
-              <time dateTime={entry.at}>{new Date(entry.at).toLocaleTimeString()}</time> {entry.message}
+              <time dateTime={entry.at}>{new Date(entry.at).toLocaleTimeString()}</time> {windowWords(entry.message)}
             </li>
           ))}
         </ol>

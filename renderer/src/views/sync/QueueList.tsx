@@ -1,6 +1,7 @@
 import type { QueueEntry } from '../../../../shared';
 import { contract } from '../../contract/contract';
 import { useQueue } from '../../stores/queue-store';
+import { windowWords } from '../problem-words';
 
 const VERBS: Record<QueueEntry['kind'], string> = { upload: 'Upload', replace: 'Update', rename: 'Rename', 'delete-remote': 'Delete on the service', 'create-design': 'New design', 'update-design': 'Edit of a design' };
 
@@ -18,7 +19,7 @@ export function QueueList({ items }: { items: QueueEntry[] }) {
               <li key={item.id} data-testid="queue-item">
                 <p><span className="badge">{item.state === 'running' ? 'sending' : item.paused ? 'paused' : item.state}</span> {VERBS[item.kind]}: <strong>{item.path ?? item.folder ?? item.title}</strong></p>
                 {item.state === 'running' && percent !== null ? <progress max={100} value={percent} aria-label={`${item.path} sent`}>{percent}%</progress> : null}
-                {item.reason ? <p className={item.state === 'failed' ? 'field-error' : 'field-help'}>{item.reason}</p> : null}
+                {item.reason ? <p className={item.state === 'failed' ? 'field-error' : 'field-help'}>{windowWords(item.reason)}</p> : null}
                 {item.state === 'failed' ? (
                   <div className="form-actions">
                     <button type="button" onClick={() => void act(() => contract.request('queue.retry', { target: item.id }))}>Retry</button>

@@ -1,8 +1,10 @@
-import { useState } from 'react';
-import type { LicenseCode, QueueEntry } from '../../../../shared';
+import { useId, useState } from 'react';
+import type { FieldErrors, LicenseCode, QueueEntry } from '../../../../shared';
 import { DEFAULT_LICENSE, LICENSE_CODES, LICENSES } from '../../../../shared/licenses/licenses';
+import { fieldLabel, labelledFieldError } from '../../../../shared/validation/field-labels';
 import { contract } from '../../contract/contract';
 import { useQueue } from '../../stores/queue-store';
+import { problemWords, windowWords } from '../problem-words';
 import { ConflictChoice } from './ConflictChoice';
 
 /** A new folder becomes a design only with its required fields, and a draft unless the person says publish. */
@@ -12,17 +14,31 @@ function ConfirmDesign({ item }: { item: QueueEntry }) {
   const [excerpt, setExcerpt] = useState('');
   const [license, setLicense] = useState<LicenseCode>(DEFAULT_LICENSE);
   const [publish, setPublish] = useState(false);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const id = useId();
+  // A refused field is said beside it, with the label the form shows ("Summary can't be blank").
+  const confirm = async () => {
+    const outcome = await contract.request('queue.confirmDesign', { id: item.id, name, excerpt, license, publish });
+    setErrors(!outcome.ok && outcome.problem.kind === 'validation' ? outcome.problem.fieldErrors : {});
+    if (outcome.ok) return outcome;
+    return { ok: false, problem: { message: outcome.problem.kind === 'validation' ? 'Some fields need a change.' : problemWords(outcome.problem) } };
+  };
+  const errorOf = (field: string) => (errors[field] ? (
+    <span id={`${id}-${field}-error`} className="field-error">{errors[field].map((text) => labelledFieldError(field, text)).join('. ')}</span>
+  ) : null);
+  const invalid = (field: string) => (errors[field] ? { 'aria-invalid': true, 'aria-describedby': `${id}-${field}-error` } : {});
   return (
     <form className="confirm-design" aria-label={`New design for the folder ${item.folder}`} onSubmit={(event) => {
       event.preventDefault();
-      void act(() => contract.request('queue.confirmDesign', { id: item.id, name, excerpt, license, publish }));
+      void act(confirm);
     }}>
-      <label>Name <input value={name} onChange={(event) => setName(event.target.value)} /></label>
-      <label>Summary <input value={excerpt} onChange={(event) => setExcerpt(event.target.value)} /></label>
-      <label>License
-        <select value={license} onChange={(event) => setLicense(event.target.value as LicenseCode)}>
+      <label>{fieldLabel('name')} <input value={name} onChange={(event) => setName(event.target.value)} {...invalid('name')} />{errorOf('name')}</label>
+      <label>{fieldLabel('excerpt')} <input value={excerpt} onChange={(event) => setExcerpt(event.target.value)} {...invalid('excerpt')} />{errorOf('excerpt')}</label>
+      <label>{fieldLabel('license')}
+        <select value={license} onChange={(event) => setLicense(event.target.value as LicenseCode)} {...invalid('license')}>
           {LICENSE_CODES.map((code) => <option key={code} value={code}>{LICENSES[code].title}</option>)}
         </select>
+        {errorOf('license')}
       </label>
       <label className="checkbox"><input type="checkbox" checked={publish} onChange={(event) => setPublish(event.target.checked)} /> Publish it now (otherwise a draft)</label>
       <button type="submit" className="primary">Create the design</button>
@@ -41,7 +57,7 @@ export function WaitingForYou({ items }: { items: QueueEntry[] }) {
       <ul className="waiting-list">
         {items.map((item) => (
           <li key={item.id} data-testid="waiting-item">
-            <p><strong>{item.path ?? item.folder}</strong>: {item.reason}</p>
+            <p><strong>{item.path ?? item.folder}</strong>: {windowWords(item.reason)}</p>
             {item.attention === 'confirm-design' ? <ConfirmDesign item={item} />
               : item.attention === 'conflict' && item.conflict ? <ConflictChoice item={item} conflict={item.conflict} />
               : item.attention === 'confirm-delete' ? (

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { availability, whyUnavailable, WAITS_NOTE, type WindowAction, type WindowState } from '../../renderer/src/views/availability';
+
+const online: WindowState = { account: 'signed-in', serviceChosen: true, online: true, linked: true };
+const offline: WindowState = { ...online, online: false };
+const signedOut: WindowState = { ...online, account: 'signed-out' };
+
+const NEEDS_SERVICE_NOW: WindowAction[] = ['create-design', 'publish-design', 'delete-design', 'search-service', 'pull-catalogue'];
+const ALL: WindowAction[] = [...NEEDS_SERVICE_NOW, 'edit-design', 'sign-in', 'open-page'];
+
+describe('whether a window action can run now, and why not', () => {
+  it('offers everything, with nothing to say, when signed in and the service answers', () => {
+    for (const action of ALL) expect(availability(action, online)).toEqual({ enabled: true, waits: false, note: null });
+  });
+
+  it('takes a state not known yet (no account, no connectivity heard) as able: nothing is refused on a guess', () => {
+    const unknown: WindowState = { account: null, serviceChosen: null, online: null, linked: true };
+    for (const action of ALL) expect(availability(action, unknown).enabled).toBe(true);
+  });
+
+  it('offline: refuses what needs the service at once, saying it cannot be reached; an edit stays and says it will wait', () => {
+    for (const action of NEEDS_SERVICE_NOW) {
+      const refused = availability(action, offline);
+      expect(refused).toMatchObject({ enabled: false, blocker: 'offline' });
+      expect(refused.enabled ? '' : refused.reason).toMatch(/needs the service, which cannot be reached now\.$/);
+    }
+    expect(availability('publish-design', offline)).toMatchObject({ reason: 'Publishing needs the service, which cannot be reached now.' });
+    expect(availability('edit-design', offline)).toEqual({ enabled: true, waits: true, note: WAITS_NOTE });
+    expect(WAITS_NOTE).toBe('Saved here; sent when the service is back.');
+  });
+
+  it('offline: opening the design\'s page and signing in stay offered, warning that the service is out of reach', () => {
+    for (const action of ['open-page', 'sign-in'] as const) {
+      const offered = availability(action, offline);
+      expect(offered).toMatchObject({ enabled: true, waits: false });
+      expect(offered.enabled && offered.note).toMatch(/cannot be reached/);
+    }
+  });
+
+  it('signed out: refuses everything done to one\'s own designs, edits included, saying to sign in; browsing stays', () => {
+    for (const action of ['create-design', 'edit-design', 'publish-design', 'delete-design'] as const) {
+      expect(availability(action, signedOut)).toMatchObject({ enabled: false, blocker: 'signed-out', reason: expect.stringMatching(/^Sign in to /) });
+    }
+    for (const action of ['search-service', 'pull-catalogue', 'sign-in', 'open-page'] as const) expect(availability(action, signedOut).enabled).toBe(true);
+  });
+
+  it('a refused sign-in asks for a new one, and says why', () => {
+    expect(availability('publish-design', { ...online, account: 'needs-sign-in' })).toEqual({
+      enabled: false, blocker: 'needs-sign-in', reason: 'Sign in again to publish it: the service no longer accepts the last sign-in.',
+    });
+  });
+
+  it('says first what the person must do first: sign in before waiting for the service, a service before signing in', () => {
+    expect(availability('delete-design', { ...signedOut, online: false })).toMatchObject({ blocker: 'signed-out' });
+    expect(availability('delete-design', { ...signedOut, serviceChosen: false })).toMatchObject({
+      blocker: 'no-service', reason: 'No service is chosen yet: save its address in Settings first.',
+    });
+    expect(availability('sign-in', { ...online, serviceChosen: false })).toMatchObject({ enabled: false, blocker: 'no-service' });
+  });
+
+  it('refuses everything while the window has lost its link to design-sync', () => {
+    for (const action of ALL) expect(availability(action, { ...online, linked: false })).toMatchObject({ enabled: false, blocker: 'disconnected' });
+  });
+
+  it('says why once for a row of buttons, one sentence per reason', () => {
+    const row: WindowAction[] = ['edit-design', 'publish-design', 'delete-design'];
+    expect(whyUnavailable(row, online)).toBeNull();
+    expect(whyUnavailable(row, signedOut)).toBe('Sign in to edit, publish or delete it.');
+    expect(whyUnavailable(row, offline)).toBe('Publishing and deleting need the service, which cannot be reached now.');
+    expect(whyUnavailable(['create-design', 'pull-catalogue'], offline)).toBe('Creating a design and pulling the catalogue need the service, which cannot be reached now.');
+    expect(whyUnavailable(['edit-design', 'pull-catalogue'], { ...signedOut, online: false }))
+      .toBe('Sign in to edit it. Pulling the catalogue needs the service, which cannot be reached now.');
+  });
+});

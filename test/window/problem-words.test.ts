@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { describeLabelledFieldErrors, FIELD_LABELS, fieldLabel, labelledFieldErrors } from '../../shared';
+import { problemWords, windowWords } from '../../renderer/src/views/problem-words';
+
+describe('field names in the window\'s words', () => {
+  it('names each field of a design with the label the window shows beside it', () => {
+    expect(FIELD_LABELS).toMatchObject({ name: 'Name', excerpt: 'Summary', license: 'License', description: 'Description' });
+    expect(fieldLabel('primary_image_id')).toBe('Cover image');
+    expect(fieldLabel('primaryImageId')).toBe('Cover image');
+  });
+
+  it('makes words of a field it has no label for, never the raw name', () => {
+    expect(fieldLabel('screen_name')).toBe('Screen name');
+    expect(fieldLabel('realName')).toBe('Real name');
+  });
+
+  it('says a field error with the label: "Summary can\'t be blank"; an error of the whole design as it is', () => {
+    expect(labelledFieldErrors({ excerpt: ["can't be blank"], base: ['design is locked'] })).toEqual(["Summary can't be blank", 'Design is locked']);
+    expect(describeLabelledFieldErrors({ name: ['is too long (maximum is 255 characters)'], excerpt: ["can't be blank"] }))
+      .toBe("Name is too long (maximum is 255 characters); Summary can't be blank");
+  });
+});
+
+describe('a problem said once in the window\'s words', () => {
+  it('says a message nested in itself once, without the system\'s error code', () => {
+    expect(windowWords('The service cannot be reached (The service cannot be reached (ECONNREFUSED).).')).toBe('The service cannot be reached.');
+    expect(windowWords('The service cannot be reached (The service cannot be reached (ECONNREFUSED).). Changes are kept and sent when it is back.'))
+      .toBe('The service cannot be reached. Changes are kept and sent when it is back.');
+    expect(windowWords('The service at 127.0.0.1:4010 cannot be reached (ECONNREFUSED); check that the service address is right.'))
+      .toBe('The service at 127.0.0.1:4010 cannot be reached; check that the service address is right.');
+  });
+
+  it('leaves out the lines of a stack trace', () => {
+    expect(windowWords('The design could not be read.\n    at readDesign (engine.js:10:5)\n    at run (engine.js:20:1)')).toBe('The design could not be read.');
+  });
+
+  it('leaves plain words and their brackets alone', () => {
+    const plain = 'tool.exe: executable files (.exe) cannot be uploaded as documents';
+    expect(windowWords(plain)).toBe(plain);
+    expect(windowWords('Name is too long (maximum is 255 characters)')).toBe('Name is too long (maximum is 255 characters)');
+  });
+
+  it('says a refused field with its label rather than the service\'s field name', () => {
+    expect(problemWords({ kind: 'validation', message: "excerpt can't be blank", fieldErrors: { excerpt: ["can't be blank"] } })).toBe("Summary can't be blank.");
+    expect(problemWords({ kind: 'offline', message: 'The service cannot be reached (ECONNREFUSED).', maybeApplied: false })).toBe('The service cannot be reached.');
+  });
+});
