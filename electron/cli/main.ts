@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { isServiceError } from '../engine/api/service-error';
+import { systemErrorWords } from '../engine/log/error-words';
 import { engineLog } from '../engine/log/engine-log';
 import { isEngineError } from '../engine/runtime/engine-error';
 import { createCliContext, CliError, type CliContext, type CliIo, type GlobalOptions } from './cli-context';
@@ -71,7 +72,8 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     }
     // An unexpected failure: the person sees its words, the log keeps its stack.
     engineLog.error('cli', 'the command failed', error);
-    io.err(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+    const words = systemErrorWords(error);
+    io.err(words !== null ? `The command could not be done: ${words}. The engine log has the details.` : error instanceof Error ? `${error.name}: ${error.message}` : String(error));
     return 1;
   } finally {
     await context?.close();

@@ -39,7 +39,15 @@ export interface WindowFixture {
  * The window as a person gets it: the local service (seeded by `seed`), the engine of a profile signed in as `maker`
  * (unless `signedIn: false`; the user exists either way, password "secret") with the catalogue pulled, `design-sync ui`'s host serving a fresh build of the window, and a Chromium page on it.
  */
-export async function openWindow(seed: (service: TestService, makerToken: string) => Promise<void>, options: { signedIn?: boolean; serviceDataDir?: string } = {}): Promise<WindowFixture> {
+export interface WindowOptions {
+  signedIn?: boolean;
+  /** The service's data folder (the caller's: it outlives the service, which a test can then start again). */
+  serviceDataDir?: string;
+  /** While sync runs, how often the engine polls the service for changes (default: the engine's, 30 s). */
+  remotePollMs?: number;
+}
+
+export async function openWindow(seed: (service: TestService, makerToken: string) => Promise<void>, options: WindowOptions = {}): Promise<WindowFixture> {
   // A data folder of the caller's outlives the service, so that a test can start it again on the same port.
   const service = await startTestService(options.serviceDataDir ? { dataDir: options.serviceDataDir } : {});
   const { token } = service.addUser('maker');
@@ -48,6 +56,7 @@ export async function openWindow(seed: (service: TestService, makerToken: string
   const built = await buildWindow();
   const engine = await openEngine({
     profileDir: profile, serviceUrl: service.url, userAgent: 'design-sync-test', settleMs: 200, trash: 'folder',
+    ...(options.remotePollMs !== undefined ? { remotePollMs: options.remotePollMs } : {}),
     tokenStore: () => new MemoryTokenStore(options.signedIn === false ? null : token), settingsStore: () => memorySettingsStore(),
   });
   await engine.catalogue.pullNow();

@@ -3,6 +3,11 @@ import { LICENSE_CODES } from '../../../shared';
 import { isEngineError } from '../../engine/runtime/engine-error';
 import { cancelItem, confirmDeletion, confirmNewDesign, existingItem, pauseItem, retryItem, subjectOf } from '../../engine/runtime/queue-actions';
 import { formatItems, percentOf } from '../../engine/queue/queue-report';
+import { runnerLockHolder } from '../../engine/queue/runner-lock';
+import type { Engine } from '../../engine/runtime/engine';
+import { applyDecision } from '../../engine/runtime/sync-actions';
+import { notDoneIn } from '../../engine/runtime/sync-until-sent';
+import type { SyncEvent } from '../../engine/sync/sync-context';
 import type { QueueStore } from '../../engine/queue/queue-store';
 import { CliError, type CliContext } from '../cli-context';
 import type { CommandModule } from '../command-module';
@@ -50,9 +55,41 @@ function confirmItem(store: QueueStore, id: number, options: ConfirmOptions): st
 }
 
 /**
+ * A decision takes effect at once, as in the window: the designs of what was cancelled are looked at on the service
+ * now, so that a file kept there (a deletion turned down) comes back into the folder. Not when another process (the
+ * app, `sync --watch`) syncs this profile — two processes never write in the sync folder at once — nor while the
+ * service cannot be reached: then the next sync brings it.
+ */
+async function decisionNow(ctx: CliContext, engine: Engine, designIds: (number | null)[]): Promise<void> {
+  if (!designIds.some((id) => id !== null) || !engine.serviceUrl() || !engine.syncParts().sync.root.current()) return;
+  if (runnerLockHolder(`${engine.queue.db.name}.runner.lock`) !== null) {
+    ctx.io.out('The app syncing this profile brings the service\'s files back at its next look at the service.');
+    return;
+  }
+  if (!(await engine.checkConnectivity())) {
+    ctx.io.out('The service cannot be reached now: the next sync brings back what you kept on the service.');
+    return;
+  }
+  const { sync } = engine.syncParts();
+  const brought: string[] = [];
+  const onEvent = (event: SyncEvent) => {
+    if (event.type === 'downloaded') brought.push(event.path);
+  };
+  sync.on('event', onEvent);
+  try {
+    const pass = await applyDecision(engine, designIds);
+    for (const path of brought) ctx.io.out(`brought back from the service: ${path}`);
+    for (const warning of pass ? notDoneIn(pass) : []) ctx.io.err(`warning: ${warning}`);
+  } finally {
+    sync.off('event', onEvent);
+  }
+}
+
+/**
  * `design-sync queue [list] [--json] [--all]`, `queue retry|cancel <id|all>`, `queue pause|resume [<id>]`,
  * `queue confirm <id> [--name --excerpt --license --publish]`. They change the queue in the profile's database;
- * a running app or `design-sync sync` notices at once. Cancelling never touches local files.
+ * a running app or `design-sync sync` notices at once. Cancelling never touches local files; a file kept on the service
+ * (a deletion cancelled) is brought back into the sync folder at once.
  */
 export const queueCommand: CommandModule = (program: Command, context) => {
   const queue = program.command('queue').description('list the upload queue, and retry, cancel, pause, resume or confirm its items');
@@ -97,14 +134,17 @@ export const queueCommand: CommandModule = (program: Command, context) => {
     .argument('<id|all>')
     .action(async (target: string) => {
       const ctx = context();
-      await withQueue(ctx, (store) => {
-        if (target === 'all') {
-          ctx.io.out(`${store.cancelAll()} items cancelled. Local files are untouched.`);
-          return;
-        }
-        const item = cancelItem(store, idOf(target));
-        ctx.io.out(`Item ${item.id} (${subjectOf(item)}) cancelled. The local file is untouched.`);
-      });
+      const engine = await ctx.engine();
+      const store = engine.queue;
+      if (target === 'all') {
+        const designs = store.list({ states: ['running', 'waiting', 'attention', 'failed'], limit: 100_000 }).map((item) => item.designId);
+        ctx.io.out(`${store.cancelAll()} items cancelled. Local files are untouched.`);
+        await decisionNow(ctx, engine, designs);
+        return;
+      }
+      const item = cancelItem(store, idOf(target));
+      ctx.io.out(`Item ${item.id} (${subjectOf(item)}) cancelled. The local file is untouched.`);
+      await decisionNow(ctx, engine, [item.designId]);
     });
 
   for (const [name, paused] of [['pause', true], ['resume', false]] as const) {

@@ -160,7 +160,8 @@ export const syncCommand: CommandModule = (program, context) => {
         }
         if (blocked || open.length > 0) {
           const why = !blocked ? null
-            : blocked.kind === 'offline' ? `the service cannot be reached: ${blocked.message}`
+            // Said once, in words: what the network said is in the engine log.
+            : blocked.kind === 'offline' ? 'the service cannot be reached now; run `design-sync sync` again once it is back'
             : blocked.kind === 'sign-in' ? 'sign in again with `design-sync login`'
             : blocked.kind === 'content-policy' ? CONTENT_POLICY_REASON
             : 'rate limited by the service';

@@ -12,12 +12,12 @@ export function networkProblem(error: unknown, isWrite: boolean, reason: 'timeou
   if (reason === 'timeout') {
     return { kind: 'offline', message: 'The service did not answer in time (or stopped taking the upload).', maybeApplied: isWrite };
   }
+  // The network's code (ECONNREFUSED…) is not for people: it stays on the error's cause, for the engine log.
   const code = errorCode(error);
   const neverSent = code !== undefined && NEVER_SENT.has(code);
-  const detail = code ? ` (${code})` : '';
   return {
     kind: 'offline',
-    message: neverSent ? `The service cannot be reached${detail}.` : `The connection to the service was lost${detail}.`,
+    message: neverSent ? 'The service cannot be reached.' : 'The connection to the service was lost.',
     maybeApplied: isWrite && !neverSent,
   };
 }
@@ -105,15 +105,15 @@ export function exchangeProblem(failure: ExchangeFailure, request: string, isWri
       const code = detail.code;
       if (code?.startsWith('HPE_')) {
         return {
-          problem: { kind: 'server-error', status: 0, message: `The service at ${host} answered ${request} with something that is not HTTP (${code}); check the service address.` },
+          problem: { kind: 'server-error', status: 0, message: `The service at ${host} answered ${request} with something that is not HTTP; check the service address.` },
           detail: { repeatable: false },
         };
       }
+      // Said in words only: the code (ECONNREFUSED, HPE_…) goes to the engine log with the error's cause.
       const neverSent = detail.neverSent === true || (code !== undefined && NEVER_SENT.has(code));
-      const why = code ? ` (${code})` : '';
       return neverSent
-        ? offline(`The service at ${host} cannot be reached${why}; check that the service address is right and that you are online, or try again later.`, undefined, true)
-        : offline(`The connection to the service at ${host} was lost during ${request}${why}; ${TRY_LATER}.`);
+        ? offline(`The service at ${host} cannot be reached; check that the service address is right and that you are online, or try again later.`, undefined, true)
+        : offline(`The connection to the service at ${host} was lost during ${request}; ${TRY_LATER}.`);
     }
   }
 }

@@ -18,8 +18,10 @@ export class ServiceError extends Error {
     readonly method: string,
     readonly path: string,
     readonly detail: ServiceErrorDetail = {},
+    /** What the network or the HTTP client threw (its code: ECONNREFUSED…), kept for the engine log, never shown. */
+    cause?: unknown,
   ) {
-    super(`${method} ${path}: ${problem.message}`);
+    super(`${method} ${path}: ${problem.message}`, cause === undefined ? undefined : { cause });
     this.name = 'ServiceError';
   }
 }

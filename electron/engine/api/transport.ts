@@ -219,15 +219,15 @@ export class Transport {
     if (error instanceof ServiceError) return error;
     if (error instanceof ExchangeFailure) {
       const { problem, detail } = exchangeProblem(error, ctx.context.request, ctx.isWrite);
-      return this.fail(problem, spec, ctx, detail);
+      return this.fail(problem, spec, ctx, detail, error);
     }
-    return this.fail(networkProblem(error, ctx.isWrite, spec.signal?.aborted ? 'cancelled' : null), spec, ctx);
+    return this.fail(networkProblem(error, ctx.isWrite, spec.signal?.aborted ? 'cancelled' : null), spec, ctx, {}, error);
   }
 
-  private fail(problem: ServiceProblem, spec: RequestSpec, ctx: AttemptContext, detail: ServiceErrorDetail = {}): ServiceError {
+  private fail(problem: ServiceProblem, spec: RequestSpec, ctx: AttemptContext, detail: ServiceErrorDetail = {}, cause?: unknown): ServiceError {
     // Another origin's problems (a file host's) say nothing about the service or the sign-in.
     if (!spec.url) this.options.onProblem?.(problem, ctx.sent);
-    return new ServiceError(problem, spec.method, spec.path, detail);
+    return new ServiceError(problem, spec.method, spec.path, detail, cause);
   }
 }
 

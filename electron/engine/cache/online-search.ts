@@ -1,3 +1,4 @@
+import { engineLog } from '../log/engine-log';
 import type { ServiceClient } from '../api/service-client';
 import { isServiceError } from '../api/service-error';
 import type { WritableDB } from './cache-database';
@@ -37,6 +38,8 @@ export async function searchOnline(
   } catch (error) {
     if (!isServiceError(error, 'offline')) throw error;
     const offline = searchCachedDesigns(db, q, { offset: (page - 1) * limit, limit });
-    return { source: 'offline', items: offline.items, hasMore: offline.hasMore, note: `The service could not be reached (${error.problem.message}); these results come from the cache.` };
+    // Said once, in words; the detail goes to the engine log.
+    engineLog.info('search', 'the online search got no answer from the service', error);
+    return { source: 'offline', items: offline.items, hasMore: offline.hasMore, note: 'The service could not be reached; these results come from the cache.' };
   }
 }

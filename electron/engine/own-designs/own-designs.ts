@@ -9,6 +9,7 @@ import type { QueueEvent } from '../queue/queue-item';
 import type { OwnChange } from '../runtime/design-changes';
 import { showEditInCache } from '../runtime/design-edits';
 import type { Engine } from '../runtime/engine';
+import { ownDesignDeleted } from '../runtime/sync-actions';
 import { createdLine, deletedLine, editQueuedLine, editSentLine, publishedLine } from './own-activity';
 import { checkedFields, ownDesign, requireSignedIn, sent, signedInUser, storeOwn } from './own-design-rules';
 import { designOfItem, designsWithOpenItems, ownDesignStates, type OwnDesignState } from './own-design-states';
@@ -142,7 +143,7 @@ export class OwnDesigns extends EventEmitter<{ changed: [OwnChange] }> {
     this.engine.queue.log('info', deletedLine(summary.name), folder);
     // Its folder in the sync folder is handled at once (to the trash, or kept when changed here: docs/sync.md).
     if (folder !== null) {
-      this.engine.syncParts().sync.designGone(id, { confirmed: true }).catch((error: unknown) =>
+      ownDesignDeleted(this.engine, id).catch((error: unknown) =>
         engineLog.warn('own-designs', `the folder ${folder} of the deleted design ${id} could not be handled now; the next pass does it`, error));
     }
     return { id, name: summary.name, folder };

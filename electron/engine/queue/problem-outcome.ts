@@ -33,6 +33,9 @@ export interface OutcomeOptions {
 
 export { sentence };
 
+/** An item's reason while the service does not answer: it is sent by itself once the service is back. */
+export const OFFLINE_REASON = 'Waiting for the service, which cannot be reached now: this is sent when it is back.';
+
 /** A transient failure of the item's own: back in line after a backoff, until the attempts run out. */
 export function retryLater(item: QueueItem, message: string, options: OutcomeOptions, floorMs = 0): ProblemOutcome {
   if (item.attempts >= options.maxAttempts) {
@@ -49,7 +52,8 @@ export function outcomeOfProblem(problem: ServiceProblem, item: QueueItem, optio
   switch (problem.kind) {
     case 'offline':
       return {
-        settlement: { state: 'waiting', at: now, reason: `Waiting for the service: ${problem.message}`, countAttempt: false, sent: problem.maybeApplied ? 'keep' : 'clear' },
+        // Said once, in words: what the network said (which timeout, which code) is in the engine log (queue-blocks).
+        settlement: { state: 'waiting', at: now, reason: OFFLINE_REASON, countAttempt: false, sent: problem.maybeApplied ? 'keep' : 'clear' },
         block: { kind: 'offline', message: problem.message },
       };
     case 'rate-limited':

@@ -392,6 +392,8 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
         ? { settlement: { state: 'waiting', at: now, reason: `${item.path} changed while it was being sent: the newer version goes next.`, countAttempt: false, sent: 'keep' } }
         : { settlement: { state: 'cancelled', reason: `${item.path} was removed from the folder while it was being sent.` } };
     } else if (isServiceError(error)) {
+      // The item's reason is in words; what the network said (its code) is kept here.
+      if (error.problem.kind === 'offline') engineLog.info('queue', `${describeItem(item)} (item ${item.id}) waits for the service`, error);
       outcome = outcomeOfProblem(error.problem, item, options);
     } else if (entry.aborted) {
       outcome = abortedOutcome(entry.aborted, now);

@@ -4,9 +4,11 @@ import { sameService } from '../authorization/service-binding';
 import type { Session } from '../authorization/session';
 import type { DesignCache } from '../cache/design-cache';
 import { normalizeServiceUrl, type ProfilePaths } from '../profile/profile';
+import type { QueueBlock } from '../queue/problem-outcome';
 import type { QueueStore } from '../queue/queue-store';
 import type { SettingsStore } from '../settings/settings-store';
 import type { TrashMode } from '../sync/local-files';
+import type { SyncEvent } from '../sync/sync-context';
 import type { SyncDatabase } from '../sync-state/sync-database';
 import { SyncRootError, type SyncRoot } from '../sync-state/sync-root';
 import { BrowserSignIn } from './browser-sign-in';
@@ -71,7 +73,7 @@ export class Engine extends EventEmitter<{ state: [] }> {
   /** Opens a web address in the person's browser, when the front end gave a way to (sign-in, a design's page). */
   readonly openBrowser: ((url: string) => Promise<void>) | null;
 
-  private parts: { baseUrl: string; client: ServiceClient; interactive: ServiceClient; sync: SyncParts | null } | null = null;
+  private parts: { baseUrl: string; client: ServiceClient; interactive: ServiceClient; sync: SyncParts | null; unfollow: (() => void)[] } | null = null;
   private background = false;
   private syncStarting: Promise<unknown> | null = null;
   private problem: BackgroundProblem | null = null;
@@ -243,20 +245,28 @@ export class Engine extends EventEmitter<{ state: [] }> {
       online: () => this.connectivity.state.online,
       connectivity: this.connectivity,
     });
-    this.syncStatus.follow(eventsOf(parts.sync.sync, 'state'));
     // What the overall state is made of, besides the queue's own rows: tell whoever shows it. While the queue waits
     // for a sign-in, a token another process stores (`design-sync login` in another terminal) is taken up at once.
+    // All of it is let go when the parts are dropped (another service chosen): only the new parts are followed.
     const { baseUrl } = parts;
-    parts.sync.runner.on('blocked', (block) => {
+    const onBlocked = (block: QueueBlock | null) => {
       this.followStoredToken(block?.kind === 'sign-in' ? baseUrl : null);
       this.emit('state');
-    });
-    parts.sync.sync.on('event', (event) => {
+    };
+    const onEvent = (event: SyncEvent) => {
       // A pass read the own designs again, or made a design's folder: tell what changed.
       if (event.type === 'remote') this.changes.checkOwn();
       if (event.type === 'folder-created') this.changes.ownSyncChanged([event.designId]);
       if (event.type === 'stopped' || event.type === 'resumed' || event.type === 'warning') this.emit('state');
-    });
+    };
+    const { sync, runner } = parts.sync;
+    runner.on('blocked', onBlocked);
+    sync.on('event', onEvent);
+    parts.unfollow.push(
+      this.syncStatus.follow(eventsOf(sync, 'state')),
+      () => runner.off('blocked', onBlocked),
+      () => sync.off('event', onEvent),
+    );
     return parts.sync;
   }
 
@@ -408,7 +418,7 @@ export class Engine extends EventEmitter<{ state: [] }> {
     if (this.parts?.baseUrl === baseUrl) return this.parts;
     const client = new ServiceClient(this.session.transportOptions({ baseUrl, userAgent: this.userAgent, ...this.transportHooks() }));
     const interactive = new ServiceClient(this.session.transportOptions({ baseUrl, userAgent: this.userAgent, retry: { retries: 1, minDelayMs: 100, maxDelayMs: 300 }, ...this.transportHooks() }));
-    this.parts = { baseUrl, client, interactive, sync: null };
+    this.parts = { baseUrl, client, interactive, sync: null, unfollow: [] };
     this.connectivity.setProbe(probeOf(new ServiceClient(this.session.transportOptions({ baseUrl, userAgent: this.userAgent, ...PROBE_TRANSPORT }))));
     return this.parts;
   }
@@ -430,6 +440,7 @@ export class Engine extends EventEmitter<{ state: [] }> {
   private async dropParts(): Promise<void> {
     this.followStoredToken(null);
     const sync = this.parts?.sync;
+    for (const unfollow of this.parts?.unfollow.splice(0) ?? []) unfollow();
     this.parts = null;
     if (sync) {
       await sync.runner.stop();

@@ -22,11 +22,19 @@ export async function syncNow(engine: Engine): Promise<PassResult> {
  * their files are looked at on the service at once, so that it shows within seconds (a file kept there comes back).
  */
 export function decisionTaken(engine: Engine, designIds: readonly (number | null)[]): void {
+  void applyDecision(engine, designIds).catch((error: unknown) => engineLog.warn('sync', 'the pass after a decision failed', error));
+}
+
+/**
+ * The same, awaited (`design-sync queue cancel`, whose process ends with the command): the pass over those designs,
+ * or null when there is nothing to look at (no service, no sync folder, no design).
+ */
+export async function applyDecision(engine: Engine, designIds: readonly (number | null)[]): Promise<PassResult | null> {
   const ids = [...new Set(designIds.filter((id): id is number => id !== null))];
-  if (ids.length === 0 || !engine.serviceUrl()) return;
+  if (ids.length === 0 || !engine.serviceUrl()) return null;
   const { sync } = engine.syncParts();
-  if (!sync.root.current()) return;
-  void sync.syncDesigns(ids).catch((error: unknown) => engineLog.warn('sync', 'the pass after a decision failed', error));
+  if (!sync.root.current()) return null;
+  return sync.syncDesigns(ids);
 }
 
 /**

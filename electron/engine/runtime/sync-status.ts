@@ -114,9 +114,26 @@ export class SyncStatusService extends EventEmitter<{ change: [] }> {
     return decideSyncStatus(this.facts());
   }
 
-  /** Follows one more source of change (the engine adds the sync engine and the runner when it makes them). */
-  follow(source: StatusSource): void {
-    this.offs.push(source.subscribe(() => this.emit('change')));
+  /**
+   * Follows one more source of change (the engine adds the sync engine and the runner when it makes them). Returns
+   * the function that stops following it (parts dropped when the service address changes); close() stops them all.
+   */
+  follow(source: StatusSource): () => void {
+    const off = source.subscribe(() => this.emit('change'));
+    this.offs.push(off);
+    let followed = true;
+    return () => {
+      if (!followed) return;
+      followed = false;
+      off();
+      const at = this.offs.indexOf(off);
+      if (at >= 0) this.offs.splice(at, 1);
+    };
+  }
+
+  /** How many sources are followed now (for tests: parts dropped are no longer followed). */
+  get followed(): number {
+    return this.offs.length;
   }
 
   /** Something the status is made of changed. */

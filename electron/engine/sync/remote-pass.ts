@@ -48,7 +48,8 @@ export async function pullRemoteChanges(ctx: SyncContext, client: ServiceClient,
       if (isServiceError(error, 'offline') || isServiceError(error, 'cancelled') || isServiceError(error, 'token-rejected')) throw error;
       const message = isServiceError(error, 'not-found')
         ? `The design of the folder ${folder} is no longer on the service (or no longer yours): the folder is kept as it is and not synced.`
-        : `The files of the design of ${folder} could not be read (${(error as Error).message}); tried again later.`;
+        : `The files of the design of ${folder} could not be read (${isServiceError(error) ? error.problem.message : (error as Error).message}); tried again later.`;
+      engineLog.warn('sync', `the files of the design of ${folder} could not be read`, error);
       ctx.reportOnce(message, folder);
       summary.warnings.push(message);
     }

@@ -34,6 +34,11 @@ export interface RemoteWatchOptions {
   serial: (work: () => Promise<void>) => Promise<void>;
   /** Told, inside that chain, of what changed on the service since the read before. */
   changed: (changes: RemoteChanges) => Promise<void>;
+  /**
+   * Asked, inside that chain, when a poll may ask the service but no pass has learnt whose designs to watch yet (the
+   * app started while the service could not be reached): a full pass, which learns it. Without it such a poll waits.
+   */
+  userUnknown?: () => Promise<void>;
   signal: () => AbortSignal;
   timers?: WatchTimers | undefined;
 }
@@ -93,8 +98,9 @@ export class RemoteWatch {
   /** Polls now (in the serial chain); the next poll comes an interval after this one. */
   pollNow(): Promise<void> {
     return this.options.serial(async () => {
+      if (!this.options.mayPoll()) return;
       const userId = this.options.userId();
-      if (userId === null || !this.options.mayPoll()) return;
+      if (userId === null) return this.options.userUnknown?.();
       const changes = await this.read(userId, this.options.signal());
       if (changes && (changes.changed.length > 0 || changes.vanished.length > 0)) await this.options.changed(changes);
     });
@@ -136,6 +142,8 @@ export class RemoteWatch {
 
   private arm(): void {
     if (!this.running) return;
+    // One timer at a time: a poll that ends after stop() and start() must not start a second chain of polls.
+    if (this.timer !== null) this.timers.clearTimeout(this.timer);
     const handle = this.timers.setTimeout(() => {
       this.timer = null;
       void this.pollNow()

@@ -15,10 +15,11 @@ import { remoteStep, type RemoteScope } from './remote-step';
 import { RemoteWatch } from './remote-watch';
 import type { PassOptions, PassResult, SyncEngineOptions } from './sync-options';
 import type { SyncContext, SyncEvent } from './sync-context';
-import type { FolderSideState, RemoteProblem } from './folder-side-state';
+import { remoteSkippedWords, type FolderSideState, type RemoteProblem } from './folder-side-state';
 import { SyncFolder } from '../sync-state/sync-root';
 import { RootReturn } from './root-return';
 import { engineLog } from '../log/engine-log';
+import { systemErrorWords } from '../log/error-words';
 
 export type { PassOptions, PassResult, SyncEngineOptions } from './sync-options';
 export type { FolderSideState, RemoteProblem } from './folder-side-state';
@@ -108,7 +109,7 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
         if (this.stoppedReason !== reason) this.ctx.stop(reason);
       },
       back: () => this.resumeAfterReturn(),
-      failed: (error) => this.ctx.log('error', `Sync could not start again after the sync folder came back: ${(error as Error).message}`),
+      failed: (error) => this.failed('Sync could not start again after the sync folder came back', error),
       lookAgain: () => this.started && this.stoppedReason !== null,
       pollMs: options.rootPollMs ?? 2000,
     });
@@ -116,6 +117,7 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
       client: options.client, intervalMs: options.remotePollMs, timers: options.watchTimers, userId: () => this.userId, serial: (work) => this.serial(work),
       mayPoll: () => this.started && this.stoppedReason === null && (this.options.session?.canWrite() ?? true) && (this.options.online?.() ?? true),
       changed: async (changes) => void await this.pass({ settle: 'once' }, { kind: 'changes', changes }), signal: () => this.abort.signal,
+      userUnknown: async () => void await this.pass({ settle: 'once' }),
     });
   }
 
@@ -267,13 +269,8 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
         } catch (error) {
           if (!isServiceError(error)) throw error;
           remoteProblem = error.problem.kind === 'offline' ? 'offline' : error.problem.kind === 'token-rejected' ? 'sign-in' : 'service-failed';
-          // Said once, in words; the service's own message (and any network code) goes to the engine log.
           engineLog.info('sync', 'the service was not read for changes', error);
-          result.remoteSkipped = remoteProblem === 'offline'
-            ? 'The service cannot be reached, so it was not checked for changes: changes here are queued and sent when it is back.'
-            : remoteProblem === 'sign-in'
-              ? 'The service no longer accepts the sign-in, so it was not checked for changes: sign in again. Changes here are queued meanwhile.'
-              : 'The service had a problem when it was asked for changes, so nothing was brought from it this time: it is asked again later.';
+          result.remoteSkipped = remoteSkippedWords(remoteProblem);
           this.ctx.reportOnce(result.remoteSkipped);
         }
       }
@@ -310,6 +307,11 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
       watcherWarning: this.watcherProblem,
       remoteProblem: this.remoteProblem,
     };
+  }
+
+  private failed(what: string, error: unknown): void {
+    engineLog.warn('sync', what.toLowerCase(), error);
+    this.ctx.log('error', `${what}: ${(systemErrorWords(error) ?? (error instanceof Error ? error.message : String(error))).replace(/\.$/, '')}.`);
   }
 
   private setPhase(phase: 'idle' | 'scanning'): void {
@@ -392,7 +394,7 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
     if (this.rescanTimer) clearTimeout(this.rescanTimer);
     this.rescanTimer = setTimeout(() => {
       this.rescanTimer = null;
-      void this.syncOnce({ settle: 'once' }).catch((error) => this.ctx.log('error', `A rescan failed: ${(error as Error).message}`)).finally(() => {
+      void this.syncOnce({ settle: 'once' }).catch((error) => this.failed('A rescan failed', error)).finally(() => {
         if (this.started) this.scheduleRescan(this.watcherProblem ? Math.min(this.rescanIntervalMs, 60_000) : this.rescanIntervalMs);
       });
     }, interval);
@@ -408,7 +410,7 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
       const folders = [...this.dirtyFolders];
       this.dirtyAll = false;
       this.dirtyFolders.clear();
-      void this.scan(all ? {} : { folders }).catch((error) => this.ctx.log('error', `A scan failed: ${(error as Error).message}`));
+      void this.scan(all ? {} : { folders }).catch((error) => this.failed('A scan failed', error));
     }, delay);
     this.debounceTimer.unref();
   }

@@ -68,7 +68,7 @@ describe('answers that are not data', () => {
     service.stopAfterTest(notHttp);
     const problem = await problemOf(client(notHttp.url).listDesigns());
     expect(problem).toMatchObject({ kind: 'server-error' });
-    expect(problem.message).toMatch(new RegExp(`^The service at ${notHttp.host} answered GET /v1/designs with something that is not HTTP \\(HPE_[A-Z_]+\\); check the service address\\.$`));
+    expect(problem.message).toMatch(new RegExp(`^The service at ${notHttp.host} answered GET /v1/designs with something that is not HTTP; check the service address\\.$`));
   });
 });
 
@@ -100,7 +100,7 @@ describe('answers cut short', () => {
     });
     const problem = await problemOf(client(dropping.url, 1).listDesigns());
     expect(problem).toMatchObject({ kind: 'offline', maybeApplied: false });
-    expect(problem.message).toMatch(new RegExp(`^The connection to the service at ${dropping.host} was lost during GET /v1/designs \\(ECONNRESET\\); check your connection or try again later\\.$`));
+    expect(problem.message).toMatch(new RegExp(`^The connection to the service at ${dropping.host} was lost during GET /v1/designs; check your connection or try again later\\.$`));
     expect(dropping.requests).toHaveLength(2);
   });
 });

@@ -152,6 +152,29 @@ describe('the sync status, from the facts of the running engine', () => {
     expect(error).toMatchObject({ reasonCode: 'folder-unavailable', runState: 'stopped', reason: expect.stringContaining(root) as string });
   });
 
+  it('follows the sync engine of the service chosen now, and lets go of the one before', async () => {
+    const { engine } = await open({ token: null, root: false });
+    const before = engine.syncStatus.followed;
+    const old = engine.syncParts();
+    expect(engine.syncStatus.followed).toBe(before + 1);
+    expect(old.sync.listenerCount('state')).toBeGreaterThan(0);
+
+    await engine.setServiceUrl('http://127.0.0.1:9');
+    expect(old.sync.listenerCount('state')).toBe(0);
+    expect(old.sync.listenerCount('event')).toBe(0);
+    expect(old.runner.listenerCount('blocked')).toBe(0);
+    expect(engine.syncStatus.followed).toBe(before);
+
+    const now = engine.syncParts();
+    expect(now.sync).not.toBe(old.sync);
+    let changes = 0;
+    engine.syncStatus.on('change', () => changes++);
+    now.sync.emit('state');
+    expect(changes).toBe(1);
+    old.sync.emit('state');
+    expect(changes).toBe(1);
+  });
+
   it('is not set up without a sync folder', async () => {
     const { engine } = await open({ root: false });
     expect(syncView(engine)).toMatchObject({ state: 'not-set-up', reasonCode: 'no-folder', reason: 'Choose a sync folder to sync your designs with.' });

@@ -7,6 +7,7 @@ import type { Engine } from '../../../electron/engine/runtime/engine';
 import { openEngine } from '../../../electron/engine/runtime/open-engine';
 import { ownDesignDeleted } from '../../../electron/engine/runtime/sync-actions';
 import { memorySettingsStore } from '../../../electron/engine/settings/settings-store';
+import { startService, type RunningService } from '../../../service/server/start-service';
 import { startTestService, type TestService } from '../../support/local-service';
 import { until } from '../../support/until';
 import { tempDir } from '../cache/cache-fixtures';
@@ -114,6 +115,37 @@ describe('changes made on the service while the engine runs', () => {
     await until('five polls answered 304', () => notModified() >= 5, 15_000);
     const idle = proxy.seen.slice(from, from + notModified());
     expect(new Set(idle.map((seen) => `${seen.method} ${seen.path} ${seen.status}`))).toEqual(new Set([`GET /v1/users/${userId}/designs 304`]));
+  });
+});
+
+describe('started while the service could not be reached', () => {
+  it('finds the own designs once the service is back, within a poll, not at the next rescan', async () => {
+    const dataDir = tempDir('live-away-service');
+    const first = await startTestService({ dataDir });
+    let away: RunningService = first;
+    const { token } = first.addUser('away');
+    const design = await clientFor(away.url, token).createDesign({ name: 'Sprocket', excerpt: 'A sprocket', license: 'cc0' });
+    const { port, url } = away;
+    await away.close();
+    const profile = tempDir('live-away-profile');
+    const root = join(tempDir('live-away-root'), 'Designs');
+    const engine = await openEngine({
+      profileDir: profile, serviceUrl: url, userAgent: 'design-sync-test', settleMs: 100, trash: 'folder',
+      remotePollMs: 300, tokenStore: () => new MemoryTokenStore(token), settingsStore: () => memorySettingsStore(),
+    });
+    cleanups.push(() => rmSync(profile, { recursive: true, force: true }), () => rmSync(join(root, '..'), { recursive: true, force: true }));
+    cleanups.push(() => engine.close(), () => away.close().catch(() => {}), () => rmSync(dataDir, { recursive: true, force: true }));
+    engine.acceptContentPolicy();
+    await engine.chooseSyncFolder(root);
+    await engine.startBackground();
+    const sync = engine.syncParts().sync;
+    await until('the first pass done offline', () => sync.folderSide.remoteProblem === 'offline', 10_000);
+    expect(sync.folders.ofDesign(design.id)).toBeNull();
+
+    away = await startService({ dataDir, port });
+    // Well before the 10-minute rescan: the connectivity probe notices the service, the next poll makes the full pass.
+    const linked = await until('the design\'s folder', () => sync.folders.ofDesign(design.id), 20_000);
+    expect(existsSync(join(root, linked.folder))).toBe(true);
   });
 });
 

@@ -26,7 +26,8 @@ export interface RunOptions extends PlanOptions {
 /** `warnings`: odd things seen that break none of the invariants (printed, not failing the run). */
 export interface RunResult { seed: number; plan: Plan; violations: Violation[]; warnings: string[]; log: string[]; ms: number; dir: string | null }
 
-const WATCH = (root: string) => ['sync', root, '--watch', '--settle-ms', '50', '--accept-content-policy'];
+// The service is looked at every second, so that its changes are brought in while local ones happen (live sync).
+const WATCH = (root: string) => ['sync', root, '--watch', '--settle-ms', '50', '--poll-seconds', '1', '--accept-content-policy'];
 const FINAL = (root: string) => ['sync', root, '--settle-ms', '50', '--accept-content-policy', '--allow-mass-delete'];
 const MILESTONE_TIMEOUT_MS = { start: 15_000, folder: 15_000, queued: 15_000, watching: 40_000 };
 let users = 0;
