@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { availability, whyUnavailable, WAITS_NOTE, type WindowAction, type WindowState } from '../../renderer/src/views/availability';
+import {
+  availability, DECISIONS_WAIT_NOTE, DECISIONS_WAIT_SIGN_IN_NOTE, FILES_WAIT_NOTE, whyUnavailable, WAITS_NOTE, type WindowAction, type WindowState,
+} from '../../renderer/src/views/availability';
 
 const online: WindowState = { account: 'signed-in', serviceChosen: true, online: true, linked: true };
 const offline: WindowState = { ...online, online: false };
 const signedOut: WindowState = { ...online, account: 'signed-out' };
 
-const NEEDS_SERVICE_NOW: WindowAction[] = ['create-design', 'publish-design', 'delete-design', 'search-service', 'pull-catalogue'];
-const ALL: WindowAction[] = [...NEEDS_SERVICE_NOW, 'edit-design', 'sign-in', 'open-page'];
+const NEEDS_SERVICE_NOW: WindowAction[] = ['create-design', 'publish-design', 'delete-design', 'search-service', 'pull-catalogue', 'sync-now'];
+const ALL: WindowAction[] = [...NEEDS_SERVICE_NOW, 'edit-design', 'sign-in', 'open-page', 'add-files', 'queue-decision'];
 
 describe('whether a window action can run now, and why not', () => {
   it('offers everything, with nothing to say, when signed in and the service answers', () => {
@@ -38,7 +40,7 @@ describe('whether a window action can run now, and why not', () => {
   });
 
   it('signed out: refuses everything done to one\'s own designs, edits included, saying to sign in; browsing stays', () => {
-    for (const action of ['create-design', 'edit-design', 'publish-design', 'delete-design'] as const) {
+    for (const action of ['create-design', 'edit-design', 'publish-design', 'delete-design', 'add-files', 'sync-now'] as const) {
       expect(availability(action, signedOut)).toMatchObject({ enabled: false, blocker: 'signed-out', reason: expect.stringMatching(/^Sign in to /) });
     }
     for (const action of ['search-service', 'pull-catalogue', 'sign-in', 'open-page'] as const) expect(availability(action, signedOut).enabled).toBe(true);
@@ -70,5 +72,30 @@ describe('whether a window action can run now, and why not', () => {
     expect(whyUnavailable(['create-design', 'pull-catalogue'], offline)).toBe('Creating a design and pulling the catalogue need the service, which cannot be reached now.');
     expect(whyUnavailable(['edit-design', 'pull-catalogue'], { ...signedOut, online: false }))
       .toBe('Sign in to edit it. Pulling the catalogue needs the service, which cannot be reached now.');
+  });
+
+  it('adding files needs a sign-in and a sync folder, saying which; offline it is offered and says the upload waits', () => {
+    expect(availability('add-files', signedOut)).toEqual({ enabled: false, blocker: 'signed-out', reason: 'Sign in to add files.' });
+    expect(availability('add-files', { ...online, syncFolder: false })).toEqual({
+      enabled: false, blocker: 'no-sync-folder', reason: 'Choose a sync folder in Sync to add files.',
+    });
+    // Signing in comes first: without it no sync folder would help.
+    expect(availability('add-files', { ...signedOut, syncFolder: false })).toMatchObject({ blocker: 'signed-out' });
+    expect(availability('add-files', { ...online, syncFolder: null })).toMatchObject({ enabled: true });
+    expect(availability('add-files', offline)).toEqual({ enabled: true, waits: true, note: FILES_WAIT_NOTE });
+    expect(FILES_WAIT_NOTE).toMatch(/uploaded when the service is back\.$/);
+  });
+
+  it('"Sync now" asks the service at once: off offline or without a sync folder, saying why', () => {
+    expect(availability('sync-now', offline)).toMatchObject({ enabled: false, reason: 'Syncing now needs the service, which cannot be reached now.' });
+    expect(availability('sync-now', { ...online, syncFolder: false })).toMatchObject({ reason: 'Choose a sync folder in Sync to sync now.' });
+  });
+
+  it('decisions on the queue\'s items stay offered offline and signed out, saying they are carried out later', () => {
+    expect(availability('queue-decision', offline)).toEqual({ enabled: true, waits: true, note: DECISIONS_WAIT_NOTE });
+    expect(availability('queue-decision', signedOut)).toEqual({ enabled: true, waits: true, note: DECISIONS_WAIT_SIGN_IN_NOTE });
+    expect(availability('queue-decision', { ...signedOut, online: false, serviceChosen: false })).toMatchObject({ enabled: true, waits: true });
+    expect(availability('queue-decision', { ...online, linked: false })).toMatchObject({ enabled: false, blocker: 'disconnected' });
+    expect(DECISIONS_WAIT_NOTE).toBe('Decisions are recorded now and carried out when the service is back.');
   });
 });

@@ -103,6 +103,34 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s controls say wh
     expect(await descriptionOf(create)).toBe('Creating a design needs the service, which cannot be reached now.');
   });
 
+  it('with the service stopped: files can still be added and say they wait; Sync now is off; a new folder can be confirmed and waits', async () => {
+    const add = row('Hinge offline').getByRole('button', { name: 'Add files…' });
+    expect(await add.isEnabled()).toBe(true);
+    expect(await descriptionOf(add)).toBe('Files added now go into the design\'s folder and are uploaded when the service is back.');
+
+    mkdirSync(join(rootParent, 'Designs', 'Bracket'));
+    writeFileSync(join(rootParent, 'Designs', 'Bracket', 'bracket.stl'), 'solid bracket\nendsolid bracket\n');
+    await page.getByRole('link', { name: 'Sync', exact: true }).click();
+    const syncNow = page.getByRole('region', { name: 'Sync folder' }).getByRole('button', { name: 'Sync now' });
+    await until('Sync now turned off', async () => await syncNow.isDisabled());
+    expect(await descriptionOf(syncNow)).toBe('Syncing now needs the service, which cannot be reached now.');
+
+    // Confirming records the design in the queue, which creates it when the service is back: offered, saying so.
+    const proposal = page.getByRole('form', { name: 'New design for the folder Bracket' });
+    await proposal.waitFor({ timeout: 20_000 });
+    const create = proposal.getByRole('button', { name: 'Create the design' });
+    expect(await create.isEnabled()).toBe(true);
+    expect(await descriptionOf(create)).toBe('Decisions are recorded now and carried out when the service is back.');
+    await proposal.getByLabel('Summary').fill('A bracket');
+    await create.click();
+    await proposal.waitFor({ state: 'detached' });
+    await page.getByTestId('queue-item').filter({ hasText: 'New design: Bracket' }).waitFor();
+    expect(await page.locator('.sync-view [role="alert"]').count()).toBe(0);
+
+    await page.getByRole('link', { name: 'My designs' }).click();
+    await row('Hinge offline').waitFor();
+  });
+
   it('signed out: no row offers Edit, Publish… or Delete…, and each says to sign in', async () => {
     await page.locator('.topbar .account').getByRole('button', { name: 'Sign out' }).click();
     await page.locator('.topbar .account').getByRole('button', { name: 'Sign in' }).waitFor();
@@ -119,6 +147,21 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s controls say wh
       expect(await own.getByTestId('action-reason').textContent()).toMatch(/Sign in to edit, publish or delete it\./);
     }
     expect(await descriptionOf(page.getByRole('button', { name: 'New design' }))).toBe('Sign in to create a design.');
+    const add = row('Hinge offline').getByRole('button', { name: 'Add files…' });
+    expect(await add.isDisabled()).toBe(true);
+    expect(await descriptionOf(add)).toBe('Sign in to add files.');
+
+    // What waits for the person in Sync can still be decided: the queue carries it out once someone signs in.
+    mkdirSync(join(rootParent, 'Designs', 'Clamp'));
+    writeFileSync(join(rootParent, 'Designs', 'Clamp', 'clamp.stl'), 'solid clamp\nendsolid clamp\n');
+    await page.getByRole('link', { name: 'Sync', exact: true }).click();
+    const proposal = page.getByRole('form', { name: 'New design for the folder Clamp' });
+    await proposal.waitFor({ timeout: 20_000 });
+    const notDesign = proposal.getByRole('button', { name: 'Not a design' });
+    expect(await notDesign.isEnabled()).toBe(true);
+    expect(await descriptionOf(notDesign)).toBe('Decisions are recorded now and carried out once you sign in.');
+    await notDesign.click();
+    await proposal.waitFor({ state: 'detached' });
     expect(app.cspViolations).toEqual([]);
   });
 });

@@ -56,15 +56,27 @@ describe.skipIf(chromiumSkipReason !== undefined)('dropping files on a design, i
 
   const hingeRow = () => page.getByTestId('own-design').filter({ hasText: 'Hinge' });
 
-  it('without a sync folder, a picked file is refused, saying to choose one in Sync', async () => {
+  it('without a sync folder, adding files is off and says to choose one in Sync; a file dropped anyway is not taken', async () => {
     await page.getByRole('link', { name: 'My designs', exact: true }).click();
     await hingeRow().waitFor();
-    await hingeRow().getByRole('button', { name: 'Add files…' }).waitFor();
-    await hingeRow().getByTestId('drop-picker').setInputFiles(join(MODELS, 'cube.stl'));
-    const refused = hingeRow().getByTestId('drop-item').filter({ hasText: 'cube.stl' });
-    await refused.and(page.locator('[data-state="refused"]')).waitFor();
-    expect(await refused.textContent()).toMatch(/choose one in Sync/);
-    await hingeRow().getByRole('button', { name: 'Clear list' }).click();
+    const add = hingeRow().getByRole('button', { name: 'Add files…' });
+    await until('Add files… turned off', async () => await add.isDisabled());
+    const reasonId = await add.getAttribute('aria-describedby');
+    expect(await page.locator(`[id="${reasonId}"]`).textContent()).toBe('Choose a sync folder in Sync to add files.');
+    expect(await hingeRow().getByTestId('drop-picker').isDisabled()).toBe(true);
+
+    const zone = hingeRow().getByTestId('drop-zone');
+    const dataTransfer = await page.evaluateHandle(() => {
+      const g = globalThis as unknown as { DataTransfer: new () => { items: { add(file: unknown): void } }; File: new (parts: unknown[], name: string) => unknown };
+      const transfer = new g.DataTransfer();
+      transfer.items.add(new g.File(['solid cube'], 'cube.stl'));
+      return transfer;
+    });
+    for (const type of ['dragenter', 'dragover', 'drop']) await zone.dispatchEvent(type, { dataTransfer });
+    await dataTransfer.dispose();
+    // A drop is a discrete event: had it been taken, its row would be on the page when dispatchEvent returns.
+    expect(await zone.getAttribute('class')).not.toMatch(/drop-over/);
+    expect(await hingeRow().getByTestId('drop-item').count()).toBe(0);
   });
 
   it('with a sync folder, a picked file is queued and waits for the content policy, then reaches the service once accepted', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeLabelledFieldErrors, FIELD_LABELS, fieldLabel, labelledFieldErrors } from '../../shared';
-import { problemWords, windowWords } from '../../renderer/src/views/problem-words';
+import { fieldMessageWords, problemWords, searchFailedWords, windowWords } from '../../renderer/src/views/problem-words';
 
 describe('field names in the window\'s words', () => {
   it('names each field of a design with the label the window shows beside it', () => {
@@ -43,5 +43,30 @@ describe('a problem said once in the window\'s words', () => {
   it('says a refused field with its label rather than the service\'s field name', () => {
     expect(problemWords({ kind: 'validation', message: "excerpt can't be blank", fieldErrors: { excerpt: ["can't be blank"] } })).toBe("Summary can't be blank.");
     expect(problemWords({ kind: 'offline', message: 'The service cannot be reached (ECONNREFUSED).', maybeApplied: false })).toBe('The service cannot be reached.');
+  });
+});
+
+describe('the contract\'s own refusals in the window\'s words', () => {
+  it('says a refused setting with the label beside its field and in plain words, never the request\'s field name', () => {
+    const refused = { kind: 'validation' as const, message: 'The settings.update request was refused: cacheLimitMb Too small: expected number to be >=50.', fieldErrors: { cacheLimitMb: ['Too small: expected number to be >=50'] } };
+    expect(problemWords(refused)).toBe('Image cache limit must be at least 50.');
+    expect(problemWords({ ...refused, fieldErrors: { cacheLimitMb: ['Invalid input: expected number, received null'] } })).toBe('Image cache limit must be a number.');
+  });
+
+  it('words the schema\'s messages as the service words its own, and leaves the service\'s words alone', () => {
+    expect(fieldMessageWords('Too big: expected number to be <=1000000')).toBe('must be at most 1000000');
+    expect(fieldMessageWords('Invalid input: expected int, received number')).toBe('must be a whole number');
+    expect(fieldMessageWords('Too small: expected string to have >=1 characters')).toBe("can't be blank");
+    expect(fieldMessageWords('Too big: expected string to have <=255 characters')).toBe('must be at most 255 characters long');
+    expect(fieldMessageWords("can't be blank")).toBe("can't be blank");
+  });
+});
+
+describe('a failed service search said once', () => {
+  it('says the search failed only when the problem does not already say so, then that the cache was searched', () => {
+    expect(searchFailedWords('The service\'s search failed (rate limited).')).toBe('The service\'s search failed (rate limited). The cached designs were searched.');
+    expect(searchFailedWords('The service answered with an error (HTTP 500).')).toBe('The service\'s search failed: the service answered with an error (HTTP 500). The cached designs were searched.');
+    expect(searchFailedWords('HTTP 502 from the proxy')).toBe('The service\'s search failed: HTTP 502 from the proxy. The cached designs were searched.');
+    expect(searchFailedWords('')).toBe('The service\'s search failed. The cached designs were searched.');
   });
 });

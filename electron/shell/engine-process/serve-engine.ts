@@ -17,6 +17,27 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The longest the endpoint's own closing (a pull it stopped winding down) may hold up quitting. */
+export const ENDPOINT_CLOSE_MS = 2_000;
+
+/**
+ * Closes the endpoint (its requests stopped, its services' work awaited) before the engine under it, but never holds
+ * quitting longer than `withinMs`: whatever still winds down was told to stop, and the engine's close drains the rest.
+ */
+async function closeEndpoint(endpoint: { close(): Promise<void> } | null, withinMs: number): Promise<void> {
+  if (!endpoint) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const overran = new Promise<'overran'>((resolve) => { timer = setTimeout(() => resolve('overran'), withinMs); });
+  try {
+    const ended = await Promise.race([endpoint.close().then(() => 'closed' as const), overran]);
+    if (ended === 'overran') engineLog.warn('engine-process', `the contract endpoint was still closing after ${withinMs} ms: the engine closes anyway`);
+  } catch (error) {
+    engineLog.warn('engine-process', 'closing the contract endpoint failed', error);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * The engine's side of the bridge, run in Electron's utility process: waits for 'open', opens the profile's engine
  * with the host's token store and settings, starts its background work (sync, queue, catalogue), then answers the
@@ -25,7 +46,7 @@ function messageOf(error: unknown): string {
  */
 export function serveEngine(port: BridgePort<HostToEngine, EngineToHost>, options: ServeEngineOptions = {}): Promise<void> {
   let engine: Engine | null = null;
-  let endpoint: (ContractEndpoint & { close(): void }) | null = null;
+  let endpoint: (ContractEndpoint & { close(): Promise<void> }) | null = null;
   let opening: Promise<void> | null = null;
   const notOpen = { ok: false as const, problem: { kind: 'internal' as const, message: 'The engine is still starting: try again in a moment.' } };
 
@@ -58,7 +79,7 @@ export function serveEngine(port: BridgePort<HostToEngine, EngineToHost>, option
     const close = async (drainMs: number) => {
       // Waits for the opening to end (it reports its own failure: 'open-failed').
       await Promise.allSettled([opening]);
-      endpoint?.close();
+      await closeEndpoint(endpoint, Math.min(ENDPOINT_CLOSE_MS, Math.max(drainMs, 0)));
       try {
         await engine?.close({ drainMs });
       } catch (error) {

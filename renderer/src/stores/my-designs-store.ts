@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { ContractEvents, ContractProblem, FieldErrors, LicenseCode, OwnDesignView } from '../../../shared';
 import { contract } from '../contract/contract';
+import { problemWords } from '../views/problem-words';
 
 export interface DesignFormFields {
   name: string;
@@ -11,10 +12,13 @@ export interface DesignFormFields {
   primaryImageId?: number | null;
 }
 
-/** What a save ended with: done, or the problem (field errors in the service's own words). */
+/**
+ * What a save ended with: done, or the problem. The form says each field error beside its field with the window's
+ * label; `message` is the whole problem in the window's words (labels, never the service's field names).
+ */
 export type SaveResult = { ok: true } | { ok: false; message: string; fieldErrors: FieldErrors };
 
-const failed = (problem: ContractProblem): SaveResult => ({ ok: false, message: problem.message, fieldErrors: problem.kind === 'validation' ? problem.fieldErrors : {} });
+const failed = (problem: ContractProblem): SaveResult => ({ ok: false, message: problemWords(problem), fieldErrors: problem.kind === 'validation' ? problem.fieldErrors : {} });
 
 interface MyDesignsStore {
   items: OwnDesignView[] | null;
@@ -56,7 +60,7 @@ export const useMyDesigns = create<MyDesignsStore>((set, get) => {
       changesDuringLoad.delete(arrived);
       // Changes told while the list was read may be newer than it: applied on top.
       const items = outcome.ok ? arrived.reduce((list, change) => applyOwnChange(list, change.designs, change.removed), outcome.value) : null;
-      set(items ? { items, listProblem: null } : { listProblem: outcome.ok ? null : outcome.problem.message });
+      set(items ? { items, listProblem: null } : { listProblem: outcome.ok ? null : problemWords(outcome.problem) });
     },
     dismissProblem() {
       set({ problem: null });
@@ -78,12 +82,12 @@ export const useMyDesigns = create<MyDesignsStore>((set, get) => {
     async publish(id) {
       const outcome = await contract.request('own.publish', { id });
       if (outcome.ok) replace(outcome.value);
-      else set({ problem: outcome.problem.message });
+      else set({ problem: problemWords(outcome.problem) });
     },
     async remove(id) {
       const outcome = await contract.request('own.delete', { id, confirm: true });
       if (outcome.ok) set({ items: (get().items ?? []).filter((item) => item.card.id !== id), problem: null });
-      else set({ problem: outcome.problem.message });
+      else set({ problem: problemWords(outcome.problem) });
     },
   };
 });

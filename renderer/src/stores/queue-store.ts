@@ -1,6 +1,7 @@
 import { create } from 'zustand';
-import type { QueueView } from '../../../shared';
+import type { ContractProblem, QueueView } from '../../../shared';
 import { contract } from '../contract/contract';
+import { problemWords } from '../views/problem-words';
 
 interface QueueStore {
   queue: QueueView | null;
@@ -8,7 +9,7 @@ interface QueueStore {
   problem: string | null;
   load(): Promise<void>;
   /** Runs one of the queue's or sync's requests, then shows the queue again. */
-  act(run: () => Promise<{ ok: boolean; problem?: { message: string } }>): Promise<boolean>;
+  act(run: () => Promise<{ ok: boolean; problem?: ContractProblem | { message: string } }>): Promise<boolean>;
 }
 
 let reloadTimer: ReturnType<typeof setTimeout> | undefined;
@@ -22,7 +23,9 @@ export const useQueue = create<QueueStore>((set, get) => ({
   },
   async act(run) {
     const outcome = await run();
-    set({ problem: outcome.ok ? null : outcome.problem?.message ?? 'That could not be done.' });
+    // A contract problem in the window's words (a refused field by its label); words already made pass as they are.
+    const problem = outcome.problem && 'kind' in outcome.problem ? problemWords(outcome.problem) : outcome.problem?.message;
+    set({ problem: outcome.ok ? null : problem ?? 'That could not be done.' });
     await get().load();
     return outcome.ok;
   },

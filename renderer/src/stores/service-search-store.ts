@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import { contract } from '../contract/contract';
+import { problemWords, searchFailedWords } from '../views/problem-words';
 import { useLibrary } from './library-store';
 
 /** How long typing must pause before the service is asked too (the cache answers every keystroke by itself). */
@@ -29,7 +30,7 @@ async function ask(query: string): Promise<void> {
   if (!outcome.ok) {
     useServiceSearch.setState(outcome.problem.kind === 'offline'
       ? { status: 'offline', query, message: 'Offline: only the cached designs were searched.' }
-      : { status: 'offline', query, message: `The service's search failed (${outcome.problem.message}); the cached designs were searched.` });
+      : { status: 'offline', query, message: searchFailedWords(problemWords(outcome.problem)) });
     return;
   }
   useServiceSearch.setState({ status: 'done', query, found: outcome.value.found });

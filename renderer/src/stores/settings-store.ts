@@ -1,11 +1,13 @@
 import { create } from 'zustand';
 import type { DiagnosticsView, SettingsView } from '../../../shared';
 import { contract } from '../contract/contract';
+import { problemWords } from '../views/problem-words';
 
 interface SettingsStore {
   settings: SettingsView | null;
   /** Where the engine log is, and the engine's notices (a rebuilt cache). */
   diagnostics: DiagnosticsView | null;
+  /** Why the last change was refused, in the window's words (a field by the label shown beside it). */
   problem: string | null;
   saved: string | null;
   load(): Promise<void>;
@@ -24,7 +26,7 @@ export const useSettings = create<SettingsStore>((set) => ({
   },
   async update(changes, what) {
     const outcome = await contract.request('settings.update', changes);
-    set(outcome.ok ? { settings: outcome.value, problem: null, saved: `${what} saved.` } : { problem: outcome.problem.message, saved: null });
+    set(outcome.ok ? { settings: outcome.value, problem: null, saved: `${what} saved.` } : { problem: problemWords(outcome.problem), saved: null });
   },
 }));
 

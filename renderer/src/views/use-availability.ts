@@ -6,7 +6,7 @@ import { availability, whyUnavailable, type Availability, type WindowAction, typ
 /**
  * The state availability.ts decides from, read from the stores the window already has: the account (signed in, out,
  * or needing a new sign-in), the service's address (settings, else the account), connectivity (its event, or the sync
- * view's state until one came), and the window's own link to design-sync.
+ * view's state until one came), the window's own link to design-sync, and whether a sync folder is chosen.
  */
 export function useWindowState(): WindowState {
   const account = useAccount((store) => store.account?.status ?? null);
@@ -17,11 +17,13 @@ export function useWindowState(): WindowState {
   const connectivity = useSync((store) => store.connectivity?.online ?? null);
   const syncOffline = useSync((store) => (store.sync ? store.sync.state === 'offline' : null));
   const connection = useSync((store) => store.connection);
+  const syncFolder = useSync((store) => (store.sync ? store.sync.folder !== null : null));
   return {
     account,
     serviceChosen: serviceUrl === undefined ? null : serviceUrl !== null,
     online: connectivity ?? (syncOffline === null ? null : !syncOffline),
     linked: connection !== 'lost',
+    syncFolder,
   };
 }
 

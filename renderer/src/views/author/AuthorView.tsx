@@ -1,5 +1,4 @@
 import { useEffect } from 'react';
-import { windowWords } from '../problem-words';
 import { ViewProblem } from '../shell/ViewProblem';
 import { useAuthor } from '../../stores/author-store';
 import { DesignCardView } from '../library/DesignCardView';
@@ -8,7 +7,7 @@ import { DesignCardView } from '../library/DesignCardView';
 export function AuthorView({ id }: { id: number }) {
   const { page, problem, load } = useAuthor();
   useEffect(() => void load(id), [id, load]);
-  if (problem) return <ViewProblem className="author" problem={windowWords(problem)} />;
+  if (problem) return <ViewProblem className="author" problem={problem} />;
   if (!page || page.author.id !== id) return <section className="author"><p className="empty" role="status">Loading the author…</p></section>;
   const { author, designs } = page;
   return (

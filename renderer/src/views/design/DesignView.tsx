@@ -17,7 +17,7 @@ export function DesignView({ id }: { id: number }) {
   const openingNote = opening.enabled ? opening.note : opening.reason;
   const noteId = useId();
   useEffect(() => void load(id), [id, load]);
-  if (problem) return <ViewProblem className="design" problem={windowWords(problem)} />;
+  if (problem) return <ViewProblem className="design" problem={problem} />;
   if (!detail || detail.card.id !== id) return <section className="design"><p className="empty" role="status">Loading the design…</p></section>;
   const { card } = detail;
   return (

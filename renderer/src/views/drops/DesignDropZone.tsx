@@ -1,6 +1,8 @@
-import { useRef, useState, type DragEvent, type ReactNode } from 'react';
+import { useId, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { useDrops, type Drop } from '../../stores/drops-store';
 import { useSync } from '../../stores/sync-store';
+import { windowWords } from '../problem-words';
+import { useAvailability } from '../use-availability';
 
 const hasFiles = (event: DragEvent) => Array.from(event.dataTransfer.types).includes('Files');
 
@@ -14,20 +16,21 @@ for (const type of ['dragover', 'drop'] as const) {
 }
 
 function describe(drop: Drop): string {
-  if (drop.state === 'refused') return `${drop.fileName}: not added. ${drop.message ?? ''}`;
+  if (drop.state === 'refused') return `${drop.fileName}: not added. ${windowWords(drop.message ?? '')}`;
   if (drop.state === 'sending') return `${drop.fileName}: ${drop.total > 0 ? Math.floor((drop.sent / drop.total) * 100) : 0}% received`;
   const upload = drop.upload;
   if (!upload || upload.state === 'waiting') return `${drop.fileName}: queued — see Sync`;
   if (upload.state === 'running') return `${drop.fileName}: uploading${upload.percent !== null ? ` ${upload.percent}%` : ''}`;
   if (upload.state === 'done') return `${drop.fileName}: uploaded`;
   if (upload.state === 'cancelled') return `${drop.fileName}: upload cancelled`;
-  return `${drop.fileName}: ${upload.reason ?? upload.state}`;
+  return `${drop.fileName}: ${upload.reason ? windowWords(upload.reason) : upload.state}`;
 }
 
 /**
  * A design files can be dropped on (from the desktop) or picked for with "Add files…": each goes to the window's
  * host, into the design's folder in the sync folder, and is uploaded by sync and the queue. Says how each goes,
- * for screen readers too.
+ * for screen readers too. Signed out or without a sync folder, adding is off and says why; offline it is offered and
+ * says the upload waits for the service.
  */
 export function DesignDropZone({ designId, designName, children, className }: { designId: number; designName: string; children: ReactNode; className?: string }) {
   const add = useDrops((store) => store.add);
@@ -35,19 +38,23 @@ export function DesignDropZone({ designId, designName, children, className }: { 
   const allDrops = useDrops((store) => store.drops);
   const drops = allDrops.filter((drop) => drop.designId === designId);
   const policyAccepted = useSync((store) => store.sync?.contentPolicyAccepted);
+  const adding = useAvailability().can('add-files');
+  const addingNote = adding.enabled ? adding.note : adding.reason;
+  const noteId = useId();
   const [over, setOver] = useState(false);
   const depth = useRef(0);
   const picker = useRef<HTMLInputElement>(null);
   const waitsForPolicy = drops.some((drop) => drop.state === 'queued' && !drop.file?.contentPolicyAccepted) && policyAccepted !== true;
 
+  // Files that cannot be added are not accepted: the window-wide listener keeps the browser from opening them.
   const onDragEnter = (event: DragEvent) => {
-    if (!hasFiles(event)) return;
+    if (!hasFiles(event) || !adding.enabled) return;
     event.preventDefault();
     depth.current++;
     setOver(true);
   };
   const onDragOver = (event: DragEvent) => {
-    if (!hasFiles(event)) return;
+    if (!hasFiles(event) || !adding.enabled) return;
     event.preventDefault();
     event.dataTransfer.dropEffect = 'copy';
   };
@@ -56,7 +63,7 @@ export function DesignDropZone({ designId, designName, children, className }: { 
     if (depth.current === 0) setOver(false);
   };
   const onDrop = (event: DragEvent) => {
-    if (!hasFiles(event)) return;
+    if (!hasFiles(event) || !adding.enabled) return;
     event.preventDefault();
     depth.current = 0;
     setOver(false);
@@ -69,14 +76,16 @@ export function DesignDropZone({ designId, designName, children, className }: { 
       onDragEnter={onDragEnter} onDragOver={onDragOver} onDragLeave={onDragLeave} onDrop={onDrop}>
       {children}
       <div className="drop-bar">
-        <button type="button" onClick={() => picker.current?.click()}>Add files…</button>
+        <button type="button" onClick={() => picker.current?.click()} disabled={!adding.enabled}
+          aria-describedby={addingNote ? noteId : undefined}>Add files…</button>
         <input ref={picker} type="file" multiple hidden aria-label={`Add files to “${designName}”`} data-testid="drop-picker"
-          onChange={(event) => {
+          disabled={!adding.enabled} onChange={(event) => {
             const files = Array.from(event.target.files ?? []);
             event.target.value = '';
             if (files.length > 0) add(designId, files);
           }} />
-        <span className="field-help">{over ? `Drop to add to “${designName}”` : 'or drop files here'}</span>
+        {adding.enabled ? <span className="field-help">{over ? `Drop to add to “${designName}”` : 'or drop files here'}</span> : null}
+        {addingNote ? <span id={noteId} className="action-reason" data-testid="add-files-reason">{addingNote}</span> : null}
         {drops.some((drop) => drop.state !== 'sending') ? <button type="button" onClick={() => dismiss(designId)}>Clear list</button> : null}
       </div>
       <ul className="drop-list" aria-live="polite" aria-label={`Files added to “${designName}”`}>

@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
 import { firstPageAskedBeforeRender, useLibrary } from '../../stores/library-store';
-import { windowWords } from '../problem-words';
 import { ProblemBanner } from '../shell/ProblemBanner';
 import { DesignGrid } from './DesignGrid';
 import { LibraryEmpty } from './LibraryEmpty';
@@ -19,8 +18,8 @@ export function LibraryView() {
     <section className="library" aria-labelledby="library-title" data-shown-query={shownQuery ?? undefined}>
       <h2 id="library-title" className="visually-hidden">Library</h2>
       <LibraryToolbar />
-      <ProblemBanner problem={windowWords(problem)} />
-      <ProblemBanner problem={windowWords(pullProblem)} onDismiss={useLibrary.getState().dismissPullProblem} />
+      <ProblemBanner problem={problem} />
+      <ProblemBanner problem={pullProblem} onDismiss={useLibrary.getState().dismissPullProblem} />
       {total === null ? <p className="empty" role="status">Loading designs…</p> : total === 0 ? <LibraryEmpty /> : <DesignGrid total={total} />}
     </section>
   );

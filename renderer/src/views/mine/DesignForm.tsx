@@ -5,7 +5,6 @@ import { fieldLabel, labelledFieldError } from '../../../../shared/validation/fi
 import { LIMITS } from '../../../../shared/validation/limits';
 import type { DesignFormFields, SaveResult } from '../../stores/my-designs-store';
 import type { Availability } from '../availability';
-import { windowWords } from '../problem-words';
 import { ProblemBanner } from '../shell/ProblemBanner';
 
 /** The fields this form shows beside their own message; an error of any other is said in the form's banner. */
@@ -49,7 +48,7 @@ export function DesignForm({ title, initial = {}, submitLabel, onSubmit, onCance
     if (result.ok) return;
     setErrors(result.fieldErrors);
     const elsewhere = Object.entries(result.fieldErrors).filter(([name]) => !SHOWN_FIELDS.has(name) || (name === 'primaryImageId' && !images));
-    setMessage(Object.keys(result.fieldErrors).length === 0 ? windowWords(result.message)
+    setMessage(Object.keys(result.fieldErrors).length === 0 ? result.message
       : ['Some fields need a change.', ...elsewhere.flatMap(([name, texts]) => texts.map((text) => `${labelledFieldError(name, text)}.`))].join(' '));
   }
 

@@ -1,7 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { useAccount } from '../../stores/account-store';
 import { useMyDesigns } from '../../stores/my-designs-store';
-import { windowWords } from '../problem-words';
 import { ProblemBanner } from '../shell/ProblemBanner';
 import { useAvailability } from '../use-availability';
 import { DesignForm } from './DesignForm';
@@ -28,8 +27,8 @@ export function MyDesignsView() {
         )}
       </header>
       {!signedIn ? <p className="empty">Sign in to see and manage your designs.</p> : null}
-      <ProblemBanner problem={windowWords(listProblem)} />
-      <ProblemBanner problem={windowWords(problem)} onDismiss={dismissProblem} />
+      <ProblemBanner problem={listProblem} />
+      <ProblemBanner problem={problem} onDismiss={dismissProblem} />
       {creating ? (
         <DesignForm title="New design (a draft until you publish it)" submitLabel="Create draft" availability={creation} onCancel={() => setCreating(false)}
           onSubmit={async (fields) => {

@@ -49,7 +49,7 @@ export function SettingsView() {
   return (
     <section className="settings" aria-labelledby="settings-title">
       <h2 id="settings-title">Account and settings</h2>
-      <ProblemBanner problem={windowWords(problem)} />
+      <ProblemBanner problem={problem} />
       {saved ? <p className="banner" role="status">{saved}</p> : null}
       {diagnostics?.notices.map((notice) => <p key={notice} className="banner" role="status">{notice}</p>)}
 

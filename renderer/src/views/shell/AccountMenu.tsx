@@ -1,8 +1,13 @@
+import { useId } from 'react';
 import { useAccount } from '../../stores/account-store';
+import { windowWords } from '../problem-words';
+import { useAvailability } from '../use-availability';
 
 /** Who is signed in, and the way in or out. Sign-in happens on the service's own page, in the browser. */
 export function AccountMenu() {
   const { account, notice, signIn, cancelSignIn, signOut } = useAccount();
+  const signingIn = useAvailability().can('sign-in');
+  const reasonId = useId();
   if (!account) return null;
   if (account.signingIn) {
     return (
@@ -23,8 +28,11 @@ export function AccountMenu() {
   return (
     <div className="account">
       {account.reason ? <span className="account-reason">{account.reason}</span> : null}
-      {notice ? <span className="account-reason" role="alert">{notice}</span> : null}
-      <button type="button" className="primary" onClick={() => void signIn()} disabled={!account.serviceUrl}>Sign in</button>
+      {notice ? <span className="account-reason" role="alert">{windowWords(notice)}</span> : null}
+      {/* Off without a service (or a link to design-sync), saying why; offline the Settings view warns. */}
+      {signingIn.enabled ? null : <span id={reasonId} className="account-reason" data-testid="action-reason">{signingIn.reason}</span>}
+      <button type="button" className="primary" onClick={() => void signIn()} disabled={!account.serviceUrl || !signingIn.enabled}
+        aria-describedby={signingIn.enabled ? undefined : reasonId}>Sign in</button>
     </div>
   );
 }

@@ -1,9 +1,15 @@
-/** What went wrong, in words; one the person caused by acting stays until they dismiss it or act again. */
+import { windowWords } from '../problem-words';
+
+/**
+ * What went wrong, in words; one the person caused by acting stays until they dismiss it or act again. Said in the
+ * window's words whatever view shows it: once, without raw codes or stack lines (problem-words.ts).
+ */
 export function ProblemBanner({ problem, onDismiss }: { problem: string | null; onDismiss?: () => void }) {
-  if (!problem) return null;
+  const words = windowWords(problem);
+  if (!words) return null;
   return (
     <p className="banner banner-error" role="alert">
-      {problem}
+      {words}
       {onDismiss ? <button type="button" className="banner-dismiss" onClick={onDismiss}>Dismiss</button> : null}
     </p>
   );

@@ -1,6 +1,6 @@
 import { ProblemBanner } from './ProblemBanner';
 
-/** A view that could not be shown: the way back, and what went wrong in words. */
+/** A view that could not be shown: the way back, and what went wrong in words (said once, without codes). */
 export function ViewProblem({ className, problem }: { className: string; problem: string }) {
   return (
     <section className={className}>

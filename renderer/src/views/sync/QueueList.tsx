@@ -2,15 +2,20 @@ import type { QueueEntry } from '../../../../shared';
 import { contract } from '../../contract/contract';
 import { useQueue } from '../../stores/queue-store';
 import { windowWords } from '../problem-words';
+import { useDecisionControls } from './decision-controls';
 
 const VERBS: Record<QueueEntry['kind'], string> = { upload: 'Upload', replace: 'Update', rename: 'Rename', 'delete-remote': 'Delete on the service', 'create-design': 'New design', 'update-design': 'Edit of a design' };
 
 /** What is being sent or waits its turn, with its progress; failures with their reason, and retry or cancel. */
 export function QueueList({ items }: { items: QueueEntry[] }) {
   const act = useQueue((store) => store.act);
+  const controls = useDecisionControls();
+  const { disabled, describedBy } = controls;
+  const failed = items.some((item) => item.state === 'failed');
   return (
     <section className="panel" aria-labelledby="queue-title">
       <h3 id="queue-title">Uploads</h3>
+      {failed && controls.note ? <p id={controls.noteId} className="action-reason" data-testid="decision-note">{controls.note}</p> : null}
       {items.length === 0 ? <p className="empty-inline">Nothing to send.</p> : (
         <ul className="queue-list">
           {items.map((item) => {
@@ -22,8 +27,10 @@ export function QueueList({ items }: { items: QueueEntry[] }) {
                 {item.reason ? <p className={item.state === 'failed' ? 'field-error' : 'field-help'}>{windowWords(item.reason)}</p> : null}
                 {item.state === 'failed' ? (
                   <div className="form-actions">
-                    <button type="button" onClick={() => void act(() => contract.request('queue.retry', { target: item.id }))}>Retry</button>
-                    <button type="button" onClick={() => void act(() => contract.request('queue.cancel', { target: item.id }))}>Cancel</button>
+                    <button type="button" disabled={disabled} {...describedBy}
+                      onClick={() => void act(() => contract.request('queue.retry', { target: item.id }))}>Retry</button>
+                    <button type="button" disabled={disabled} {...describedBy}
+                      onClick={() => void act(() => contract.request('queue.cancel', { target: item.id }))}>Cancel</button>
                   </div>
                 ) : null}
               </li>

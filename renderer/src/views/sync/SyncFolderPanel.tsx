@@ -1,14 +1,18 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { SyncView as SyncState } from '../../../../shared';
 import { contract } from '../../contract/contract';
 import { useQueue } from '../../stores/queue-store';
 import { useSync } from '../../stores/sync-store';
+import { useAvailability } from '../use-availability';
 
 /** The overall state in words, the sync folder (or choosing one), and syncing now, starting, stopping, pausing. */
 export function SyncFolderPanel({ sync }: { sync: SyncState }) {
   const act = useQueue((store) => store.act);
   const [path, setPath] = useState('');
   const [syncingNow, setSyncingNow] = useState(false);
+  // A full pass asks the service at once: off while it cannot be reached or nobody is signed in, saying why.
+  const syncing = useAvailability().can('sync-now');
+  const syncReasonId = useId();
   const syncNow = () => {
     setSyncingNow(true);
     void act(() => contract.request('sync.now', {})).then(refresh).finally(() => setSyncingNow(false));
@@ -21,7 +25,8 @@ export function SyncFolderPanel({ sync }: { sync: SyncState }) {
         <>
           <p>Sync folder: <code>{sync.folder}</code></p>
           <div className="form-actions">
-            <button type="button" onClick={syncNow} disabled={syncingNow} aria-busy={syncingNow}
+            <button type="button" onClick={syncNow} disabled={syncingNow || !syncing.enabled} aria-busy={syncingNow}
+              aria-describedby={syncing.enabled ? undefined : syncReasonId}
               title="Looks at the service and the folder now, instead of waiting for the next check">{syncingNow ? 'Syncing…' : 'Sync now'}</button>
             {sync.running
               ? <button type="button" onClick={() => void act(() => contract.request('sync.stop', {})).then(refresh)}>Stop syncing</button>
@@ -30,6 +35,7 @@ export function SyncFolderPanel({ sync }: { sync: SyncState }) {
               ? <button type="button" onClick={() => void act(() => contract.request('queue.resume', { target: 'all' })).then(refresh)}>Resume uploads</button>
               : <button type="button" onClick={() => void act(() => contract.request('queue.pause', { target: 'all' })).then(refresh)}>Pause uploads</button>}
           </div>
+          {syncing.enabled ? null : <p id={syncReasonId} className="action-reason" data-testid="action-reason">{syncing.reason}</p>}
           {sync.watcherWarning ? <p className="own-note">{sync.watcherWarning}</p> : null}
         </>
       ) : (

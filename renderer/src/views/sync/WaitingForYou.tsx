@@ -6,9 +6,13 @@ import { contract } from '../../contract/contract';
 import { useQueue } from '../../stores/queue-store';
 import { problemWords, windowWords } from '../problem-words';
 import { ConflictChoice } from './ConflictChoice';
+import { useDecisionControls, type DecisionControls } from './decision-controls';
 
-/** A new folder becomes a design only with its required fields, and a draft unless the person says publish. */
-function ConfirmDesign({ item }: { item: QueueEntry }) {
+/**
+ * A new folder becomes a design only with its required fields, and a draft unless the person says publish. Confirming
+ * records the design in the queue, which creates it on the service when it can: offered offline, saying it waits.
+ */
+function ConfirmDesign({ item, controls }: { item: QueueEntry; controls: DecisionControls }) {
   const act = useQueue((store) => store.act);
   const [name, setName] = useState(item.folder ?? '');
   const [excerpt, setExcerpt] = useState('');
@@ -41,8 +45,9 @@ function ConfirmDesign({ item }: { item: QueueEntry }) {
         {errorOf('license')}
       </label>
       <label className="checkbox"><input type="checkbox" checked={publish} onChange={(event) => setPublish(event.target.checked)} /> Publish it now (otherwise a draft)</label>
-      <button type="submit" className="primary">Create the design</button>
-      <button type="button" onClick={() => void act(() => contract.request('queue.cancel', { target: item.id }))}>Not a design</button>
+      <button type="submit" className="primary" disabled={controls.disabled} {...controls.describedBy}>Create the design</button>
+      <button type="button" disabled={controls.disabled} {...controls.describedBy}
+        onClick={() => void act(() => contract.request('queue.cancel', { target: item.id }))}>Not a design</button>
     </form>
   );
 }
@@ -50,25 +55,30 @@ function ConfirmDesign({ item }: { item: QueueEntry }) {
 /** What only the person can decide: deletions to confirm, new designs to name, refused files and conflicts to look at. */
 export function WaitingForYou({ items }: { items: QueueEntry[] }) {
   const act = useQueue((store) => store.act);
+  const controls = useDecisionControls();
+  const { disabled, describedBy } = controls;
   if (items.length === 0) return null;
   return (
     <section className="panel panel-attention" aria-labelledby="waiting-title">
       <h3 id="waiting-title">Waiting for you</h3>
+      {controls.note ? <p id={controls.noteId} className="action-reason" data-testid="decision-note">{controls.note}</p> : null}
       <ul className="waiting-list">
         {items.map((item) => (
           <li key={item.id} data-testid="waiting-item">
             <p><strong>{item.path ?? item.folder}</strong>: {windowWords(item.reason)}</p>
-            {item.attention === 'confirm-design' ? <ConfirmDesign item={item} />
-              : item.attention === 'conflict' && item.conflict ? <ConflictChoice item={item} conflict={item.conflict} />
+            {item.attention === 'confirm-design' ? <ConfirmDesign item={item} controls={controls} />
+              : item.attention === 'conflict' && item.conflict ? <ConflictChoice item={item} conflict={item.conflict} controls={controls} />
               : item.attention === 'confirm-delete' ? (
                 <div className="form-actions">
-                  <button type="button" className="danger" onClick={() => void act(() => contract.request('queue.confirmDelete', { id: item.id }))}>Delete on the service</button>
-                  <button type="button" onClick={() => void act(() => contract.request('queue.cancel', { target: item.id }))}>Keep it on the service</button>
+                  <button type="button" className="danger" disabled={disabled} {...describedBy}
+                    onClick={() => void act(() => contract.request('queue.confirmDelete', { id: item.id }))}>Delete on the service</button>
+                  <button type="button" disabled={disabled} {...describedBy}
+                    onClick={() => void act(() => contract.request('queue.cancel', { target: item.id }))}>Keep it on the service</button>
                 </div>
               ) : (
                 <div className="form-actions">
                   {item.attention === 'sign-in' ? <a className="button" href="#/settings">Sign in…</a> : null}
-                  <button type="button" onClick={() => void act(() => contract.request('queue.cancel', { target: item.id }))}>Dismiss</button>
+                  <button type="button" disabled={disabled} onClick={() => void act(() => contract.request('queue.cancel', { target: item.id }))}>Dismiss</button>
                 </div>
               )}
           </li>
