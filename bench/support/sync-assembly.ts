@@ -18,7 +18,7 @@ export async function benchSyncParts(dir: string, url: string, token: string | n
   await session.load();
   const client = new ServiceClient(session.transportOptions({ baseUrl: url, userAgent: 'design-sync-bench' }));
   const parts = makeSyncParts({
-    baseUrl: url, userAgent: 'design-sync-bench', session, cache, db, queue: new QueueStore(db), client, transportHooks: {},
+    baseUrl: url, userAgent: 'design-sync-bench', session, cache, db, queue: new QueueStore(db), transportHooks: {},
     settleMs: options.settleMs ?? 2_000, rescanIntervalMs: options.rescanIntervalMs ?? 10 * 60_000, trash: 'folder',
     contentPolicyAccepted: () => true,
     ...(options.remotePollMs !== undefined ? { remotePollMs: options.remotePollMs } : {}),

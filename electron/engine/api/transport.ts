@@ -32,6 +32,11 @@ export interface TransportOptions {
   onProblem?: (problem: ServiceProblem, sent: { token: string | null }) => void;
   /** Told when the service answered at all (any status): it is reachable. */
   onAnswer?: () => void;
+  /**
+   * Never ask the service's own addresses without the token: refused before sending, as 'token-rejected'. For sync,
+   * whose reads decide what is gone: an anonymous answer (public designs only, no drafts) would look like deletions.
+   */
+  signedInOnly?: boolean;
 }
 
 export interface RequestSpec {
@@ -166,6 +171,9 @@ export class Transport {
 
   private context(spec: RequestSpec): AttemptContext {
     const url = spec.url ?? this.url(spec.path, spec.query);
+    if (this.options.signedInOnly && !spec.url && !url.searchParams.has('auth_token')) {
+      throw new ServiceError({ kind: 'token-rejected', message: 'Not signed in: the service is not asked without your sign-in. Sign in again.' }, spec.method, spec.path, { repeatable: false });
+    }
     return {
       url,
       sent: { token: spec.url ? null : url.searchParams.get('auth_token') },

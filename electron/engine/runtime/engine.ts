@@ -18,6 +18,7 @@ import { engineStatusFacts, eventsOf, SyncStatusService } from './sync-status';
 import { DesignChanges } from './design-changes';
 import { followDesignEdits } from './design-edits';
 import { EngineError } from './engine-error';
+import { StoredTokenFollower } from './stored-token-follower';
 import { makeSyncParts, type SyncParts } from './sync-parts';
 import { engineLog } from '../log/engine-log';
 
@@ -78,7 +79,7 @@ export class Engine extends EventEmitter<{ state: [] }> {
   private syncStarting: Promise<unknown> | null = null;
   private problem: BackgroundProblem | null = null;
   private closed = false;
-  private stopFollowingToken: (() => void) | null = null;
+  private readonly storedToken: StoredTokenFollower;
   private stopFollowingConnectivity: (() => void) | null = null;
   private readonly offConnectivity: () => void;
   private readonly offDesignEdits: () => void;
@@ -88,6 +89,7 @@ export class Engine extends EventEmitter<{ state: [] }> {
     this.profile = config.profile;
     this.settings = config.settings;
     this.session = config.session;
+    this.storedToken = new StoredTokenFollower(config.session, () => this.closed);
     this.cache = config.cache;
     this.syncDb = config.syncDb;
     this.queue = config.queue;
@@ -235,7 +237,6 @@ export class Engine extends EventEmitter<{ state: [] }> {
       cache: this.cache,
       db: this.syncDb,
       queue: this.queue,
-      client: parts.client,
       transportHooks: this.transportHooks(),
       settleMs: this.config.settleMs,
       rescanIntervalMs: this.config.rescanIntervalMs,
@@ -250,7 +251,7 @@ export class Engine extends EventEmitter<{ state: [] }> {
     // All of it is let go when the parts are dropped (another service chosen): only the new parts are followed.
     const { baseUrl } = parts;
     const onBlocked = (block: QueueBlock | null) => {
-      this.followStoredToken(block?.kind === 'sign-in' ? baseUrl : null);
+      this.storedToken.follow(block?.kind === 'sign-in' ? baseUrl : null);
       this.emit('state');
     };
     const onEvent = (event: SyncEvent) => {
@@ -353,7 +354,7 @@ export class Engine extends EventEmitter<{ state: [] }> {
       await sync.runner.stop({ drainMs: options.drainMs ?? DEFAULT_DRAIN_MS });
       await sync.sync.stop();
     }
-    this.followStoredToken(null);
+    this.storedToken.follow(null);
     this.emit('state');
   }
 
@@ -386,33 +387,6 @@ export class Engine extends EventEmitter<{ state: [] }> {
     this.syncStarting = starting;
   }
 
-  /**
-   * While the queue of the service at `waitingFor` waits for a sign-in, watches the token store for a token another
-   * process stores, and takes it up as soon as it is there: the session signs in, so the queue resumes and a sync pass
-   * starts. Only a token issued for that service (one for another is left alone). Nothing is watched otherwise (null).
-   */
-  private followStoredToken(waitingFor: string | null): void {
-    if (waitingFor === null || this.closed) {
-      this.stopFollowingToken?.();
-      this.stopFollowingToken = null;
-      return;
-    }
-    const store = this.session.store;
-    if (this.stopFollowingToken || !store.watch) return;
-    const reload = () => {
-      if (this.closed) return;
-      this.session.load({ onlyFor: waitingFor }).then(
-        (state) => {
-          if (state.status === 'signed-in') engineLog.info('session', 'a new sign-in was stored by another process: taken up');
-        },
-        (error: unknown) => engineLog.warn('session', 'the stored token changed but cannot be read', error),
-      );
-    };
-    this.stopFollowingToken = store.watch(reload);
-    // A sign-in stored between the refusal and now is taken up too.
-    reload();
-  }
-
   private ensureParts(): NonNullable<Engine['parts']> {
     const baseUrl = this.requireServiceUrl();
     if (this.parts?.baseUrl === baseUrl) return this.parts;
@@ -438,7 +412,7 @@ export class Engine extends EventEmitter<{ state: [] }> {
   }
 
   private async dropParts(): Promise<void> {
-    this.followStoredToken(null);
+    this.storedToken.follow(null);
     const sync = this.parts?.sync;
     for (const unfollow of this.parts?.unfollow.splice(0) ?? []) unfollow();
     this.parts = null;

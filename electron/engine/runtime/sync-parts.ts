@@ -14,6 +14,8 @@ import type { SyncDatabase } from '../sync-state/sync-database';
 export interface SyncParts {
   sync: SyncEngine;
   runner: QueueRunner;
+  /** Sync's reads of the service (own designs, the remote pass): never made without the sign-in. */
+  client: ServiceClient;
 }
 
 export interface SyncPartsOptions {
@@ -23,9 +25,7 @@ export interface SyncPartsOptions {
   cache: DesignCache;
   db: SyncDatabase;
   queue: QueueStore;
-  /** The client for reads (own designs, the remote pass): the engine's, with its connectivity hooks. */
-  client: ServiceClient;
-  /** For the queue's writes: no retries of their own (the queue retries, and shows it). */
+  /** The engine's connectivity hooks, for the clients of sync and of the queue. */
   transportHooks: Pick<ConstructorParameters<typeof ServiceClient>[0], 'onAnswer' | 'onProblem'>;
   settleMs: number;
   rescanIntervalMs: number;
@@ -46,7 +46,9 @@ export interface SyncPartsOptions {
  * (GET /v1/users/:me/designs) and their files, never the public catalogue, so its cost does not grow with it.
  */
 export function makeSyncParts(options: SyncPartsOptions): SyncParts {
-  const { cache, client } = options;
+  const { cache, session, baseUrl, userAgent } = options;
+  // Never anonymous: a public answer (no drafts) read after the sign-in was refused would look like deletions.
+  const client = new ServiceClient(session.transportOptions({ baseUrl, userAgent, signedInOnly: true, ...options.transportHooks }));
   const { random, ...engineTuning } = options.tuning ?? {};
   const sync = new SyncEngine({
     ...engineTuning,
@@ -73,11 +75,12 @@ export function makeSyncParts(options: SyncPartsOptions): SyncParts {
   const runner = new QueueRunner({
     store: options.queue,
     session: options.session,
-    client: new ServiceClient(options.session.transportOptions({ baseUrl: options.baseUrl, userAgent: options.userAgent, retry: { retries: 0 }, ...options.transportHooks })),
+    // For the queue's writes: no retries of their own (the queue retries, and shows it).
+    client: new ServiceClient(session.transportOptions({ baseUrl, userAgent, retry: { retries: 0 }, signedInOnly: true, ...options.transportHooks })),
     settleMs: options.settleMs,
     contentPolicyAccepted: options.contentPolicyAccepted,
     ...(random ? { random } : {}),
     ...(options.connectivity ? { connectivity: options.connectivity } : {}),
   });
-  return { sync, runner };
+  return { sync, runner, client };
 }

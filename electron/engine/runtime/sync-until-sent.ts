@@ -77,9 +77,12 @@ export async function syncUntilSent(engine: Engine, options: SyncUntilSentOption
     await runner.waitUntil(settled);
     // The last pass looks at the service again: what failed in the first (a download) is tried once more, and what
     // still fails is what was not done.
-    const last = await sync.syncOnce({ settle: 'wait', allowManyMissing: options.allowManyMissing === true });
+    // Not while the service still cannot be reached: its reads would only wait through their retries again.
+    const unreachable = first.remoteSkipped !== null && !engine.connectivity.state.online;
+    const last = await sync.syncOnce({ settle: 'wait', allowManyMissing: options.allowManyMissing === true, ...(unreachable ? { localOnly: true } : {}) });
     if (last.scan && last.scan.enqueued > 0) await runner.waitUntil(settled);
-    return { stopped: stoppedNow(), blocked: runner.blockedBy, open: engine.queue.list({ states: ['failed', 'attention', 'waiting'] }), notDone: notDoneIn(last) };
+    const lastDone = unreachable ? { ...last, remoteSkipped: first.remoteSkipped } : last;
+    return { stopped: stoppedNow(), blocked: runner.blockedBy, open: engine.queue.list({ states: ['failed', 'attention', 'waiting'] }), notDone: notDoneIn(lastDone) };
   } finally {
     if (started) await runner.stop();
   }

@@ -8,7 +8,6 @@
  */
 import { closeSync, ftruncateSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
-import { ServiceClient } from '../../../electron/engine/api/service-client';
 import { MemoryTokenStore } from '../../../electron/engine/authorization/memory-token-store';
 import { Session } from '../../../electron/engine/authorization/session';
 import { openDesignCache } from '../../../electron/engine/cache/design-cache';
@@ -26,9 +25,8 @@ mkdirSync(profile, { recursive: true });
 const db = openSyncDatabase(join(profile, 'sync.sqlite'));
 const session = new Session(new MemoryTokenStore(token));
 await session.load();
-const client = new ServiceClient(session.transportOptions({ baseUrl: url, retry: { retries: 1, minDelayMs: 5, maxDelayMs: 10 } }));
 const cache = openDesignCache({ cacheDatabase: join(profile, 'cache.sqlite'), fileCache: join(profile, 'files') });
-const { sync: engine } = assemble({ url, db, cache, session, client, settleMs: 100, tuning: { maxSettleWaitMs: 30_000 } });
+const { sync: engine } = assemble({ url, db, cache, session, settleMs: 100, tuning: { maxSettleWaitMs: 30_000 } });
 engine.root.choose(root, { profileDir: profile });
 const runner = new QueueRunner({ store: engine.queue, session, client: queueClient(session, url, 'design-sync-test'), settleMs: 100, followOtherProcesses: false });
 

@@ -38,8 +38,6 @@ export function clientFor(url: string, token: string): ServiceClient {
 
 export interface ComputerOptions {
   root?: string;
-  /** The client the sync engine reads the service with (default: the service's address, quick retries). */
-  client?: ServiceClient;
   settleMs?: number;
   rescanIntervalMs?: number;
   remotePollMs?: number;
@@ -50,10 +48,10 @@ export interface ComputerOptions {
  * The sync engine and queue runner on a profile's databases, made as the app makes them (makeSyncParts), with the
  * tests' shorter timings.
  */
-export function assemble(options: Omit<ComputerOptions, 'root'> & { url: string; db: SyncDatabase; cache: DesignCache; session: Session; client: ServiceClient }) {
+export function assemble(options: Omit<ComputerOptions, 'root'> & { url: string; db: SyncDatabase; cache: DesignCache; session: Session }) {
   return makeSyncParts({
     baseUrl: options.url, userAgent: 'design-sync-test', session: options.session, cache: options.cache, db: options.db,
-    queue: new QueueStore(options.db), client: options.client, transportHooks: {},
+    queue: new QueueStore(options.db), transportHooks: {},
     settleMs: options.settleMs ?? 120, rescanIntervalMs: options.rescanIntervalMs ?? 10 * 60_000, trash: 'folder', contentPolicyAccepted: () => true,
     ...(options.remotePollMs !== undefined ? { remotePollMs: options.remotePollMs } : {}),
     tuning: { maxSettleWaitMs: 10_000, random: () => 0.5, ...options.tuning },
@@ -69,9 +67,10 @@ export async function makeComputer(url: string, token: string, options: Computer
   const cache = openDesignCache({ cacheDatabase: join(profile, 'cache.sqlite'), fileCache: join(profile, 'files') });
   const session = new Session(new MemoryTokenStore(token));
   await session.load();
-  const client = options.client ?? clientFor(url, token);
+  // The tests' own client (quick retries); sync makes its own, as the app does.
+  const client = clientFor(url, token);
   const settleMs = options.settleMs ?? 120;
-  const { sync: engine, runner } = assemble({ url, db, cache, session, client, ...options, settleMs });
+  const { sync: engine, runner } = assemble({ url, db, cache, session, ...options, settleMs });
   engine.root.choose(rootPath, { profileDir: profile });
   const events: SyncEvent[] = [];
   engine.on('event', (event) => events.push(event));

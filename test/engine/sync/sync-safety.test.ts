@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryTokenStore } from '../../../electron/engine/authorization/memory-token-store';
 import { Session } from '../../../electron/engine/authorization/session';
-import { ServiceClient } from '../../../electron/engine/api/service-client';
 import { QueueRunner, queueClient } from '../../../electron/engine/queue/queue-runner';
 import type { SyncEvent } from '../../../electron/engine/sync/sync-context';
 import { startTestService, type TestService } from '../../support/local-service';
@@ -163,8 +162,7 @@ describe('what must never happen', () => {
     // Sign-in lost: the service is not read for sync (its answer could look like deletions), local changes still queue.
     const session = new Session(new MemoryTokenStore(token));
     await session.load();
-    const client = new ServiceClient(session.transportOptions({ baseUrl: service.url }));
-    const { sync: engine } = assemble({ url: service.url, db: computer.db, cache: computer.cache, session, client, settleMs: 100 });
+    const { sync: engine } = assemble({ url: service.url, db: computer.db, cache: computer.cache, session, settleMs: 100 });
     const events: string[] = [];
     engine.on('event', (e) => { if (e.type === 'warning') events.push(e.message); });
     session.noticeProblem({ kind: 'token-rejected', message: 'revoked' });

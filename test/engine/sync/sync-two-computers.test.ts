@@ -234,7 +234,7 @@ describe('two computers on one account', () => {
   });
 
   it('finds changes made while closed; a stale client reconnecting neither resurrects deleted files nor re-uploads unchanged ones', async () => {
-    const { api, design, token, computers: [a, b] } = await setup(2);
+    const { api, design, computers: [a, b] } = await setup(2);
     await a!.engine.syncOnce({ settle: 'wait' });
     const folder = folderOf(a!, design.id);
     const dirA = join(a!.rootPath, folder);
@@ -255,7 +255,7 @@ describe('two computers on one account', () => {
     writeFileSync(join(dirB, 'added-while-closed.txt'), 'new');
 
     // B starts again, offline first: its own changes are found and queued, nothing is removed.
-    const { sync: offline } = assemble({ url: 'http://127.0.0.1:9', db: b!.db, cache: b!.cache, session: b!.session, client: clientFor('http://127.0.0.1:9', token), settleMs: 120 });
+    const { sync: offline } = assemble({ url: 'http://127.0.0.1:9', db: b!.db, cache: b!.cache, session: b!.session, settleMs: 120 });
     const offlinePass = await offline.syncOnce({ settle: 'wait' });
     expect(offlinePass.remoteSkipped).toMatch(/cannot be reached/);
     expect(kinds(b!)).toEqual([`upload ${folder}/added-while-closed.txt`]);

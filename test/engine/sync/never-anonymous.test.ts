@@ -1,0 +1,72 @@
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { findApplication, liveAuthorization, REGISTERED_APPLICATION, revokeAuthorization } from '../../../service/authorization/integrations';
+import { MemoryTokenStore } from '../../../electron/engine/authorization/memory-token-store';
+import { openEngine } from '../../../electron/engine/runtime/open-engine';
+import { memorySettingsStore } from '../../../electron/engine/settings/settings-store';
+import { startTestService, type TestService } from '../../support/local-service';
+import { until } from '../../support/until';
+import { tempDir } from '../cache/cache-fixtures';
+import { startCountingProxy } from './counting-proxy';
+import { clientFor } from './sync-fixtures';
+
+/**
+ * Sync never reads the service without the sign-in. Once the service refuses the token, public reads would still be
+ * answered, anonymously: a draft is then missing from the own designs and answers 404, as if deleted. Sync's reads
+ * must refuse to go out instead, or a refused sign-in trashes (or stops syncing) the person's design folders.
+ * (Seen as a flaky `sign-in-resume` test: the queue's refused upload moved the session to needs-sign-in while a pass
+ * was under way, and the pass's next reads went out without the token.)
+ */
+let service: TestService;
+let proxy: Awaited<ReturnType<typeof startCountingProxy>>;
+const cleanups: (() => Promise<void> | void)[] = [];
+
+beforeAll(async () => {
+  service = await startTestService();
+  proxy = await startCountingProxy(service.url);
+});
+afterAll(async () => {
+  await proxy.close();
+  await service.stop();
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+describe('sync after the service refused the sign-in', () => {
+  it('does not take a draft for deleted from an anonymous answer: its folder stays, linked, and nothing is asked without the token', async () => {
+    const { user, token } = service.addUser('refused');
+    const draft = await clientFor(service.url, token).createDesign({ name: 'Bracket', excerpt: 'Holds a shelf', license: 'cc0' });
+    const profile = tempDir('anonymous-profile');
+    const root = join(tempDir('anonymous-root'), 'Designs');
+    const engine = await openEngine({
+      profileDir: profile, serviceUrl: proxy.url, userAgent: 'design-sync-test', settleMs: 100, trash: 'folder', remotePollMs: 60_000,
+      tokenStore: () => new MemoryTokenStore(token), settingsStore: () => memorySettingsStore(),
+    });
+    cleanups.push(() => rmSync(profile, { recursive: true, force: true }), () => rmSync(join(root, '..'), { recursive: true, force: true }), () => engine.close());
+    engine.acceptContentPolicy();
+    await engine.chooseSyncFolder(root);
+    await engine.startBackground();
+    const { sync } = engine.syncParts();
+    const { folder } = await until('the draft\'s folder', () => sync.folders.ofDesign(draft.id));
+
+    // The token is revoked on the service; a request of the engine's meets the refusal (as the queue's upload did).
+    const app = findApplication(service.db, REGISTERED_APPLICATION)!;
+    expect(revokeAuthorization(service.db, user.id, liveAuthorization(service.db, user.id, app.id)!.id, Date.now())).toBe(true);
+    await engine.client().whoami().catch(() => undefined);
+    expect(engine.session.state.status).toBe('needs-sign-in');
+    const asked = proxy.seen.length;
+
+    // What the remote watch does when a design vanished from the list: it asks the service for the design first.
+    await expect(sync.designGone(draft.id)).rejects.toMatchObject({ problem: { kind: 'token-rejected' } });
+    await sync.syncDesigns([draft.id]);
+    await sync.syncOnce();
+
+    expect(existsSync(join(root, folder))).toBe(true);
+    expect(sync.folders.ofDesign(draft.id)).toMatchObject({ folder, state: 'linked' });
+    expect(engine.queue.recentActivity(100).map((entry) => entry.message).join('\n')).not.toMatch(/deleted on the service/);
+    // Nothing of the service's own addresses was asked anonymously for sync (an anonymous GET of the draft is a 404).
+    expect(proxy.seen.slice(asked).filter((request) => request.path.startsWith('/v1/designs/') || request.path.startsWith(`/v1/users/${user.id}/designs`))).toEqual([]);
+  }, 60_000);
+});
