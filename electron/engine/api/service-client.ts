@@ -2,6 +2,7 @@ import type { CreatedDocument, Design, Document, Image, OwnUser, PublicUser, Use
 import { UnreadableAnswer } from './answer-body';
 import { listKindOf, readListAnswer, readUserAnswer, type ListKind } from './list-answers';
 import { multipartBody, type UploadFile, type UploadProgress } from './multipart-upload';
+import { publishTolerantly, type PublishForm, type PublishOutcome } from './publish-forms';
 import { ServiceError } from './service-error';
 import { pageInfo } from './tolerant-readers';
 import { Transport, type Answer, type QueryValue, type TransportOptions } from './transport';
@@ -240,8 +241,16 @@ export class ServiceClient {
     await this.transport.send({ method: 'PATCH', path: `/v1/designs/${encodeURIComponent(String(idOrSlug))}`, json: { design: fields }, idempotent: true, signal });
   }
 
-  publishDesign(idOrSlug: number | string, signal?: AbortSignal): Promise<void> {
-    return this.updateDesign(idOrSlug, { state: 'published' }, signal);
+  /** Publishes a design by whichever form the service accepts, confirmed by reading it back (publish-forms.ts). */
+  publishDesign(idOrSlug: number | string, signal?: AbortSignal): Promise<PublishOutcome> {
+    return publishTolerantly(this, idOrSlug, signal);
+  }
+
+  /** Asks once, in one form, without checking the outcome. */
+  async publishDesignAs(form: PublishForm, idOrSlug: number | string, signal?: AbortSignal): Promise<void> {
+    const path = `/v1/designs/${encodeURIComponent(String(idOrSlug))}`;
+    if (form === 'state-field') return this.updateDesign(idOrSlug, { state: 'published' }, signal);
+    await this.transport.send({ method: 'PUT', path: form === 'mark-as-publish' ? `${path}/mark_as/publish` : path, signal });
   }
 
   /** Deleting what is already gone is success: a retried DELETE whose first answer was lost sees 404. */

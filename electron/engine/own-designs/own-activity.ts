@@ -13,4 +13,6 @@ export const createdLine = (name: string) => `You created the design “${name}�
 export const editSentLine = (name: string, fields: DesignFields) => `You changed the design “${name}”${changed(fields)}.`;
 export const editQueuedLine = (name: string, fields: DesignFields) => `You changed the design “${name}”${changed(fields)}: saved here, it is sent when the service is back.`;
 export const publishedLine = (name: string) => `You published the design “${name}”.`;
+export const notPublishedLine = (name: string) =>
+  `The service would not publish the design “${name}”: none of the ways of asking it to publish worked. The design is still a draft; nothing else changed.`;
 export const deletedLine = (name: string) => `You deleted the design “${name}” on the service.`;

@@ -9,8 +9,9 @@ import type { QueueEvent } from '../queue/queue-item';
 import type { OwnChange } from '../runtime/design-changes';
 import { showEditInCache } from '../runtime/design-edits';
 import type { Engine } from '../runtime/engine';
+import { EngineError } from '../runtime/engine-error';
 import { ownDesignDeleted } from '../runtime/sync-actions';
-import { createdLine, deletedLine, editQueuedLine, editSentLine, publishedLine } from './own-activity';
+import { createdLine, deletedLine, editQueuedLine, editSentLine, notPublishedLine, publishedLine } from './own-activity';
 import { checkedFields, ownDesign, requireSignedIn, sent, signedInUser, storeOwn } from './own-design-rules';
 import { designOfItem, designsWithOpenItems, ownDesignStates, type OwnDesignState } from './own-design-states';
 
@@ -122,12 +123,23 @@ export class OwnDesigns extends EventEmitter<{ changed: [OwnChange] }> {
     return design;
   }
 
-  /** Publishes a draft: only on the person's explicit request (rule 4). */
+  /**
+   * Publishes a draft: only on the person's explicit request (rule 4). The service's forms of publishing are tried
+   * in turn, each confirmed by reading the design back; when none publishes it, that is said (here and in the
+   * activity list) and the design stays a draft.
+   */
   async publish(id: number): Promise<OwnDesignState> {
     await requireSignedIn(this.engine);
     await ownDesign(this.engine, id);
-    await sent(this.engine.interactiveClient().publishDesign(id));
-    const design = await this.readBack(id);
+    const outcome = await sent(this.engine.interactiveClient().publishDesign(id));
+    storeOwn(this.engine, outcome.design);
+    this.engine.changes.checkOwn();
+    const design = this.stateOf(id);
+    if (!outcome.published) {
+      const line = notPublishedLine(design.summary.name);
+      this.engine.queue.log('warning', line, design.folder);
+      throw new EngineError({ kind: 'conflict', message: line });
+    }
     this.engine.queue.log('info', publishedLine(design.summary.name), design.folder);
     return design;
   }

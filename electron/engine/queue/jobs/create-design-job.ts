@@ -40,11 +40,13 @@ export const createDesignJob: Job<'create-design'> = {
       designId = design.id;
       adopt(item, ctx, folder, design.id);
     }
-    if (proposal.publish === true) await ctx.client.publishDesign(designId, ctx.signal);
+    // Published only when the service says so on reading it back: otherwise it stays a draft, and the line says so.
+    const published = proposal.publish === true ? (await ctx.client.publishDesign(designId, ctx.signal)).published : false;
+    const how = proposal.publish !== true ? ' as a draft' : published ? ', published' : ' as a draft: the service would not publish it, publish it from My designs';
     const made = designId;
     return {
       outcome: 'done',
-      message: `Created the design "${checked.value.name ?? proposal.name}" for the folder "${folder}"${proposal.publish === true ? ', published' : ' as a draft'}.`,
+      message: `Created the design "${checked.value.name ?? proposal.name}" for the folder "${folder}"${how}.`,
       record: () => ctx.designFolders.link(folder, made),
     };
   },
