@@ -32,6 +32,8 @@ export interface DesignRow {
   design_category_id: number;
   materials: string;
   primary_image_id: number | null;
+  /** Free text: the source an adapted design credits, or null. */
+  attribution: string | null;
   last_trending_popularity: number;
   current_delta_popularity: number;
   download_count: number;

@@ -11,7 +11,7 @@ import type { ServiceContext } from '../server/service-context';
 import {
   findVisibleDesign, insertDesign, listPublishedDesigns, searchPublishedDesigns, type DesignPage,
 } from './design-repository';
-import { latestUpdate, serializeDesign, serializeDesigns } from './design-serializer';
+import { serializeDesign, serializeDesigns } from './design-serializer';
 
 /** The design a request names (id or slug), if the caller may see it; 404 otherwise. */
 export function loadVisibleDesign(ctx: ServiceContext, request: FastifyRequest, raw: string): DesignRow {
@@ -32,9 +32,14 @@ function designHash(body: unknown): unknown {
   return body && typeof body === 'object' ? (body as Record<string, unknown>).design : undefined;
 }
 
+/** No body at all, or one without a single field. */
+function isEmptyBody(body: unknown): boolean {
+  if (body === undefined || body === null || body === '') return true;
+  return typeof body === 'object' && Object.keys(body).length === 0;
+}
+
 function sendDesignPage(ctx: ServiceContext, request: FastifyRequest, reply: FastifyReply, page: DesignPage, paging: ReturnType<typeof parsePaging>) {
   setPagingHeaders(reply, request.url, paging, page.total);
-  if (notModifiedSince(request, reply, latestUpdate(page.rows))) return reply;
   return serializeDesigns(ctx.db, page.rows);
 }
 
@@ -69,6 +74,15 @@ export function registerDesignRoutes(app: FastifyInstance, ctx: ServiceContext):
     return serializeDesign(ctx.db, design);
   });
 
+  /** The ways of real clients to publish (see docs/service-choices.md); publishing a published design changes nothing. */
+  const publish = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
+    const design = loadOwnDesign(ctx, request, request.params.id);
+    ctx.db
+      .prepare(`UPDATE designs SET state = 'published', updated_at = max(updated_at + 1, @now) WHERE id = @id AND state <> 'published'`)
+      .run({ id: design.id, now: ctx.now() });
+    return reply.code(204).send();
+  };
+
   const update = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
     const design = loadOwnDesign(ctx, request, request.params.id);
     const result = validateDesignInput(designHash(request.body), 'update');
@@ -92,7 +106,9 @@ export function registerDesignRoutes(app: FastifyInstance, ctx: ServiceContext):
     return reply.code(204).send();
   };
   app.patch('/v1/designs/:id', update);
-  app.put('/v1/designs/:id', update);
+  // An empty PUT publishes, as Cura's "Share on YouMagine" asks (docs/service-choices.md); one with fields updates.
+  app.put<{ Params: { id: string } }>('/v1/designs/:id', (request, reply) => (isEmptyBody(request.body) ? publish(request, reply) : update(request, reply)));
+  app.put('/v1/designs/:id/mark_as/publish', publish);
 
   app.delete<{ Params: { id: string } }>('/v1/designs/:id', async (request, reply) => {
     const design = loadOwnDesign(ctx, request, request.params.id);

@@ -1,10 +1,17 @@
 import type { Design, Tag, UserDesign } from '../../shared';
 import type { ServiceDatabase } from '../database/open-database';
-import type { DesignRow } from '../database/rows';
-import { documentsZipPath } from '../media/urls';
+import type { DesignRow, ImageRow } from '../database/rows';
+import { documentsZipPath, imageFileObject } from '../media/urls';
 import { formatTimestamp } from '../../shared';
 
-function coreFields(row: DesignRow, hasDocuments: boolean) {
+/** What each row of a page needs besides itself, read once per page. */
+interface PageExtras {
+  withDocuments: Set<number>;
+  coverById: Map<number, Pick<ImageRow, 'id' | 'file_name'>>;
+}
+
+function coreFields(row: DesignRow, extras: PageExtras) {
+  const cover = row.primary_image_id === null ? undefined : extras.coverById.get(row.primary_image_id);
   return {
     id: row.id,
     name: row.name,
@@ -21,9 +28,12 @@ function coreFields(row: DesignRow, hasDocuments: boolean) {
     last_trending_popularity: row.last_trending_popularity,
     current_delta_popularity: row.current_delta_popularity,
     materials: row.materials,
-    documents_zip: { url: hasDocuments ? documentsZipPath(row.id, row.slug) : null },
+    documents_zip: { url: extras.withDocuments.has(row.id) ? documentsZipPath(row.id, row.slug) : null },
     download_count: row.download_count,
     documents_download_count: row.documents_download_count,
+    attribution: row.attribution,
+    // As recorded: the cover's file with its renditions, and no primary_image at all when that image is gone.
+    ...(cover ? { primary_image: { file: imageFileObject(cover) } } : {}),
   };
 }
 
@@ -36,6 +46,14 @@ function designsWithDocuments(db: ServiceDatabase, rows: DesignRow[]): Set<numbe
     .prepare('SELECT DISTINCT design_id FROM documents WHERE design_id IN (SELECT value FROM json_each(?))')
     .all(idsParam(rows)) as { design_id: number }[];
   return new Set(found.map((row) => row.design_id));
+}
+
+function pageExtras(db: ServiceDatabase, rows: DesignRow[]): PageExtras {
+  const covers = db
+    .prepare('SELECT id, file_name, design_id FROM images WHERE id IN (SELECT value FROM json_each(?))')
+    .all(JSON.stringify(rows.map((row) => row.primary_image_id).filter((id) => id !== null))) as (Pick<ImageRow, 'id' | 'file_name' | 'design_id'>)[];
+  const ownCovers = covers.filter((cover) => rows.some((row) => row.id === cover.design_id && row.primary_image_id === cover.id));
+  return { withDocuments: designsWithDocuments(db, rows), coverById: new Map(ownCovers.map((cover) => [cover.id, cover])) };
 }
 
 /** The list/read form (spec §2.1): with tags and user. One query each for tags, owners and documents, whatever the page size. */
@@ -58,9 +76,9 @@ export function serializeDesigns(db: ServiceDatabase, rows: DesignRow[]): Design
     .prepare(`SELECT id, screen_name FROM users WHERE id IN (SELECT value FROM json_each(?))`)
     .all(JSON.stringify([...new Set(rows.map((row) => row.user_id))])) as { id: number; screen_name: string }[];
   const ownerById = new Map(owners.map((owner) => [owner.id, owner]));
-  const withDocuments = designsWithDocuments(db, rows);
+  const extras = pageExtras(db, rows);
   return rows.map((row) => ({
-    ...coreFields(row, withDocuments.has(row.id)),
+    ...coreFields(row, extras),
     tags: tagsByDesign.get(row.id) ?? [],
     user: ownerById.get(row.user_id)!,
   })) as Design[];
@@ -73,14 +91,10 @@ export function serializeDesign(db: ServiceDatabase, row: DesignRow): Design {
 /** The user-designs form (spec §2.1): wiki_mode and zipper_worker_uuid instead of tags and user. */
 export function serializeUserDesigns(db: ServiceDatabase, rows: DesignRow[]): UserDesign[] {
   if (rows.length === 0) return [];
-  const withDocuments = designsWithDocuments(db, rows);
+  const extras = pageExtras(db, rows);
   return rows.map((row) => ({
-    ...coreFields(row, withDocuments.has(row.id)),
+    ...coreFields(row, extras),
     wiki_mode: row.wiki_mode === 1,
     zipper_worker_uuid: null,
   })) as UserDesign[];
-}
-
-export function latestUpdate(rows: { updated_at: number }[]): number | null {
-  return rows.length === 0 ? null : Math.max(...rows.map((row) => row.updated_at));
 }

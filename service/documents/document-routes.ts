@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { touchDesign } from '../designs/design-repository';
 import { loadOwnDesign, loadVisibleDesign } from '../designs/design-routes';
 import { notFound, unprocessable } from '../http/errors';
+import { notModifiedSince } from '../http/last-modified';
 import { numericId } from '../http/params';
 import { installStorage, removeQuietly, removeStorage } from '../media/file-store';
 import { multipartRequired, receiveUploadForm, textFieldsFromBody, type UploadForm } from '../media/multipart-upload';
@@ -25,10 +26,11 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
     return listDesignDocuments(ctx.db, design.id).map(serializeDocument);
   });
 
-  app.get<DocumentParams>(member, async (request) => {
+  app.get<DocumentParams>(member, async (request, reply) => {
     const design = loadVisibleDesign(ctx, request, request.params.design_id);
     const document = findDesignDocument(ctx.db, design.id, numericId(request.params.id, 'Document'));
     if (!document) throw notFound('Document');
+    if (notModifiedSince(request, reply, document.updated_at)) return reply;
     return serializeDocument(document);
   });
 

@@ -1,11 +1,13 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { HttpError } from './errors';
+import { HttpError, tokenRejected } from './errors';
 
 /** Every error leaves as JSON: { error: "…" }, or { errors: { field: [...] } } for validation (422). */
 export function registerHttpErrors(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) {
-      return reply.code(error.status).headers(error.headers).send(error.body);
+      // With an unknown token, "not found" may only mean "not yours": say the token is refused instead.
+      const answer = error.status === 404 && request.unknownToken ? tokenRejected() : error;
+      return reply.code(answer.status).headers(answer.headers).send(answer.body);
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * Sets Last-Modified and answers 304 when If-Modified-Since is at or after it.
- * Returns true when the caller should send nothing more. Weak ETags and If-None-Match come from @fastify/etag.
+ * Returns true when the caller should send nothing more. For single reads only: lists get a weak ETag instead (weak-etag.ts).
  */
 export function notModifiedSince(request: FastifyRequest, reply: FastifyReply, lastModifiedMs: number | null): boolean {
   if (lastModifiedMs === null) return false;

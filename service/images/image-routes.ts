@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { touchDesign } from '../designs/design-repository';
 import { loadOwnDesign, loadVisibleDesign } from '../designs/design-routes';
 import { notFound, unprocessable } from '../http/errors';
+import { notModifiedSince } from '../http/last-modified';
 import { numericId } from '../http/params';
 import { installStorage, removeQuietly, removeStorage } from '../media/file-store';
 import { multipartRequired, receiveUploadForm, textFieldsFromBody, type UploadForm } from '../media/multipart-upload';
@@ -23,10 +24,11 @@ export function registerImageRoutes(app: FastifyInstance, ctx: ServiceContext): 
     return listDesignImages(ctx.db, design.id).map(serializeImage);
   });
 
-  app.get<ImageParams>(member, async (request) => {
+  app.get<ImageParams>(member, async (request, reply) => {
     const design = loadVisibleDesign(ctx, request, request.params.design_id);
     const image = findDesignImage(ctx.db, design.id, numericId(request.params.id, 'Image'));
     if (!image) throw notFound('Image');
+    if (notModifiedSince(request, reply, image.updated_at)) return reply;
     return serializeImage(image);
   });
 

@@ -330,3 +330,13 @@ export const DEMO_DESIGNS: DemoDesign[] = [
     'A comb that keeps network cables parallel in racks.',
     ['Twelve slots for 6 mm cables', 'Split design', 'Snap together']),
 ];
+
+/**
+ * The source an adapted design credits, as the live service's `attribution` carries it (free text, often a link).
+ * The sources are made up; example.org names no real site.
+ */
+export const DEMO_ATTRIBUTIONS: Readonly<Record<string, string>> = {
+  'Rack Gear Segment': 'Remix of "Parametric rack and pinion" by Ada Lindqvist, https://models.example.org/things/4821 (CC BY 4.0)',
+  'Spiral Planter 140 mm': 'Based on the "Twisted planter" by Studio Verde: https://studio-verde.example.org/twisted-planter',
+  'Bed Leveling Test 220x220': 'Adapted from the first-layer test in the printer maker\'s calibration guide',
+};

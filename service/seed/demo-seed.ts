@@ -11,7 +11,7 @@ import { removeStorage } from '../media/file-store';
 import { storeAvatar } from '../media/avatars';
 import type { ServiceContext } from '../server/service-context';
 import { createUser, findUserByScreenName } from '../users/user-accounts';
-import { DEMO_DESIGNS, DEMO_FOLLOWS, DEMO_USERS, type DemoDesign } from './demo-catalogue';
+import { DEMO_ATTRIBUTIONS, DEMO_DESIGNS, DEMO_FOLLOWS, DEMO_USERS, type DemoDesign } from './demo-catalogue';
 import { renderAvatar, renderPreview, type PreviewFormat } from './preview-images';
 import { seededRandom } from './seeded-random';
 import { boundingBox, buildShape, toBinaryStl, toObj, type Mesh } from './stl-shapes';
@@ -303,16 +303,16 @@ export async function seedDemo(ctx: ServiceContext): Promise<DemoSeedResult> {
       await http.send('PUT', `/v1/designs/${id}`, token, { design: changes }, `${d.draft ? 'primary image of' : 'publishing'} "${d.name}"`);
     });
 
-    // What the API does not carry (materials, tags) and history (dates, popularity, downloads).
+    // What the API does not carry (materials, tags, attribution) and history (dates, popularity, downloads).
     ctx.db.transaction(() => {
       const update = ctx.db.prepare(
-        `UPDATE designs SET materials = @materials, created_at = @createdAt, updated_at = @updatedAt, last_trending_popularity = @popularity,
+        `UPDATE designs SET materials = @materials, attribution = @attribution, created_at = @createdAt, updated_at = @updatedAt, last_trending_popularity = @popularity,
          current_delta_popularity = @delta, download_count = @downloads, documents_download_count = @documentDownloads WHERE id = @id`,
       );
       const files = ['images', 'documents'].map((table) => ctx.db.prepare(`UPDATE ${table} SET created_at = @at + (id % 97) * 1000, updated_at = @at + (id % 97) * 1000 WHERE design_id = @id`));
       for (const { plan: d, id } of designs) {
         update.run({
-          id, materials: d.material, createdAt: d.createdAt, updatedAt: d.updatedAt, popularity: d.popularity, delta: d.delta,
+          id, materials: d.material, attribution: DEMO_ATTRIBUTIONS[d.name] ?? null, createdAt: d.createdAt, updatedAt: d.updatedAt, popularity: d.popularity, delta: d.delta,
           downloads: d.downloads, documentDownloads: Math.round(d.downloads * 0.6),
         });
         for (const statement of files) statement.run({ id, at: d.createdAt + 60_000 });

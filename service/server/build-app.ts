@@ -1,5 +1,4 @@
 import cookie from '@fastify/cookie';
-import etag from '@fastify/etag';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -8,6 +7,7 @@ import { registerAuthentication } from '../authentication/current-user';
 import { registerDesignRoutes } from '../designs/design-routes';
 import { registerFaultInjection } from '../faults/fault-injection';
 import { registerHttpErrors } from '../http/error-handler';
+import { registerWeakEtags } from '../http/weak-etag';
 import { registerUserRoutes } from '../users/user-routes';
 import type { ServiceContext } from './service-context';
 import { SERVICE_MODULES } from './service-modules';
@@ -42,7 +42,7 @@ export async function buildApp(ctx: ServiceContext): Promise<FastifyInstance> {
   registerFaultInjection(app, ctx);
   await app.register(formbody, { parser: (body) => qs.parse(body, { depth: 2, parameterLimit: 100 }) });
   await app.register(multipart, { limits: { fileSize: ctx.options.maxUploadBytes, files: 1, fields: 20, fieldSize: 1024 * 1024 } });
-  await app.register(etag, { weak: true });
+  registerWeakEtags(app);
   await app.register(cookie);
   registerAuthentication(app, ctx);
   registerDesignRoutes(app, ctx);

@@ -3,7 +3,7 @@ import { EDITABLE_PROFILE_FIELDS, addFieldError, type FieldErrors } from '../../
 import { requireUser } from '../authentication/current-user';
 import type { UserRow } from '../database/rows';
 import { listUserDesigns } from '../designs/design-repository';
-import { latestUpdate, serializeUserDesigns } from '../designs/design-serializer';
+import { serializeUserDesigns } from '../designs/design-serializer';
 import { notFound, unprocessable } from '../http/errors';
 import { notModifiedSince } from '../http/last-modified';
 import { parsePaging, setPagingHeaders, type Paging } from '../http/paging';
@@ -30,7 +30,6 @@ function findFollowed(ctx: ServiceContext, follower: UserRow, raw: string): User
 
 function sendUserPage(request: FastifyRequest, reply: FastifyReply, paging: Paging, rows: UserRow[], total: number) {
   setPagingHeaders(reply, request.url, paging, total);
-  if (notModifiedSince(request, reply, latestUpdate(rows))) return reply;
   return rows.map(serializePublicUser);
 }
 
@@ -38,7 +37,6 @@ function sendUserDesigns(ctx: ServiceContext, request: FastifyRequest, reply: Fa
   const paging = parsePaging(request.query);
   const page = listUserDesigns(ctx.db, owner.id, request.currentUser?.id ?? null, paging);
   setPagingHeaders(reply, request.url, paging, page.total);
-  if (notModifiedSince(request, reply, latestUpdate(page.rows))) return reply;
   return serializeUserDesigns(ctx.db, page.rows);
 }
 

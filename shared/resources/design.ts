@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LICENSE_CODES } from '../licenses/licenses';
-import { urlRef } from './file-url';
+import { imageFile, urlRef } from './file-url';
 import { tag } from './tag';
 import { designOwner } from './user';
 import { timestamp } from './timestamp';
@@ -25,6 +25,10 @@ const designCoreShape = {
   documents_zip: urlRef,
   download_count: z.number().int(),
   documents_download_count: z.number().int(),
+  /** Not in the spec; the live service sends it (docs/service-choices.md): the source an adapted design credits. */
+  attribution: z.string().nullable().optional(),
+  /** Not in the spec; the live service sends the cover's file with its renditions, and leaves it out when the image is gone. */
+  primary_image: z.object({ file: imageFile }).optional().catch(undefined),
 };
 
 /** List of designs, search and single-design reads: with tags and user. */

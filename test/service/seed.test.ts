@@ -9,7 +9,7 @@ import {
 } from '../../shared';
 import { findApplication, grantAuthorization, liveAuthorization, REGISTERED_APPLICATION } from '../../service/authorization/integrations';
 import { seedDemo } from '../../service/seed/demo-seed';
-import { DEMO_USERS } from '../../service/seed/demo-catalogue';
+import { DEMO_ATTRIBUTIONS, DEMO_USERS } from '../../service/seed/demo-catalogue';
 import { SYNTHETIC_MAX_COUNT, SYNTHETIC_WORDS, seedSynthetic } from '../../service/seed/synthetic-seed';
 import { findUserByScreenName, passwordMatches } from '../../service/users/user-accounts';
 import { expectEmpty, expectExactShape, json } from '../support/conformance';
@@ -257,6 +257,13 @@ describe('seedDemo', () => {
     }));
     expect(extensions).toEqual(new Set(['stl', 'obj', 'md', 'txt']));
   }, 120_000);
+
+  it('credits the sources of its adapted designs in attribution, and has every other design credit none', async () => {
+    const { designs } = await allPublished(service);
+    const credited = Object.fromEntries(designs.flatMap((design) => (design.attribution ? [[design.name, design.attribution]] : [])));
+    expect(credited).toEqual(DEMO_ATTRIBUTIONS);
+    expect(designs.filter((design) => !(design.name in DEMO_ATTRIBUTIONS)).every((design) => design.attribution === null)).toBe(true);
+  });
 
   it('creates nothing the second time', async () => {
     const before = (service.db.prepare('SELECT (SELECT count(*) FROM users) AS users, (SELECT count(*) FROM designs) AS designs, (SELECT count(*) FROM images) AS images').get());

@@ -32,7 +32,8 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s design view in 
       const gear = await alice.createDesign({ name: 'Gear', excerpt: 'A spur gear', license: 'ccbysa', description: HOSTILE });
       await alice.uploadImage(gear.id, { path: join(FIXTURES, 'images', 'jpg-sample.jpg') });
       await alice.uploadImage(gear.id, { path: join(FIXTURES, 'images', 'png-sample.png') });
-      await alice.uploadDocument(gear.id, { path: join(FIXTURES, 'models', 'cube.stl') });
+      // Named as the service names documents: a label, not a file name. Its type comes from its file.
+      await alice.uploadDocument(gear.id, { path: join(FIXTURES, 'models', 'cube.stl') }, { name: 'Gear (STL)' });
       await alice.publishDesign(gear.id);
       gearId = gear.id;
     });
@@ -54,7 +55,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s design view in 
     await page.waitForFunction(() => Array.from((globalThis as unknown as PageGlobals).document.querySelectorAll('img.gallery-main')).some((img) => (img.naturalWidth ?? 0) > 0));
     expect(await page.locator('.gallery-thumbs button').count()).toBe(2);
     const row = page.locator('.design-documents tbody tr');
-    expect(await row.locator('td').allTextContents()).toEqual(['cube.stl', '3D model (STL)', expect.stringMatching(/^\d+(\.\d)? (B|KB)$/), '—', 'View cube.stl in 3D']);
+    expect(await row.locator('td').allTextContents()).toEqual(['Gear (STL)', '3D model (STL)', expect.stringMatching(/^\d+(\.\d)? (B|KB)$/), '—', 'View Gear (STL) in 3D']);
     expect(await page.locator('.design-documents a').count()).toBe(0);
     await page.screenshot({ path: join(SCREENSHOTS, 'design-light.png'), fullPage: true });
   });
@@ -99,13 +100,13 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s design view in 
   it('shows a model in 3D on demand (orbit, zoom, fit), and again offline once it was seen', async () => {
     const view = async () => {
       await page.goto(`${app.host.origin}/#/designs/${gearId}`);
-      await page.getByRole('button', { name: 'View cube.stl in 3D' }).click();
-      const preview = page.getByRole('region', { name: '3D view of cube.stl' });
+      await page.getByRole('button', { name: 'View Gear (STL) in 3D' }).click();
+      const preview = page.getByRole('region', { name: '3D view of Gear (STL)' });
       await preview.locator('canvas[data-loaded="true"]').waitFor({ timeout: 15_000 });
       return preview;
     };
     let preview = await view();
-    expect(await preview.getByRole('status').textContent()).toBe('cube.stl: 12 triangles. Drag to turn, scroll to zoom.');
+    expect(await preview.getByRole('status').textContent()).toBe('Gear (STL): 12 triangles. Drag to turn, scroll to zoom.');
     // Seen once, the model is kept for offline use, and the file list says so.
     await page.locator('.design-documents tbody tr td').nth(3).getByText('kept').waitFor();
     const canvas = preview.locator('canvas');

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { extname } from 'node:path';
 import { refreshDesignFiles } from '../cache/child-lists';
-import { cachedDocument, cachedImage, designOfCover } from '../cache/child-reads';
+import { cachedDocument, cachedImage, designOfCover, primaryImageOfCover } from '../cache/child-reads';
 import { renditionUrl } from '../cache/design-reads';
 import { cachedUser } from '../cache/user-reads';
 import type { Engine } from '../runtime/engine';
@@ -27,12 +27,37 @@ const TYPES: Record<string, string> = {
   stl: 'model/stl', obj: 'model/obj',
 };
 
-export function fileType(name: string): string {
-  return extname(name).slice(1).toLowerCase();
+/** The extension of a file's address (its path, not its query), lowercased: "STL" and "stl" are one type. */
+export function fileType(url: string): string {
+  let path: string;
+  try {
+    path = new URL(url, 'http://file.invalid').pathname;
+  } catch {
+    return '';
+  }
+  return extname(path).slice(1).toLowerCase();
 }
 
-function contentTypeOf(nameOrUrl: string): string {
-  return TYPES[fileType(new URL(nameOrUrl, 'http://x').pathname)] ?? 'application/octet-stream';
+/** The file address of a cached document, if any. */
+export function documentFileUrl(document: Record<string, unknown>): string | null {
+  const url = (document.file as { url?: unknown } | undefined)?.url;
+  return typeof url === 'string' ? url : null;
+}
+
+/**
+ * What a document is: its type from its file's address, whether it is a 3D model (that type, or the service's
+ * file_contains_3d_model), and whether the window can preview it. Its display name is only a label: the service names
+ * documents "Rack Gear Segment (STL)".
+ */
+export function documentKind(document: Record<string, unknown>): { type: string; isModel: boolean; previewable: boolean } {
+  const url = documentFileUrl(document);
+  const type = url ? fileType(url) : '';
+  const previewable = PREVIEW_TYPES.has(type);
+  return { type, isModel: previewable || document.file_contains_3d_model === true, previewable };
+}
+
+function contentTypeOf(url: string): string {
+  return TYPES[fileType(url)] ?? 'application/octet-stream';
 }
 
 interface Source {
@@ -40,8 +65,8 @@ interface Source {
   url: string;
   /** What it is cached under (the row's updated_at): another version is fetched again when the service can be reached. */
   version: string | null;
-  /** Where its type is read from. */
-  name: string;
+  /** The address its type is read from (the file's own, not a display name). */
+  typeFrom: string;
 }
 
 type Address =
@@ -69,45 +94,52 @@ const versionOf = (raw: Record<string, unknown>) => (typeof raw.updated_at === '
 function imageSource(engine: Engine, id: number, rendition: Rendition): Source | null {
   const row = cachedImage(engine.cache.reader, id);
   const url = row ? renditionUrl(row.raw, rendition) : null;
-  return url ? { url, version: versionOf(row!.raw), name: url } : null;
+  return url ? { url, version: versionOf(row!.raw), typeFrom: url } : null;
+}
+
+/** A cover by the URLs of the `primary_image` its design carries (the live service sends it with every design). */
+function primaryImageSource(engine: Engine, id: number, rendition: Rendition): Source | null {
+  const image = primaryImageOfCover(engine.cache.reader, id);
+  const url = image ? renditionUrl(image, rendition) : null;
+  return url ? { url, version: null, typeFrom: url } : null;
 }
 
 /**
  * A card names its cover before the cache has listed that design's images (a pull lists only the newest): the
- * design is found by its cover and its images listed now, when the service can be reached.
+ * design is found by its cover and its images listed now, when the service can be reached; when they cannot be
+ * listed, or do not hold it, the URLs of the design's own `primary_image` serve.
  */
 async function coverSource(engine: Engine, id: number, rendition: Rendition, signal?: AbortSignal): Promise<Source | null> {
   const known = imageSource(engine, id, rendition);
-  if (known || !engine.serviceUrl()) return known;
-  const designId = designOfCover(engine.cache.reader, id);
-  if (designId === null) return null;
+  if (known) return known;
+  const designId = engine.serviceUrl() ? designOfCover(engine.cache.reader, id) : null;
+  if (designId === null) return primaryImageSource(engine, id, rendition);
   try {
     const timeout = AbortSignal.any([AbortSignal.timeout(LIST_TIMEOUT_MS), ...(signal ? [signal] : [])]);
     await refreshDesignFiles(engine.interactiveClient(), engine.cache.db, designId, timeout);
   } catch (error) {
     engineLog.warn('files', `the images of design ${designId} could not be listed for its cover ${id}`, error);
-    return null;
+    return primaryImageSource(engine, id, rendition);
   }
-  return imageSource(engine, id, rendition);
+  return imageSource(engine, id, rendition) ?? primaryImageSource(engine, id, rendition);
 }
 
 function documentSource(engine: Engine, id: number): Source | null {
   const row = cachedDocument(engine.cache.reader, id);
-  const url = (row?.raw.file as { url?: unknown } | undefined)?.url;
-  if (typeof url !== 'string') return null;
-  const name = typeof row!.raw.name === 'string' ? row!.raw.name : url;
-  return PREVIEW_TYPES.has(fileType(name)) ? { url, version: versionOf(row!.raw), name } : null;
+  const url = row ? documentFileUrl(row.raw) : null;
+  if (!row || !url || !documentKind(row.raw).previewable) return null;
+  return { url, version: versionOf(row.raw), typeFrom: url };
 }
 
 function avatarSource(engine: Engine, id: number): Source | null {
   const file = cachedUser(engine.cache.reader, id)?.public?.avatar_file as Record<string, unknown> | undefined;
   const url = (file?.medium as { url?: unknown } | undefined)?.url ?? file?.url;
-  return typeof url === 'string' ? { url, version: null, name: url } : null;
+  return typeof url === 'string' ? { url, version: null, typeFrom: url } : null;
 }
 
 function served(path: string, source: Source): ServedFile | null {
   try {
-    return { path, contentType: contentTypeOf(source.name), size: statSync(path).size };
+    return { path, contentType: contentTypeOf(source.typeFrom), size: statSync(path).size };
   } catch (error) {
     engineLog.warn('files', `the cached file ${path} of ${source.url} cannot be read`, error);
     return null;

@@ -1,21 +1,16 @@
-import { designPageUrl } from '../../cache/attribution';
+import { basedOnText, designPageUrl } from '../../cache/attribution';
 import { getCachedDesign, renditionUrl } from '../../cache/design-reads';
 import { childListsCheckedAt } from '../../cache/child-reads';
 import { peekCachedFile } from '../../cache/file-cache';
 import { cachedUser } from '../../cache/user-reads';
 import { documentSizes } from '../document-sizes';
-import { documentAddress, fileType, imageAddress, PREVIEW_TYPES } from '../file-addresses';
+import { documentAddress, documentFileUrl, documentKind, imageAddress } from '../file-addresses';
 import type { Handlers } from '../handler-types';
 import { resolveAuthors } from '../resolve-authors';
 import { authorView } from '../views/author-view';
 import { designCard } from '../views/design-card';
 import { iso } from '../views/iso';
 import { engineLog } from '../../log/engine-log';
-
-const fileUrlOf = (document: Record<string, unknown>): string | null => {
-  const url = (document.file as { url?: unknown } | undefined)?.url;
-  return typeof url === 'string' ? url : null;
-};
 
 export const DESIGN_HANDLERS: Handlers<'design.get' | 'design.openPage'> = {
   'design.get': async (engine, { id }, signal, { library }) => {
@@ -27,13 +22,14 @@ export const DESIGN_HANDLERS: Handlers<'design.get' | 'design.openPage'> = {
     const author = summary.userId !== null ? cachedUser(engine.cache.reader, summary.userId) : null;
     const serviceUrl = engine.serviceUrl();
     const uncached = cached.documents.flatMap((document) => {
-      const url = fileUrlOf(document);
+      const url = documentFileUrl(document);
       return url && !isCached(url) ? [{ url, version: typeof document.updated_at === 'string' ? document.updated_at : null }] : [];
     });
     const sizes = await documentSizes(engine, uncached, signal);
     return {
       card: designCard(summary, authors),
       descriptionHtml: typeof cached.design.description === 'string' ? cached.design.description : '',
+      basedOn: basedOnText(cached.design),
       tags: cached.tags,
       images: cached.images.map((image) => ({
         id: image.id,
@@ -42,17 +38,16 @@ export const DESIGN_HANDLERS: Handlers<'design.get' | 'design.openPage'> = {
         largeUrl: imageAddress(image.id, 'large'),
         cached: isCached(renditionUrl(image.raw, 'large')),
       })),
-      primaryImageId: summary.primaryImageId,
+      primaryImageId: summary.coverImageId,
       documents: cached.documents.flatMap((document) => {
         if (typeof document.id !== 'number') return [];
         const name = typeof document.name === 'string' ? document.name : `Document ${document.id}`;
-        const type = fileType(name);
-        const url = fileUrlOf(document);
+        const { type, isModel, previewable } = documentKind(document);
+        const url = documentFileUrl(document);
         const local = url ? peekCachedFile(engine.cache.reader, fileRoot, url) : null;
-        const previewable = PREVIEW_TYPES.has(type);
         return [{
           id: document.id, name, type, size: local?.size ?? (url ? sizes.get(url) ?? null : null),
-          isModel: previewable || document.file_contains_3d_model === true,
+          isModel,
           previewUrl: previewable ? documentAddress(document.id, name) : null,
           cached: local !== null,
         }];
