@@ -102,6 +102,11 @@ export interface DesignDetail {
   card: DesignCard;
   /** The service's HTML as received: the window sanitizes it before showing it. */
   descriptionHtml: string;
+  /**
+   * The service's `attribution` field as plain text (markup dropped): the source an adapted design credits, shown
+   * as "Based on …" beside the license's attribution line; null when it gives none.
+   */
+  basedOn: string | null;
   tags: string[];
   images: ImageView[];
   /** The image shown as the design's cover (one of `images`), or null. */

@@ -1,4 +1,4 @@
-import { ATTRIBUTION_UNAVAILABLE, attributionOf, designPageUrl } from '../../engine/cache/attribution';
+import { ATTRIBUTION_UNAVAILABLE, attributionOf, basedOnText, designPageUrl } from '../../engine/cache/attribution';
 import { coverImage, getCachedDesign, type CachedDesign } from '../../engine/cache/design-reads';
 import { describeAge } from '../../engine/cache/describe-age';
 import { CliError } from '../cli-context';
@@ -17,6 +17,7 @@ export function showJson(cached: CachedDesign, pageUrl: string | null) {
     tags: cached.tags,
     license: cached.license,
     attribution: attributionOf(summary.name, cached.author.screenName, cached.license),
+    basedOn: basedOnText(cached.design),
     pageUrl,
     fetchedAt: cached.fetchedAt,
     checkedAt: cached.checkedAt,
@@ -36,6 +37,8 @@ export function formatDesign(cached: CachedDesign, pageUrl: string | null): stri
   const attribution = attributionOf(summary.name, cached.author.screenName, cached.license);
   if (attribution.text) lines.push(attribution.text);
   else if (attribution.unavailable) lines.push(ATTRIBUTION_UNAVAILABLE);
+  const basedOn = basedOnText(cached.design);
+  if (basedOn) lines.push(`Based on ${basedOn}`);
   if (summary.excerpt) lines.push('', summary.excerpt);
   if (cached.tags.length > 0) lines.push('', `tags: ${cached.tags.join(', ')}`);
   const cover = coverImage(cached);

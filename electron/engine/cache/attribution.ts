@@ -33,3 +33,14 @@ export function attributionOf(name: string, author: string | null | undefined, l
 export function designPageUrl(serviceUrl: string, design: { id: number; slug: string | null }): string {
   return `${serviceUrl.replace(/\/+$/, '')}/designs/${encodeURIComponent(design.slug ?? String(design.id))}`;
 }
+
+/**
+ * The service's own `attribution` field (free text: the source an adapted design credits, e.g. a Thingiverse
+ * thing's address), as plain text for "Based on …": markup dropped, whitespace folded; null when empty or absent.
+ */
+export function basedOnText(design: unknown): string | null {
+  const value = typeof design === 'object' && design !== null ? (design as { attribution?: unknown }).attribution : undefined;
+  if (typeof value !== 'string') return null;
+  const text = value.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+  return text === '' ? null : text;
+}

@@ -34,6 +34,20 @@ export function childListsCheckedAt(db: ReadableDB, designId: number): number | 
   return row.n === 2 ? row.at : null;
 }
 
+/**
+ * The `primary_image` (its file and renditions) that a cached design names this cover with, or null: the live
+ * service sends it with every design, so a cover is found without listing the design's images.
+ */
+export function primaryImageOfCover(db: ReadableDB, imageId: number): Record<string, unknown> | null {
+  const row = prepared(db,
+    `SELECT coalesce(json_extract(list_json, '$.primary_image'), json_extract(user_form_json, '$.primary_image')) AS image
+     FROM designs WHERE primary_image_id = ? LIMIT 1`,
+  ).get(imageId) as { image: unknown } | undefined;
+  if (typeof row?.image !== 'string') return null;
+  const image = parse(row.image);
+  return typeof image.file === 'object' && image.file !== null ? image : null;
+}
+
 /** The cached design whose cover (primary image) this image is, or null. */
 export function designOfCover(db: ReadableDB, imageId: number): number | null {
   const row = prepared(db, 'SELECT id FROM designs WHERE primary_image_id = ? LIMIT 1').get(imageId) as { id: number } | undefined;

@@ -16,6 +16,8 @@ export interface DesignSummary {
   userId: number | null;
   author: string;
   primaryImageId: number | null;
+  /** The image its card shows: the cover, another of its images when the cover is gone, or null. */
+  coverImageId: number | null;
   createdAt: string | null;
   updatedAt: string | null;
   own: boolean;
@@ -77,8 +79,20 @@ export function readSyncState(db: ReadableDB): SyncStateRow {
   ).get() as SyncStateRow;
 }
 
+/**
+ * The image a card shows. The live service sends `primary_image` with every cover that still exists (recorded
+ * answers, which carry `attribution`); one without it while `primary_image_id` is set names a gone image: then the
+ * design's first listed image, else none (the placeholder). A service that sends neither field keeps the id.
+ */
+const COVER_IMAGE_ID = `CASE
+    WHEN d.primary_image_id IS NULL THEN NULL
+    WHEN EXISTS (SELECT 1 FROM images i WHERE i.id = d.primary_image_id) THEN d.primary_image_id
+    WHEN d.list_json IS NULL OR json_type(d.list_json, '$.primary_image') = 'object' OR json_type(d.list_json, '$.attribution') IS NULL THEN d.primary_image_id
+    ELSE (SELECT i.id FROM images i WHERE i.design_id = d.id ORDER BY i.position LIMIT 1)
+  END`;
+
 const SUMMARY_COLUMNS = `d.id, d.slug, d.name, d.excerpt, d.license, d.state, d.user_id AS userId, d.author_screen_name AS author,
-  d.primary_image_id AS primaryImageId, d.created_at AS createdAt, d.updated_at AS updatedAt, d.is_own AS own,
+  d.primary_image_id AS primaryImageId, ${COVER_IMAGE_ID} AS coverImageId, d.created_at AS createdAt, d.updated_at AS updatedAt, d.is_own AS own,
   max(d.fetched_at,
       CASE WHEN d.in_listing = 1 THEN coalesce(s.last_full_pull_at, 0) ELSE 0 END,
       CASE WHEN d.is_own = 1 THEN coalesce(s.last_own_pull_at, 0) ELSE 0 END) AS checkedAt`;
@@ -358,7 +372,7 @@ export function getCachedDesign(db: ReadableDB, idOrSlug: number | string, optio
     { screen_name: string; public_json: string | null; own_json: string | null } | undefined;
   const summary = toSummary({
     id: row.id, slug: row.slug, name: row.name, excerpt: row.excerpt, license: row.license, state: row.state, userId: row.userId,
-    author: row.author, primaryImageId: row.primaryImageId, createdAt: row.createdAt, updatedAt: row.updatedAt, own: row.own, checkedAt: row.checkedAt,
+    author: row.author, primaryImageId: row.primaryImageId, coverImageId: row.coverImageId, createdAt: row.createdAt, updatedAt: row.updatedAt, own: row.own, checkedAt: row.checkedAt,
   });
   const now = options.now ?? Date.now();
   return {

@@ -1,5 +1,6 @@
 import { tolerantDesign, tolerantUser, type TolerantDesign } from '../api/tolerant-readers';
 import type { WritableDB } from './cache-database';
+import { basedOnText } from './attribution';
 import { htmlToPlainText } from './html-text';
 import { foldNoCase, tagParts } from './tag-names';
 import { prepared } from './prepared';
@@ -246,8 +247,9 @@ function insertDesign(db: WritableDB, { raw, design, tags }: PendingWrite, form:
     session.unindexed.add(design.id);
     return;
   }
+  const basedOn = basedOnText(raw);
   prepared(db, 'INSERT INTO designs_fts (rowid, name, excerpt, description, tags, author) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(design.id, design.name, design.excerpt, descriptionText, tagNames, author);
+    .run(design.id, design.name, design.excerpt, basedOn ? `${descriptionText} ${basedOn}` : descriptionText, tagNames, author);
 }
 
 /** A cached design whose data changed: the columns unless the cache holds newer data from the other form. */
@@ -366,19 +368,23 @@ function linkTags(db: WritableDB, designId: number, tags: readonly DesignTag[]):
   return [...byId.entries()].sort((a, b) => a[0] - b[0]).map(([, name]) => name).join(' ');
 }
 
+/** A search row's description: the description's text, then the service's `attribution` (found without a new column). */
+const SEARCH_DESCRIPTION = `d.description_text || coalesce(' ' || nullif(trim(coalesce(json_extract(d.list_json, '$.attribution'),
+    json_extract(d.user_form_json, '$.attribution'))), ''), '')`;
+
 /** Rewrites a design's full-text row from its columns and tags. */
 export function writeSearchRow(db: WritableDB, designId: number): void {
   prepared(db, 'DELETE FROM designs_fts WHERE rowid = ?').run(designId);
   prepared(db, 
     `INSERT INTO designs_fts (rowid, name, excerpt, description, tags, author)
-     SELECT d.id, d.name, d.excerpt, d.description_text,
+     SELECT d.id, d.name, d.excerpt, ${SEARCH_DESCRIPTION},
        coalesce((SELECT group_concat(t.name, ' ') FROM design_tags dt JOIN tags t ON t.id = dt.tag_id WHERE dt.design_id = d.id), ''),
        d.author_screen_name
      FROM designs d WHERE d.id = ?`,
   ).run(designId);
 }
 
-const SEARCH_ROW_SELECT = `SELECT d.id, d.name, d.excerpt, d.description_text,
+const SEARCH_ROW_SELECT = `SELECT d.id, d.name, d.excerpt, ${SEARCH_DESCRIPTION},
     coalesce((SELECT group_concat(t.name, ' ') FROM design_tags dt JOIN tags t ON t.id = dt.tag_id WHERE dt.design_id = d.id), ''),
     d.author_screen_name
   FROM designs d`;

@@ -39,7 +39,7 @@ export function DesignView({ id }: { id: number }) {
       </header>
       {notice ? <p className="banner" role="status">{windowWords(notice)}</p> : null}
       <DesignGallery images={detail.images} name={card.name} />
-      <DesignLicense card={card} />
+      <DesignLicense card={card} basedOn={detail.basedOn} />
       {card.excerpt ? <p className="design-excerpt">{card.excerpt}</p> : null}
       {/* The service's HTML, sanitized: no script, no handlers, no remote content. */}
       <div className="design-description" dangerouslySetInnerHTML={{ __html: sanitizeDescription(detail.descriptionHtml) }} />

@@ -1,0 +1,74 @@
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { MemoryTokenStore } from '../../electron/engine/authorization/memory-token-store';
+import { createContractEndpoint } from '../../electron/engine/contract/create-contract-endpoint';
+import type { Engine } from '../../electron/engine/runtime/engine';
+import { openEngine } from '../../electron/engine/runtime/open-engine';
+import { memorySettingsStore } from '../../electron/engine/settings/settings-store';
+import { startWindowHost, type WindowHost } from '../../electron/window-host/window-host';
+import { chromiumSkipReason, launchChromium, type LaunchedChromium } from '../support/chromium';
+import { startRecordedService, type RecordedService } from '../support/recorded-service';
+import { buildWindow } from '../support/window-build';
+import { tempDir } from '../engine/cache/cache-fixtures';
+import type { PageGlobals } from './window-fixture';
+
+/**
+ * The window on the live service's recorded answers (test/fixtures/recorded): covers come from the storage host
+ * through the file cache, "M4 Carry Handle for Retaliator" (its cover gone in the first recorded listing) shows the
+ * no-image placeholder, and an adapted design says what it is based on.
+ */
+
+let service: RecordedService;
+let engine: Engine;
+let endpoint: ReturnType<typeof createContractEndpoint>;
+let host: WindowHost;
+let chromium: LaunchedChromium;
+let page: Page;
+let profile: string;
+let built: string;
+
+describe.skipIf(chromiumSkipReason !== undefined)('the window on recorded designs', () => {
+  beforeAll(async () => {
+    service = await startRecordedService(['all', 'page_5']);
+    profile = tempDir('window-recorded');
+    built = await buildWindow();
+    engine = await openEngine({ profileDir: profile, serviceUrl: service.url, userAgent: 'design-sync-test', tokenStore: () => new MemoryTokenStore(null), settingsStore: () => memorySettingsStore() });
+    await engine.catalogue.pullNow();
+    endpoint = createContractEndpoint(engine);
+    host = await startWindowHost({ endpoint, staticDir: built });
+    chromium = await launchChromium();
+    page = await chromium.context.newPage();
+    await page.setViewportSize({ width: 1100, height: 760 });
+    await page.goto(host.url);
+  }, 90_000);
+
+  afterAll(async () => {
+    await chromium?.close();
+    await host?.close();
+    await endpoint?.close();
+    await engine?.close();
+    await service?.stop();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+    if (built) rmSync(built, { recursive: true, force: true });
+  });
+
+  it('shows the placeholder for a design whose cover is gone, and the covers of the others', async () => {
+    const gone = page.getByRole('article', { name: 'M4 Carry Handle for Retaliator' });
+    await gone.waitFor();
+    expect(await gone.locator('img').count()).toBe(0);
+    expect(await gone.locator('.thumb-none').count()).toBe(1);
+    const stryfe = page.getByRole('article', { name: 'Stryfe 180 Motor Cover' });
+    await stryfe.locator('img.thumb').scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => Array.from((globalThis as unknown as PageGlobals).document.querySelectorAll('article[aria-label="Stryfe 180 Motor Cover"] img.thumb')).some((img) => (img.naturalWidth ?? 0) > 0));
+  });
+
+  it('says what an adapted design is based on, beside its attribution line, as text', async () => {
+    await page.goto(`${host.url}#/designs/14695`);
+    const basedOn = page.getByTestId('based-on');
+    await basedOn.waitFor();
+    expect(await basedOn.textContent()).toBe('Based on https://3dprint.nih.gov/discover/3dpx-004001');
+    expect(await basedOn.locator('a').count()).toBe(0);
+    expect(await page.getByTestId('attribution').textContent()).toMatch(/^“.+” by .+, licensed /);
+  });
+});
