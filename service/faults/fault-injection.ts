@@ -38,6 +38,21 @@ function dropAfterBytes(request: FastifyRequest, bytes: number): void {
 }
 
 /**
+ * Waits until the request's body has come in whole (read and dropped), as a real service reads a request before it
+ * answers with an error: answered earlier, an upload still being sent meets a reset connection instead of the answer.
+ */
+function bodyReceived(request: FastifyRequest): Promise<void> {
+  const raw = request.raw;
+  if (raw.complete) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    raw.once('end', resolve);
+    raw.once('close', resolve);
+    raw.once('error', () => resolve());
+    raw.resume();
+  });
+}
+
+/**
  * Loopback-only fault injection for reliability tests, off unless the service was started with it.
  * Faults are set from outside the code under test, through /__admin/faults.
  */
@@ -57,9 +72,11 @@ export function registerFaultInjection(app: FastifyInstance, ctx: ServiceContext
           await sleep(rule.ms!);
           break;
         case 'status':
+          await bodyReceived(request);
           if (rule.retryAfter !== undefined) reply.header('retry-after', String(rule.retryAfter));
           return reply.code(rule.status!).send({ error: `Injected fault: HTTP ${rule.status}` });
         case 'rate_limit':
+          await bodyReceived(request);
           return reply.code(429).header('retry-after', String(rule.retryAfter)).send({ error: `Rate limit exceeded. Retry after ${rule.retryAfter} seconds.` });
         case 'drop':
           if (rule.afterBytes) dropAfterBytes(request, rule.afterBytes);
