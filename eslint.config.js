@@ -23,16 +23,18 @@ const ENGINE_LAYERS = {
   api: ['log'],
   profile: ['log'],
   settings: ['log', 'profile'],
+  // The bundled local service with sample designs, as a child process the engine starts for a profile trying it.
+  'sample-service': ['log', 'settings'],
   authorization: ['log', 'api'],
   cache: ['log', 'api', 'sqlite'],
   'sync-state': ['log', 'sqlite'],
   queue: ['log', 'api', 'authorization', 'sync-state'],
   sync: ['log', 'api', 'authorization', 'queue', 'sync-state'],
-  runtime: ['log', 'api', 'profile', 'settings', 'authorization', 'cache', 'sync-state', 'queue', 'sync'],
+  runtime: ['log', 'api', 'profile', 'settings', 'sample-service', 'authorization', 'cache', 'sync-state', 'queue', 'sync'],
   // The application services, one folder per capability: the front ends' one way to change what they own.
-  'own-designs': ['log', 'api', 'profile', 'settings', 'authorization', 'cache', 'sync-state', 'queue', 'sync', 'runtime'],
-  library: ['log', 'api', 'profile', 'settings', 'authorization', 'cache', 'sync-state', 'queue', 'sync', 'runtime'],
-  contract: ['log', 'api', 'profile', 'settings', 'authorization', 'cache', 'sync-state', 'queue', 'sync', 'runtime', 'own-designs', 'library'],
+  'own-designs': ['log', 'api', 'profile', 'settings', 'sample-service', 'authorization', 'cache', 'sync-state', 'queue', 'sync', 'runtime'],
+  library: ['log', 'api', 'profile', 'settings', 'sample-service', 'authorization', 'cache', 'sync-state', 'queue', 'sync', 'runtime'],
+  contract: ['log', 'api', 'profile', 'settings', 'sample-service', 'authorization', 'cache', 'sync-state', 'queue', 'sync', 'runtime', 'own-designs', 'library'],
 };
 const engineLayer = (name, allowed) => ({
   target: `./electron/engine/${name}`,

@@ -6,9 +6,10 @@ import { openServiceContext, startService } from './server/start-service';
 import { findUserByScreenName } from './users/user-accounts';
 
 const USAGE = `Usage:
-  npm run service -- --port <p> --data <dir> [--demo] [--synthetic <n>] [--faults] [--log] [--max-upload-bytes <n>]
+  npm run service -- --port <p> --data <dir> [--web-port <p>] [--demo] [--synthetic <n>] [--faults] [--log] [--max-upload-bytes <n>]
   npm run service -- token --data <dir> --user <screen_name>
 
+  --web-port <p>    serve the web site (sign-in pages, design pages) on this second port, and only the API on --port
   --demo            seed demo users (demo/demo and others) and 60+ published designs with images and 3D models
   --synthetic <n>   add n synthetic published designs (no files), for benchmarks
   --faults          mount the loopback-only fault-injection endpoint /__admin/faults
@@ -31,6 +32,7 @@ async function main(argv: string[]): Promise<void> {
     allowPositionals: true,
     options: {
       port: { type: 'string' },
+      'web-port': { type: 'string' },
       data: { type: 'string' },
       demo: { type: 'boolean', default: false },
       synthetic: { type: 'string' },
@@ -65,6 +67,7 @@ async function main(argv: string[]): Promise<void> {
   const service = await startService({
     dataDir: values.data,
     port,
+    ...(values['web-port'] !== undefined ? { webPort: positiveInteger(values['web-port'], '--web-port') } : {}),
     faultInjection: values.faults,
     logRequests: values.log,
     maxUploadBytes: positiveInteger(values['max-upload-bytes'], '--max-upload-bytes'),
@@ -78,7 +81,8 @@ async function main(argv: string[]): Promise<void> {
     seedSynthetic(service.ctx, synthetic);
     process.stdout.write(`seeded ${synthetic} synthetic designs in ${Date.now() - started} ms\n`);
   }
-  process.stdout.write(`listening on ${service.url}\n`);
+  // One write, so that whoever waits for "listening on" has the web site's address with it.
+  process.stdout.write(`listening on ${service.url}\n${service.webUrl !== service.url ? `web site on ${service.webUrl}\n` : ''}`);
   const stop = () => void service.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -4,6 +4,7 @@ import type { ServiceClient } from '../engine/api/service-client';
 import { ServiceBindingError } from '../engine/authorization/service-binding';
 import type { TokenStore } from '../engine/authorization/token-store';
 import { ensureProfile, normalizeServiceUrl, ProfileError, type ProfilePaths } from '../engine/profile/profile';
+import { normalizeWebAddress, webAddressOf } from '../engine/profile/web-address';
 import type { Engine } from '../engine/runtime/engine';
 import { openEngine, type OpenEngineOptions } from '../engine/runtime/open-engine';
 import { fileSettingsStore } from '../engine/settings/settings-store';
@@ -17,7 +18,13 @@ export class CliError extends Error {
 }
 
 export interface GlobalOptions {
+  /**
+   * Not checked before it is remembered (unlike the window's Settings, runtime/service-check.ts): the command that
+   * uses it asks the service at once and fails loudly, naming the address, when nothing answers there.
+   */
   service?: string;
+  /** The service's web address (sign-in and design pages), remembered like --service; '' goes back to the derived one. */
+  webUrl?: string;
   profile?: string;
   /** With --service: sign out of the service the profile is signed in to, then use --service. */
   switchService?: boolean;
@@ -53,6 +60,8 @@ export interface CliContext {
   serviceUrl(): string;
   /** The --service given to this command (normalized), or null. */
   requestedService(): string | null;
+  /** Where the browser signs in and design pages open: --web-url, else the profile's (derived from the service address). */
+  webUrl(): string;
   tokenStore(): TokenStore;
   /** The profile's engine, opened once for the command and closed when it ends. */
   engine(tuning?: EngineTuning): Promise<Engine>;
@@ -111,6 +120,16 @@ export function createCliContext(
     requestedService() {
       return options.service ? requestedService(options.service) : null;
     },
+    webUrl() {
+      const serviceUrl = context.serviceUrl();
+      if (options.webUrl === undefined) return webAddressOf({ serviceUrl, webUrl: settings.read().webUrl })!;
+      if (options.webUrl.trim() === '') return webAddressOf({ serviceUrl })!;
+      try {
+        return normalizeWebAddress(options.webUrl);
+      } catch (error) {
+        throw new CliError(`--web-url: ${(error as Error).message}.`);
+      }
+    },
     tokenStore() {
       return (store ??= makeTokenStore(profile));
     },
@@ -118,13 +137,15 @@ export function createCliContext(
       const { ignoreTokenProblem, keepService, ...engineTuning } = tuning;
       opened ??= (async () => {
         const serviceUrl = options.service && !keepService ? context.serviceUrl() : undefined;
+        let engine: Engine;
         try {
-          return await openEngine({
+          engine = await openEngine({
             profileDir: profile.root,
             tokenStore: () => context.tokenStore(),
             settingsStore: () => settings,
             userAgent: USER_AGENT,
             ...(serviceUrl ? { serviceUrl } : {}),
+            ...(options.webUrl !== undefined ? { webUrl: options.webUrl.trim() === '' ? '' : context.webUrl() } : {}),
             ...(options.switchService ? { switchService: true } : {}),
             onServiceSwitched: (from, to) => io.err(`Signed out of ${from} (its token was removed from this computer): this profile now uses ${to}.`),
             ...engineTuning,
@@ -133,6 +154,10 @@ export function createCliContext(
           if (error instanceof ServiceBindingError) throw new CliError(refusedService(error));
           throw error;
         }
+        // A profile trying the sample service: started (or the one another process runs used) before a command asks it.
+        await engine.sampleService.resume();
+        if (engine.sampleService.problem) io.err(`warning: ${engine.sampleService.problem}`);
+        return engine;
       })();
       const engine = await opened;
       if (engine.tokenProblem && !ignoreTokenProblem) throw new CliError(engine.tokenProblem);

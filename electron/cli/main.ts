@@ -38,6 +38,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
   const program = new Command('design-sync')
     .description('design-sync: browse and sync designs of the design-sharing service from the command line')
     .option('--service <url>', 'the service address (remembered by the profile)')
+    .option('--web-url <url>', "the service's web address, where you sign in and design pages open (remembered; default: derived from --service)")
     .option('--profile <dir>', 'where settings, token and cache live (default ~/.design-sync, or $DESIGN_SYNC_PROFILE)')
     .option('--switch-service', 'with --service: sign out of the service this profile is signed in to, then use --service')
     .exitOverride()

@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { runCli } from '../cli/main';
+import { NODE_FOR_CHILDREN } from '../engine/sample-service/service-command';
 import { findElectronBinary } from './electron-binary';
+import { launchArguments } from './launch-arguments';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const DEMO_SERVICE = 'http://127.0.0.1:4010';
 
 function run(command: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -36,18 +37,19 @@ function startDemoService(): Promise<ChildProcess> {
  * `npm start` / `npm run demo`: builds the window and the shell, then opens the desktop app where Electron's binary is
  * installed; where it is not (machines without internet cannot fetch it), says so in one line and opens the same
  * window in the browser through `design-sync ui`. With `--demo`, the local service with sample designs first, and a
- * profile of its own pointed at it.
+ * profile of its own pointed at it. `--profile <dir>` and `--service <url>` go through to the app.
  */
 export async function launch(argv: string[]): Promise<number> {
-  const demo = argv.includes('--demo');
+  const { demo, appArgs: profileArgs, unknown } = launchArguments(argv, { root: ROOT, cwd: process.env.INIT_CWD ?? process.cwd() });
+  if (unknown.length > 0) process.stderr.write(`Not understood, left out: ${unknown.join(' ')} (npm start takes --service <url>, --profile <dir> and --demo).\n`);
   await run(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'renderer.vite.config.ts', '--logLevel', 'warn']);
   await run(process.execPath, [join(ROOT, 'build', 'build-shell.mjs')]);
   const service = demo ? await startDemoService() : null;
-  const profileArgs = demo ? ['--profile', join(ROOT, '.data', 'demo-profile'), '--service', DEMO_SERVICE] : [];
   try {
     const electron = findElectronBinary(join(ROOT, 'node_modules', 'electron'));
     if (electron.ok) {
-      const app = spawn(electron.path, [ROOT, ...profileArgs], { cwd: ROOT, stdio: 'inherit' });
+      // The app's engine runs the sample service (a profile trying it) with this Node: its native modules are Node's.
+      const app = spawn(electron.path, [ROOT, ...profileArgs], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, [NODE_FOR_CHILDREN]: process.execPath } });
       return await new Promise<number>((resolve) => app.once('exit', (code) => resolve(code ?? 0)));
     }
     process.stdout.write(`No desktop window here: ${electron.reason}. Opening the same window in your browser instead (design-sync ui).\n`);

@@ -23,7 +23,8 @@ function plainText(description: string): string {
 
 /**
  * The design's web page, which clients link to (spec §1 rule 1: link to the design, never to its 3D files).
- * Published designs only, as anyone without a session would see them.
+ * Published designs only, as anyone without a session would see them. Part of the web site (its images are the API's
+ * files, at ctx.origin: another port when the web site has its own).
  */
 export function registerDesignPage(app: FastifyInstance, ctx: ServiceContext): void {
   app.get<{ Params: { id: string } }>('/designs/:id', async (request, reply) => {
@@ -33,7 +34,7 @@ export function registerDesignPage(app: FastifyInstance, ctx: ServiceContext): v
       .header('content-type', 'text/html; charset=utf-8')
       .header('x-content-type-options', 'nosniff')
       .header('x-frame-options', 'DENY')
-      .header('content-security-policy', `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`);
+      .header('content-security-policy', `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self' ${ctx.origin}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`);
     if (!design) {
       return reply.code(404).send(layout('Design not found', nonce, html`<h1>Design not found</h1><p>There is no published design at this address.</p>`));
     }
@@ -47,7 +48,7 @@ export function registerDesignPage(app: FastifyInstance, ctx: ServiceContext): v
       <p class="muted">by ${owner.screen_name} · ${license ? license.title : design.license}</p>
       ${license?.attributionRequired ? html`<p>“${design.name}” by ${owner.screen_name}, licensed ${license.title}.</p>` : ''}
       <p><strong>${design.excerpt}</strong></p>
-      ${images.map((image) => html`<img src="${imageRenditionPath(image, 'grid')}" alt="${image.name}" width="280" height="210"> `)}
+      ${images.map((image) => html`<img src="${ctx.origin}${imageRenditionPath(image, 'grid')}" alt="${image.name}" width="280" height="210"> `)}
       ${plainText(design.description).split('\n').map((line) => html`<p>${line}</p>`)}
       ${tags.length > 0 ? html`<p class="muted">Tags: ${tags.map((tag) => tag.name).join(', ')}</p>` : ''}
       ${documents.length > 0 ? html`<h2>Files</h2><ul>${documents.map((document) => html`<li>${document.name}</li>`)}</ul>` : ''}`;

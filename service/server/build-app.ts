@@ -10,7 +10,7 @@ import { registerHttpErrors } from '../http/error-handler';
 import { registerWeakEtags } from '../http/weak-etag';
 import { registerUserRoutes } from '../users/user-routes';
 import type { ServiceContext } from './service-context';
-import { SERVICE_MODULES } from './service-modules';
+import { API_MODULES, SERVICE_MODULES, WEB_MODULES } from './service-modules';
 
 const REDACTED_QUERY = /([?&]auth_token=)[^&]*/g;
 
@@ -29,7 +29,13 @@ function loggerOptions(ctx: ServiceContext): FastifyServerOptions['logger'] {
   };
 }
 
-export async function buildApp(ctx: ServiceContext): Promise<FastifyInstance> {
+/**
+ * Which part of the service an app serves: both on one port (the default), or the API and the web site on two ports,
+ * as the real service has them on two hosts (api. and www.): then each answers only its own addresses.
+ */
+export type ServicePart = 'both' | 'api' | 'web';
+
+export async function buildApp(ctx: ServiceContext, part: ServicePart = 'both'): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(ctx),
     bodyLimit: 1024 * 1024,
@@ -39,14 +45,16 @@ export async function buildApp(ctx: ServiceContext): Promise<FastifyInstance> {
   // Error handling first: Fastify binds a route to the error handler in force when the route is added.
   registerHttpErrors(app);
   // Then fault injection, so that its hooks see every request before anything else does.
-  registerFaultInjection(app, ctx);
+  if (part !== 'web') registerFaultInjection(app, ctx);
   await app.register(formbody, { parser: (body) => qs.parse(body, { depth: 2, parameterLimit: 100 }) });
   await app.register(multipart, { limits: { fileSize: ctx.options.maxUploadBytes, files: 1, fields: 20, fieldSize: 1024 * 1024 } });
   registerWeakEtags(app);
   await app.register(cookie);
-  registerAuthentication(app, ctx);
-  registerDesignRoutes(app, ctx);
-  registerUserRoutes(app, ctx);
-  for (const register of SERVICE_MODULES) await register(app, ctx);
+  if (part !== 'web') {
+    registerAuthentication(app, ctx);
+    registerDesignRoutes(app, ctx);
+    registerUserRoutes(app, ctx);
+  }
+  for (const register of part === 'api' ? API_MODULES : part === 'web' ? WEB_MODULES : SERVICE_MODULES) await register(app, ctx);
   return app;
 }

@@ -14,8 +14,10 @@ export interface ServiceOptions {
 export interface ServiceContext {
   db: ServiceDatabase;
   options: ServiceOptions;
-  /** The service's own origin, e.g. http://127.0.0.1:4010; empty until it listens. */
+  /** The service's own origin (its API's), e.g. http://127.0.0.1:4010; empty until it listens. */
   origin: string;
+  /** Its web site's origin: `origin` itself unless the web part listens on a port of its own (start-service.ts webPort). */
+  webOrigin: string;
   now: () => number;
 }
 

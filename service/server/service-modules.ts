@@ -9,10 +9,17 @@ import type { ServiceContext } from './service-context';
 /** A capability that mounts its own routes and hooks. */
 export type ServiceModule = (app: FastifyInstance, ctx: ServiceContext) => void | Promise<void>;
 
-export const SERVICE_MODULES: ServiceModule[] = [
+/** The API ({base_url}): JSON under /v1 (and /api), and the files it points to. */
+export const API_MODULES: ServiceModule[] = [
   registerImageRoutes,
   registerDocumentRoutes,
   registerUploadServing,
+];
+
+/** The web site ({auth_url}): pages for people — the authorization pages of spec §5, /profile, a design's page. */
+export const WEB_MODULES: ServiceModule[] = [
   registerAuthorizationPages,
   registerDesignPage,
 ];
+
+export const SERVICE_MODULES: ServiceModule[] = [...API_MODULES, ...WEB_MODULES];

@@ -12,6 +12,7 @@ export const CONTRACT_REQUEST_NAMES = [
   'library.searchService',
   'design.get',
   'design.openPage',
+  'design.openModelFile',
   'author.get',
   'own.list',
   'own.create',
@@ -36,6 +37,8 @@ export const CONTRACT_REQUEST_NAMES = [
   'settings.get',
   'settings.update',
   'diagnostics.get',
+  'service.trySample',
+  'service.sample',
 ] as const;
 
 export type ContractRequestName = (typeof CONTRACT_REQUEST_NAMES)[number];

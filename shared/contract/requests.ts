@@ -3,7 +3,7 @@ import { LICENSE_CODES } from '../licenses/licenses';
 import { QUEUE_STATES } from '../sync/sync-types';
 import type { ContractRequestName } from './request-names';
 import type {
-  AccountView, AuthorPage, DesignDetail, DiagnosticsView, LibraryPage, OwnDesignView, PullView, QueueEntry, QueueView, SettingsView, SyncView,
+  AccountView, AuthorPage, DesignDetail, DiagnosticsView, LibraryPage, OwnDesignView, PullView, QueueEntry, QueueView, SampleServiceView, SettingsView, SyncView,
 } from './views';
 
 const nothing = z.object({}).strict();
@@ -45,6 +45,12 @@ export const REQUEST_INPUTS = {
   'design.get': z.object({ id: idOrSlug }).strict(),
   /** Opens the design's page on the service in the person's browser (rule 1: the page, never its 3D files). */
   'design.openPage': z.object({ id: idOrSlug }).strict(),
+  /**
+   * A 3D model file kept offline, handed to the system's app for its type (a slicer): the engine answers the path of
+   * a copy of the cached file under its own name (null: not kept offline); the Electron shell opens it and gives the
+   * window only `opened`.
+   */
+  'design.openModelFile': z.object({ documentId: id }).strict(),
   /** An author: their public profile and designs (users endpoints), or what the cache knows offline. */
   'author.get': z.object({ id: idOrSlug }).strict(),
 
@@ -90,12 +96,22 @@ export const REQUEST_INPUTS = {
   'settings.get': nothing,
   'settings.update': z.object({
     serviceUrl: z.string().trim().min(1).max(2048).optional(),
+    /** The service's web address (sign-in and design pages); '' goes back to the one derived from serviceUrl. */
+    webUrl: z.string().trim().max(2048).optional(),
     cacheLimitMb: z.number().int().min(50).max(1_000_000).optional(),
     catalogueRefreshMinutes: z.number().int().min(5).max(7 * 24 * 60).optional(),
   }).strict(),
 
   /** Where the engine log is (to attach to a bug report), and the engine's notices (a rebuilt cache). */
   'diagnostics.get': nothing,
+
+  /**
+   * Tries design-sync on the bundled local service with sample designs: starts it for this profile (its data in the
+   * profile) and makes it the profile's service. Answers once it runs, or with a problem saying why it cannot.
+   */
+  'service.trySample': nothing,
+  /** The sample service's state (whether the profile uses it, its address, why it could not start). */
+  'service.sample': nothing,
 } as const;
 
 export type RequestName = keyof typeof REQUEST_INPUTS;
@@ -112,6 +128,7 @@ export interface RequestResults {
   'library.searchService': { found: number; merged: number };
   'design.get': DesignDetail;
   'design.openPage': { url: string; opened: boolean };
+  'design.openModelFile': { opened: boolean; path: string | null };
   'author.get': AuthorPage;
   'own.list': OwnDesignView[];
   'own.create': OwnDesignView;
@@ -136,6 +153,8 @@ export interface RequestResults {
   'settings.get': SettingsView;
   'settings.update': SettingsView;
   'diagnostics.get': DiagnosticsView;
+  'service.trySample': SampleServiceView;
+  'service.sample': SampleServiceView;
 }
 
 /** One map of request name → input (as a window writes it) and result. */

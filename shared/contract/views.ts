@@ -147,6 +147,24 @@ export interface OwnDesignView {
   pending: number;
   /** What its waiting changes mean now (an edit saved here waits for the service…), in words; null when none wait. */
   note: string | null;
+  /** Its folder's state as My designs says it: in step, uploading n, waiting for you, conflict, no folder yet. */
+  folderState: OwnFolderState;
+  /** File changes of its folder being sent or waiting to be ("Uploading 2"). */
+  uploading: number;
+  /** Items of it that wait for the person. */
+  needsYou: number;
+  /** Its images and documents on the service (as last known). */
+  files: OwnFileCounts;
+  /** When a file of its folder was last found the same here and on the service; null when none was yet. */
+  lastSyncedAt: IsoTime | null;
+}
+
+/** A design's folder as My designs says it (see OwnDesignView.folderState). */
+export type OwnFolderState = 'in-step' | 'uploading' | 'sending' | 'waiting-for-you' | 'conflict' | 'failed' | 'no-folder';
+
+export interface OwnFileCounts {
+  images: number;
+  documents: number;
 }
 
 /** A file dropped on a design (or picked for it), now in the design's folder: the sync folder and the queue upload it. */
@@ -169,6 +187,8 @@ export type QueueEntry = Omit<QueueItemView, 'remoteId' | 'nextAttemptAt' | 'cre
   title?: string | null;
   /** A file changed both here and on the service: both versions, with when each was last changed. */
   conflict?: ConflictView | null;
+  /** A file being sent: its smoothed rate in bytes per second, null until known. */
+  bytesPerSecond?: number | null;
   nextAttemptAt: IsoTime | null;
   createdAt: IsoTime;
   updatedAt: IsoTime;
@@ -262,10 +282,28 @@ export interface SyncView {
   /** Bytes sent and to send of what is uploading now. */
   bytesSent: number;
   bytesTotal: number;
+  /** The files of the current burst of uploads with their bytes, rate and time left; null when none is under way. */
+  uploads?: UploadProgressView | null;
   /** The person acknowledged the content policy (rule 5); until then nothing is uploaded. */
   contentPolicyAccepted: boolean;
   /** A problem of the folder watcher (limit reached…): sync goes on with rescans. */
   watcherWarning: string | null;
+}
+
+/**
+ * The uploads since the queue was last idle (done, being sent, waiting), computed by the engine's one owner
+ * (electron/engine/queue/upload-progress.ts); uploadProgressWords() says it ("Uploading 3 of 7 · 12 MB of 40 MB").
+ */
+export interface UploadProgressView {
+  filesDone: number;
+  filesSending: number;
+  filesTotal: number;
+  bytesSent: number;
+  bytesTotal: number;
+  /** Smoothed over the last few seconds; null until it is known (a few seconds in). */
+  bytesPerSecond: number | null;
+  /** From the smoothed rate; null while the rate is not known. */
+  secondsLeft: number | null;
 }
 
 export interface QueueView {
@@ -290,7 +328,12 @@ export interface PullProgressView {
 }
 
 export interface SettingsView {
+  /** The service's API address ({base_url}), or null when none is chosen. */
   serviceUrl: string | null;
+  /** Where the browser signs in and design pages open ({auth_url}): the person's, else derived from serviceUrl. */
+  webUrl: string | null;
+  /** Whether webUrl is derived from the service address (the person set none). */
+  webUrlDerived: boolean;
   cacheLimitBytes: number;
   cacheBytes: number;
   cacheDesigns: number;
@@ -317,3 +360,16 @@ export interface ConnectivityView {
 }
 
 export type FieldErrorsView = FieldErrors;
+
+/** The bundled local service with sample designs, when the profile tries design-sync on it (service.trySample). */
+export interface SampleServiceView {
+  /** Whether the profile uses it (its address is the profile's service). */
+  inUse: boolean;
+  /** Its address while it runs, else null. */
+  serviceUrl: string | null;
+  starting: boolean;
+  /** Why it could not start, or stopped, in words; null when nothing went wrong. */
+  problem: string | null;
+  /** How to sign in on it (the sample designs' owner). */
+  signIn: { screenName: string; password: string };
+}

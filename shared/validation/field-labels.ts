@@ -16,6 +16,7 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   file: 'File',
   fileName: 'File name',
   serviceUrl: 'Service address',
+  webUrl: 'Web address',
   cacheLimitMb: 'Image cache limit',
   catalogueRefreshMinutes: 'Catalogue refresh interval',
   path: 'Sync folder',

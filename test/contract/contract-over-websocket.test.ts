@@ -144,6 +144,12 @@ const CASES: { [K in RequestName]: Case<K> } = {
     },
     malformed: () => ({ id: -1 }), field: 'id',
   },
+  // Not kept offline yet (never viewed in 3D): nothing to open. (Opening a cached one: test/engine/model-files.test.ts.)
+  'design.openModelFile': {
+    valid: () => ({ documentId: (engine.cache.reader.prepare('SELECT id FROM documents WHERE design_id = ?').get(ids.gear) as { id: number } | undefined)?.id ?? 999_999 }),
+    check: (r) => expect(r).toEqual({ opened: false, path: null }),
+    malformed: () => ({ documentId: 'cube.stl' }), field: 'documentId',
+  },
   'design.openPage': { valid: () => ({ id: ids.gear }), check: (r) => expect(r.url).toMatch(/\/designs\/gear|\/designs\/\d+/), malformed: () => ({ id: null }), field: 'id' },
   'author.get': {
     valid: () => ({ id: 'alice' }),
@@ -271,6 +277,20 @@ const CASES: { [K in RequestName]: Case<K> } = {
     malformed: () => ({ reason: 'bored' }), field: 'reason',
   },
   'account.signOut': { valid: () => ({}), check: (r) => expect(r.status).toBe('signed-out'), malformed: () => ({ everywhere: true }), field: 'everywhere' },
+  'service.sample': {
+    valid: () => ({}),
+    check: (r) => expect(r).toEqual({ inUse: false, serviceUrl: null, starting: false, problem: null, signIn: { screenName: 'demo', password: 'demo' } }),
+    malformed: () => ({ start: true }), field: 'start',
+  },
+  // Signed out by now: the profile may take the sample service as its service (it is stopped when the engine closes).
+  'service.trySample': {
+    valid: () => ({}),
+    check: (r) => {
+      expect(r).toMatchObject({ inUse: true, serviceUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), problem: null });
+      expect(engine.serviceUrl()).toBe(r.serviceUrl);
+    },
+    malformed: () => ({ port: 4010 }), field: 'port',
+  },
 };
 
 describe('the contract over the window host\'s WebSocket, against the real engine and the local service', () => {
@@ -290,7 +310,7 @@ describe('the contract over the window host\'s WebSocket, against the real engin
       expect(await fingerprint()).toBe(before);
 
       await spec.check(ok(await client.request(name, spec.valid())));
-    });
+    }, name === 'service.trySample' ? 180_000 : undefined);
   }
 
   it('answers an unknown request with a typed problem, not an exception', async () => {

@@ -11,7 +11,7 @@ vi.mock('electron', () => {
 describe('the settings kept by electron-store', () => {
   it('have a JSON schema per engine setting, derived from the engine\'s own', () => {
     const schema = settingsJsonSchema();
-    expect(Object.keys(schema).sort()).toEqual(['cacheLimitBytes', 'catalogueRefreshMinutes', 'contentPolicyAcceptedAt', 'serviceUrl', 'tokenServiceUrl']);
+    expect(Object.keys(schema).sort()).toEqual(['cacheLimitBytes', 'catalogueRefreshMinutes', 'contentPolicyAcceptedAt', 'sampleService', 'serviceUrl', 'tokenServiceUrl', 'webUrl']);
     expect(schema.serviceUrl).toMatchObject({ type: 'string' });
     expect(schema.cacheLimitBytes).toMatchObject({ type: 'integer' });
   });

@@ -15,6 +15,7 @@ export interface TestService extends RunningService {
   stop(): Promise<void>;
 }
 
+/** With `webPort: 0`, the web site (sign-in, design pages) on a second free port and only the API on the first. */
 export async function startTestService(options: Partial<StartServiceOptions> = {}): Promise<TestService> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'design-sync-service-'));
   const service = await startService({ ...options, dataDir, port: 0 });

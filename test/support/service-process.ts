@@ -8,6 +8,8 @@ import { createUser } from '../../service/users/user-accounts';
 
 export interface ServiceProcess {
   url: string;
+  /** The web site's address: `url` unless started with --web-port. */
+  webUrl: string;
   dataDir: string;
   child: ChildProcess;
   stop(): Promise<void>;
@@ -35,6 +37,7 @@ export async function startServiceProcess(options: { dataDir?: string; args?: st
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  let webUrl = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the service did not start in time:\n${output}`)), options.startTimeoutMs ?? 30_000);
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -43,6 +46,7 @@ export async function startServiceProcess(options: { dataDir?: string; args?: st
       if (match) {
         clearTimeout(timer);
         resolve(match[1]!);
+        webUrl = output.match(/web site on (http:\/\/127\.0\.0\.1:\d+)/)?.[1] ?? match[1]!;
       }
     });
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -52,7 +56,7 @@ export async function startServiceProcess(options: { dataDir?: string; args?: st
     });
   });
   return {
-    url, dataDir, child,
+    url, webUrl, dataDir, child,
     async stop() {
       if (child.exitCode === null) {
         child.kill('SIGTERM');

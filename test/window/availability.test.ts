@@ -55,7 +55,7 @@ describe('whether a window action can run now, and why not', () => {
   it('says first what the person must do first: sign in before waiting for the service, a service before signing in', () => {
     expect(availability('delete-design', { ...signedOut, online: false })).toMatchObject({ blocker: 'signed-out' });
     expect(availability('delete-design', { ...signedOut, serviceChosen: false })).toMatchObject({
-      blocker: 'no-service', reason: 'No service is chosen yet: save its address in Settings first.',
+      blocker: 'no-service', reason: 'No service is chosen yet: choose one in Library or Settings first.',
     });
     expect(availability('sign-in', { ...online, serviceChosen: false })).toMatchObject({ enabled: false, blocker: 'no-service' });
   });

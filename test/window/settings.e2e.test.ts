@@ -21,6 +21,8 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s account and set
       await alice.publishDesign((await alice.createDesign({ name: 'Gear', excerpt: 'A gear', license: 'cc0' })).id);
     }, { signedIn: false });
     page = app.page;
+    // The README's screenshots are taken at a desktop window's size.
+    await page.setViewportSize({ width: 1400, height: 900 });
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('heading', { name: 'Account and settings', level: 2 }).waitFor();
   }, 90_000);
@@ -59,6 +61,16 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s account and set
     expect(await cache.textContent()).toContain('of 120 MB');
     expect(app.engine.cache.files.maxBytes).toBe(120 * 1024 * 1024);
     await page.screenshot({ path: join(SCREENSHOTS, 'settings-light.png') });
+  });
+
+  it('leaves room between a field\'s help line and the next field\'s label, and the form\'s buttons', async () => {
+    const service = page.getByRole('form', { name: 'Service' });
+    const help = (await service.getByText('Checked before it is saved').boundingBox())!;
+    const nextLabel = (await service.locator('label[for="web-url"]').boundingBox())!;
+    expect(nextLabel.y - (help.y + help.height)).toBeGreaterThanOrEqual(12);
+    const lastHelp = (await service.locator('#web-url-help').boundingBox())!;
+    const save = (await service.getByRole('button', { name: 'Save the addresses' }).boundingBox())!;
+    expect(save.y - (lastHelp.y + lastHelp.height)).toBeGreaterThanOrEqual(10);
   });
 
   it('refuses another service while signed in, saying what to do; a limit out of range names the field by its label', async () => {

@@ -45,6 +45,8 @@ export interface WindowOptions {
   serviceDataDir?: string;
   /** While sync runs, how often the engine polls the service for changes (default: the engine's, 30 s). */
   remotePollMs?: number;
+  /** A first run: the profile has no service chosen (the service still runs, for the test to give its address). */
+  noService?: boolean;
 }
 
 export async function openWindow(seed: (service: TestService, makerToken: string) => Promise<void>, options: WindowOptions = {}): Promise<WindowFixture> {
@@ -55,11 +57,11 @@ export async function openWindow(seed: (service: TestService, makerToken: string
   const profile = tempDir('window-profile');
   const built = await buildWindow();
   const engine = await openEngine({
-    profileDir: profile, serviceUrl: service.url, userAgent: 'design-sync-test', settleMs: 200, trash: 'folder',
+    profileDir: profile, ...(options.noService ? {} : { serviceUrl: service.url }), userAgent: 'design-sync-test', settleMs: 200, trash: 'folder',
     ...(options.remotePollMs !== undefined ? { remotePollMs: options.remotePollMs } : {}),
     tokenStore: () => new MemoryTokenStore(options.signedIn === false ? null : token), settingsStore: () => memorySettingsStore(),
   });
-  await engine.catalogue.pullNow();
+  if (!options.noService) await engine.catalogue.pullNow();
   const endpoint = createContractEndpoint(engine);
   const host = await startWindowHost({ endpoint, staticDir: built });
   const chromium: LaunchedChromium = await launchChromium();

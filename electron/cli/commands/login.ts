@@ -55,7 +55,7 @@ async function loginWithToken(ctx: CliContext): Promise<void> {
 async function loginInBrowser(ctx: CliContext, options: LoginOptions): Promise<void> {
   const timeoutMs = timeoutMsOf(options.timeout);
   const baseUrl = ctx.serviceUrl();
-  const authUrl = options.authUrl ? normalizeServiceUrl(options.authUrl) : baseUrl;
+  const authUrl = options.authUrl ? normalizeServiceUrl(options.authUrl) : ctx.webUrl();
   const { session } = await ctx.engine({ ignoreTokenProblem: true });
   let result;
   try {
@@ -92,7 +92,7 @@ export const loginCommand: CommandModule = (program: Command, context) => {
     .option('--no-browser', 'do not open a browser: only print the address to open')
     .option('--timeout <seconds>', 'how long to wait for the browser (default 300)')
     .option('--with-token', 'read a token from standard input instead of signing in in a browser')
-    .option('--auth-url <url>', "the service's authorization address, when it is not the --service address")
+    .option('--auth-url <url>', "where the browser signs in, for this sign-in only (default: the profile's web address, --web-url)")
     .action(async (options: LoginOptions) => {
       const ctx = context();
       if (options.withToken) await loginWithToken(ctx);

@@ -1,6 +1,7 @@
 import { ATTRIBUTION_UNAVAILABLE, attributionOf, basedOnText, designPageUrl } from '../../engine/cache/attribution';
 import { coverImage, getCachedDesign, type CachedDesign } from '../../engine/cache/design-reads';
 import { describeAge } from '../../engine/cache/describe-age';
+import { descriptionAsText, descriptionRepeatsExcerpt } from '../../../shared/text/description-text';
 import { CliError } from '../cli-context';
 import type { CommandModule } from '../command-module';
 
@@ -39,7 +40,10 @@ export function formatDesign(cached: CachedDesign, pageUrl: string | null): stri
   else if (attribution.unavailable) lines.push(ATTRIBUTION_UNAVAILABLE);
   const basedOn = basedOnText(cached.design);
   if (basedOn) lines.push(`Based on ${basedOn}`);
-  if (summary.excerpt) lines.push('', summary.excerpt);
+  const description = typeof cached.design.description === 'string' ? cached.design.description : '';
+  if (summary.excerpt && !descriptionRepeatsExcerpt(description, summary.excerpt)) lines.push('', summary.excerpt);
+  const text = descriptionAsText(description);
+  if (text) lines.push('', text);
   if (cached.tags.length > 0) lines.push('', `tags: ${cached.tags.join(', ')}`);
   const cover = coverImage(cached);
   lines.push(`images: ${cached.images.length}${cover?.localFiles.grid ? ` (thumbnail: ${cover.localFiles.grid})` : ''}`);
@@ -61,8 +65,8 @@ export const showCommand: CommandModule = (program, context) => {
       const engine = await ctx.engine();
       const cached = getCachedDesign(engine.cache.reader, key, { fileRoot: engine.profile.fileCache });
       if (!cached) throw new CliError(`The design ${JSON.stringify(key)} is not in the cache. Run: design-sync pull (or design-sync search --online ${key}).`);
-      const service = engine.serviceUrl();
-      const pageUrl = service ? designPageUrl(service, cached.summary) : null;
+      const webUrl = engine.webUrl();
+      const pageUrl = webUrl ? designPageUrl(webUrl, cached.summary) : null;
       ctx.io.out(options.json ? JSON.stringify(showJson(cached, pageUrl), null, 2) : formatDesign(cached, pageUrl));
     });
 };

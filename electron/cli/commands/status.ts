@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { engineLog } from '../../engine/log/engine-log';
 import { formatReport, queueReport } from '../../engine/queue/queue-report';
 import { SYNC_STATE_LABELS, syncReasonWords } from '../../../shared/sync/sync-state-words';
+import { syncUploadWords } from '../../../shared/sync/upload-progress-words';
 import type { CommandModule } from '../command-module';
 import { diagnosticsText } from '../diagnostics';
 
@@ -45,10 +46,12 @@ export const statusCommand: CommandModule = (program, context) => {
         // The overall state from the engine's sync status, in the words the window and the tray use.
         const status = engine.syncStatus.current();
         const reason = syncReasonWords({ ...status, until: status.until === null ? null : new Date(status.until).toISOString() });
-        const sync = { state: status.state, label: SYNC_STATE_LABELS[status.state], reasonCode: status.reasonCode, reason };
+        // "Uploading 3 of 7 · 12 MB of 40 MB · about 20 s left", in the words the window and the tray use.
+        const progress = syncUploadWords(status);
+        const sync = { state: status.state, label: SYNC_STATE_LABELS[status.state], reasonCode: status.reasonCode, reason, uploads: status.uploads, progress };
         ctx.io.out(options.json
           ? JSON.stringify({ sync, ...report }, null, options.follow ? 0 : 2)
-          : formatReport(report, `Sync: ${sync.label}${reason ? ` — ${reason}` : ''}`));
+          : formatReport(report, `Sync: ${sync.label}${reason ? ` — ${reason}` : ''}${progress ? `\n${progress}` : ''}`));
       };
       // Taken before the first print: a write landing between the two would otherwise count as already seen.
       const changed = store.changedSince();

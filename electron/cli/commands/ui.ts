@@ -28,9 +28,10 @@ function untilInterrupted(): Promise<void> {
 }
 
 /**
- * `design-sync ui [--port N] [--no-open]`: the window in the system browser, for machines without Electron. The engine
- * works in the background meanwhile (sync, queue, catalogue). Prints one line, `window: <address with its secret>`,
- * and runs until Ctrl-C.
+ * `design-sync ui [--port N] [--no-open]`: the window in the system browser, for machines without Electron; the global
+ * `--service <url>` and `--profile <dir>` work here too (`npm start -- --service <url>` passes them). The engine
+ * works in the background meanwhile (sync, queue, catalogue; the sample service of a profile trying it). Prints one
+ * line, `window: <address with its secret>`, and runs until Ctrl-C.
  */
 export const uiCommand: CommandModule = (program, context) => {
   program
@@ -54,6 +55,7 @@ export const uiCommand: CommandModule = (program, context) => {
       try {
         await engine.startBackground();
         if (engine.backgroundProblem) ctx.io.err(`warning: ${engine.backgroundProblem.message}`);
+        if (engine.sampleService.problem) ctx.io.err(`warning: ${engine.sampleService.problem}`);
         ctx.io.out(`window: ${host.url}`);
         if (options.open) await openSystemBrowser(host.url).catch(() => ctx.io.err('Could not open a browser: open the address above yourself.'));
         await untilInterrupted();

@@ -121,11 +121,12 @@ export class Session {
 
   /**
    * A problem of a request: a rejected token means sign in again — unless the request carried another token
-   * than the one in use now (an answer to a request sent before a new sign-in).
+   * than the one in use now (an answer to a request sent before a new sign-in), or none at all (a request to another
+   * address, which never gets the token: its refusal says nothing of this sign-in).
    */
   noticeProblem(problem: ServiceProblem, sentToken: string | null = this.token): void {
     if (problem.kind !== 'token-rejected' || this.current.status !== 'signed-in') return;
-    if (sentToken !== null && sentToken !== this.token) return;
+    if (sentToken === null || sentToken !== this.token) return;
     this.setState({ status: 'needs-sign-in', reason: SIGN_IN_AGAIN, user: this.current.user });
   }
 

@@ -28,10 +28,10 @@ export function attributionOf(name: string, author: string | null | undefined, l
 
 /**
  * Spec §1 rule 1: link to the design, never to its 3D files. The spec shows no web address for a design's
- * page; this is the service's address with /designs/<slug or id>.
+ * page; this is the service's web address (profile/web-address.ts: www. when the API is api.) with /designs/<slug or id>.
  */
-export function designPageUrl(serviceUrl: string, design: { id: number; slug: string | null }): string {
-  return `${serviceUrl.replace(/\/+$/, '')}/designs/${encodeURIComponent(design.slug ?? String(design.id))}`;
+export function designPageUrl(webUrl: string, design: { id: number; slug: string | null }): string {
+  return `${webUrl.replace(/\/+$/, '')}/designs/${encodeURIComponent(design.slug ?? String(design.id))}`;
 }
 
 /**

@@ -8,6 +8,8 @@ export interface ServedFile {
   path: string;
   contentType: string;
   size: number;
+  /** Sent as an attachment under this name (a download of a model file kept offline), not shown in the window. */
+  downloadName?: string;
 }
 
 /**

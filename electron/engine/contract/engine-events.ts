@@ -4,7 +4,7 @@ import { problemOf } from './problem-of';
 import { accountView } from './views/account-view';
 import { iso } from './views/iso';
 import { pullView } from './views/pull-view';
-import { activityView, queueEntry } from './views/queue-entry';
+import { activityView, liveQueueEntry, queueEntry } from './views/queue-entry';
 import { syncView } from './views/sync-view';
 import { connectivityWords } from '../../../shared/sync/sync-state-words';
 
@@ -40,6 +40,11 @@ export function subscribeToEngine(engine: Engine, send: (event: EventMessage) =>
   // A window is open: the service's going away is noticed within seconds (a light probe while online), and its return.
   offs.push(engine.connectivity.watch());
   follow(engine.signIn, 'change', account);
+  // Another service chosen (or its web address): the account (its address, so Sign in) and the sync state are new.
+  follow(engine, 'service', () => {
+    account();
+    sync();
+  });
   follow(engine.signIn, 'ended', (ended: { outcome: 'signed-in' | 'denied' | 'timed-out' | 'cancelled' | 'failed'; message: string }) =>
     send({ type: 'event', name: 'account.signInEnded', payload: ended }));
 
@@ -54,7 +59,7 @@ export function subscribeToEngine(engine: Engine, send: (event: EventMessage) =>
     send({ type: 'event', name: 'pull.finished', payload: { summary: summary ? pullView(summary) : null, problem: summary ? null : problemOf(error) } }));
 
   follow(engine.queue, 'change', (event: { type: 'item' | 'status'; item?: Parameters<typeof queueEntry>[0] }) => {
-    if (event.type === 'item' && event.item) send({ type: 'event', name: 'queue.item', payload: queueEntry(event.item) });
+    if (event.type === 'item' && event.item) send({ type: 'event', name: 'queue.item', payload: liveQueueEntry(engine.queue, event.item) });
   });
   follow(engine.queue, 'activity', (entry: Parameters<typeof activityView>[0]) => send({ type: 'event', name: 'activity', payload: activityView(entry) }));
   const connectivity = (state: { online: boolean; since: number }) =>

@@ -6,8 +6,13 @@ export type SignInOutcome = 'signed-in' | 'denied' | 'timed-out' | 'cancelled' |
 
 export interface BrowserSignInOptions {
   session: Session;
-  /** The service's address (authorization pages and API); read when a sign-in starts. */
+  /** The service's API address ({base_url}: the token is checked there and only ever sent there); read when a sign-in starts. */
   serviceUrl: () => string;
+  /**
+   * The service's web address ({auth_url}: where the browser signs in); the API address when not given. It never gets
+   * the token: the browser hands it to the loopback receiver.
+   */
+  webUrl?: () => string;
   /** Opens the person's browser (the shell: shell.openExternal; the CLI and window host: the `open` package). */
   openBrowser?: (url: string) => Promise<void>;
   userAgent: string;
@@ -45,9 +50,10 @@ export class BrowserSignIn extends EventEmitter<{ ended: [{ outcome: SignInOutco
     const attempt = { url, abort, address: null as string | null };
     this.current = attempt;
     const baseUrl = this.options.serviceUrl();
+    const authUrl = this.options.webUrl?.() ?? baseUrl;
     void this.options.session
       .signIn({
-        authUrl: baseUrl,
+        authUrl,
         baseUrl,
         userAgent: this.options.userAgent,
         signal: abort.signal,

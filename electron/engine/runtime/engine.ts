@@ -1,6 +1,5 @@
 import { EventEmitter } from 'node:events';
 import { ServiceClient } from '../api/service-client';
-import { sameService } from '../authorization/service-binding';
 import type { Session } from '../authorization/session';
 import type { DesignCache } from '../cache/design-cache';
 import { normalizeServiceUrl, type ProfilePaths } from '../profile/profile';
@@ -21,6 +20,8 @@ import { EngineError } from './engine-error';
 import { StoredTokenFollower } from './stored-token-follower';
 import { makeSyncParts, type SyncParts } from './sync-parts';
 import { engineLog } from '../log/engine-log';
+import { SampleService } from '../sample-service/sample-service';
+import { saveWebAddress, serviceAddressToSave, webAddressFacts } from './service-address';
 
 export interface EngineConfig {
   profile: ProfilePaths;
@@ -53,7 +54,7 @@ export type BackgroundProblem = { kind: 'queue-locked'; message: string } | { ki
  * pull, connectivity. It knows none of its front ends. startBackground() makes it work on its own, as
  * `design-sync sync --watch` does; close() lets what is being sent stop safely, with nothing queued lost.
  */
-export class Engine extends EventEmitter<{ state: [] }> {
+export class Engine extends EventEmitter<{ state: []; service: [] }> {
   readonly profile: ProfilePaths;
   readonly settings: SettingsStore;
   readonly session: Session;
@@ -68,6 +69,8 @@ export class Engine extends EventEmitter<{ state: [] }> {
   readonly changes: DesignChanges;
   readonly catalogue: CatalogueRefresh;
   readonly signIn: BrowserSignIn;
+  /** The bundled local service with sample designs, when the profile tries design-sync on it. */
+  readonly sampleService: SampleService;
   readonly userAgent: string;
   /** Why the stored token could not be read when the engine opened (signed out then), or null. */
   readonly tokenProblem: string | null;
@@ -96,6 +99,8 @@ export class Engine extends EventEmitter<{ state: [] }> {
     this.userAgent = config.userAgent;
     this.tokenProblem = config.tokenProblem;
     this.openBrowser = config.openBrowser ?? null;
+    this.sampleService = new SampleService({ profileDir: config.profile.root, settings: config.settings });
+    this.on('service', () => void this.sampleService.serviceChosen(this.serviceUrl()));
     this.changes = new DesignChanges(() => config.cache.reader, () => (config.session.state.status !== 'signed-out' ? config.session.state.user?.id ?? null : null));
     this.changes.baseline();
     this.catalogue = new CatalogueRefresh({
@@ -109,6 +114,7 @@ export class Engine extends EventEmitter<{ state: [] }> {
     this.signIn = new BrowserSignIn({
       session: config.session,
       serviceUrl: () => this.requireServiceUrl(),
+      webUrl: () => this.webUrl() ?? this.requireServiceUrl(),
       userAgent: config.userAgent,
       ...(config.openBrowser ? { openBrowser: config.openBrowser } : {}),
       ...(config.signInTimeoutMs ? { timeoutMs: config.signInTimeoutMs } : {}),
@@ -144,33 +150,35 @@ export class Engine extends EventEmitter<{ state: [] }> {
     return url;
   }
 
+  /** The service's web site ({auth_url}: sign-in and design pages): the person's, else derived from the API address. */
+  webUrl(): string | null {
+    return webAddressFacts(this.settings).webUrl;
+  }
+
   /**
    * Chooses the service. Refused while signed in to another one (a token belongs to its service): sign out first.
-   * Returns the normalized address.
+   * With `check` (the window's Settings and welcome), saved only when a design-sharing service answers there
+   * (service-check.ts). Returns the normalized address; tells 'service' when it changed.
    */
-  async setServiceUrl(raw: string): Promise<string> {
-    let url: string;
-    try {
-      url = normalizeServiceUrl(raw);
-    } catch (error) {
-      throw new EngineError({ kind: 'validation', message: (error as Error).message, fieldErrors: { serviceUrl: [(error as Error).message] } });
-    }
+  async setServiceUrl(raw: string, options: { check?: boolean } = {}): Promise<string> {
     const current = this.serviceUrl();
-    if (current !== null && sameService(current, url)) return url;
-    // A token belongs to its service: never sent to another. The window asks to sign out first (nothing changes here).
     const signedInTo = this.session.state.status === 'signed-out' ? null : this.session.tokenService ?? current;
-    if (signedInTo !== null && !sameService(signedInTo, url)) {
-      throw new EngineError({
-        kind: 'conflict',
-        message: `Signed in to ${signedInTo}: sign out before choosing another service. A sign-in belongs to its service and is never sent to another (${url}).`,
-      });
-    }
+    const url = await serviceAddressToSave(raw, { current, signedInTo, check: options.check ?? false, userAgent: this.userAgent });
+    if (url === null) return normalizeServiceUrl(raw);
     const wasRunning = this.background;
     if (wasRunning) await this.stopBackground();
     await this.dropParts();
     this.settings.update({ serviceUrl: url });
     if (wasRunning) await this.startBackground();
+    this.emit('service');
+    this.emit('state');
     return url;
+  }
+
+  /** Sets the web address ('' goes back to the derived one); tells 'service'. */
+  setWebUrl(raw: string): void {
+    saveWebAddress(this.settings, raw);
+    this.emit('service');
   }
 
   /** The client of the chosen service, with the session's token; its answers and failures tell connectivity. */
@@ -306,6 +314,8 @@ export class Engine extends EventEmitter<{ state: [] }> {
     if (this.background) return;
     this.background = true;
     this.problem = null;
+    // A profile trying the sample service has it started again, on its address, before anything asks it.
+    await this.sampleService.resume();
     if (this.serviceUrl()) {
       this.ensureParts();
       this.stopFollowingConnectivity = this.connectivity.follow();
@@ -372,6 +382,7 @@ export class Engine extends EventEmitter<{ state: [] }> {
     this.syncStatus.close();
     this.offDesignEdits();
     await this.dropParts();
+    await this.sampleService.stop();
     this.cache.close();
     if (this.syncDb.open) this.syncDb.close();
   }

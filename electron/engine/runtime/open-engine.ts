@@ -10,6 +10,7 @@ import { QueueStore } from '../queue/queue-store';
 import { fileSettingsStore, settingsTokenServiceRecord, type SettingsStore } from '../settings/settings-store';
 import type { TrashMode } from '../sync/local-files';
 import { openSyncDatabase, SyncDatabaseDamagedError, SyncDatabaseFromTheFutureError } from '../sync-state/sync-database';
+import { saveWebAddress } from './service-address';
 import { Engine } from './engine';
 import { EngineError } from './engine-error';
 
@@ -30,6 +31,8 @@ export interface OpenEngineOptions {
   settingsStore?: (profile: ProfilePaths) => SettingsStore;
   /** A service address to use (and remember) from now on. */
   serviceUrl?: string;
+  /** A web address (sign-in and design pages) to use and remember; '' goes back to the one derived from the service address. */
+  webUrl?: string;
   userAgent: string;
   /** Opens a web address in the person's browser: the sign-in page, a design's page (design.openPage). */
   openBrowser?: (url: string) => Promise<void>;
@@ -107,6 +110,7 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine> {
   }
   log.secrets();
   tokenProblem = await bindService(options, settings, session) ?? tokenProblem;
+  if (options.webUrl !== undefined) saveWebAddress(settings, options.webUrl);
   let cache;
   try {
     cache = openDesignCache(profile, { maxBytes: settings.read().cacheLimitBytes ?? DEFAULT_FILE_CACHE_BYTES });

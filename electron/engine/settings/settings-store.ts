@@ -6,6 +6,16 @@ export const engineSettings = z.looseObject({
   /** The service this profile uses (no built-in default: the spec names no address). */
   serviceUrl: z.string().optional(),
   /**
+   * The service's web site (spec {auth_url}: where the browser signs in, and where design pages are opened), when the
+   * person set one; otherwise (absent, or '') it is derived from serviceUrl (profile/web-address.ts: webAddressOf).
+   */
+  webUrl: z.string().optional(),
+  /**
+   * The profile uses the bundled sample service (the local service with sample designs, in the profile's folder),
+   * started by design-sync itself whenever the engine runs; serviceUrl is its address.
+   */
+  sampleService: z.boolean().optional(),
+  /**
    * The service the stored token was issued for (written at each sign-in, null after a sign-out). A profile that has a
    * token but none recorded (made before it was) takes serviceUrl as its token's service.
    */

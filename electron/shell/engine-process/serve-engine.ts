@@ -67,6 +67,7 @@ export function serveEngine(port: BridgePort<HostToEngine, EngineToHost>, option
         port.post({ type: 'ready' });
         await engine.startBackground();
         if (engine.backgroundProblem) port.post({ type: 'log', line: `engine: ${engine.backgroundProblem.message}` });
+        if (engine.sampleService.problem) port.post({ type: 'log', line: `engine: ${engine.sampleService.problem}` });
       } catch (error) {
         if (!engine) port.post({ type: 'open-failed', message: messageOf(error) });
         else {

@@ -9,6 +9,7 @@ import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, nativeTheme, No
 import Store from 'electron-store';
 import type { AccountView, SyncView } from '../../../shared';
 import { profilePaths } from '../../engine/profile/profile';
+import { webAddressOf } from '../../engine/profile/web-address';
 import type { EngineSettings } from '../../engine/settings/settings-store';
 import { registerContractIpc, sendContractEvent } from '../ipc/contract-ipc';
 import { senderRefusal } from '../ipc/trusted-sender';
@@ -68,7 +69,7 @@ async function main(): Promise<void> {
   };
   const openOutside = (url: string, what: string) => {
     // Only the service's design pages and sign-in page leave the app (rule 1: never a design's files).
-    const decision = decideNewWindow(url, { serviceUrl: settings.read().serviceUrl ?? null });
+    const decision = decideNewWindow(url, { serviceUrl: settings.read().serviceUrl ?? null, webUrl: settings.read().webUrl ?? null });
     if (decision.openExternally) void shell.openExternal(decision.openExternally);
     else log(`design-sync: refused to open ${what} (${decision.refusal})`);
   };
@@ -81,7 +82,7 @@ async function main(): Promise<void> {
     },
   });
   const updateMenu = () => Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate(
-    { platform: process.platform, isPackaged: app.isPackaged, serviceUrl: settings.read().serviceUrl ?? null },
+    { platform: process.platform, isPackaged: app.isPackaged, serviceUrl: settings.read().serviceUrl ?? null, webUrl: webAddressOf(settings.read()) },
     { openServiceSite: (url) => void shell.openExternal(new URL(url).origin), quit: () => app.quit() },
   )));
 
@@ -113,6 +114,7 @@ async function main(): Promise<void> {
       return refusal === null;
     },
     request: (name, input) => engine.request(name, input),
+    openPath: (path) => shell.openPath(path),
     log,
   });
 

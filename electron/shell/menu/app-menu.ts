@@ -5,8 +5,10 @@ export interface AppMenuInput {
   /** `app.isPackaged`: a shipped app has no Reload and no DevTools. */
   isPackaged: boolean;
   appName?: string;
-  /** The service's site, opened by Help (null: none configured, the item is greyed out). */
+  /** The service's address (null: none configured, Help's item is greyed out). */
   serviceUrl: string | null;
+  /** The service's web site, opened by Help (profile/web-address.ts); the service's address when not given. */
+  webUrl?: string | null;
 }
 
 export interface AppMenuActions {
@@ -20,8 +22,9 @@ export interface AppMenuActions {
  * The application menu with the usual roles. macOS gets its app menu (About, Services, Hide…, Quit) and a Window menu
  * with "Bring All to Front"; other platforms put Quit in File. Reload and DevTools only in a development build.
  */
-export function appMenuTemplate({ platform, isPackaged, appName = 'design-sync', serviceUrl }: AppMenuInput, actions: AppMenuActions): MenuItemConstructorOptions[] {
+export function appMenuTemplate({ platform, isPackaged, appName = 'design-sync', serviceUrl: apiUrl, webUrl }: AppMenuInput, actions: AppMenuActions): MenuItemConstructorOptions[] {
   const mac = platform === 'darwin';
+  const serviceUrl = apiUrl === null ? null : webUrl ?? apiUrl;
   const quit: MenuItemConstructorOptions = { id: 'quit', label: mac ? `Quit ${appName}` : 'Quit', accelerator: 'CmdOrCtrl+Q', click: () => actions.quit() };
   const template: MenuItemConstructorOptions[] = [];
   if (mac) {

@@ -1,11 +1,13 @@
+import { webAddressOf } from '../../engine/profile/web-address';
 import { APP_ORIGIN } from './content-security-policy';
 
 /**
  * Where the window may go, and what it may open outside. The window's page is the app's own: it never navigates away
  * (`will-navigate`, `will-redirect`, `will-frame-navigate`), and it never opens a window of its own
  * (`setWindowOpenHandler`). A link the person follows is opened in the system browser only when it is a page of the
- * configured service a person should see: a design's page (spec §1 rule 1: the design, never its 3D files) or the
- * service's sign-in page. Everything else is refused, with a reason to log.
+ * configured service's web site (its web address: profile/web-address.ts) a person should see: a design's page (spec
+ * §1 rule 1: the design, never its 3D files) or the service's sign-in page. Everything else is refused, with a reason
+ * to log.
  */
 
 export type NavigationDecision = 'allow' | 'deny';
@@ -40,14 +42,16 @@ const SIGN_IN_PATH = /^\/integrations\/design-sync\/authorized_integrations\/new
 /** Extensions of files a design page must never be: models, archives, documents (rule 1). */
 const FILE_EXTENSION = /\.(stl|obj|3mf|amf|ply|step|stp|iges|igs|scad|jscad|ctm|fcstd|blend|dae|gltf|glb|fbx|zip|7z|rar|gz|tgz|tar|pdf|svg|dxf|gcode)$/i;
 
-export function decideNewWindow(url: string, { serviceUrl }: { serviceUrl: string | null }): NewWindowDecision {
+/** `webUrl`: the web address the person set (settings `webUrl`); without it, the one derived from `serviceUrl`. */
+export function decideNewWindow(url: string, { serviceUrl, webUrl }: { serviceUrl: string | null; webUrl?: string | null | undefined }): NewWindowDecision {
   const refuse = (refusal: string): NewWindowDecision => ({ action: 'deny', openExternally: null, refusal });
   const parsed = parseUrl(url);
   if (parsed === null) return refuse('not a valid address');
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return refuse(`the ${parsed.protocol} scheme is never opened`);
   if (parsed.username || parsed.password) return refuse('an address with a user name or password is never opened');
   if (!serviceUrl) return refuse('no service is configured');
-  const service = parseUrl(serviceUrl);
+  const configured = parseUrl(serviceUrl) === null ? null : webAddressOf({ serviceUrl, webUrl: webUrl ?? undefined });
+  const service = configured === null ? null : parseUrl(configured);
   if (service === null || (service.protocol !== 'https:' && service.protocol !== 'http:')) return refuse('the configured service address is not a web address');
   if (parsed.origin !== service.origin) return refuse(`only pages of ${service.origin} are opened, not of ${parsed.origin}`);
 

@@ -34,5 +34,9 @@ export const useAccount = create<AccountStore>((set) => ({
   },
 }));
 
-contract.on('account.changed', (account) => useAccount.setState({ account }));
+contract.on('account.changed', (account) => useAccount.setState((state) => ({
+  account,
+  // Another service chosen: what the last sign-in ended with was about the one before.
+  notice: state.account && state.account.serviceUrl !== account.serviceUrl ? null : state.notice,
+})));
 contract.on('account.signInEnded', ({ outcome, message }) => useAccount.setState({ notice: outcome === 'signed-in' ? null : message }));

@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { DesignCard, LibrarySort, LicenseCode } from '../../../shared';
 import { contract } from '../contract/contract';
+import { useAccount } from './account-store';
 
 /** Designs asked for at a time: a page of the grid, never the whole catalogue. */
 export const PAGE_SIZE = 60;
@@ -115,6 +116,13 @@ export const useLibrary = create<LibraryStore>((set, get) => {
       get().refresh();
     },
   };
+});
+
+// Another service chosen (the engine tells the account's new address): the last pull's problem was the old one's.
+useAccount.subscribe((state, previous) => {
+  if (!previous.account || !state.account || previous.account.serviceUrl === state.account.serviceUrl) return;
+  useLibrary.getState().dismissPullProblem();
+  useLibrary.getState().refresh();
 });
 
 let askedBeforeFirstRender = false;

@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { DiagnosticsView, SettingsView } from '../../../shared';
 import { contract } from '../contract/contract';
 import { problemWords } from '../views/problem-words';
+import { useAccount } from './account-store';
 
 interface SettingsStore {
   settings: SettingsView | null;
@@ -11,7 +12,8 @@ interface SettingsStore {
   problem: string | null;
   saved: string | null;
   load(): Promise<void>;
-  update(changes: { serviceUrl?: string; cacheLimitMb?: number; catalogueRefreshMinutes?: number }, what: string): Promise<void>;
+  /** Resolves with whether it was saved. */
+  update(changes: { serviceUrl?: string; webUrl?: string; cacheLimitMb?: number; catalogueRefreshMinutes?: number }, what: string): Promise<boolean>;
 }
 
 export const useSettings = create<SettingsStore>((set) => ({
@@ -27,9 +29,22 @@ export const useSettings = create<SettingsStore>((set) => ({
   async update(changes, what) {
     const outcome = await contract.request('settings.update', changes);
     set(outcome.ok ? { settings: outcome.value, problem: null, saved: `${what} saved.` } : { problem: problemWords(outcome.problem), saved: null });
+    return outcome.ok;
   },
 }));
 
 contract.on('pull.finished', () => {
   if (useSettings.getState().settings) void useSettings.getState().load();
+});
+
+// Another service chosen elsewhere (the first run's welcome, another window): read the settings again, and a problem
+// with the old address is no longer the case.
+useAccount.subscribe((state, previous) => {
+  const serviceUrl = state.account?.serviceUrl;
+  if (!previous.account || serviceUrl === undefined || previous.account.serviceUrl === serviceUrl) return;
+  const settings = useSettings.getState().settings;
+  if (settings && settings.serviceUrl !== serviceUrl) {
+    useSettings.setState({ problem: null });
+    void useSettings.getState().load();
+  }
 });

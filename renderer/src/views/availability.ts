@@ -130,7 +130,7 @@ function reasonFor(blocker: Blocker, actions: WindowAction[]): string {
     case 'disconnected':
       return 'This window lost its connection to design-sync; it reconnects by itself.';
     case 'no-service':
-      return 'No service is chosen yet: save its address in Settings first.';
+      return 'No service is chosen yet: choose one in Library or Settings first.';
     case 'signed-out':
       return `Sign in to ${joined(actions.map((action) => NEEDS[action].to), 'or')}.`;
     case 'needs-sign-in':

@@ -22,16 +22,20 @@ import { startRecordingServer, type RecordingServer } from './recording-server';
  */
 
 let service: TestService;
+/** A second real service, behind a recording proxy (`other`): the window checks an address before taking it. */
+let otherService: TestService;
 let other: RecordingServer;
 let token: string;
 
 beforeAll(async () => {
   service = await startTestService();
-  other = await startRecordingServer();
+  otherService = await startTestService();
+  other = await startRecordingServer(otherService.url);
   token = service.addUser('settings-person').token;
 });
 afterAll(async () => {
   await other.close();
+  await otherService.stop();
   await service.stop();
 });
 

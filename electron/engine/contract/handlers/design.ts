@@ -20,7 +20,7 @@ export const DESIGN_HANDLERS: Handlers<'design.get' | 'design.openPage'> = {
     const fileRoot = engine.profile.fileCache;
     const isCached = (url: string | null) => url !== null && peekCachedFile(engine.cache.reader, fileRoot, url) !== null;
     const author = summary.userId !== null ? cachedUser(engine.cache.reader, summary.userId) : null;
-    const serviceUrl = engine.serviceUrl();
+    const webUrl = engine.webUrl();
     const uncached = cached.documents.flatMap((document) => {
       const url = documentFileUrl(document);
       return url && !isCached(url) ? [{ url, version: typeof document.updated_at === 'string' ? document.updated_at : null }] : [];
@@ -53,15 +53,16 @@ export const DESIGN_HANDLERS: Handlers<'design.get' | 'design.openPage'> = {
         }];
       }),
       author: author ? authorView(author.id, author.screenName, author.public) : null,
-      pageUrl: serviceUrl ? designPageUrl(serviceUrl, summary) : null,
+      pageUrl: webUrl ? designPageUrl(webUrl, summary) : null,
       listsCheckedAt: iso(childListsCheckedAt(engine.cache.reader, summary.id)),
     };
   },
   /** Rule 1: the design's page on the service, never its files; opened by the host when it can. */
   'design.openPage': async (engine, { id }) => {
     const cached = getCachedDesign(engine.cache.reader, id);
-    const serviceUrl = engine.requireServiceUrl();
-    const url = cached ? designPageUrl(serviceUrl, cached.summary) : designPageUrl(serviceUrl, { id: typeof id === 'number' ? id : 0, slug: typeof id === 'string' ? id : null });
+    engine.requireServiceUrl();
+    const webUrl = engine.webUrl()!;
+    const url = cached ? designPageUrl(webUrl, cached.summary) : designPageUrl(webUrl, { id: typeof id === 'number' ? id : 0, slug: typeof id === 'string' ? id : null });
     if (!engine.openBrowser) return { url, opened: false };
     try {
       await engine.openBrowser(url);

@@ -5,8 +5,10 @@ import { CATALOGUE_HANDLERS } from './catalogue';
 import { DESIGN_HANDLERS } from './design';
 import { DIAGNOSTICS_HANDLERS } from './diagnostics';
 import { LIBRARY_HANDLERS } from './library';
+import { MODEL_FILE_HANDLERS } from './model-files';
 import { OWN_DESIGN_HANDLERS } from './own-designs';
 import { QUEUE_HANDLERS } from './queue';
+import { SAMPLE_SERVICE_HANDLERS } from './sample-service';
 import { SETTINGS_HANDLERS } from './settings';
 import { SYNC_HANDLERS } from './sync';
 
@@ -15,6 +17,7 @@ export const HANDLERS: Handlers = {
   ...ACCOUNT_HANDLERS,
   ...LIBRARY_HANDLERS,
   ...DESIGN_HANDLERS,
+  ...MODEL_FILE_HANDLERS,
   ...AUTHOR_HANDLERS,
   ...OWN_DESIGN_HANDLERS,
   ...SYNC_HANDLERS,
@@ -22,4 +25,5 @@ export const HANDLERS: Handlers = {
   ...CATALOGUE_HANDLERS,
   ...SETTINGS_HANDLERS,
   ...DIAGNOSTICS_HANDLERS,
+  ...SAMPLE_SERVICE_HANDLERS,
 };

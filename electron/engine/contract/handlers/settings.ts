@@ -1,12 +1,16 @@
 import { countCachedDesigns } from '../../cache/design-reads';
 import type { Engine } from '../../runtime/engine';
+import { webAddressFacts } from '../../runtime/service-address';
 import type { SettingsView } from '../../../../shared';
 import type { Handlers } from '../handler-types';
 import { iso } from '../views/iso';
 
 function settingsView(engine: Engine): SettingsView {
+  const web = webAddressFacts(engine.settings);
   return {
     serviceUrl: engine.serviceUrl(),
+    webUrl: web.webUrl,
+    webUrlDerived: web.derived,
     cacheLimitBytes: engine.cache.files.maxBytes,
     cacheBytes: engine.cache.files.totalBytes(),
     cacheDesigns: countCachedDesigns(engine.cache.reader),
@@ -17,11 +21,12 @@ function settingsView(engine: Engine): SettingsView {
 
 export const SETTINGS_HANDLERS: Handlers<'settings.get' | 'settings.update'> = {
   'settings.get': (engine) => settingsView(engine),
-  'settings.update': async (engine, { serviceUrl, cacheLimitMb, catalogueRefreshMinutes }) => {
-    if (serviceUrl !== undefined) await engine.setServiceUrl(serviceUrl);
+  'settings.update': async (engine, { serviceUrl, webUrl, cacheLimitMb, catalogueRefreshMinutes }) => {
+    // A person typed it: saved only when a design-sharing service answers there (runtime/service-check.ts).
+    if (serviceUrl !== undefined) await engine.setServiceUrl(serviceUrl, { check: true });
+    if (webUrl !== undefined) engine.setWebUrl(webUrl);
     if (cacheLimitMb !== undefined) engine.setCacheLimit(cacheLimitMb * 1024 * 1024);
     if (catalogueRefreshMinutes !== undefined) engine.settings.update({ catalogueRefreshMinutes });
     return settingsView(engine);
   },
 };
-

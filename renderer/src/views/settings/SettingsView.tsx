@@ -37,11 +37,13 @@ export function SettingsView() {
   const signingIn = can('sign-in');
   const signInNote = signingIn.enabled ? signingIn.note : signingIn.reason;
   const [serviceUrl, setServiceUrl] = useState('');
+  const [webUrl, setWebUrl] = useState('');
   const [limit, setLimit] = useState('');
   useEffect(() => void load(), [load]);
   useEffect(() => {
     if (settings) {
       setServiceUrl(settings.serviceUrl ?? '');
+      setWebUrl(settings.webUrlDerived ? '' : settings.webUrl ?? '');
       setLimit(String(Math.round(settings.cacheLimitBytes / 1024 / 1024)));
     }
   }, [settings]);
@@ -50,7 +52,7 @@ export function SettingsView() {
     <section className="settings" aria-labelledby="settings-title">
       <h2 id="settings-title">Account and settings</h2>
       <ProblemBanner problem={problem} />
-      {saved ? <p className="banner" role="status">{saved}</p> : null}
+      {saved ? <p className="banner banner-note" role="status">{saved}</p> : null}
       {diagnostics?.notices.map((notice) => <p key={notice} className="banner" role="status">{notice}</p>)}
 
       <section className="panel" aria-labelledby="account-title">
@@ -79,14 +81,24 @@ export function SettingsView() {
 
       <form className="panel" aria-labelledby="service-title" onSubmit={(event) => {
         event.preventDefault();
-        void update({ serviceUrl }, 'The service address');
+        // The web address as typed ('' goes back to the derived one): an explicit one is kept when the service changes.
+        void update({ serviceUrl, webUrl }, 'The service address');
       }}>
         <h3 id="service-title">Service</h3>
         <div className="field">
-          <label htmlFor="service-url">Service address</label>
+          <label htmlFor="service-url">Service address (API)</label>
           <input id="service-url" value={serviceUrl} onChange={(event) => setServiceUrl(event.target.value)} placeholder="https://…" />
+          <p className="field-help">Checked before it is saved: a design-sharing service must answer there.</p>
         </div>
-        <div className="form-actions"><button type="submit">Save the address</button></div>
+        <div className="field">
+          <label htmlFor="web-url">Web address (sign-in and design pages)</label>
+          <input id="web-url" value={webUrl} onChange={(event) => setWebUrl(event.target.value)} placeholder={settings.webUrlDerived ? settings.webUrl ?? 'https://…' : 'https://…'}
+            aria-describedby="web-url-help" />
+          <p id="web-url-help" className="field-help">{settings.webUrlDerived && settings.webUrl
+            ? <>Derived from the service address: {settings.webUrl}; change it only if your service's web site is elsewhere.</>
+            : 'Where you sign in and design pages open. Leave it empty to derive it from the service address.'}</p>
+        </div>
+        <div className="form-actions"><button type="submit">Save the addresses</button></div>
       </form>
 
       <form className="panel" aria-labelledby="cache-title" onSubmit={(event) => {

@@ -29,9 +29,10 @@ export function AccountMenu() {
     <div className="account">
       {account.reason ? <span className="account-reason">{account.reason}</span> : null}
       {notice ? <span className="account-reason" role="alert">{windowWords(notice)}</span> : null}
-      {/* Off without a service (or a link to design-sync), saying why; offline the Settings view warns. */}
+      {/* Off without a service (or a link to design-sync), always saying why; offline the Settings view warns. The
+          service is what the settings know, which a newly saved address reaches before the account does. */}
       {signingIn.enabled ? null : <span id={reasonId} className="account-reason" data-testid="action-reason">{signingIn.reason}</span>}
-      <button type="button" className="primary" onClick={() => void signIn()} disabled={!account.serviceUrl || !signingIn.enabled}
+      <button type="button" className="primary" onClick={() => void signIn()} disabled={!signingIn.enabled}
         aria-describedby={signingIn.enabled ? undefined : reasonId}>Sign in</button>
     </div>
   );

@@ -1,8 +1,12 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useAccount } from '../../stores/account-store';
+import { useSettings } from '../../stores/settings-store';
 import { useSync } from '../../stores/sync-store';
 import { useNavigation } from '../../stores/navigation-store';
 import { LibraryView } from '../library/LibraryView';
+import { useWindowState } from '../use-availability';
+import { SampleServiceNotice } from '../welcome/SampleServiceNotice';
+import { WelcomeView } from '../welcome/WelcomeView';
 import { AccountMenu } from './AccountMenu';
 import { ConnectionBanner } from './ConnectionBanner';
 import { SyncStatusPill } from './SyncStatusPill';
@@ -17,9 +21,12 @@ const SettingsView = lazy(() => import('../settings/SettingsView').then((module)
 
 export function App() {
   const route = useNavigation((store) => store.route);
+  // No service chosen yet (a first run): the library's place is the welcome's, where one is chosen.
+  const welcome = useWindowState().serviceChosen === false && route.view === 'library';
   useEffect(() => {
     void useAccount.getState().load();
     void useSync.getState().load();
+    void useSettings.getState().load();
   }, []);
   return (
     <div className="app">
@@ -35,9 +42,10 @@ export function App() {
         <AccountMenu />
       </header>
       <ConnectionBanner />
+      <SampleServiceNotice />
       <main className="content">
         <Suspense fallback={<p className="view-loading" role="status">Loading…</p>}>
-          {route.view === 'design' ? <DesignView id={route.id} /> : route.view === 'author' ? <AuthorView id={route.id} /> : route.view === 'mine' ? <MyDesignsView /> : route.view === 'sync' ? <SyncView /> : route.view === 'settings' ? <SettingsView /> : <LibraryView />}
+          {route.view === 'design' ? <DesignView id={route.id} /> : route.view === 'author' ? <AuthorView id={route.id} /> : route.view === 'mine' ? <MyDesignsView /> : route.view === 'sync' ? <SyncView /> : route.view === 'settings' ? <SettingsView /> : welcome ? <WelcomeView /> : <LibraryView />}
         </Suspense>
       </main>
     </div>

@@ -1,0 +1,35 @@
+import { useEffect, useState } from 'react';
+import type { SampleServiceView } from '../../../../shared';
+import { contract } from '../../contract/contract';
+import { useAccount } from '../../stores/account-store';
+import { useSync } from '../../stores/sync-store';
+import { windowWords } from '../problem-words';
+
+/**
+ * For a profile on the sample service: why it is not running when it is not (its port taken by another program…), and
+ * how to sign in on it while signed out.
+ */
+export function SampleServiceNotice() {
+  const [sample, setSample] = useState<SampleServiceView | null>(null);
+  const serviceUrl = useAccount((store) => store.account?.serviceUrl ?? null);
+  const signedOut = useAccount((store) => store.account?.status === 'signed-out' && !store.account.signingIn);
+  const online = useSync((store) => store.connectivity?.online ?? null);
+  useEffect(() => {
+    let current = true;
+    void contract.request('service.sample', {}).then((outcome) => {
+      if (current && outcome.ok) setSample(outcome.value);
+    });
+    return () => {
+      current = false;
+    };
+  }, [serviceUrl, online]);
+  if (!sample?.inUse) return null;
+  if (sample.problem) return <p className="banner banner-error" role="alert">{windowWords(sample.problem)}</p>;
+  if (!signedOut) return null;
+  return (
+    <p className="banner banner-note" role="status">
+      This is the sample service on your computer: sign in as <strong>{sample.signIn.screenName}</strong>, password{' '}
+      <strong>{sample.signIn.password}</strong>, to try your own designs.
+    </p>
+  );
+}

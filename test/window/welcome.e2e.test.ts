@@ -1,0 +1,168 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { createServer, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chromiumSkipReason } from '../support/chromium';
+import { closedPort } from '../support/free-port';
+import { until } from '../support/until';
+import { clientFor } from '../engine/sync/sync-fixtures';
+import { openWindow, type WindowFixture } from './window-fixture';
+
+const SCREENSHOTS = join(import.meta.dirname, '../../docs/screenshots');
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }
+
+/** axe-core's serious and critical findings on what the page shows now, in both themes (as accessibility.e2e.test.ts). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const found: string[] = [];
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.evaluate(AXE_SOURCE);
+    const violations = await page.evaluate(async () => {
+      const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
+      return (await axe.run((globalThis as unknown as { document: unknown }).document, { resultTypes: ['violations'] })).violations;
+    });
+    for (const violation of violations) {
+      if (violation.impact === 'serious' || violation.impact === 'critical') found.push(`${colorScheme}: ${violation.id}: ${violation.help} at ${violation.nodes.map((node) => JSON.stringify(node.target)).join(', ')}`);
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  return found;
+}
+
+const headerSignIn = (page: Page) => page.locator('header .account').getByRole('button', { name: 'Sign in' });
+const welcome = (page: Page) => page.getByRole('heading', { name: 'Welcome to design-sync', level: 2 });
+const addressField = (page: Page) => page.getByLabel('Service address');
+
+describe.skipIf(chromiumSkipReason !== undefined)('a first run, with no service chosen: the welcome', () => {
+  let app: WindowFixture;
+  let page: Page;
+  beforeAll(async () => {
+    app = await openWindow(async (service) => {
+      const alice = clientFor(service.url, service.addUser('alice').token);
+      await alice.publishDesign((await alice.createDesign({ name: 'Gear', excerpt: 'A spur gear', license: 'cc0' })).id);
+    }, { signedIn: false, noService: true });
+    page = app.page;
+  }, 90_000);
+  afterAll(() => app?.close());
+
+  it('opens on the welcome instead of the library, and the greyed Sign in says why', async () => {
+    await welcome(page).waitFor();
+    await page.getByRole('heading', { name: 'Connect to your service' }).waitFor();
+    await page.getByRole('button', { name: 'Try it with sample designs' }).waitFor();
+    expect(await headerSignIn(page).isDisabled()).toBe(true);
+    expect(await page.locator('header .account [data-testid="action-reason"]').textContent()).toMatch(/No service is chosen yet/);
+    expect(await page.locator('[data-testid="design-card"]').count()).toBe(0);
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.screenshot({ path: join(SCREENSHOTS, 'welcome-light.png') });
+  });
+
+  for (const size of [{ width: 1400, height: 900 }, { width: 1024, height: 700 }] as const) {
+    it(`has no serious accessibility problem at ${size.width}×${size.height} (axe-core, both themes)`, async () => {
+      await page.setViewportSize(size);
+      await welcome(page).waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+  }
+
+  it('says it is checking while it waits on the address, one way at a time, then why it cannot be used', async () => {
+    // A server that takes the connection and never answers: the check waits until its own time limit.
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => sockets.add(socket));
+    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+    const address = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
+    try {
+      await addressField(page).fill(address);
+      await page.getByRole('button', { name: 'Connect' }).click();
+      const checking = page.getByRole('button', { name: 'Checking…' });
+      await checking.waitFor();
+      expect(await checking.isDisabled()).toBe(true);
+      const sample = page.getByRole('button', { name: 'Try it with sample designs' });
+      expect(await sample.isDisabled()).toBe(true);
+      expect(await page.getByText('Wait until the address is checked.').isVisible()).toBe(true);
+      await page.locator('.welcome [role="alert"]').waitFor({ timeout: 30_000 });
+      expect(await page.locator('.welcome [role="alert"]').textContent()).toContain(address);
+      expect(await sample.isEnabled()).toBe(true);
+      expect(app.engine.serviceUrl()).toBeNull();
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((done) => silent.close(done));
+    }
+  });
+
+  it('shows why a wrong address cannot be used beside the field, saves nothing, and stays', async () => {
+    const wrong = `http://127.0.0.1:${await closedPort()}`;
+    await addressField(page).fill(wrong);
+    await page.getByRole('button', { name: 'Connect' }).click();
+    const alert = page.locator('.welcome [role="alert"]');
+    await alert.waitFor({ timeout: 30_000 });
+    expect(await alert.textContent()).toContain(wrong);
+    expect(await addressField(page).getAttribute('aria-invalid')).toBe('true');
+    expect(app.engine.serviceUrl()).toBeNull();
+    expect(await welcome(page).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Connect' }).isEnabled()).toBe(true);
+  });
+
+  it('goes on to the library with a service that answers: its designs pulled, Sign in offered', async () => {
+    await addressField(page).fill(app.service.url);
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await page.locator('[data-testid="design-card"]', { hasText: 'Gear' }).waitFor({ timeout: 30_000 });
+    expect(app.engine.serviceUrl()).toBe(app.service.url);
+    expect(await welcome(page).count()).toBe(0);
+    expect(await headerSignIn(page).isEnabled()).toBe(true);
+    expect(await page.locator('header .account [data-testid="action-reason"]').count()).toBe(0);
+  });
+});
+
+describe.skipIf(chromiumSkipReason !== undefined)('a first run: "Try it with sample designs"', () => {
+  let app: WindowFixture;
+  let page: Page;
+  beforeAll(async () => {
+    app = await openWindow(async () => {}, { signedIn: false, noService: true });
+    page = app.page;
+  }, 90_000);
+  afterAll(() => app?.close());
+
+  it('starts the sample service for the profile, fills the library with its designs, and says how to sign in on it', async () => {
+    await welcome(page).waitFor();
+    await page.getByRole('button', { name: 'Try it with sample designs' }).click();
+    await page.getByText('Starting the sample service…').waitFor();
+    // The first start makes the sample designs (their images and models): some seconds, more on a busy machine.
+    await page.locator('[data-testid="design-card"]').first().waitFor({ timeout: 150_000 });
+    expect(app.engine.sampleService.address).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(app.engine.serviceUrl()).toBe(app.engine.sampleService.address);
+    await page.getByText(/sign in as demo, password demo/).waitFor();
+    expect(await headerSignIn(page).isEnabled()).toBe(true);
+    await until('the library counts the sample designs', async () => Number(/(\d+)/.exec(await page.locator('.count').textContent() ?? '')?.[1] ?? 0) > 50, 60_000);
+  }, 200_000);
+});
+
+describe.skipIf(chromiumSkipReason !== undefined)('a profile on the sample service whose port another program took', () => {
+  let app: WindowFixture;
+  const connections = new Set<Socket>();
+  const taken = createServer((socket) => connections.add(socket));
+  beforeAll(async () => {
+    await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));
+    app = await openWindow(async () => {}, { signedIn: false, noService: true });
+    app.engine.settings.update({ serviceUrl: `http://127.0.0.1:${(taken.address() as { port: number }).port}`, sampleService: true });
+    await app.engine.startBackground();
+  }, 90_000);
+  afterAll(async () => {
+    for (const socket of connections) socket.destroy();
+    await app?.close();
+    await new Promise((done) => taken.close(done));
+  });
+
+  it('says so in the window, rather than quietly using another address', async () => {
+    const port = (taken.address() as { port: number }).port;
+    await app.page.reload();
+    const banner = app.page.getByRole('alert').filter({ hasText: 'sample service' });
+    await banner.waitFor();
+    expect(await banner.textContent()).toMatch(new RegExp(`^Port ${port} on 127\\.0\\.0\\.1, where this profile's sample service runs, is taken by another program\\.`));
+    expect(app.engine.serviceUrl()).toBe(`http://127.0.0.1:${port}`);
+  });
+});
