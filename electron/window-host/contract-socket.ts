@@ -19,6 +19,13 @@ export interface ContractSocket {
 }
 
 /**
+ * A browser opens no file on this computer: the path of a model file to open (the Electron shell's) is not the
+ * page's to know. It downloads the cached copy from the host instead ("Download … for your slicer").
+ */
+const withoutLocalPaths = (name: string) => (outcome: Outcome<unknown>): Outcome<unknown> =>
+  name === 'design.openModelFile' && outcome.ok ? { ok: true, value: { opened: false, path: null } } : outcome;
+
+/**
  * The contract over WebSocket: each text frame a request (checked against the contract's envelope, then its input
  * by the endpoint), answered with its outcome; the endpoint's events sent to every open socket.
  */
@@ -39,7 +46,7 @@ export function contractSocket(endpoint: ContractEndpoint, log: (line: string) =
 
   const answer = (name: string, input: unknown, signal: AbortSignal): Promise<Outcome<unknown>> =>
     // The endpoint promises never to throw; should it, the window still gets an answer and the host stays up.
-    endpoint.handle(name, input, signal).catch((error: unknown) => {
+    endpoint.handle(name, input, signal).then(withoutLocalPaths(name)).catch((error: unknown) => {
       log(`window host: the ${name} request failed (${error instanceof Error ? error.message : String(error)})`);
       return { ok: false, problem: { kind: 'internal', message: `The ${name} request failed in the engine.` } };
     });

@@ -38,6 +38,12 @@ export class PortInUseError extends Error {
   }
 }
 
+/** Content-Disposition for a download: an ASCII fallback name and the exact one (RFC 6266, RFC 8187). */
+export function attachment(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\%;]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+}
+
 /** How long a browser may keep a file address's bytes (they change only with the design, whose views re-address them). */
 const FILE_MAX_AGE_SECONDS = 3600;
 const ASSET_MAX_AGE_SECONDS = 300;
@@ -103,6 +109,8 @@ export async function startWindowHost(options: WindowHostOptions): Promise<Windo
     if (url.pathname.startsWith(FILE_ADDRESS_PREFIX)) {
       const file = await options.endpoint.file(url.pathname);
       if (!file) return reply(response, 404, 'No such file here (not cached, and the service cannot be reached).');
+      // A model file's download (the window's "Download for your slicer"): saved under its own name, never shown.
+      if (file.downloadName) return stream(response, file.path, file.contentType, file.size, 'no-store', { 'content-disposition': attachment(file.downloadName) });
       return stream(response, file.path, file.contentType, file.size, `private, max-age=${FILE_MAX_AGE_SECONDS}`);
     }
     if (!staticDir) {
@@ -115,8 +123,8 @@ export async function startWindowHost(options: WindowHostOptions): Promise<Windo
     return stream(response, found.path, contentTypeOf(found.path), found.size, isPage ? 'no-store' : `private, max-age=${ASSET_MAX_AGE_SECONDS}`);
   }
 
-  function stream(response: ServerResponse, path: string, type: string, size: number, cache: string): void {
-    response.writeHead(200, { ...headersOf(response.req), 'content-type': type, 'content-length': String(size), 'cache-control': cache });
+  function stream(response: ServerResponse, path: string, type: string, size: number, cache: string, extra: Record<string, string> = {}): void {
+    response.writeHead(200, { ...headersOf(response.req), 'content-type': type, 'content-length': String(size), 'cache-control': cache, ...extra });
     if (response.req.method === 'HEAD' || size === 0) {
       response.end();
       return;

@@ -56,6 +56,13 @@ describe('the recorded answers of the live service', () => {
     expect((await cli('show', '14712')).out).not.toContain('Based on');
   });
 
+  it('prints a plain-text description as paragraphs, its line breaks kept and no carriage return left', async () => {
+    const shown = (await cli('show', '14703')).out;
+    expect(shown).toContain('from the first season of Star Wars: Rebels!\n\nOne side of the assembly');
+    expect(shown).toContain('Be sure to print:\n2 Emitter Shrouds\n2 Lower Emitters');
+    expect(shown).not.toContain('\r');
+  });
+
   it('stops the walk at the first empty page, whatever its headers promise', () => {
     const pages = service.requests
       .map((request) => new URL(request.url, service.url))

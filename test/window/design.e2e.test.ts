@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -38,6 +39,8 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s design view in 
       gearId = gear.id;
     });
     page = app.page;
+    // The README's screenshots are taken at a desktop window's size.
+    await page.setViewportSize({ width: 1400, height: 900 });
     await page.getByRole('link', { name: 'Gear' }).click();
     await page.getByRole('heading', { name: 'Gear', level: 2 }).waitFor();
   }, 90_000);
@@ -55,7 +58,11 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s design view in 
     await page.waitForFunction(() => Array.from((globalThis as unknown as PageGlobals).document.querySelectorAll('img.gallery-main')).some((img) => (img.naturalWidth ?? 0) > 0));
     expect(await page.locator('.gallery-thumbs button').count()).toBe(2);
     const row = page.locator('.design-documents tbody tr');
-    expect(await row.locator('td').allTextContents()).toEqual(['Gear (STL)', '3D model (STL)', expect.stringMatching(/^\d+(\.\d)? (B|KB)$/), '—', 'View Gear (STL) in 3D']);
+    expect(await row.locator('td').allTextContents()).toEqual([
+      'Gear (STL)', '3D model (STL)', expect.stringMatching(/^\d+(\.\d)? (B|KB)$/), '—', 'View Gear (STL) in 3D',
+      // Not kept offline yet: nothing to hand to a slicer, and why.
+      'Not kept offline yet: view it in 3D once to keep a copy.',
+    ]);
     expect(await page.locator('.design-documents a').count()).toBe(0);
     await page.screenshot({ path: join(SCREENSHOTS, 'design-light.png'), fullPage: true });
   });
@@ -73,6 +80,22 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s design view in 
     // which blocks them: defence in depth, reported, never run. Nothing else may be reported (no remote load, no eval).
     expect(app.cspViolations.every((report) => /inline (event handler|style)/.test(report) && /blocked/.test(report))).toBe(true);
     expect(app.cspViolations.join('\n')).not.toMatch(/198\.51\.100\.7|eval/);
+  });
+
+  it('copies exactly the attribution line, and says so', async () => {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.host.origin });
+    await page.getByRole('button', { name: 'Copy attribution' }).click();
+    await page.getByTestId('copy-attribution-status').getByText('Copied.').waitFor();
+    const copied = await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
+    expect(copied).toBe('“Gear” by alice, licensed Creative Commons Attribution-ShareAlike');
+  });
+
+  it('offers more by this author: the author\'s view', async () => {
+    await page.getByRole('link', { name: 'More by this author' }).click();
+    await page.getByRole('heading', { name: 'alice', level: 2 }).waitFor();
+    expect(page.url()).toMatch(/#\/authors\/\d+$/);
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Gear', level: 2 }).waitFor();
   });
 
   it('links to the author\'s view: who they are and their designs, from the users endpoints', async () => {
@@ -124,5 +147,18 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s design view in 
     preview = await view();
     expect(await preview.getByRole('status').textContent()).toContain('12 triangles');
     expect(app.cspViolations.every((report) => /inline (event handler|style)/.test(report))).toBe(true);
+  });
+
+  it('downloads a model kept offline for the person\'s slicer, from the window host (offline too), never the service\'s file', async () => {
+    // The service is stopped (above); the model was viewed in 3D, so a copy is kept.
+    await page.goto(`${app.host.origin}/#/designs/${gearId}`);
+    const download = page.getByRole('link', { name: 'Download Gear (STL) for your slicer' });
+    await download.waitFor();
+    expect(await download.getAttribute('href')).toMatch(/^\/files\/downloads\/\d+$/);
+    expect(await download.getAttribute('download')).toBe('');
+    expect(await page.getByTestId('slicer-reason').count()).toBe(0);
+    const [saved] = await Promise.all([page.waitForEvent('download'), download.click()]);
+    expect(saved.suggestedFilename()).toBe('cube.stl');
+    expect(readFileSync((await saved.path())!)).toEqual(readFileSync(join(FIXTURES, 'models', 'cube.stl')));
   });
 });

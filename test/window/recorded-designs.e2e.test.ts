@@ -71,4 +71,38 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window on recorded design
     expect(await basedOn.locator('a').count()).toBe(0);
     expect(await page.getByTestId('attribution').textContent()).toMatch(/^“.+” by .+, licensed /);
   });
+
+  it('copies the attribution a remixer must paste, with what the design is based on on a line of its own', async () => {
+    await chromium.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(host.url).origin });
+    await page.getByRole('button', { name: 'Copy attribution' }).click();
+    await page.getByTestId('copy-attribution-status').getByText('Copied.').waitFor();
+    const attribution = await page.getByTestId('attribution').textContent();
+    const copied = await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
+    expect(copied).toBe(`${attribution}\nBased on https://3dprint.nih.gov/discover/3dpx-004001`);
+  });
+
+  it('shows a plain-text description (with "\\r\\n") as paragraphs, its single line breaks kept', async () => {
+    await page.goto(`${host.url}#/designs/14703`);
+    const description = page.locator('.design-description');
+    await description.locator('p').first().waitFor();
+    const paragraphs = await description.locator('p').allTextContents();
+    expect(paragraphs.length).toBeGreaterThanOrEqual(2);
+    expect(paragraphs).toHaveLength(4);
+    expect(paragraphs[0]).toBe('The lightsaber of the Grand Inquisitor from the first season of Star Wars: Rebels!');
+    // "Be sure to print:" and its ten lines: one paragraph, a line break before each line.
+    expect(await description.locator('p').nth(2).locator('br').count()).toBe(10);
+    expect(paragraphs[2]).toMatch(/^Be sure to print:2 Emitter Shrouds2 Lower Emitters/);
+  });
+
+  it('shows an excerpt the description begins with only once, and any other excerpt as itself', async () => {
+    await page.goto(`${host.url}#/designs/14712`);
+    await page.getByRole('heading', { name: 'Stryfe 180 Motor Cover', level: 2 }).waitFor();
+    await page.locator('.design-description p').first().waitFor();
+    expect(await page.locator('.design-description').textContent()).toBe('Stryfe 180 Motor Cover');
+    expect(await page.locator('.design-excerpt').count()).toBe(0);
+    await page.goto(`${host.url}#/designs/14700`);
+    await page.locator('.design-excerpt').waitFor();
+    expect(await page.locator('.design-excerpt').textContent()).toBe('conics produced by cutting of cone');
+    expect(await page.locator('.design-description p').count()).toBe(2);
+  });
 });

@@ -4,6 +4,7 @@ import { refreshDesignFiles } from '../cache/child-lists';
 import { cachedDocument, cachedImage, designOfCover, primaryImageOfCover } from '../cache/child-reads';
 import { renditionUrl } from '../cache/design-reads';
 import { cachedUser } from '../cache/user-reads';
+import { cachedModelFile } from '../library/model-files';
 import type { Engine } from '../runtime/engine';
 import type { ServedFile } from './contract-endpoint';
 import { engineLog } from '../log/engine-log';
@@ -72,7 +73,9 @@ interface Source {
 type Address =
   | { kind: 'image'; id: number; rendition: Rendition }
   | { kind: 'document'; id: number }
-  | { kind: 'avatar'; id: number };
+  | { kind: 'avatar'; id: number }
+  /** A model file kept offline, as a download (the web host's "Open in your slicer"): only ever the cached copy. */
+  | { kind: 'download'; id: number };
 
 const isRendition = (value: string): value is Rendition => (RENDITIONS as readonly string[]).includes(value);
 
@@ -86,7 +89,9 @@ export function parseFileAddress(address: string): Address | null {
   const document = /^\/files\/documents\/(\d{1,15})\/([^/\\]+)$/.exec(address);
   if (document) return /^(?:\.|%2e){1,2}$/i.test(document[2]!) ? null : { kind: 'document', id: Number(document[1]) };
   const avatar = /^\/files\/avatars\/(\d{1,15})$/.exec(address);
-  return avatar ? { kind: 'avatar', id: Number(avatar[1]) } : null;
+  if (avatar) return { kind: 'avatar', id: Number(avatar[1]) };
+  const download = /^\/files\/downloads\/(\d{1,15})$/.exec(address);
+  return download ? { kind: 'download', id: Number(download[1]) } : null;
 }
 
 const versionOf = (raw: Record<string, unknown>) => (typeof raw.updated_at === 'string' ? raw.updated_at : null);
@@ -146,6 +151,13 @@ function served(path: string, source: Source): ServedFile | null {
   }
 }
 
+/** A model file the file cache holds, served as an attachment under its own name; never fetched for this. */
+function cachedModelDownload(engine: Engine, documentId: number): ServedFile | null {
+  const file = cachedModelFile(engine, documentId);
+  if (!file) return null;
+  return { path: file.cachedPath, contentType: TYPES[file.type] ?? 'application/octet-stream', size: file.size, downloadName: file.fileName };
+}
+
 /**
  * The file behind a contract file address: from the file cache, or fetched from the service on demand (and cached)
  * when it can be reached. Null for an address that names nothing known, or a file neither cached nor reachable.
@@ -153,6 +165,7 @@ function served(path: string, source: Source): ServedFile | null {
 export async function serveFileAddress(engine: Engine, address: string, signal?: AbortSignal): Promise<ServedFile | null> {
   const parsed = parseFileAddress(address);
   if (!parsed) return null;
+  if (parsed.kind === 'download') return cachedModelDownload(engine, parsed.id);
   const source = parsed.kind === 'image' ? await coverSource(engine, parsed.id, parsed.rendition, signal)
     : parsed.kind === 'document' ? documentSource(engine, parsed.id)
       : avatarSource(engine, parsed.id);

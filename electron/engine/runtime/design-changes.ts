@@ -19,8 +19,9 @@ export interface OwnChange {
 /** More own designs than this are not followed one by one (own.list shows as many). */
 const OWN_LIMIT = 500;
 
+/** What a card shows of a design: its cover is the one it shows (another image when the primary one is gone). */
 const fingerprint = (summary: DesignSummary) =>
-  JSON.stringify([summary.name, summary.excerpt, summary.license, summary.state, summary.updatedAt, summary.primaryImageId, summary.slug, summary.userId, summary.own]);
+  JSON.stringify([summary.name, summary.excerpt, summary.license, summary.state, summary.updatedAt, summary.coverImageId, summary.slug, summary.userId, summary.own]);
 
 /**
  * What changed in the cache's designs, told as typed events to whoever shows them (the contract's windows). Whatever

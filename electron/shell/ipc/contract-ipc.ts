@@ -1,5 +1,5 @@
 import type { IpcMain, IpcMainInvokeEvent } from 'electron';
-import { CONTRACT_EVENT_CHANNEL, CONTRACT_REQUEST_CHANNEL, isRequestName, type Outcome } from '../../../shared';
+import { CONTRACT_EVENT_CHANNEL, CONTRACT_REQUEST_CHANNEL, isRequestName, type Outcome, type RequestResult } from '../../../shared';
 import type { EventMessage } from '../../engine/contract/contract-endpoint';
 
 export interface ContractIpcOptions {
@@ -7,6 +7,11 @@ export interface ContractIpcOptions {
   isTrusted(event: IpcMainInvokeEvent): boolean;
   /** Forwards a request to the engine (which checks its input against the contract). */
   request(name: string, input: unknown): Promise<Outcome<unknown>>;
+  /**
+   * Opens a file with the system's app for its type (Electron's shell.openPath: '' when opened, else why not). Given,
+   * "Open in your slicer" opens the model file the engine names; the window never sees, nor chooses, a path.
+   */
+  openPath?(path: string): Promise<string>;
   log(line: string): void;
 }
 
@@ -23,9 +28,28 @@ export function registerContractIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHan
       return { ok: false, problem: { kind: 'forbidden', message: 'This request did not come from the design-sync window.' } };
     }
     if (!isRequestName(name)) return { ok: false, problem: { kind: 'unknown-request', message: `There is no request ${JSON.stringify(String(name)).slice(0, 120)}.` } };
-    return options.request(name, input);
+    const outcome = await options.request(name, input);
+    return name === 'design.openModelFile' ? openModelFile(outcome as Outcome<RequestResult<'design.openModelFile'>>, options) : outcome;
   });
   return () => ipcMain.removeHandler(CONTRACT_REQUEST_CHANNEL);
+}
+
+/**
+ * "Open in your slicer": the engine answered the path of the cached copy (under its own name); the shell opens it with
+ * the system's app for its type, and the window learns only whether it opened, or why not in words.
+ */
+async function openModelFile(outcome: Outcome<RequestResult<'design.openModelFile'>>, options: ContractIpcOptions): Promise<Outcome<RequestResult<'design.openModelFile'>>> {
+  if (!outcome.ok || outcome.value.path === null) return outcome.ok ? { ok: true, value: { opened: false, path: null } } : outcome;
+  if (!options.openPath) return { ok: true, value: { opened: false, path: null } };
+  let failure: string;
+  try {
+    failure = await options.openPath(outcome.value.path);
+  } catch (error) {
+    failure = error instanceof Error ? error.message : String(error);
+  }
+  if (failure === '') return { ok: true, value: { opened: true, path: null } };
+  options.log(`ipc: a model file could not be opened (${failure})`);
+  return { ok: false, problem: { kind: 'internal', message: 'Your system could not open this file: it may have no app for its type. Install a slicer (Cura, PrusaSlicer, OrcaSlicer…) and try again.' } };
 }
 
 /** Something that can receive the contract's events: a window's webContents. */

@@ -1,4 +1,4 @@
-import { useEffect, useId } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { windowWords } from '../problem-words';
 import { ViewProblem } from '../shell/ViewProblem';
 import { useAvailability } from '../use-availability';
@@ -8,7 +8,9 @@ import { DesignDropZone } from '../drops/DesignDropZone';
 import { DesignDocuments } from './DesignDocuments';
 import { DesignGallery } from './DesignGallery';
 import { DesignLicense } from './DesignLicense';
-import { sanitizeDescription } from './sanitize-description';
+import { descriptionRepeatsExcerpt } from '../../../../shared/text/description-text';
+import { DesignDescription } from './DesignDescription';
+import { ModelPreview } from './ModelPreview';
 
 /** One design in full: gallery, who made it and under what license (with attribution), description, files. */
 export function DesignView({ id }: { id: number }) {
@@ -16,10 +18,15 @@ export function DesignView({ id }: { id: number }) {
   const opening = useAvailability().can('open-page');
   const openingNote = opening.enabled ? opening.note : opening.reason;
   const noteId = useId();
+  // The model shown in 3D, beside the gallery (what it looks like), though asked for from the file list.
+  const [previewingId, setPreviewingId] = useState<number | null>(null);
   useEffect(() => void load(id), [id, load]);
   if (problem) return <ViewProblem className="design" problem={problem} />;
   if (!detail || detail.card.id !== id) return <section className="design"><p className="empty" role="status">Loading the design…</p></section>;
   const { card } = detail;
+  const authorId = detail.author?.id ?? card.author.id;
+  const previewing = detail.documents.find((document) => document.id === previewingId && document.previewUrl) ?? null;
+  const documents = <DesignDocuments documents={detail.documents} onPreview={(document) => setPreviewingId(document.id)} />;
   return (
     <article className="design" aria-labelledby="design-title">
       <p><a href="#/">← Library</a></p>
@@ -30,6 +37,7 @@ export function DesignView({ id }: { id: number }) {
             {detail.author ? <>by <a href={authorHref(detail.author.id)}><strong>{detail.author.screenName}</strong></a>{detail.author.realName ? ` (${detail.author.realName})` : ''}</>
               : card.author.screenName && card.author.id !== null ? <>by <a href={authorHref(card.author.id)}>{card.author.screenName}</a></> : 'author unknown'}
           </p>
+          {authorId !== null ? <p className="more-by-author"><a href={authorHref(authorId)}>More by this author</a></p> : null}
         </div>
         <div className="design-open">
           <button type="button" className="primary" disabled={!opening.enabled} aria-describedby={openingNote ? noteId : undefined}
@@ -38,17 +46,25 @@ export function DesignView({ id }: { id: number }) {
         </div>
       </header>
       {notice ? <p className="banner" role="status">{windowWords(notice)}</p> : null}
-      <DesignGallery images={detail.images} name={card.name} />
-      <DesignLicense card={card} basedOn={detail.basedOn} />
-      {card.excerpt ? <p className="design-excerpt">{card.excerpt}</p> : null}
-      {/* The service's HTML, sanitized: no script, no handlers, no remote content. */}
-      <div className="design-description" dangerouslySetInnerHTML={{ __html: sanitizeDescription(detail.descriptionHtml) }} />
-      {detail.tags.length > 0 ? <p className="design-tags">{detail.tags.map((tag) => <span key={tag} className="tag">{tag}</span>)}</p> : null}
-      {card.own ? (
-        <DesignDropZone designId={card.id} designName={card.name}>
-          <DesignDocuments documents={detail.documents} onChanged={() => void load(id)} />
-        </DesignDropZone>
-      ) : <DesignDocuments documents={detail.documents} onChanged={() => void load(id)} />}
+      {/* Two columns where the window is wide enough (styles.css), one below: what it looks like, then what it is. */}
+      <div className="design-columns">
+        <div className="design-media">
+          <DesignGallery images={detail.images} name={card.name} />
+          {previewing ? <ModelPreview key={previewing.id} document={previewing} onClose={() => setPreviewingId(null)} onCached={() => void load(id)} /> : null}
+          {/* An excerpt the description opens with is shown once, as the description's first words. */}
+          {card.excerpt && !descriptionRepeatsExcerpt(detail.descriptionHtml, card.excerpt) ? <p className="design-excerpt">{card.excerpt}</p> : null}
+          <DesignDescription description={detail.descriptionHtml} />
+          {detail.tags.length > 0 ? <p className="design-tags">{detail.tags.map((tag) => <span key={tag} className="tag">{tag}</span>)}</p> : null}
+        </div>
+        <div className="design-facts">
+          <DesignLicense card={card} basedOn={detail.basedOn} />
+          {card.own ? (
+            <DesignDropZone designId={card.id} designName={card.name}>
+              {documents}
+            </DesignDropZone>
+          ) : documents}
+        </div>
+      </div>
     </article>
   );
 }

@@ -1,17 +1,20 @@
 import { useEffect, useRef, useState } from 'react';
 import type { DocumentView } from '../../../../shared';
 import type { ModelScene } from './model-scene';
+import { useOpenedInPlace } from '../use-escape';
 
 type State = { kind: 'loading' } | { kind: 'shown'; triangles: number } | { kind: 'failed'; message: string };
 
 /**
  * The interactive 3D view of one model, made on demand (three.js is loaded only then). Its bytes come from the host's
  * own address for the file (never a link to the service's file: rule 1), so a model seen once works offline.
+ * Opened, it takes the focus; Escape closes it, and the focus goes back to the button that opened it.
  */
 export function ModelPreview({ document, onClose, onCached }: { document: DocumentView; onClose(): void; onCached(): void }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const scene = useRef<ModelScene | null>(null);
   const [state, setState] = useState<State>({ kind: 'loading' });
+  const { focusRef, onKeyDown } = useOpenedInPlace<HTMLElement>(onClose);
 
   useEffect(() => {
     let cancelled = false;
@@ -39,7 +42,7 @@ export function ModelPreview({ document, onClose, onCached }: { document: Docume
   }, [document.id]);
 
   return (
-    <section className="model-preview" aria-label={`3D view of ${document.name}`}>
+    <section ref={focusRef} tabIndex={-1} className="model-preview" aria-label={`3D view of ${document.name}`} onKeyDown={onKeyDown}>
       <canvas ref={canvas} className="model-canvas" data-loaded={state.kind === 'shown' ? 'true' : undefined}
         aria-label={`${document.name}: drag to turn, scroll to zoom`} />
       <div className="form-actions">

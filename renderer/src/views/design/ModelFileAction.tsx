@@ -1,0 +1,40 @@
+import { useState } from 'react';
+import type { DocumentView } from '../../../../shared';
+import { isSlicerFileType, modelDownloadAddress } from '../../../../shared/files/model-files';
+import { PRELOAD_GLOBAL } from '../../../../shared/contract/preload-api';
+import { contract } from '../../contract/contract';
+
+/** In the Electron app the shell opens files; in a browser (`design-sync ui`) the host serves them as downloads. */
+const inDesktopApp = () => PRELOAD_GLOBAL in window;
+
+/** Why a model file cannot be handed to a slicer yet: only files seen in the 3D view are kept offline. */
+export function slicerReason(document: DocumentView): string {
+  return document.previewUrl
+    ? 'Not kept offline yet: view it in 3D once to keep a copy.'
+    : 'Not kept offline: design-sync keeps only STL and OBJ files, once viewed in 3D.';
+}
+
+/**
+ * "Open in your slicer" for a model file kept offline: the system's app for its type opens the cached copy (Electron),
+ * or the browser downloads it from the window host (never the service's file: rule 1). Not cached: why, in words.
+ */
+export function ModelFileAction({ document }: { document: DocumentView }) {
+  const [status, setStatus] = useState<string | null>(null);
+  if (!document.isModel || !isSlicerFileType(document.type)) return null;
+  if (!document.cached) return <p className="action-reason" data-testid="slicer-reason">{slicerReason(document)}</p>;
+  if (!inDesktopApp()) {
+    return <a className="button" href={modelDownloadAddress(document.id)} download>Download {document.name} for your slicer</a>;
+  }
+  const open = async () => {
+    setStatus('Opening…');
+    const outcome = await contract.request('design.openModelFile', { documentId: document.id });
+    if (!outcome.ok) setStatus(outcome.problem.message);
+    else setStatus(outcome.value.opened ? 'Opened in your slicer.' : slicerReason(document));
+  };
+  return (
+    <>
+      <button type="button" onClick={() => void open()}>Open {document.name} in your slicer</button>
+      {status ? <p className="action-reason" role="status">{status}</p> : null}
+    </>
+  );
+}
