@@ -12,14 +12,20 @@ export const SYNC_STATE_LABELS: Record<OverallSyncState, string> = {
   error: 'Error',
 };
 
-/** How much of what is uploading now is sent, in whole percent; null when not syncing or the size is unknown. */
-export function syncProgressPercent(sync: Pick<SyncView, 'state' | 'bytesSent' | 'bytesTotal'>): number | null {
-  if (sync.state !== 'syncing' || !(sync.bytesTotal > 0)) return null;
-  return Math.min(100, Math.max(0, Math.floor((sync.bytesSent / sync.bytesTotal) * 100)));
+/**
+ * How much is sent, in whole percent: of the current burst of uploads when there is one (so it agrees with "Uploading
+ * 3 of 7 · 12 MB of 40 MB"), else of what is uploading now; null when not syncing or the size is unknown.
+ */
+export function syncProgressPercent(sync: Pick<SyncView, 'state' | 'bytesSent' | 'bytesTotal' | 'uploads'>): number | null {
+  if (sync.state !== 'syncing') return null;
+  const { bytesSent, bytesTotal } = sync.uploads && sync.uploads.bytesTotal > 0 ? sync.uploads : sync;
+  if (!(bytesTotal > 0)) return null;
+  // Still syncing: every byte handed over is not yet every file on the service.
+  return Math.min(99, Math.max(0, Math.floor((bytesSent / bytesTotal) * 100)));
 }
 
 /** "Syncing 42%", "Up to date", "Waiting for you"… */
-export function syncStateLabel(sync: Pick<SyncView, 'state' | 'bytesSent' | 'bytesTotal'>): string {
+export function syncStateLabel(sync: Pick<SyncView, 'state' | 'bytesSent' | 'bytesTotal' | 'uploads'>): string {
   const percent = syncProgressPercent(sync);
   return percent === null ? SYNC_STATE_LABELS[sync.state] : `${SYNC_STATE_LABELS[sync.state]} ${percent}%`;
 }

@@ -1,10 +1,11 @@
 import { EventEmitter } from 'node:events';
-import type { OverallSyncState, QueueState, SyncReasonCode, SyncRunState } from '../../../shared';
+import type { OverallSyncState, QueueState, SyncReasonCode, SyncRunState, UploadProgressView } from '../../../shared';
 import type { Session } from '../authorization/session';
 import type { QueueBlock } from '../queue/problem-outcome';
 import type { QueueStore } from '../queue/queue-store';
 import type { QueueRunner } from '../queue/queue-runner';
 import { runnerLockHolder } from '../queue/runner-lock';
+import { uploadProgressOf } from '../queue/upload-progress';
 import type { FolderSideState } from '../sync/folder-side-state';
 import type { SyncEngine } from '../sync/sync-engine';
 
@@ -31,6 +32,8 @@ export interface SyncStatusFacts {
   counts: Record<QueueState, number>;
   /** The engine's one connectivity source. */
   online: boolean;
+  /** The current burst of uploads (upload-progress.ts, its one owner), or null when none is under way. */
+  uploads?: UploadProgressView | null;
 }
 
 /** The sync status: a state, why (a code), and the facts its words need. Words are made at the edge (syncReasonWords). */
@@ -45,6 +48,8 @@ export interface SyncStatus {
   until: number | null;
   /** A detail already in people's words (the stop's reason, the lock's holder, the watcher's problem), or null. */
   detail: string | null;
+  /** The files and bytes of the current burst of uploads, their rate and time left; null when none is under way. */
+  uploads: UploadProgressView | null;
 }
 
 /**
@@ -57,7 +62,7 @@ export function decideSyncStatus(facts: SyncStatusFacts): SyncStatus {
   const pending = counts.waiting + counts.running;
   const status = (state: OverallSyncState, reasonCode: SyncReasonCode, extra: { until?: number; detail?: string | null } = {}): SyncStatus => ({
     state, reasonCode, runState: runStateOf(facts, stoppedReason), counts, folder: facts.folder, serviceUrl: facts.serviceUrl,
-    until: extra.until ?? null, detail: extra.detail ?? null,
+    until: extra.until ?? null, detail: extra.detail ?? null, uploads: facts.uploads ?? null,
   });
 
   if (!facts.serviceUrl) return status('not-set-up', 'no-service');
@@ -186,6 +191,7 @@ export function engineStatusFacts(parts: EngineStatusParts): SyncStatusFacts {
     queuePaused: status.queuePaused,
     counts: status.counts,
     online: parts.online,
+    uploads: uploadProgressOf(parts.queue).facts(),
   };
 }
 

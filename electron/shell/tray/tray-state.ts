@@ -1,5 +1,6 @@
 import type { AccountView, ConnectivityView, SyncView } from '../../../shared';
 import { SYNC_STATE_LABELS, syncStateLabel } from '../../../shared/sync/sync-state-words';
+import { syncUploadWords } from '../../../shared/sync/upload-progress-words';
 
 export const TRAY_STATES = ['up-to-date', 'syncing', 'paused', 'offline', 'needs-attention', 'error', 'signed-out', 'not-set-up'] as const;
 export type TrayState = (typeof TRAY_STATES)[number];
@@ -28,7 +29,8 @@ export function trayView(sync: SyncView | null, account: AccountView | null = nu
     if (connectivity && !connectivity.online) return view('offline', SYNC_STATE_LABELS.offline, connectivity.reason);
     return view('not-set-up', 'Starting', null);
   }
-  return view(TRAY_STATE_OF[sync.state], syncStateLabel(sync), sync.reason);
+  // Sending files: how far along, rather than how many changes are left ("Uploading 3 of 7 · 12 MB of 40 MB · about 20 s left").
+  return view(TRAY_STATE_OF[sync.state], syncStateLabel(sync), syncUploadWords(sync) ?? sync.reason);
 }
 
 const TRAY_STATE_OF: Record<SyncView['state'], TrayState> = {

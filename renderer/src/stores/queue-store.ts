@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { ContractProblem, QueueView } from '../../../shared';
+import type { ContractProblem, QueueEntry, QueueView } from '../../../shared';
 import { contract } from '../contract/contract';
 import { problemWords } from '../views/problem-words';
 
@@ -14,12 +14,24 @@ interface QueueStore {
 
 let reloadTimer: ReturnType<typeof setTimeout> | undefined;
 
+/**
+ * The smoothed rate of each file being sent, as its queue.item events tell it (the engine measures it as the file's
+ * progress is reported; a listing does not carry it): kept here and given to the listed item.
+ */
+const fileRates = new Map<number, number | null>();
+
+function withRates(view: QueueView): QueueView {
+  for (const id of fileRates.keys()) if (!view.items.some((item) => item.id === id && item.state === 'running')) fileRates.delete(id);
+  const rated = (item: QueueEntry): QueueEntry => item.state === 'running' ? { ...item, bytesPerSecond: item.bytesPerSecond ?? fileRates.get(item.id) ?? null } : item;
+  return { ...view, items: view.items.map(rated) };
+}
+
 export const useQueue = create<QueueStore>((set, get) => ({
   queue: null,
   problem: null,
   async load() {
     const outcome = await contract.request('queue.list', {});
-    if (outcome.ok) set({ queue: outcome.value });
+    if (outcome.ok) set({ queue: withRates(outcome.value) });
   },
   async act(run) {
     const outcome = await run();
@@ -39,5 +51,9 @@ function reloadSoon(): void {
     void useQueue.getState().load();
   }, 100);
 }
-contract.on('queue.item', reloadSoon);
+contract.on('queue.item', (item) => {
+  if (item.state === 'running') fileRates.set(item.id, item.bytesPerSecond ?? null);
+  else fileRates.delete(item.id);
+  reloadSoon();
+});
 contract.on('activity', reloadSoon);

@@ -1,5 +1,7 @@
 import type { ActivityView, ConflictView, QueueEntry, QueueItemView } from '../../../../shared';
 import type { ActivityEntry } from '../../queue/queue-item';
+import type { QueueStore } from '../../queue/queue-store';
+import { uploadProgressOf } from '../../queue/upload-progress';
 import { iso } from './iso';
 
 /** An edit of a design names it (the queue's items carry their payload, though the view type does not say so). */
@@ -19,10 +21,21 @@ function conflictOf(item: QueueItemView): ConflictView | null {
   return { servicePath: payload.conflictOf, copyPath: item.path, serviceChangedAt: time(payload.remoteChangedAt), copyChangedAt: time(payload.localChangedAt) };
 }
 
+/** An item as it changes, for the window: a file being sent with its smoothed rate (upload-progress.ts measures it). */
+export function liveQueueEntry(store: QueueStore, item: QueueItemView): QueueEntry {
+  if (item.state !== 'running') return queueEntry(item);
+  const progress = uploadProgressOf(store);
+  // Told here too (a second telling adds nothing): the rate then includes this very report, whichever listener runs first.
+  progress.itemChanged(item);
+  return queueEntry({ ...item, bytesPerSecond: progress.fileRate(item.id) } as QueueItemView);
+}
+
 export function queueEntry(item: QueueItemView): QueueEntry {
   const { id, kind, state, paused, attention, reason, folder, path, designId, fileKind, bytesSent, bytesTotal, attempts } = item;
+  const rate = (item as { bytesPerSecond?: unknown }).bytesPerSecond;
   return {
     id, kind, state, paused, attention, reason, folder, path, designId, fileKind, bytesSent, bytesTotal, attempts, title: titleOf(item), conflict: conflictOf(item),
+    bytesPerSecond: state === 'running' && typeof rate === 'number' ? rate : null,
     nextAttemptAt: iso(item.nextAttemptAt),
     createdAt: iso(item.createdAt) ?? new Date(0).toISOString(),
     updatedAt: iso(item.updatedAt) ?? new Date(0).toISOString(),

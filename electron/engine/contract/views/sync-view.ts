@@ -22,6 +22,7 @@ export function syncView(engine: Engine): SyncView {
     lastScanAt: iso(queue.lastScanAt),
     bytesSent: running.reduce((sum, item) => sum + item.bytesSent, 0),
     bytesTotal: running.reduce((sum, item) => sum + (item.bytesTotal ?? 0), 0),
+    uploads: status.uploads,
     contentPolicyAccepted: engine.contentPolicyAccepted(),
     watcherWarning: engine.serviceUrl() ? engine.syncParts().sync.watcherWarning : null,
   };

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { syncStateLabel } from '../../../../shared/sync/sync-state-words';
+import { isUploading, uploadProgressParts } from '../../../../shared/sync/upload-progress-words';
 import { useSync } from '../../stores/sync-store';
 
 const TIP_STYLE = {
@@ -10,30 +11,40 @@ const TIP_STYLE = {
 
 /**
  * The one overall state of sync, as a button that opens Sync; its reason (what to do) is one hover or focus away. A
- * change is announced (a polite live region around it).
+ * change is announced (a polite live region around it). While files are sent it says how far along the uploads are.
  */
 export function SyncStatusPill() {
   const sync = useSync((store) => store.sync);
   const [showTip, setShowTip] = useState(false);
   const tipId = useId();
   if (!sync) return null;
+  const uploads = isUploading(sync) ? uploadProgressParts(sync.uploads) : null;
   return (
-    <div role="status" style={{ position: 'relative' }}>
-      <button
-        type="button"
-        className={`status-pill status-${sync.state}`}
-        title={sync.reason ?? undefined}
-        aria-describedby={sync.reason ? tipId : undefined}
-        onClick={() => { location.hash = '#/sync'; }}
-        onFocus={() => setShowTip(true)}
-        onBlur={() => setShowTip(false)}
-        onMouseEnter={() => setShowTip(true)}
-        onMouseLeave={() => setShowTip(false)}
-      >
-        <span className="status-dot" aria-hidden="true" />
-        {syncStateLabel(sync)}
-      </button>
-      {sync.reason ? <span id={tipId} role="tooltip" className={showTip ? undefined : 'visually-hidden'} style={showTip ? TIP_STYLE : undefined}>{sync.reason}</span> : null}
+    <div className="status-pill-area">
+      <div role="status" style={{ position: 'relative' }}>
+        <button
+          type="button"
+          className={`status-pill status-${sync.state}`}
+          title={sync.reason ?? undefined}
+          aria-describedby={sync.reason ? tipId : undefined}
+          onClick={() => { location.hash = '#/sync'; }}
+          onFocus={() => setShowTip(true)}
+          onBlur={() => setShowTip(false)}
+          onMouseEnter={() => setShowTip(true)}
+          onMouseLeave={() => setShowTip(false)}
+        >
+          <span className="status-dot" aria-hidden="true" />
+          {/* Sending files: how far along ("Uploading 3 of 7 · 12 MB of 40 MB · about 20 s left") rather than "Syncing 30%". */}
+          {uploads ? (
+            <span className="upload-progress-summary" data-testid="upload-progress-summary">
+              {uploads.files}
+              {uploads.bytes ? <span className="upload-progress-bytes"> · {uploads.bytes}</span> : null}
+              {uploads.timeLeft ? ` · ${uploads.timeLeft}` : null}
+            </span>
+          ) : syncStateLabel(sync)}
+        </button>
+        {sync.reason ? <span id={tipId} role="tooltip" className={showTip ? undefined : 'visually-hidden'} style={showTip ? TIP_STYLE : undefined}>{sync.reason}</span> : null}
+      </div>
     </div>
   );
 }

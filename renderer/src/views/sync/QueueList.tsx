@@ -1,5 +1,6 @@
 import type { QueueEntry } from '../../../../shared';
 import { contract } from '../../contract/contract';
+import { fileProgressWords, percentOf } from '../../../../shared/sync/upload-progress-words';
 import { useQueue } from '../../stores/queue-store';
 import { windowWords } from '../problem-words';
 import { useDecisionControls } from './decision-controls';
@@ -19,11 +20,17 @@ export function QueueList({ items }: { items: QueueEntry[] }) {
       {items.length === 0 ? <p className="empty-inline">Nothing to send.</p> : (
         <ul className="queue-list">
           {items.map((item) => {
-            const percent = item.bytesTotal ? Math.floor((item.bytesSent / item.bytesTotal) * 100) : null;
+            const percent = item.bytesTotal ? percentOf(item.bytesSent, item.bytesTotal) : null;
+            const progress = item.state === 'running' ? fileProgressWords(item) : null;
             return (
               <li key={item.id} data-testid="queue-item">
                 <p><span className="badge">{item.state === 'running' ? 'sending' : item.paused ? 'paused' : item.state}</span> {VERBS[item.kind]}: <strong>{item.path ?? item.folder ?? item.title}</strong></p>
-                {item.state === 'running' && percent !== null ? <progress max={100} value={percent} aria-label={`${item.path} sent`}>{percent}%</progress> : null}
+                {item.state === 'running' && percent !== null ? (
+                  <div className="upload-progress">
+                    <progress max={100} value={percent} aria-label={`${item.path ?? 'File'} sent`} aria-valuetext={progress ?? `${percent}%`}>{percent}%</progress>
+                    <span className="upload-progress-words" data-testid="file-progress">{progress}</span>
+                  </div>
+                ) : null}
                 {item.reason ? <p className={item.state === 'failed' ? 'field-error' : 'field-help'}>{windowWords(item.reason)}</p> : null}
                 {item.state === 'failed' ? (
                   <div className="form-actions">

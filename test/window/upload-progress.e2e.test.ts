@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { MemoryTokenStore } from '../../electron/engine/authorization/memory-token-store';
+import { createContractEndpoint } from '../../electron/engine/contract/create-contract-endpoint';
+import type { Engine } from '../../electron/engine/runtime/engine';
+import { openEngine } from '../../electron/engine/runtime/open-engine';
+import { memorySettingsStore } from '../../electron/engine/settings/settings-store';
+import { startWindowHost, type WindowHost } from '../../electron/window-host/window-host';
+import { chromiumSkipReason, launchChromium, type LaunchedChromium } from '../support/chromium';
+import { startTestService, type TestService } from '../support/local-service';
+import { until } from '../support/until';
+import { buildWindow } from '../support/window-build';
+import { tempDir } from '../engine/cache/cache-fixtures';
+import { clientFor } from '../engine/sync/sync-fixtures';
+
+/**
+ * The window of window-fixture.ts, on a service started with fault injection: its uploads are held a while, so that
+ * their progress can be seen.
+ */
+let service: TestService;
+let engine: Engine;
+let endpoint: ReturnType<typeof createContractEndpoint>;
+let host: WindowHost;
+let chromium: LaunchedChromium;
+let page: Page;
+let built: string;
+let hingeId: number;
+let makerToken: string;
+const profile = tempDir('window-progress-profile');
+const rootParent = tempDir('window-progress-root');
+
+describe.skipIf(chromiumSkipReason !== undefined)('upload progress in the window, in Chromium', () => {
+  beforeAll(async () => {
+    service = await startTestService({ faultInjection: true });
+    makerToken = service.addUser('maker').token;
+    const maker = clientFor(service.url, makerToken);
+    const hinge = await maker.createDesign({ name: 'Hinge', excerpt: 'A hinge', license: 'cc0' });
+    await maker.publishDesign(hinge.id);
+    hingeId = hinge.id;
+    built = await buildWindow();
+    engine = await openEngine({
+      profileDir: profile, serviceUrl: service.url, userAgent: 'design-sync-test', settleMs: 200, trash: 'folder',
+      tokenStore: () => new MemoryTokenStore(makerToken), settingsStore: () => memorySettingsStore(),
+    });
+    await engine.catalogue.pullNow();
+    endpoint = createContractEndpoint(engine);
+    host = await startWindowHost({ endpoint, staticDir: built });
+    chromium = await launchChromium();
+    page = await chromium.context.newPage();
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.goto(host.url);
+    await engine.chooseSyncFolder(join(rootParent, 'Designs'));
+    engine.acceptContentPolicy();
+    await engine.startBackground();
+    await until('the design folder', () => existsSync(join(rootParent, 'Designs', 'hinge')));
+  }, 120_000);
+
+  afterAll(async () => {
+    await chromium?.close();
+    await host?.close();
+    await endpoint?.close();
+    await engine?.close();
+    await service?.stop().catch(() => {});
+    rmSync(profile, { recursive: true, force: true });
+    rmSync(rootParent, { recursive: true, force: true });
+    if (built) rmSync(built, { recursive: true, force: true });
+  });
+
+  it('says "Uploading n of 2" with the bytes in the header, and each file\'s percentage in the queue list', async () => {
+    await page.getByRole('link', { name: 'Sync', exact: true }).click();
+    await page.getByRole('heading', { name: 'Sync', level: 2 }).waitFor();
+    // Each upload is held by the service for seconds before it is read.
+    expect((await service.request('POST', '/__admin/faults', { json: { kind: 'latency', ms: 4_000, method: 'POST', path: '/documents$' } })).status).toBe(201);
+    for (const name of ['left', 'right']) writeFileSync(join(rootParent, 'Designs', 'hinge', `${name}.stl`), randomBytes(3 * 1024 * 1024));
+
+    const summary = page.getByTestId('upload-progress-summary');
+    await summary.filter({ hasText: /^Uploading [12] of 2 · [\d.]+ (B|KB|MB) of [\d.]+ MB/ }).waitFor({ timeout: 30_000 });
+    const sending = page.getByTestId('queue-item').filter({ hasText: /\.stl/ }).filter({ has: page.getByRole('progressbar') }).first();
+    await sending.getByTestId('file-progress').filter({ hasText: /^\d{1,3}% · [\d.]+ (B|KB|MB) of 3 MB/ }).waitFor({ timeout: 15_000 });
+    const bar = sending.getByRole('progressbar');
+    expect(await bar.getAttribute('aria-valuetext')).toMatch(/^\d{1,3}% · [\d.]+ (B|KB|MB) of 3 MB/);
+
+    // Once both are on the service, the header says nothing more about uploads.
+    const api = clientFor(service.url, makerToken);
+    await until('both uploads', async () => (await api.listDocuments(hingeId)).length === 2, 40_000);
+    await summary.waitFor({ state: 'detached', timeout: 15_000 });
+    await page.getByText('Nothing to send.').waitFor();
+  }, 90_000);
+});
