@@ -6,6 +6,7 @@ import { chromiumSkipReason } from '../support/chromium';
 import { tempDir } from '../engine/cache/cache-fixtures';
 import { clientFor } from '../engine/sync/sync-fixtures';
 import { until } from '../support/until';
+import { ownAction } from './own-design-menu';
 import { openWindow, type WindowFixture } from './window-fixture';
 
 let app: WindowFixture;
@@ -44,13 +45,14 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s controls say wh
   });
 
   it('signed in with the service answering, offers every action of a design and says nothing against them', async () => {
-    for (const name of ROW_BUTTONS) expect(await row('Hinge').getByRole('button', { name, exact: true }).isEnabled()).toBe(true);
+    for (const name of ROW_BUTTONS) expect(await (await ownAction(row('Hinge'), name)).isEnabled()).toBe(true);
+    await page.keyboard.press('Escape');
     expect(await page.getByRole('button', { name: 'New design' }).isEnabled()).toBe(true);
     expect(await row('Hinge').getByTestId('action-reason').count()).toBe(0);
   });
 
   it('says a refused Summary with the label the window shows: "Summary can\'t be blank", never the service\'s field name', async () => {
-    await row('Hinge').getByRole('button', { name: 'Edit' }).click();
+    await (await ownAction(row('Hinge'), 'Edit')).click();
     const form = page.getByRole('form', { name: /Edit “Hinge”/ });
     await form.getByLabel('Summary').fill('');
     await form.getByRole('button', { name: 'Save changes' }).click();
@@ -76,14 +78,14 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s controls say wh
   it('with the service stopped: publishing, deleting and creating are off because it cannot be reached; an edit is offered and waits', async () => {
     await app.service.stop();
     // The window learns it from the engine (an edit that could not be sent, or the engine's own probe).
-    await row('Hinge').getByRole('button', { name: 'Edit' }).click();
+    await (await ownAction(row('Hinge'), 'Edit')).click();
     const form = page.getByRole('form', { name: /Edit “Hinge”/ });
     await form.getByLabel('Name').fill('Hinge offline');
     await form.getByRole('button', { name: 'Save changes' }).click();
     await row('Hinge offline').getByTestId('own-note').filter({ hasText: /when the service is back/ }).waitFor();
 
-    const publish = row('Hinge offline').getByRole('button', { name: 'Publish…' });
-    const remove = row('Hinge offline').getByRole('button', { name: 'Delete…' });
+    const publish = await ownAction(row('Hinge offline'), 'Publish…');
+    const remove = await ownAction(row('Hinge offline'), 'Delete…');
     await until('Publish… turned off', async () => await publish.isDisabled());
     expect(await remove.isDisabled()).toBe(true);
     for (const control of [publish, remove]) expect(await descriptionOf(control)).toMatch(/Publishing and deleting need the service, which cannot be reached now\./);
@@ -91,7 +93,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s controls say wh
     expect(await reason.isVisible()).toBe(true);
     expect(await reason.textContent()).toContain('Edits are saved here and sent when the service is back.');
 
-    const edit = row('Hinge offline').getByRole('button', { name: 'Edit' });
+    const edit = await ownAction(row('Hinge offline'), 'Edit');
     expect(await edit.isEnabled()).toBe(true);
     await edit.click();
     const again = page.getByRole('form', { name: /Edit “Hinge offline”/ });
@@ -135,16 +137,18 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s controls say wh
     await page.locator('.topbar .account').getByRole('button', { name: 'Sign out' }).click();
     await page.locator('.topbar .account').getByRole('button', { name: 'Sign in' }).waitFor();
     const rows = page.getByTestId('own-design');
-    await until('the rows turned off', async () => await row('Hinge offline').getByRole('button', { name: 'Edit' }).isDisabled());
+    await until('the rows turned off', async () => await (await ownAction(row('Hinge offline'), 'Edit')).isDisabled());
+    await page.keyboard.press('Escape');
     expect(await rows.count()).toBeGreaterThan(0);
     for (const own of await rows.all()) {
       for (const name of ROW_BUTTONS) {
-        const button = own.getByRole('button', { name, exact: true });
+        const button = await ownAction(own, name);
         if ((await button.count()) === 0) continue;
         expect(await button.isDisabled()).toBe(true);
         expect(await descriptionOf(button)).toMatch(/^Sign in to edit, publish or delete it\./);
       }
       expect(await own.getByTestId('action-reason').textContent()).toMatch(/Sign in to edit, publish or delete it\./);
+      await page.keyboard.press('Escape');
     }
     expect(await descriptionOf(page.getByRole('button', { name: 'New design' }))).toBe('Sign in to create a design.');
     const add = row('Hinge offline').getByRole('button', { name: 'Add files…' });

@@ -6,6 +6,7 @@ import { chromiumSkipReason } from '../support/chromium';
 import { until } from '../support/until';
 import { tempDir } from '../engine/cache/cache-fixtures';
 import { clientFor } from '../engine/sync/sync-fixtures';
+import { ownAction } from './own-design-menu';
 import { openWindow, type WindowFixture } from './window-fixture';
 
 /**
@@ -79,7 +80,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('live sync in the window, in C
     app.engine.syncParts().sync.watch.stop();
     await page.getByRole('link', { name: 'My designs' }).click();
     const row = page.getByTestId('own-design').filter({ has: page.getByRole('link', { name: 'Doomed', exact: true }) });
-    await row.getByRole('button', { name: 'Delete…' }).click();
+    await (await ownAction(row, 'Delete…')).click();
     const deletedAt = Date.now();
     await row.getByRole('group', { name: 'Confirm deletion' }).getByRole('button', { name: 'Delete', exact: true }).click();
     await until('the folder moved to the trash', () => !existsSync(join(root, 'doomed')), 5_000);

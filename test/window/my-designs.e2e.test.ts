@@ -1,9 +1,14 @@
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { isServiceError } from '../../electron/engine/api/service-error';
 import { chromiumSkipReason } from '../support/chromium';
+import { until } from '../support/until';
 import { clientFor } from '../engine/sync/sync-fixtures';
+import { seriousViolations } from './axe-check';
+import { actionsButton, ownAction } from './own-design-menu';
 import { openWindow, type WindowFixture } from './window-fixture';
 
 const SCREENSHOTS = join(import.meta.dirname, '../../docs/screenshots');
@@ -12,6 +17,8 @@ const FIXTURES = join(import.meta.dirname, '../fixtures');
 let app: WindowFixture;
 let page: Page;
 const row = (name: string) => page.getByTestId('own-design').filter({ has: page.getByRole('link', { name, exact: true }) });
+const focused = (locator: Locator) => locator.evaluate((element) => element === element.ownerDocument.activeElement);
+const untilFocused = (what: string, locator: Locator) => until(`the focus on ${what}`, () => focused(locator), 10_000);
 
 describe.skipIf(chromiumSkipReason !== undefined)('the window\'s My designs in Chromium', () => {
   beforeAll(async () => {
@@ -28,9 +35,94 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s My designs in C
 
   afterAll(() => app?.close());
 
-  it('lists my designs, drafts included, with their state', async () => {
+  it('lists my designs, drafts included, each with its cover, state, files and folder', async () => {
     await row('Hinge').waitFor();
-    expect(await row('Hinge').locator('.badge').allTextContents()).toEqual(['Draft', 'Not in a sync folder']);
+    expect(await row('Hinge').locator('.badge').allTextContents()).toEqual(['Draft', 'No folder yet']);
+    expect(await row('Hinge').getByTestId('own-files').textContent()).toBe('2 images · 0 documents');
+    // No folder: nothing synced to say when.
+    expect(await row('Hinge').getByTestId('own-last-sync').count()).toBe(0);
+
+    const cover = row('Hinge').locator('img.own-cover');
+    await until('the cover loaded', () => cover.evaluate((element) => {
+      const image = element as unknown as { complete: boolean; naturalWidth: number };
+      return image.complete && image.naturalWidth > 0;
+    }), 20_000);
+    const card = (await row('Hinge').boundingBox())!;
+    const badge = (await row('Hinge').getByTestId('own-state').boundingBox())!;
+    expect(badge.width).toBeGreaterThan(0);
+    expect(badge.x).toBeGreaterThanOrEqual(card.x);
+    expect(badge.y).toBeGreaterThanOrEqual(card.y);
+    expect(badge.x + badge.width).toBeLessThanOrEqual(card.x + card.width);
+    expect(badge.y + badge.height).toBeLessThanOrEqual(card.y + card.height);
+    expect(await row('Hinge').getByTestId('own-state').evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+  });
+
+  it('offers a card\'s actions in a menu that the keyboard opens, walks and closes, the focus back on its button', async () => {
+    const button = actionsButton(row('Hinge'));
+    expect(await button.getAttribute('aria-haspopup')).toBe('menu');
+    await button.focus();
+    await page.keyboard.press('Enter');
+    const menu = row('Hinge').getByRole('menu');
+    expect(await menu.getByRole('menuitem').allTextContents()).toEqual(['Open', 'Edit', 'Publish…', 'Delete…']);
+    expect(await button.getAttribute('aria-expanded')).toBe('true');
+    await untilFocused('Open', menu.getByRole('menuitem', { name: 'Open' }));
+    await page.keyboard.press('ArrowDown');
+    await untilFocused('Edit', menu.getByRole('menuitem', { name: 'Edit' }));
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    await untilFocused('Delete… (↑ from the first wraps)', menu.getByRole('menuitem', { name: 'Delete…' }));
+    await page.keyboard.press('Home');
+    await untilFocused('Open (Home)', menu.getByRole('menuitem', { name: 'Open' }));
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'detached' });
+    await untilFocused('the menu button', button);
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+
+    await page.keyboard.press('ArrowUp');
+    await untilFocused('Delete… (↑ opens on the last)', menu.getByRole('menuitem', { name: 'Delete…' }));
+    await page.keyboard.press('Enter');
+    const confirmation = row('Hinge').getByRole('group', { name: 'Confirm deletion' });
+    await untilFocused('Keep it', confirmation.getByRole('button', { name: 'Keep it' }));
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await confirmation.waitFor({ state: 'detached' });
+    await untilFocused('the menu button after the confirmation', button);
+  });
+
+  it('moves the focus into the new-design form, and Escape closes it (asking first once something was typed)', async () => {
+    const newDesign = page.getByRole('button', { name: 'New design' });
+    await newDesign.focus();
+    await page.keyboard.press('Enter');
+    const form = page.getByRole('form', { name: /New design/ });
+    await untilFocused('the Name field', form.getByLabel('Name'));
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await form.waitFor({ state: 'detached' });
+    await untilFocused('New design', newDesign);
+
+    await page.keyboard.press('Enter');
+    await untilFocused('the Name field', form.getByLabel('Name'));
+    await page.keyboard.type('Clamp');
+    await page.keyboard.press('Escape');
+    const question = form.getByRole('group', { name: 'Discard what you typed' });
+    await untilFocused('Keep editing', question.getByRole('button', { name: 'Keep editing' }));
+    await page.keyboard.press('Escape');
+    await question.waitFor({ state: 'detached' });
+    await untilFocused('the Name field again', form.getByLabel('Name'));
+    expect(await form.getByLabel('Name').inputValue()).toBe('Clamp');
+    await page.keyboard.press('Escape');
+    await question.getByRole('button', { name: 'Discard' }).click();
+    await form.waitFor({ state: 'detached' });
+    await untilFocused('New design', newDesign);
+  });
+
+  it('opens a card\'s edit form with the focus in it; Escape closes it, the focus back on the menu button', async () => {
+    await (await ownAction(row('Hinge'), 'Edit')).click();
+    const form = page.getByRole('form', { name: /Edit “Hinge”/ });
+    await untilFocused('the Name field', form.getByLabel('Name'));
+    await page.keyboard.press('Escape');
+    await form.waitFor({ state: 'detached' });
+    await untilFocused('the menu button', actionsButton(row('Hinge')));
   });
 
   it('refuses a name that is too long with the service\'s own message, then creates the design as a draft', async () => {
@@ -49,11 +141,10 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s My designs in C
     await form.getByRole('button', { name: 'Create draft' }).click();
     await row('Bracket').waitFor();
     expect(await row('Bracket').locator('.badge').first().textContent()).toBe('Draft');
-    await page.screenshot({ path: join(SCREENSHOTS, 'my-designs-light.png') });
   });
 
   it('edits a design without losing its description, and publishes only when asked and confirmed', async () => {
-    await row('Hinge').getByRole('button', { name: 'Edit' }).click();
+    await (await ownAction(row('Hinge'), 'Edit')).click();
     const form = page.getByRole('form', { name: /Edit “Hinge”/ });
     expect(await form.getByLabel('Description').inputValue()).toBe('<p>Print at 0.2 mm.</p>');
     await form.getByLabel('Name').fill('Hinge v2');
@@ -69,22 +160,67 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s My designs in C
     expect((await api.getDesign(hinge!.id)).primary_image_id).toBe(side.id);
     expect((await api.getDesign(hinge!.id)).state).not.toBe('published');
 
-    await row('Hinge v2').getByRole('button', { name: 'Publish…' }).click();
+    await (await ownAction(row('Hinge v2'), 'Publish…')).click();
     await row('Hinge v2').getByRole('button', { name: 'Not now' }).click();
+    await untilFocused('the menu button', actionsButton(row('Hinge v2')));
     expect((await api.getDesign(hinge!.id)).state).not.toBe('published');
-    await row('Hinge v2').getByRole('button', { name: 'Publish…' }).click();
+    await (await ownAction(row('Hinge v2'), 'Publish…')).click();
     await row('Hinge v2').getByRole('button', { name: 'Publish', exact: true }).click();
     await row('Hinge v2').getByText('Published', { exact: true }).waitFor();
     expect((await api.getDesign(hinge!.id)).state).toBe('published');
   });
 
+  it('says each folder\'s state as it syncs: in step, uploading, then when it last synced', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'my-designs-root-'));
+    try {
+      const { engine } = app;
+      await engine.chooseSyncFolder(root);
+      engine.acceptContentPolicy();
+      const { sync, runner } = engine.syncParts();
+      await sync.syncOnce({ settle: 'wait' });
+      const folderState = (name: string) => row(name).getByTestId('own-folder-state');
+      await until('Bracket in step', async () => (await folderState('Bracket').textContent()) === 'In step', 10_000);
+      // The pass's scan found its folder in step.
+      await until('its last sync said', async () => (await row('Bracket').getByTestId('own-last-sync').textContent()) === 'Synced just now', 10_000);
+
+      const bracket = engine.syncParts().sync.folders.all().find((folder) => folder.folder.toLowerCase().includes('bracket'))!.folder;
+      copyFileSync(join(FIXTURES, 'images', 'png-sample.png'), join(root, bracket, 'front.png'));
+      await sync.scan({ settle: 'wait' });
+      await until('Bracket uploading', async () => (await folderState('Bracket').textContent()) === 'Uploading 1');
+
+      // Its upload needs the person: the card says so, and its menu leads to where that is done.
+      const upload = engine.queue.list({ states: ['waiting'] }).find((item) => item.folder === bracket)!;
+      engine.queue.needsAttention(upload.id, 'conflict', 'Changed here and on the service.');
+      await until('Bracket in conflict', async () => (await folderState('Bracket').textContent()) === 'Conflict');
+      await actionsButton(row('Hinge v2')).click();
+      // Published, in step: nothing to publish, nothing to look at in Sync.
+      expect(await row('Hinge v2').getByRole('menuitem').allTextContents()).toEqual(['Open', 'Edit', 'Delete…']);
+      await page.keyboard.press('Escape');
+      await (await ownAction(row('Bracket'), 'Show in Sync')).click();
+      await page.getByRole('heading', { name: 'Recent activity' }).waitFor();
+      await page.getByRole('link', { name: 'My designs' }).click();
+      engine.queue.confirm(upload.id);
+      await until('Bracket uploading again', async () => (await folderState('Bracket').textContent()) === 'Uploading 1');
+      runner.start();
+      await runner.waitForIdle({ timeoutMs: 20_000 });
+      await until('Bracket in step again', async () => (await folderState('Bracket').textContent()) === 'In step');
+      await until('its last sync said', async () => (await row('Bracket').getByTestId('own-last-sync').textContent()) === 'Synced just now');
+      await until('its image counted', async () => (await row('Bracket').getByTestId('own-files').textContent()) === '1 image · 0 documents');
+      await page.setViewportSize({ width: 1400, height: 900 });
+      await page.screenshot({ path: join(SCREENSHOTS, 'my-designs-light.png') });
+    } finally {
+      await app.engine.syncParts().runner.stop();
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('deletes a design only once the deletion is confirmed', async () => {
     const api = clientFor(app.service.url, app.makerToken);
     const bracket = (await api.listUserDesigns('maker', { limit: 100 })).items.find((design) => design.name === 'Bracket')!;
-    await row('Bracket').getByRole('button', { name: 'Delete…' }).click();
+    await (await ownAction(row('Bracket'), 'Delete…')).click();
     await row('Bracket').getByRole('button', { name: 'Keep it' }).click();
     expect((await api.getDesign(bracket.id)).name).toBe('Bracket');
-    await row('Bracket').getByRole('button', { name: 'Delete…' }).click();
+    await (await ownAction(row('Bracket'), 'Delete…')).click();
     await row('Bracket').getByRole('button', { name: 'Delete', exact: true }).click();
     await row('Bracket').waitFor({ state: 'detached' });
     await expect(api.getDesign(bracket.id)).rejects.toSatisfy((error: unknown) => isServiceError(error, 'not-found'));

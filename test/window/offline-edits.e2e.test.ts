@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { startService, type RunningService } from '../../service/server/start-service';
 import { chromiumSkipReason } from '../support/chromium';
 import { clientFor } from '../engine/sync/sync-fixtures';
+import { ownAction } from './own-design-menu';
 import { openWindow, type WindowFixture } from './window-fixture';
 import { until } from '../support/until';
 
@@ -39,14 +40,14 @@ describe.skipIf(chromiumSkipReason !== undefined)('an edit made in the window wh
     const port = app.service.port;
     await app.service.stop();
 
-    await row('Hinge').getByRole('button', { name: 'Edit' }).click();
+    await (await ownAction(row('Hinge'), 'Edit')).click();
     const form = page.getByRole('form', { name: /Edit “Hinge”/ });
     await form.getByLabel('Name').fill('Hinge offline');
     await form.getByRole('button', { name: 'Save changes' }).click();
     await row('Hinge offline').getByTestId('own-note').filter({ hasText: 'Saved here; it is sent when the service is back.' }).waitFor();
 
     // Publishing needs the service at once: not offered while it cannot be reached, and the row says why.
-    const publish = row('Hinge offline').getByRole('button', { name: 'Publish…' });
+    const publish = await ownAction(row('Hinge offline'), 'Publish…');
     await until('Publish… turned off', async () => await publish.isDisabled());
     expect(await row('Hinge offline').getByTestId('action-reason').textContent()).toMatch(/Publishing and deleting need the service, which cannot be reached now\./);
 
@@ -61,7 +62,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('an edit made in the window wh
     await page.getByRole('link', { name: 'My designs' }).click();
     await row('Hinge offline').waitFor();
     await until('the note gone', async () => (await row('Hinge offline').getByTestId('own-note').count()) === 0);
-    await until('Publish… offered again', async () => await row('Hinge offline').getByRole('button', { name: 'Publish…' }).isEnabled());
+    await until('Publish… offered again', async () => await (await ownAction(row('Hinge offline'), 'Publish…')).isEnabled());
     expect((await api.getDesign(hingeId)).state).not.toBe('published');
   }, 90_000);
 });

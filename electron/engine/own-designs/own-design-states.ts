@@ -2,6 +2,7 @@ import type { OwnSyncState, QueueState } from '../../../shared';
 import type { DesignSummary } from '../cache/design-reads';
 import type { QueueItem } from '../queue/queue-item';
 import type { Engine } from '../runtime/engine';
+import { ownFolderFacts, type OwnFolderFacts } from './own-folder-facts';
 
 const NOT_DONE: QueueState[] = ['running', 'waiting', 'attention', 'failed'];
 
@@ -18,6 +19,8 @@ export interface OwnDesignState {
   editsWaiting: number;
   /** File changes of its folder that wait to be sent. */
   filesWaiting: number;
+  /** Its folder's state, files and last sync, as My designs shows them. */
+  folderFacts: OwnFolderFacts;
 }
 
 function syncStateOf(items: QueueItem[], folder: string | null, hasRoot: boolean): OwnSyncState {
@@ -42,13 +45,19 @@ function withEdit(summary: DesignSummary, edit: QueueItem): DesignSummary {
 /** The folders of the sync folder by design, when a service is chosen (no folder otherwise). */
 function foldersOf(engine: Engine) {
   const parts = engine.serviceUrl() ? engine.syncParts() : null;
-  return { hasRoot: parts?.sync.root.current() != null, folderOf: (id: number) => parts?.sync.folders.ofDesign(id)?.folder ?? null, designOf: (folder: string) => parts?.sync.folders.get(folder)?.designId ?? null };
+  return {
+    hasRoot: parts?.sync.root.current() != null,
+    folderOf: (id: number) => parts?.sync.folders.ofDesign(id)?.folder ?? null,
+    designOf: (folder: string) => parts?.sync.folders.get(folder)?.designId ?? null,
+    syncedFiles: (id: number) => parts?.sync.base.ofDesign(id) ?? [],
+  };
 }
 
 /** The states of these cached own designs, from the queue's open items and the sync folder's links. */
 export function ownDesignStates(engine: Engine, summaries: readonly DesignSummary[]): OwnDesignState[] {
-  const { hasRoot, folderOf } = foldersOf(engine);
+  const { hasRoot, folderOf, syncedFiles } = foldersOf(engine);
   const open = engine.queue.list({ states: NOT_DONE });
+  const lastScanAt = hasRoot ? engine.queue.status().lastScanAt : null;
   return summaries.map((cached) => {
     const folder = folderOf(cached.id);
     const items = open.filter((item) => item.designId === cached.id || (folder !== null && item.folder === folder));
@@ -63,6 +72,7 @@ export function ownDesignStates(engine: Engine, summaries: readonly DesignSummar
       pending: items.length,
       editsWaiting: edits.length,
       filesWaiting: files.filter((item) => item.state === 'waiting').length,
+      folderFacts: ownFolderFacts(engine, cached.id, hasRoot ? folder : null, items, folder !== null ? syncedFiles(cached.id) : [], lastScanAt),
     };
   });
 }

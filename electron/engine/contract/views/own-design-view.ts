@@ -3,6 +3,7 @@ import type { OwnDesignState } from '../../own-designs/own-design-states';
 import type { Engine } from '../../runtime/engine';
 import { resolveAuthors } from '../resolve-authors';
 import { designCard } from './design-card';
+import { iso } from './iso';
 
 /** What a design's waiting changes mean now, in words: whether they are being sent, or wait (and for what). */
 function noteOf(engine: Engine, state: OwnDesignState): string | null {
@@ -28,6 +29,11 @@ export async function ownDesignViews(engine: Engine, states: readonly OwnDesignS
     syncState: state.syncState,
     pending: state.pending,
     note: noteOf(engine, state),
+    folderState: state.folderFacts.folderState,
+    uploading: state.folderFacts.uploading,
+    needsYou: state.folderFacts.needsYou,
+    files: state.folderFacts.files,
+    lastSyncedAt: iso(state.folderFacts.lastSyncedAt),
   }));
 }
 

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { FieldErrors, ImageView } from '../../../../shared';
 import { DEFAULT_LICENSE, LICENSE_CODES, LICENSES } from '../../../../shared/licenses/licenses';
 import { fieldLabel, labelledFieldError } from '../../../../shared/validation/field-labels';
@@ -6,6 +6,7 @@ import { LIMITS } from '../../../../shared/validation/limits';
 import type { DesignFormFields, SaveResult } from '../../stores/my-designs-store';
 import type { Availability } from '../availability';
 import { ProblemBanner } from '../shell/ProblemBanner';
+import { InlineConfirm } from './InlineConfirm';
 
 /** The fields this form shows beside their own message; an error of any other is said in the form's banner. */
 const SHOWN_FIELDS = new Set(['name', 'excerpt', 'license', 'primaryImageId']);
@@ -15,6 +16,7 @@ interface DesignFormProps {
   initial?: Partial<DesignFormFields>;
   submitLabel: string;
   onSubmit(fields: DesignFormFields): Promise<SaveResult>;
+  /** Closes the form (Cancel, or Escape: asked first when something was typed). */
   onCancel(): void;
   /** Editing: the design's images, one of which may be its cover. */
   images?: ImageView[];
@@ -22,13 +24,21 @@ interface DesignFormProps {
   availability: Availability;
 }
 
-/** A design's fields, with the service's limits and its own messages; the license picker says what each license means. */
+/**
+ * A design's fields, with the service's limits and its own messages; the license picker says what each license means.
+ * The focus starts in its first field; Escape closes it, asking first whether to drop what was typed.
+ */
 export function DesignForm({ title, initial = {}, submitLabel, onSubmit, onCancel, images, availability: canSave }: DesignFormProps) {
   const id = useId();
-  const [fields, setFields] = useState<DesignFormFields>({
+  const [started] = useState<DesignFormFields>(() => ({
     name: initial.name ?? '', excerpt: initial.excerpt ?? '', license: initial.license ?? DEFAULT_LICENSE, description: initial.description ?? '',
     primaryImageId: initial.primaryImageId ?? null,
-  });
+  }));
+  const [fields, setFields] = useState<DesignFormFields>(started);
+  const firstField = useRef<HTMLInputElement>(null);
+  useEffect(() => firstField.current?.focus(), []);
+  const [askingToDiscard, setAskingToDiscard] = useState(false);
+  const focusBeforeAsking = useRef<HTMLElement | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [message, setMessage] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -52,10 +62,23 @@ export function DesignForm({ title, initial = {}, submitLabel, onSubmit, onCance
       : ['Some fields need a change.', ...elsewhere.flatMap(([name, texts]) => texts.map((text) => `${labelledFieldError(name, text)}.`))].join(' '));
   }
 
+  function onKey(event: KeyboardEvent) {
+    if (event.key !== 'Escape' || event.defaultPrevented || askingToDiscard) return;
+    event.preventDefault();
+    const typed = (Object.keys(started) as (keyof DesignFormFields)[]).some((name) => fields[name] !== started[name]);
+    if (!typed) return onCancel();
+    focusBeforeAsking.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setAskingToDiscard(true);
+  }
+  function keepEditing() {
+    setAskingToDiscard(false);
+    (focusBeforeAsking.current ?? firstField.current)?.focus();
+  }
+
   const field = (name: 'name' | 'excerpt', label: string, max: number) => (
     <div className="field">
       <label htmlFor={`${id}-${name}`}>{label}</label>
-      <input id={`${id}-${name}`} value={fields[name]} onChange={change(name)} aria-invalid={errors[name] ? true : undefined}
+      <input id={`${id}-${name}`} ref={name === 'name' ? firstField : undefined} value={fields[name]} onChange={change(name)} aria-invalid={errors[name] ? true : undefined}
         aria-describedby={`${id}-${name}-help`} />
       <p id={`${id}-${name}-help`} className={errors[name] ? 'field-error' : 'field-help'}>
         {errorOf(name) ?? `${[...fields[name]].length} of ${max} characters`}
@@ -64,7 +87,7 @@ export function DesignForm({ title, initial = {}, submitLabel, onSubmit, onCance
   );
 
   return (
-    <form className="design-form" aria-label={title} onSubmit={(event) => void submit(event)} noValidate>
+    <form className="design-form" aria-label={title} onSubmit={(event) => void submit(event)} onKeyDown={onKey} noValidate>
       <h3>{title}</h3>
       <ProblemBanner problem={message} />
       {field('name', fieldLabel('name'), LIMITS.designNameMax)}
@@ -109,6 +132,12 @@ export function DesignForm({ title, initial = {}, submitLabel, onSubmit, onCance
         <button type="button" onClick={onCancel}>Cancel</button>
         {saveNote ? <span id={`${id}-save-note`} className="action-reason" data-testid="action-reason">{saveNote}</span> : null}
       </div>
+      {askingToDiscard ? (
+        <InlineConfirm label="Discard what you typed" confirmText="Discard" confirmClass="danger" confirmDisabled={false} describedBy={undefined}
+          onConfirm={onCancel} cancelText="Keep editing" onCancel={keepEditing}>
+          Close the form and drop what you typed?
+        </InlineConfirm>
+      ) : null}
     </form>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useAccount } from '../../stores/account-store';
 import { useMyDesigns } from '../../stores/my-designs-store';
 import { ProblemBanner } from '../shell/ProblemBanner';
@@ -13,14 +13,27 @@ export function MyDesignsView() {
   const creation = useAvailability().can('create-design');
   const reasonId = useId();
   const [creating, setCreating] = useState(false);
+  const newButton = useRef<HTMLButtonElement>(null);
+  const [focusNew, setFocusNew] = useState(false);
   useEffect(() => void load(), [load]);
+  // The form closed: the focus goes back to the button that opened it.
+  useEffect(() => {
+    if (focusNew && !creating) {
+      newButton.current?.focus();
+      setFocusNew(false);
+    }
+  }, [focusNew, creating]);
+  const closeForm = () => {
+    setCreating(false);
+    setFocusNew(true);
+  };
   return (
     <section className="mine" aria-labelledby="mine-title">
       <header className="mine-header">
         <h2 id="mine-title">My designs</h2>
         {creating ? null : (
           <div className="own-actions">
-            <button type="button" className="primary" disabled={!creation.enabled} aria-describedby={creation.enabled ? undefined : reasonId}
+            <button type="button" className="primary" ref={newButton} disabled={!creation.enabled} aria-describedby={creation.enabled ? undefined : reasonId}
               onClick={() => setCreating(true)}>New design</button>
             {creation.enabled ? null : <span id={reasonId} className="action-reason" data-testid="action-reason">{creation.reason}</span>}
           </div>
@@ -30,16 +43,16 @@ export function MyDesignsView() {
       <ProblemBanner problem={listProblem} />
       <ProblemBanner problem={problem} onDismiss={dismissProblem} />
       {creating ? (
-        <DesignForm title="New design (a draft until you publish it)" submitLabel="Create draft" availability={creation} onCancel={() => setCreating(false)}
+        <DesignForm title="New design (a draft until you publish it)" submitLabel="Create draft" availability={creation} onCancel={closeForm}
           onSubmit={async (fields) => {
             const result = await create(fields);
-            if (result.ok) setCreating(false);
+            if (result.ok) closeForm();
             return result;
           }} />
       ) : null}
       {items === null ? <p className="empty" role="status">Loading your designs…</p>
         : items.length === 0 && signedIn ? <p className="empty">You have no designs yet. Create one, or drop a folder into your sync folder.</p>
-        : <ul className="own-list">{items.map((design) => <OwnDesignRow key={design.card.id} design={design} />)}</ul>}
+        : <ul className="own-list" aria-label="My designs">{items.map((design) => <OwnDesignRow key={design.card.id} design={design} />)}</ul>}
     </section>
   );
 }
