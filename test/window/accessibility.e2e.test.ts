@@ -12,6 +12,9 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
 
 interface AxeViolation { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }
 
+/** The window's sizes checked: a desktop one (two columns on a design) and a small one (one column). */
+const SIZES = [{ width: 1400, height: 900 }, { width: 1024, height: 700 }] as const;
+
 let app: WindowFixture;
 let page: Page;
 
@@ -54,16 +57,21 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s accessibility (
 
   afterAll(() => app?.close());
 
-  it('has none on the library', async () => {
-    await page.locator('[data-testid="design-card"]').first().waitFor();
-    expect(await seriousViolations()).toEqual([]);
-  });
+  for (const size of SIZES) {
+    it(`has none on the library at ${size.width}×${size.height}`, async () => {
+      await page.setViewportSize(size);
+      await page.goto(`${app.host.origin}/#/`);
+      await page.locator('[data-testid="design-card"]').first().waitFor();
+      expect(await seriousViolations()).toEqual([]);
+    });
 
-  it('has none on a design', async () => {
-    await page.goto(`${app.host.origin}/#/designs/${gearId}`);
-    await page.getByRole('heading', { name: 'Gear', level: 2 }).waitFor();
-    expect(await seriousViolations()).toEqual([]);
-  });
+    it(`has none on a design at ${size.width}×${size.height}`, async () => {
+      await page.setViewportSize(size);
+      await page.goto(`${app.host.origin}/#/designs/${gearId}`);
+      await page.getByRole('heading', { name: 'Gear', level: 2 }).waitFor();
+      expect(await seriousViolations()).toEqual([]);
+    });
+  }
 
   it('has none on an author', async () => {
     await page.locator('.design-author a').click();
@@ -78,17 +86,21 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s accessibility (
     expect(await seriousViolations()).toEqual([]);
   });
 
-  it('has none on Sync', async () => {
-    await page.getByRole('link', { name: 'Sync', exact: true }).click();
-    await page.getByRole('heading', { name: 'Recent activity' }).waitFor();
-    expect(await seriousViolations()).toEqual([]);
-  });
+  for (const size of SIZES) {
+    it(`has none on Sync at ${size.width}×${size.height}`, async () => {
+      await page.setViewportSize(size);
+      await page.getByRole('link', { name: 'Sync', exact: true }).click();
+      await page.getByRole('heading', { name: 'Recent activity' }).waitFor();
+      expect(await seriousViolations()).toEqual([]);
+    });
 
-  it('has none on Settings', async () => {
-    await page.getByRole('link', { name: 'Settings' }).click();
-    await page.getByRole('heading', { name: 'Offline cache' }).waitFor();
-    expect(await seriousViolations()).toEqual([]);
-  });
+    it(`has none on Settings at ${size.width}×${size.height}`, async () => {
+      await page.setViewportSize(size);
+      await page.getByRole('link', { name: 'Settings' }).click();
+      await page.getByRole('heading', { name: 'Offline cache' }).waitFor();
+      expect(await seriousViolations()).toEqual([]);
+    });
+  }
 
   it('would see one if there were (the check itself works): a button without a name', async () => {
     await page.evaluate(() => {

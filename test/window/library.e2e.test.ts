@@ -27,6 +27,8 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s library in Chro
       }
     });
     page = app.page;
+    // The README's screenshots are taken at a desktop window's size.
+    await page.setViewportSize({ width: 1400, height: 900 });
   }, 90_000);
 
   afterAll(() => app?.close());

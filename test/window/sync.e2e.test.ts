@@ -7,6 +7,7 @@ import { tempDir } from '../engine/cache/cache-fixtures';
 import { clientFor } from '../engine/sync/sync-fixtures';
 import { openWindow, type WindowFixture } from './window-fixture';
 import { until } from '../support/until';
+import { seriousViolations } from './axe-check';
 
 const SCREENSHOTS = join(import.meta.dirname, '../../docs/screenshots');
 
@@ -15,6 +16,14 @@ let page: Page;
 let hingeId: number;
 let root: string;
 const rootParent = tempDir('window-sync-root');
+
+/** axe-core's serious and critical findings, in both themes, at a desktop window's size and a small one's. */
+async function expectNoSeriousViolationsAtBothSizes() {
+  for (const size of [{ width: 1024, height: 700 }, { width: 1400, height: 900 }]) {
+    await page.setViewportSize(size);
+    expect(await seriousViolations(page)).toEqual([]);
+  }
+}
 
 describe.skipIf(chromiumSkipReason !== undefined)('the window\'s sync view in Chromium', () => {
   beforeAll(async () => {
@@ -26,6 +35,8 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s sync view in Ch
     });
     page = app.page;
     root = join(rootParent, 'Designs');
+    // The README's screenshots are taken at a desktop window's size.
+    await page.setViewportSize({ width: 1400, height: 900 });
     await page.getByRole('link', { name: 'Sync', exact: true }).click();
     await page.getByRole('heading', { name: 'Sync', level: 2 }).waitFor();
   }, 90_000);
@@ -66,19 +77,20 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s sync view in Ch
     await refused.waitFor({ state: 'detached' });
   });
 
-  it('waits for confirmation before deleting on the service, and deletes once confirmed', async () => {
+  it('waits for confirmation before deleting on the service (no accessibility problem at both sizes), and deletes once confirmed', async () => {
     const api = clientFor(app.service.url, app.makerToken);
     rmSync(join(root, 'hinge', 'part.stl'));
     const deletion = page.getByTestId('waiting-item').filter({ hasText: 'part.stl' });
     await deletion.waitFor({ timeout: 20_000 });
     expect((await api.listDocuments(hingeId)).map((document) => document.name)).toEqual(['part.stl']);
     await page.screenshot({ path: join(SCREENSHOTS, 'sync-light.png') });
+    await expectNoSeriousViolationsAtBothSizes();
     await deletion.getByRole('button', { name: 'Delete on the service' }).click();
     await until('the deletion on the service', async () => (await api.listDocuments(hingeId)).length === 0);
     expect(app.cspViolations).toEqual([]);
   });
 
-  it('lists a file changed on both sides with both versions and when each changed; keeping both uploads my copy', async () => {
+  it('lists a file changed on both sides with both versions and when each changed', async () => {
     const api = clientFor(app.service.url, app.makerToken);
     writeFileSync(join(root, 'hinge', 'gear.stl'), 'solid base\nendsolid base\n');
     await until('the first upload', async () => (await api.listDocuments(hingeId)).some((document) => document.name === 'gear.stl'));
@@ -99,6 +111,26 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s sync view in Ch
     expect(text).toMatch(/Your version, kept as\s*gear \(conflicted copy \d{4}-\d{2}-\d{2} \d{4}\)\.stl, changed /);
     expect(text).not.toMatch(/an unknown time/);
     await page.screenshot({ path: join(SCREENSHOTS, 'sync-conflict-light.png') });
+  });
+
+  it('asks before keeping only the service\'s version, with the focus on "Not now"; Escape closes the question and the focus goes back', async () => {
+    const conflict = page.getByRole('group', { name: 'Conflict on gear.stl' });
+    const keepService = conflict.getByRole('button', { name: 'Keep only the service\'s version…' });
+    await keepService.focus();
+    await page.keyboard.press('Enter');
+    const question = conflict.getByRole('group', { name: 'Keep only the service\'s version?' });
+    await question.waitFor();
+    await expectNoSeriousViolationsAtBothSizes();
+    await until('the focus on "Not now"', () => question.getByRole('button', { name: 'Not now' }).evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement));
+    await page.keyboard.press('Escape');
+    await question.waitFor({ state: 'detached' });
+    await until('the focus back on the button that asked', () => keepService.evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement));
+    expect(await conflict.getByRole('button', { name: /Keep both/ }).isVisible()).toBe(true);
+  });
+
+  it('keeps both versions when asked: my copy is uploaded as a new file', async () => {
+    const api = clientFor(app.service.url, app.makerToken);
+    const conflict = page.getByRole('group', { name: 'Conflict on gear.stl' });
     await conflict.getByRole('button', { name: /Keep both/ }).click();
     await until('my copy on the service', async () => (await api.listDocuments(hingeId)).some((document) => /conflicted copy/.test(document.name)));
     expect(app.cspViolations).toEqual([]);

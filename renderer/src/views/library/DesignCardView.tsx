@@ -1,12 +1,15 @@
 import type { DesignCard } from '../../../../shared';
 import { designHref } from '../../stores/navigation-store';
 
-/** A design's card: thumbnail (loaded lazily, from the file cache), name, author, license; rule 2 shown where it applies. */
-export function DesignCardView({ card }: { card: DesignCard }) {
+/**
+ * A design's card: thumbnail (loaded lazily, from the file cache), name, author, license; rule 2 shown where it
+ * applies. In the library's grid, its link carries its place (`index`) for the arrow keys.
+ */
+export function DesignCardView({ card, index }: { card: DesignCard; index?: number }) {
   return (
     <article className="card" data-testid="design-card" aria-label={card.name}>
       {card.thumbnailUrl ? <img className="thumb" src={card.thumbnailUrl} alt="" loading="lazy" decoding="async" /> : <div className="thumb thumb-none" aria-hidden="true" />}
-      <h3 className="card-name"><a href={designHref(card.id)}>{card.name}</a></h3>
+      <h3 className="card-name"><a href={designHref(card.id)} data-design-id={card.id} data-index={index}>{card.name}</a></h3>
       <p className="card-author">{card.author.screenName ? `by ${card.author.screenName}` : 'author unknown'}</p>
       <p className="card-meta">
         {card.license ? <span className="license" title={card.license.meaning}>{card.license.title}</span> : null}

@@ -1,16 +1,35 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { PAGE_SIZE, useLibrary } from '../../stores/library-store';
 import { DesignCardView } from './DesignCardView';
+import { focusMove } from './grid-keys';
+import { noteCardOpened, noteLibraryScroll, takeLibraryPlace } from './library-return';
 
 const CARD_WIDTH = 220;
 const GAP = 16;
-const ROW_HEIGHT = 300;
+const ROW_HEIGHT = 312;
 
-/** Rows of cards, virtualized: only the visible rows are in the DOM, and only their pages are asked of the engine. */
+/** A card's link carries its place in the grid (for the arrow keys) and its design (for coming back). */
+function cardLinkSelector(target: { index: number } | { id: number }): string {
+  return 'index' in target ? `a[data-index="${target.index}"]` : `a[data-design-id="${target.id}"]`;
+}
+
+function cardIndexOf(target: EventTarget): number | null {
+  const index = target instanceof HTMLAnchorElement ? target.dataset.index : undefined;
+  return index === undefined ? null : Number(index);
+}
+
+/**
+ * Rows of cards, virtualized: only the visible rows are in the DOM, and only their pages are asked of the engine.
+ * Arrow keys move between cards (Home/End in the row, Ctrl+Home/End to the first and last); coming back from a design,
+ * the grid is where it was and the card that was opened has the focus.
+ */
 export function DesignGrid({ total }: { total: number }) {
   const scroller = useRef<HTMLDivElement>(null);
-  const [columns, setColumns] = useState(4);
+  const [returning] = useState(takeLibraryPlace);
+  const [columns, setColumns] = useState(returning?.columns || 4);
+  // A card to focus once it is shown (scrolled to, and its page loaded): by index (arrow keys) or by design (coming back).
+  const [focusTarget, setFocusTarget] = useState<{ index: number } | { id: number } | null>(returning?.openedId ? { id: returning.openedId } : null);
   const pages = useLibrary((store) => store.pages);
   const ensureRange = useLibrary((store) => store.ensureRange);
 
@@ -23,14 +42,47 @@ export function DesignGrid({ total }: { total: number }) {
   }, []);
 
   const rows = Math.ceil(total / columns);
-  const virtualizer = useVirtualizer({ count: rows, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 2 });
+  const virtualizer = useVirtualizer({
+    count: rows, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 2, initialOffset: returning?.scrollTop ?? 0,
+  });
   const visible = virtualizer.getVirtualItems();
   const first = (visible[0]?.index ?? 0) * columns;
   const last = Math.min(total - 1, ((visible[visible.length - 1]?.index ?? 0) + 1) * columns - 1);
   useEffect(() => ensureRange(first, last), [first, last, ensureRange, pages]);
 
+  useLayoutEffect(() => {
+    if (returning && scroller.current) scroller.current.scrollTop = returning.scrollTop;
+  }, [returning]);
+
+  useEffect(() => {
+    if (!focusTarget || !scroller.current) return;
+    // Coming back, focus goes to the card only if nothing else took it (the search, asked for by "/" or Ctrl+K).
+    if ('id' in focusTarget && document.activeElement && document.activeElement !== document.body) {
+      setFocusTarget(null);
+      return;
+    }
+    const link = scroller.current.querySelector<HTMLAnchorElement>(cardLinkSelector(focusTarget));
+    if (!link) return;
+    link.focus({ preventScroll: 'id' in focusTarget });
+    setFocusTarget(null);
+  });
+
+  const moveFocus = (event: KeyboardEvent) => {
+    const index = cardIndexOf(event.target);
+    const next = index === null ? null : focusMove(event, index, columns, total);
+    if (next === null) return;
+    event.preventDefault();
+    virtualizer.scrollToIndex(Math.floor(next / columns), { align: 'auto' });
+    setFocusTarget({ index: next });
+  };
+
   return (
-    <div ref={scroller} className="grid-scroller" tabIndex={-1}>
+    <div ref={scroller} className="grid-scroller" tabIndex={-1} onKeyDown={moveFocus}
+      onScroll={(event) => noteLibraryScroll(event.currentTarget.scrollTop, columns)}
+      onClick={(event) => {
+        const id = (event.target as HTMLElement).closest<HTMLElement>('[data-design-id]')?.dataset.designId;
+        if (id) noteCardOpened(Number(id));
+      }}>
       <div className="grid-body" style={{ height: virtualizer.getTotalSize() }}>
         {visible.map((row) => (
           <div key={row.key} className="grid-row" role="list" style={{ transform: `translateY(${row.start}px)`, gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}>
@@ -38,7 +90,7 @@ export function DesignGrid({ total }: { total: number }) {
               const index = row.index * columns + column;
               if (index >= total) return null;
               const card = pages[Math.floor(index / PAGE_SIZE)]?.[index % PAGE_SIZE];
-              return <div key={index} role="listitem">{card ? <DesignCardView card={card} /> : <div className="card card-loading" aria-busy="true" />}</div>;
+              return <div key={index} role="listitem">{card ? <DesignCardView card={card} index={index} /> : <div className="card card-loading" aria-busy="true" />}</div>;
             })}
           </div>
         ))}

@@ -1,6 +1,8 @@
+import { useEffect, useRef } from 'react';
 import type { LibrarySort, LicenseCode } from '../../../../shared';
 import { LICENSE_CODES, LICENSES } from '../../../../shared/licenses/licenses';
 import { useLibrary } from '../../stores/library-store';
+import { offerSearchFocus } from './search-shortcut';
 import { ServiceSearchNote } from './ServiceSearchNote';
 
 const SORTS: { value: LibrarySort; label: string }[] = [
@@ -14,11 +16,16 @@ export function LibraryToolbar() {
   const filter = useLibrary((store) => store.filter);
   const total = useLibrary((store) => store.total);
   const setFilter = useLibrary((store) => store.setFilter);
+  const search = useRef<HTMLInputElement>(null);
+  useEffect(() => offerSearchFocus(() => {
+    search.current?.focus();
+    search.current?.select();
+  }), []);
   return (
     <div className="toolbar" role="search">
       <label className="search">
         <span className="visually-hidden">Search designs</span>
-        <input type="search" placeholder="Search designs (works offline)" value={filter.query} onChange={(event) => setFilter({ query: event.target.value })} />
+        <input ref={search} type="search" aria-keyshortcuts="/ Control+K Meta+K" placeholder="Search designs (works offline)" value={filter.query} onChange={(event) => setFilter({ query: event.target.value })} />
       </label>
       <label>
         <span>License</span>
@@ -33,8 +40,11 @@ export function LibraryToolbar() {
           {SORTS.map((sort) => <option key={sort.value} value={sort.value}>{sort.label}</option>)}
         </select>
       </label>
-      <ServiceSearchNote />
-      <p className="count" aria-live="polite">{total === null ? '' : `${total.toLocaleString()} design${total === 1 ? '' : 's'}`}</p>
+      {/* A line of its own, always there: a note appearing in it moves nothing. */}
+      <div className="toolbar-status">
+        <ServiceSearchNote />
+        <p className="count" aria-live="polite">{total === null ? '' : `${total.toLocaleString()} design${total === 1 ? '' : 's'}`}</p>
+      </div>
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { ProblemBanner } from '../shell/ProblemBanner';
 import { DesignGrid } from './DesignGrid';
 import { LibraryEmpty } from './LibraryEmpty';
 import { LibraryToolbar } from './LibraryToolbar';
+import { noteLibraryLeft } from './library-return';
 
 /** Every cached design: search as you type, a license filter, a sort, and a grid that only renders what is visible. */
 export function LibraryView() {
@@ -12,7 +13,11 @@ export function LibraryView() {
   const pullProblem = useLibrary((store) => store.pullProblem);
   const shownQuery = useLibrary((store) => store.shownQuery);
   useEffect(() => {
-    if (!firstPageAskedBeforeRender()) useLibrary.getState().refresh();
+    // Coming back, the cards are still current (the store follows the engine's changes meanwhile): the grid shows
+    // them at once, where it was, rather than reloading.
+    const { total: known, problem: failed } = useLibrary.getState();
+    if (!firstPageAskedBeforeRender() && (known === null || failed !== null)) useLibrary.getState().refresh();
+    return noteLibraryLeft;
   }, []);
   return (
     <section className="library" aria-labelledby="library-title" data-shown-query={shownQuery ?? undefined}>

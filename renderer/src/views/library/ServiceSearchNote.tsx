@@ -18,6 +18,6 @@ export function ServiceSearchNote() {
     : search.status === 'offline' ? windowWords(search.message)
     : search.found === 0 ? 'The service found nothing more.'
     : `Includes the service's ${search.found} best match${search.found === 1 ? '' : 'es'}.`;
-  if (text === null) return null;
+  // Always there, empty when there is nothing to say: the toolbar keeps its place, and the live region is heard.
   return <p className="service-search-note" role="status" data-testid="service-search">{text}</p>;
 }
