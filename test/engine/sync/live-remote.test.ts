@@ -144,8 +144,12 @@ describe('started while the service could not be reached', () => {
 
     away = await startService({ dataDir, port });
     // Well before the 10-minute rescan: the connectivity probe notices the service, the next poll makes the full pass.
-    const linked = await until('the design\'s folder', () => sync.folders.ofDesign(design.id), 20_000);
-    expect(existsSync(join(root, linked.folder))).toBe(true);
+    // A folder is linked first, then made (sync migration 0005): the pass is done with it once it is there.
+    const linked = await until('the design\'s folder', () => {
+      const folder = sync.folders.ofDesign(design.id);
+      return folder && existsSync(join(root, folder.folder)) ? folder : null;
+    }, 20_000);
+    expect(linked.designId).toBe(design.id);
   });
 });
 
