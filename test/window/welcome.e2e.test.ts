@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,31 +6,10 @@ import { chromiumSkipReason } from '../support/chromium';
 import { closedPort } from '../support/free-port';
 import { until } from '../support/until';
 import { clientFor } from '../engine/sync/sync-fixtures';
+import { seriousViolations } from './axe-check';
 import { openWindow, type WindowFixture } from './window-fixture';
 
 const SCREENSHOTS = join(import.meta.dirname, '../../docs/screenshots');
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }
-
-/** axe-core's serious and critical findings on what the page shows now, in both themes (as accessibility.e2e.test.ts). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const found: string[] = [];
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    await page.evaluate(AXE_SOURCE);
-    const violations = await page.evaluate(async () => {
-      const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
-      return (await axe.run((globalThis as unknown as { document: unknown }).document, { resultTypes: ['violations'] })).violations;
-    });
-    for (const violation of violations) {
-      if (violation.impact === 'serious' || violation.impact === 'critical') found.push(`${colorScheme}: ${violation.id}: ${violation.help} at ${violation.nodes.map((node) => JSON.stringify(node.target)).join(', ')}`);
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  return found;
-}
 
 const headerSignIn = (page: Page) => page.locator('header .account').getByRole('button', { name: 'Sign in' });
 const welcome = (page: Page) => page.getByRole('heading', { name: 'Welcome to design-sync', level: 2 });
