@@ -67,6 +67,17 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s accessibility (
       expect(await seriousViolations(page)).toEqual([]);
     });
 
+    it(`has none on My designs at ${size.width}×${size.height}, with a card's actions open`, async () => {
+      await page.setViewportSize(size);
+      await page.getByRole('link', { name: 'My designs' }).click();
+      const card = page.getByTestId('own-design').first();
+      await card.waitFor();
+      await card.getByRole('button', { name: /Actions/ }).click();
+      await card.getByRole('menu').waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+    });
+
     it(`has none on Settings at ${size.width}×${size.height}`, async () => {
       await page.setViewportSize(size);
       await page.getByRole('link', { name: 'Settings' }).click();
