@@ -115,7 +115,7 @@ describe('the sample service (the bundled local service with sample designs, run
   }, 240_000);
 
   it('says so when another program took its port, and keeps the address (the sign-in belongs to it)', async () => {
-    const taken: Server = createServer();
+    const taken: Server = createServer((socket) => socket.destroy());
     await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));
     const port = (taken.address() as { port: number }).port;
     const profile = tempDir('sample-service-taken');
