@@ -1,12 +1,31 @@
+import { createHash } from 'node:crypto';
 import { openAsBlob } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { FormDataEncoder } from 'form-data-encoder';
+
+/** What was read of an upload's file, once it was read whole. */
+export interface FileRead {
+  /** Hex SHA-1 of the bytes read (the bytes sent). */
+  sha1: string;
+  size: number;
+  /** The open file's modification time after the last read, in whole milliseconds. */
+  mtimeMs: number;
+  /** "dev:ino" of the file read. */
+  inode: string;
+}
 
 export interface UploadFile {
   /** The file on disk; it is streamed, never read whole into memory. */
   path: string;
   /** The name the service sees; defaults to the file's own name. */
   fileName?: string;
+  /**
+   * Called once the whole file has been read into the body, before the body's last bytes (its closing boundary) are
+   * given to the connection: the service cannot act on a request before them. What must be known, durably, before
+   * the service can act on it is written here; throwing cuts the request short, so the service never has all of it.
+   */
+  beforeLastBytes?: (read: FileRead) => void | Promise<void>;
 }
 
 export interface UploadProgress {
@@ -20,9 +39,48 @@ export interface MultipartBody {
   totalBytes: number;
 }
 
+/** The file changed (or went) while it was read into an upload's body: what was read is not one version of it. */
+export class FileChangedWhileReadError extends Error {
+  constructor(path: string) {
+    super(`${path} changed while it was being read`);
+    this.name = 'FileChangedWhileReadError';
+  }
+}
+
+const READ_BYTES = 1024 * 1024;
+
 /**
- * A multipart/form-data body of Rails-style fields (`image[name]`) and one file, streamed from disk
- * (form-data-encoder over a file-backed Blob), with a known Content-Length and progress as bytes are taken.
+ * The file's bytes, hashed as they are read (one read serves the hash and the body). Like a file-backed Blob, it
+ * fails as soon as the file's size or modification time is no longer what they were when it was opened.
+ */
+async function* fileBytes(file: UploadFile, expectedSize: number): AsyncGenerator<Uint8Array> {
+  const handle = await open(file.path, 'r');
+  try {
+    const opened = await handle.stat();
+    if (opened.size !== expectedSize) throw new FileChangedWhileReadError(file.path);
+    const hash = createHash('sha1');
+    let read = 0;
+    let stat = opened;
+    while (read < expectedSize) {
+      const length = Math.min(READ_BYTES, expectedSize - read);
+      const { bytesRead, buffer } = await handle.read(Buffer.allocUnsafe(length), 0, length, read);
+      stat = await handle.stat();
+      if (bytesRead === 0 || stat.size !== opened.size || stat.mtimeMs !== opened.mtimeMs) throw new FileChangedWhileReadError(file.path);
+      const bytes = buffer.subarray(0, bytesRead);
+      hash.update(bytes);
+      read += bytesRead;
+      yield bytes;
+    }
+    await file.beforeLastBytes?.({ sha1: hash.digest('hex'), size: read, mtimeMs: Math.trunc(stat.mtimeMs), inode: `${stat.dev}:${stat.ino}` });
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * A multipart/form-data body of Rails-style fields (`image[name]`) and one file, streamed from disk, with a known
+ * Content-Length and progress as bytes are taken. form-data-encoder frames it (over a file-backed Blob, which only
+ * gives the file's size and name); the file's bytes come from fileBytes, which hashes them on the way.
  * `onStall`: called when the receiver takes no bytes for `stallTimeoutMs`.
  */
 export async function multipartBody(
@@ -37,6 +95,13 @@ export async function multipartBody(
   const encoder = new FormDataEncoder(form);
   const totalBytes = Number(encoder.contentLength);
 
+  async function* encoded(): AsyncGenerator<Uint8Array> {
+    for (const part of encoder.values()) {
+      if (part instanceof Uint8Array) yield part;
+      else yield* fileBytes(file!, part.size);
+    }
+  }
+
   async function* counted(): AsyncGenerator<Uint8Array> {
     let sentBytes = 0;
     let lastReport = 0;
@@ -48,7 +113,7 @@ export async function multipartBody(
     };
     try {
       armStall();
-      for await (const chunk of encoder.encode()) {
+      for await (const chunk of encoded()) {
         sentBytes += chunk.byteLength;
         const now = Date.now();
         if (now - lastReport >= 100) {

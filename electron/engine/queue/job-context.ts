@@ -33,7 +33,8 @@ export function jobContext(parts: JobContextParts, itemId: number, signal: Abort
     signal,
     now: () => clock.now(),
     settleMs: parts.settleMs,
-    sending: (sent) => store.markSending(itemId, sent),
+    sending: (sent, options) => store.markSending(itemId, sent, options),
+    confirmSending: (sha1) => store.confirmSending(itemId, sha1),
     progress: (sentBytes, totalBytes) => {
       const now = clock.now();
       if (sentBytes < totalBytes && now - lastProgress < parts.progressIntervalMs) return;

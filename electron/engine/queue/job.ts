@@ -25,9 +25,12 @@ export interface JobContext {
   settleMs: number;
   /**
    * Stores what is about to be sent, durably, before the request goes out (see SentAttempt). False when the
-   * item is no longer running (cancelled a moment ago): then nothing may be sent.
+   * item is no longer running (cancelled a moment ago): then nothing may be sent. `untilLastBytes`: a streamed
+   * file's attempt, made durable by confirmSending before the body is complete (QueueStore.markSending).
    */
-  sending(sent: SentAttempt): boolean;
+  sending(sent: SentAttempt, options?: { untilLastBytes?: boolean }): boolean;
+  /** The streamed file was read whole: its SHA-1 joins the attempt, durably (QueueStore.confirmSending). */
+  confirmSending(sha1: string): boolean;
   /** Bytes sent so far (stored at most a few times a second). */
   progress(sentBytes: number, totalBytes: number): void;
   log(level: 'info' | 'warning' | 'error', message: string, path?: string | null): void;
@@ -118,20 +121,25 @@ export async function designGone(item: QueueItem, ctx: JobContext): Promise<JobR
   }
 }
 
-/** A local file ready to be sent: the version that will go out and its hash. */
+/** A local file ready to be sent: the version that will go out and, when it was asked for or known, its hash. */
 export interface PreparedFile {
   path: string;
   fileName: string;
   version: FileVersion;
-  sha1: string;
+  /** Known from the queue, or read because `needsSha1` said so; otherwise it is taken while the file is sent. */
+  sha1: string | null;
 }
 
 /**
  * Checks the file an upload or replace is about to send: gone → cancelled; refused by the shared rules →
  * attention 'refused' (never sent); another version than the queued one → waits until it has stayed unchanged
- * for settleMs, then that version is sent (the folder side usually re-queues it first). Hashes what will be sent.
+ * for settleMs, then that version is sent (the folder side usually re-queues it first). Hashes it first only when
+ * the hash is not known and `needsSha1(version)` (the job compares it with the last synced one before sending);
+ * otherwise the hash is taken from the bytes sent (streamed-file.ts), so the file is read once.
  */
-export async function prepareFile(item: QueueItem, kind: 'image' | 'document', ctx: JobContext): Promise<PreparedFile | JobResult> {
+export async function prepareFile(
+  item: QueueItem, kind: 'image' | 'document', ctx: JobContext, needsSha1: (version: FileVersion) => boolean,
+): Promise<PreparedFile | JobResult> {
   const relative = pathOf(item);
   const fileName = fileNameOf(relative);
   const path = absolutePath(ctx.root(), relative);
@@ -152,7 +160,8 @@ export async function prepareFile(item: QueueItem, kind: 'image' | 'document', c
     ctx.store.retarget(item.id, { file: { size: version.size, mtimeMs: version.mtimeMs } });
     knownSha1 = null;
   }
-  const sha1 = knownSha1 ?? (await sha1OfFile(path, ctx.signal));
+  if (knownSha1 !== null || !needsSha1(version)) return { path, fileName, version, sha1: knownSha1 };
+  const sha1 = await sha1OfFile(path, ctx.signal);
   const after = await currentVersion(path);
   if (!after || !sameVersion(after, version)) {
     return { outcome: 'waiting', at: ctx.now() + ctx.settleMs, reason: `${relative} is still changing: it is sent once it has settled.` };

@@ -353,8 +353,7 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
         }
         return;
       case 'done':
-        this.store.complete(item.id, result.record);
-        this.store.log('info', result.message, where);
+        this.store.complete(item.id, result.record, { message: result.message, path: where });
         return;
       case 'waiting':
         this.store.settle(item.id, { state: 'waiting', at: result.at, reason: result.reason, countAttempt: false, sent: 'clear' });
@@ -430,8 +429,7 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
     try {
       const result = await job.reconcile(row, sent, this.contextFor(row, new AbortController().signal));
       if (result?.outcome === 'done') {
-        this.store.complete(row.id, result.record);
-        this.store.log('info', `${describeItem(row)} had already reached the service when it was cancelled: it is kept there.`, row.path ?? row.folder);
+        this.store.complete(row.id, result.record, { message: `${describeItem(row)} had already reached the service when it was cancelled: it is kept there.`, path: row.path ?? row.folder });
       } else {
         this.store.clearSent(row.id);
       }

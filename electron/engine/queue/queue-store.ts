@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { AttentionKind, QueueKind, QueueState, SyncRunState, SyncStatusView } from '../../../shared';
 import { QUEUE_STATES } from '../../../shared';
 import type { Statement } from 'better-sqlite3';
+import { commitLightly } from '../sync-state/light-commit';
 import { statementsOf, type SyncDatabase } from '../sync-state/sync-database';
 import { SyncFolder } from '../sync-state/sync-root';
 import { completeItem, settleItem } from './item-endings';
@@ -10,7 +11,9 @@ import { DESIGN_EDIT_FIELDS, type CreateDesignPayload, type DesignEditFields, ty
 import { CLEAR_SENT, heldBack, toItem, type ActivityEntry, type NewQueueItem, type QueueEvent, type QueueItem, type QueueRow, type SentAttempt, type Settlement } from './queue-item';
 
 /**
- * The durable queue: every change is a row (written with synchronous=FULL) before anything is sent.
+ * The durable queue: every change is a row (written with synchronous=FULL) before anything is sent. A few writes of
+ * an upload are light commits (commitLightly): its claim, progress and attempt row, made durable by the commit of the
+ * read file's hash before the body's last bytes leave (markSending, confirmSending; docs/sync.md "Commits of an upload").
  * It emits 'change' (QueueEvent) after each write, for the window; another process follows it with
  * `changedSince()` (PRAGMA data_version).
  */
@@ -150,7 +153,9 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [
   /** The next item whose turn it is, marked running with the time it starts sending (for crash reconciliation). */
   claimNext(): QueueItem | null {
     const at = this.now();
-    const id = this.db.transaction(() => {
+    // Light: a claim lost in a power cut leaves the item waiting, run again from the start; before anything it sends
+    // can reach the service a durable commit (of its attempt) flushes it.
+    const id = commitLightly(this.db, this.db.transaction(() => {
       if (heldBack(this.status())) return null;
       const row = this.db
         .prepare(`SELECT id FROM queue_items WHERE state = 'waiting' AND paused = 0 AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT 1`)
@@ -158,7 +163,7 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [
       if (!row) return null;
       this.sql(`UPDATE queue_items SET state = 'running', attempts = attempts + 1, started_at = ?, updated_at = ? WHERE id = ?`).run(at, at, row.id);
       return row.id;
-    })();
+    }));
     return id === null ? null : this.changed(id);
   }
 
@@ -178,8 +183,9 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [
     return (this.sql(`SELECT count(*) AS n FROM queue_items WHERE state = 'waiting' AND paused = 0`).get() as { n: number }).n;
   }
 
+  /** Bytes sent so far: a light commit (a figure lost in a power cut is of no consequence). */
   progress(id: number, sent: number, total: number): void {
-    this.sql(`UPDATE queue_items SET bytes_sent = ?, bytes_total = ?, updated_at = ? WHERE id = ?`).run(sent, total, this.now(), id);
+    commitLightly(this.db, () => this.sql(`UPDATE queue_items SET bytes_sent = ?, bytes_total = ?, updated_at = ? WHERE id = ?`).run(sent, total, this.now(), id));
     this.changed(id);
   }
 
@@ -259,12 +265,26 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [
   /**
    * Records what an attempt is about to send, durably, before the request goes out (see SentAttempt).
    * Only for an item still running (a person may have cancelled it a moment ago): returns whether it was stored.
+   * `untilLastBytes`: a streamed file's attempt, stored in a light commit; confirmSending makes it durable before the
+   * body's last bytes go, and the service can make nothing of a body it did not have whole.
    */
-  markSending(id: number, sent: SentAttempt): boolean {
-    const { changes } = this.sql(
+  markSending(id: number, sent: SentAttempt, options: { untilLastBytes?: boolean } = {}): boolean {
+    const write = () => this.sql(
       `UPDATE queue_items SET sent_at = @at, sent_name = @name, sent_sha1 = @sha1, sent_size = @size, sent_mtime_ms = @mtimeMs,
          sent_inode = @inode, updated_at = @now WHERE id = @id AND state = 'running'`,
     ).run({ ...sent, now: this.now(), id });
+    const { changes } = options.untilLastBytes ? commitLightly(this.db, write) : write();
+    return changes > 0;
+  }
+
+  /**
+   * A streamed file was read whole: its SHA-1 (of the bytes sent) joins the attempt, in a durable commit made before
+   * the body's last bytes go. An attempt without a hash was therefore never had whole by the service. False when the
+   * item is no longer running or has no attempt (cancelled a moment ago): then the body must not be finished.
+   */
+  confirmSending(id: number, sha1: string): boolean {
+    const { changes } = this.sql(`UPDATE queue_items SET sent_sha1 = ?, updated_at = ? WHERE id = ? AND state = 'running' AND sent_at IS NOT NULL`)
+      .run(sha1, this.now(), id);
     return changes > 0;
   }
 
@@ -309,13 +329,19 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [
 
   /**
    * Marks an item done, running `record` (the last synced state: BaseFiles, DesignFolders) in the same
-   * transaction, so the two never disagree after a crash. A newer upload of the same path that waits becomes a
-   * replace of the record just made (it would otherwise add the file a second time).
+   * transaction, so the two never disagree after a crash; `line`, the activity line saying so, in it too (one
+   * durable commit). A newer upload of the same path that waits becomes a replace of the record just made (it would
+   * otherwise add the file a second time).
    */
-  complete(id: number, record: () => void = () => {}): QueueItem {
-    const followers = this.db.transaction(() => completeItem(this.sql, id, record, this.now()))();
+  complete(id: number, record: () => void = () => {}, line?: { message: string; path: string | null }): QueueItem {
+    const { followers, logged } = this.db.transaction(() => ({
+      followers: completeItem(this.sql, id, record, this.now()),
+      logged: line ? this.insertActivity('info', line.message, line.path) : null,
+    }))();
     for (const other of followers) this.changed(other);
-    return this.changed(id);
+    const item = this.changed(id);
+    if (logged && this.listenerCount('activity') > 0) this.emit('activity', logged);
+    return item;
   }
 
   /**
@@ -383,9 +409,14 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [
   }
 
   log(level: 'info' | 'warning' | 'error', message: string, path: string | null = null): void {
+    const entry = this.insertActivity(level, message, path);
+    if (this.listenerCount('activity') > 0) this.emit('activity', entry);
+  }
+
+  private insertActivity(level: ActivityEntry['level'], message: string, path: string | null): ActivityEntry {
     const at = this.now();
     const { lastInsertRowid } = this.sql('INSERT INTO activity (at, level, message, path) VALUES (?, ?, ?, ?)').run(at, level, message, path);
-    if (this.listenerCount('activity') > 0) this.emit('activity', { id: Number(lastInsertRowid), at, level, message, path });
+    return { id: Number(lastInsertRowid), at, level, message, path };
   }
 
   private changed(id: number): QueueItem {

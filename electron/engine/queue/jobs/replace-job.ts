@@ -5,6 +5,7 @@ import {
   createdSince, designGone, designIdOf, fileKindOf, isJobResult, NO_DESIGN_YET, pathOf, prepareFile, type Job, type JobContext, type JobResult,
 } from '../job';
 import type { QueueItem } from '../queue-item';
+import { startStreamedSend } from '../streamed-file';
 import { changedOnService } from './remote-content';
 
 async function readRemote(ctx: JobContext, designId: number, kind: 'image' | 'document', remoteId: number): Promise<Image | Document> {
@@ -30,9 +31,10 @@ export const replaceJob: Job<'replace'> = {
       ctx.store.retarget(item.id, { kind: 'upload', remoteId: null });
       return { outcome: 'waiting', at: 0, reason: null };
     }
-    const file = await prepareFile(item, kind, ctx);
-    if (isJobResult(file)) return file;
     const base = ctx.baseFiles.get(path);
+    // Unchanged since it was synced only if of the same size: then the hash is read first, to tell.
+    const file = await prepareFile(item, kind, ctx, (version) => base !== null && base.remoteId === remoteId && base.size === version.size);
+    if (isJobResult(file)) return file;
     if (base && base.remoteId === remoteId && base.sha1 === file.sha1) {
       return { outcome: 'done', message: `${path} has not changed since it was synced.`, record: () => ctx.baseFiles.record({ ...base, size: file.version.size, mtimeMs: file.version.mtimeMs, inode: file.version.inode, syncedAt: ctx.now() }) };
     }
@@ -45,13 +47,11 @@ export const replaceJob: Job<'replace'> = {
         reason: `${path} was changed on the service too since it was last synced: your version was not sent over it. The next sync keeps both (yours as a conflicted copy).`,
       };
     }
-    if (!ctx.sending({ at: ctx.now(), name: null, sha1: file.sha1, size: file.version.size, mtimeMs: file.version.mtimeMs, inode: file.version.inode })) {
-      return { outcome: 'cancelled', reason: 'Cancelled.' };
-    }
+    const send = startStreamedSend(file, null, ctx);
+    if (!send) return { outcome: 'cancelled', reason: 'Cancelled.' };
     const options = { onProgress: (p: { sentBytes: number; totalBytes: number }) => ctx.progress(p.sentBytes, p.totalBytes), signal: ctx.signal };
-    const upload = { path: file.path, fileName: file.fileName };
-    if (kind === 'image') await ctx.client.updateImage(designId, remoteId, {}, upload, options);
-    else await ctx.client.updateDocument(designId, remoteId, {}, upload, options);
+    if (kind === 'image') await ctx.client.updateImage(designId, remoteId, {}, send.upload, options);
+    else await ctx.client.updateDocument(designId, remoteId, {}, send.upload, options);
     // The PATCH answers 204: read the record back for its name and time, as the base keeps them.
     const remote = await readRemote(ctx, designId, kind, remoteId);
     const after = await currentVersion(file.path);
@@ -61,7 +61,7 @@ export const replaceJob: Job<'replace'> = {
       record: () => ctx.baseFiles.record({
         // The name this file was synced under: a rename made on the service meanwhile is left for the next pass to follow.
         path, folder: item.folder ?? folderOf(path), designId, kind, remoteId, remoteName: base?.remoteName ?? remote.name, remoteUpdatedAt: remote.updated_at,
-        size: file.version.size, mtimeMs: file.version.mtimeMs, inode: file.version.inode, sha1: file.sha1, syncedAt: ctx.now(),
+        size: file.version.size, mtimeMs: file.version.mtimeMs, inode: file.version.inode, sha1: send.sha1(), syncedAt: ctx.now(),
       }),
     };
   },
@@ -71,6 +71,7 @@ export const replaceJob: Job<'replace'> = {
     const kind = fileKindOf(item);
     const designId = designIdOf(item, ctx);
     const remoteId = remoteIdOf(item, ctx);
+    // An attempt without a hash was never read whole, so the service never had all of it (streamed-file.ts).
     if (designId === null || remoteId === null || sent.sha1 === null || sent.size === null || sent.mtimeMs === null) return null;
     let remote: Image | Document;
     try {

@@ -5,6 +5,7 @@ import {
   createdSince, designGone, designIdOf, fileKindOf, isJobResult, NO_DESIGN_YET, pathOf, prepareFile, type Job, type JobContext, type JobResult,
 } from '../job';
 import type { QueueItem, SentAttempt } from '../queue-item';
+import { startStreamedSend } from '../streamed-file';
 
 type Remote = Image | Document | CreatedDocument;
 
@@ -26,12 +27,12 @@ export const uploadJob: Job<'upload'> = {
     const kind = fileKindOf(item);
     const designId = designIdOf(item, ctx);
     if (designId === null) return NO_DESIGN_YET(item.folder ?? folderOf(path));
-    const file = await prepareFile(item, kind, ctx);
-    if (isJobResult(file)) return file;
-
     // Already synced once (e.g. an earlier upload of this path finished meanwhile): this is a change of that record.
     const base = ctx.baseFiles.get(path);
-    if (base && base.designId === designId && base.kind === kind) {
+    const synced = base !== null && base.designId === designId && base.kind === kind;
+    const file = await prepareFile(item, kind, ctx, () => synced);
+    if (isJobResult(file)) return file;
+    if (base && synced) {
       if (base.sha1 === file.sha1) {
         return { outcome: 'done', message: `${path} is already on the service.`, record: () => ctx.baseFiles.record({ ...base, size: file.version.size, mtimeMs: file.version.mtimeMs, inode: file.version.inode, syncedAt: ctx.now() }) };
       }
@@ -41,22 +42,19 @@ export const uploadJob: Job<'upload'> = {
 
     // The name the service gives the record (the folder side passes the file name normalized to NFC).
     const name = item.payload.name || file.fileName;
-    const sentAt = ctx.now();
-    if (!ctx.sending({ at: sentAt, name, sha1: file.sha1, size: file.version.size, mtimeMs: file.version.mtimeMs, inode: file.version.inode })) {
-      return { outcome: 'cancelled', reason: 'Cancelled.' };
-    }
+    const send = startStreamedSend(file, name, ctx);
+    if (!send) return { outcome: 'cancelled', reason: 'Cancelled.' };
     const options = { onProgress: (p: { sentBytes: number; totalBytes: number }) => ctx.progress(p.sentBytes, p.totalBytes), signal: ctx.signal };
-    const upload = { path: file.path, fileName: file.fileName };
     const remote: Remote = kind === 'image'
-      ? await ctx.client.uploadImage(designId, upload, { name }, options)
-      : await ctx.client.uploadDocument(designId, upload, { name }, options);
+      ? await ctx.client.uploadImage(designId, send.upload, { name }, options)
+      : await ctx.client.uploadDocument(designId, send.upload, { name }, options);
 
     // The base is the version that was sent: a change made while it was uploading is seen by the next scan and sent after.
     const after = await currentVersion(file.path);
     if (!after || !sameVersion(after, file.version)) ctx.log('info', `${path} changed while it was uploading: the newer version will follow.`, path);
     return {
       outcome: 'done', message: `Uploaded ${path}.`,
-      record: () => ctx.baseFiles.record(baseOf(item, designId, kind, remote, { ...file.version, sha1: file.sha1 }, ctx.now())),
+      record: () => ctx.baseFiles.record(baseOf(item, designId, kind, remote, { ...file.version, sha1: send.sha1() }, ctx.now())),
     };
   },
 
@@ -64,6 +62,7 @@ export const uploadJob: Job<'upload'> = {
     const path = pathOf(item);
     const kind = fileKindOf(item);
     const designId = designIdOf(item, ctx);
+    // An attempt without a hash was never read whole, so the service never had all of it (streamed-file.ts).
     if (designId === null || sent.sha1 === null || sent.size === null || sent.mtimeMs === null) return null;
     const found = await findUploaded(ctx, designId, kind, path, sent);
     if (!found) return null;
