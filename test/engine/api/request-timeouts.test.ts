@@ -153,10 +153,10 @@ describe('configuration', () => {
 
   it('DESIGN_SYNC_HTTP overrides the timeouts, the answer limit and the retries, and ignores what it cannot read', async () => {
     const before = process.env.DESIGN_SYNC_HTTP;
-    process.env.DESIGN_SYNC_HTTP = 'connect=100, first-byte=120,idle=130,overall=140,max-answer-bytes=4096,retries=0,bogus=1,idle=x';
+    process.env.DESIGN_SYNC_HTTP = 'connect=100, first-byte=120,idle=130,overall=1400,max-answer-bytes=4096,retries=0,bogus=1,idle=x';
     try {
       const configured = new ServiceClient({ baseUrl: 'http://127.0.0.1:1', token: () => null, retry: { retries: 3 } });
-      expect(configured.transport.timeouts).toEqual({ connectMs: 100, firstByteMs: 120, idleMs: 130, overallMs: 140 });
+      expect(configured.transport.timeouts).toEqual({ connectMs: 100, firstByteMs: 120, idleMs: 130, overallMs: 1400 });
       expect(configured.transport.maxAnswerBytes).toBe(4096);
       expect(configured.transport.policy.retries).toBe(0);
       const silent = await service(neverAnswer);
