@@ -6,7 +6,11 @@ export interface SeenRequest {
   path: string;
   status: number;
   at: number;
+  /** Sent without a token (no auth_token in its query, no Authorization header). */
+  anonymous: boolean;
 }
+
+const anonymousRequest = (url: string, headers: Record<string, unknown>) => !/[?&]auth_token=/.test(url) && headers.authorization === undefined;
 
 /**
  * A transparent HTTP proxy in front of the local service that writes down every request it passes on, so that tests
@@ -20,12 +24,12 @@ export async function startCountingProxy(target: string): Promise<{ url: string;
       host: to.hostname, port: to.port, method: incoming.method, path: incoming.url,
       headers: { ...incoming.headers, host: to.host },
     }, (answer) => {
-      seen.push({ method: incoming.method ?? 'GET', path: (incoming.url ?? '').split('?')[0]!, status: answer.statusCode ?? 0, at: Date.now() });
+      seen.push({ method: incoming.method ?? 'GET', path: (incoming.url ?? '').split('?')[0]!, status: answer.statusCode ?? 0, at: Date.now(), anonymous: anonymousRequest(incoming.url ?? '', incoming.headers) });
       outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(outgoing);
     });
     forward.on('error', (error) => {
-      seen.push({ method: incoming.method ?? 'GET', path: (incoming.url ?? '').split('?')[0]!, status: 502, at: Date.now() });
+      seen.push({ method: incoming.method ?? 'GET', path: (incoming.url ?? '').split('?')[0]!, status: 502, at: Date.now(), anonymous: anonymousRequest(incoming.url ?? '', incoming.headers) });
       outgoing.writeHead(502).end(String(error));
     });
     incoming.pipe(forward);
