@@ -1,7 +1,12 @@
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DEMO_SERVICE, launchArguments } from '../../electron/launcher/launch-arguments';
 import { parseShellArguments } from '../../electron/shell/main/shell-arguments';
+
+// The code under test needs none of Electron; loading the real module (which downloads its binary) fails the test.
+vi.mock('electron', () => {
+  throw new Error('the real electron module must not be loaded in tests');
+});
 
 const where = { root: '/checkout', cwd: '/home/ada/work' };
 
