@@ -83,11 +83,13 @@ describe.skipIf(chromiumSkipReason !== undefined)('live sync in the window, in C
     await (await ownAction(row, 'Delete…')).click();
     const deletedAt = Date.now();
     await row.getByRole('group', { name: 'Confirm deletion' }).getByRole('button', { name: 'Delete', exact: true }).click();
-    await until('the folder moved to the trash', () => !existsSync(join(root, 'doomed')), 5_000);
+    // The rename ends on the disk a moment before the engine, in this process, hears of it and forgets the link:
+    // the outcome is both, so the test waits for both.
+    await until('the folder moved to the trash and its link forgotten',
+      () => !existsSync(join(root, 'doomed')) && app.engine.syncParts().sync.folders.ofDesign(doomedId) === null, 5_000);
     expect(Date.now() - deletedAt).toBeLessThan(5_000);
     const trash = join(root, '.design-sync-trash');
     expect(readdirSync(trash).flatMap((at) => readdirSync(join(trash, at)))).toContain('doomed');
-    expect(app.engine.syncParts().sync.folders.ofDesign(doomedId)).toBeNull();
 
     await page.getByRole('link', { name: 'Sync', exact: true }).click();
     await activity(page).getByText(/“Doomed” was deleted on the service: its folder doomed was moved to /).waitFor({ timeout: 5_000 });
@@ -99,7 +101,9 @@ describe.skipIf(chromiumSkipReason !== undefined)('live sync in the window, in C
     const source = join(rootParent, 'washer.stl');
     writeFileSync(source, 'solid washer\nendsolid washer\n');
     await api.uploadDocument(hingeId, { path: source }, { name: 'washer.stl' });
-    // The watch is stopped (the test before): nothing but the button brings it.
+    // The watch is stopped: nothing but the button brings it.
+    app.engine.syncParts().sync.watch.stop();
+    await page.getByRole('link', { name: 'Sync', exact: true }).click();
     await page.getByRole('region', { name: 'Sync folder' }).getByRole('button', { name: 'Sync now' }).click();
     await until('the document in the folder', () => existsSync(join(root, 'hinge', 'washer.stl')), 10_000);
     await activity(page).getByText('hinge/washer.stl was added on the service: downloaded.').waitFor({ timeout: 5_000 });
