@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DesignCard, DesignDetail, LibraryPage, Outcome } from '../../shared';
 import { MemoryTokenStore } from '../../electron/engine/authorization/memory-token-store';
+import { replaceImages } from '../../electron/engine/cache/child-writes';
 import { upsertDesigns } from '../../electron/engine/cache/design-writes';
 import { createContractEndpoint } from '../../electron/engine/contract/create-contract-endpoint';
 import type { Engine } from '../../electron/engine/runtime/engine';
@@ -55,6 +56,17 @@ describe('recorded designs through the contract', () => {
     expect((await value<DesignDetail>('design.get', { id: 14706 })).primaryImageId).toBeNull();
     for (const item of page.items.filter((other) => other.id !== 14706)) expect(item.thumbnailUrl, `design ${item.id}`).toMatch(/^\/files\/images\/\d+\/grid$/);
     expect((await card(14712)).thumbnailUrl).toBe('/files/images/155054/grid');
+  });
+
+  it('falls back to the design\'s first listed image when its cover is gone but other images remain', async () => {
+    // 14706 as recorded (no primary_image, a gone primary_image_id), with two images of its own listed after it.
+    const recorded = service.designs().get(14706)!;
+    const coverOf = (id: number) => ({ id, design_id: 990_002, name: `view-${id}.png`, file: { url: `${service.storageUrl}/files.youmagine.com/uploads/image/file/${id}/view.png` } });
+    upsertDesigns(engine.cache.db, [{ ...recorded, id: 990_002, slug: 'gone-cover-with-images' }], 'list', Date.now(), { inListing: true });
+    replaceImages(engine.cache.db, 990_002, [coverOf(880_001), coverOf(880_002)], Date.now());
+    expect(recorded.primary_image).toBeUndefined();
+    expect(recorded.primary_image_id).toEqual(expect.any(Number));
+    expect((await card(990_002)).thumbnailUrl).toBe('/files/images/880001/grid');
   });
 
   it('gives the service\'s attribution text as what a design is based on, and none where it is empty', async () => {
