@@ -201,4 +201,38 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window uses its space: on
     expect(await response.text()).toMatch(/^<svg /);
     expect(app.cspViolations).toEqual([]);
   });
+
+  it('comes back by Back to where an author\'s designs were, with the opened one focused', async () => {
+    await page.evaluate((hash) => { (globalThis as unknown as { location: { hash: string } }).location.hash = hash; }, `#/designs/${gearId}`);
+    await page.getByRole('link', { name: 'alice', exact: true }).click();
+    const list = page.getByRole('list', { name: 'Designs by alice' });
+    await list.locator('a[data-design-id]').nth(60).waitFor();
+    const authorScrollTop = () => page.evaluate(() => (globalThis as unknown as PageWorld).document.querySelector('.author')!.scrollTop);
+    await page.locator('.author').evaluate((element) => { (element as unknown as Box).scrollTop = 1500; });
+    const view = (await page.locator('.author').boundingBox())!;
+    let opened: { id: string; scrollTop: number } | null = null;
+    for (const link of await list.locator('a[data-design-id]').all()) {
+      const box = await link.boundingBox();
+      if (box && box.y > view.y + 40 && box.y + box.height < view.y + view.height - 40) {
+        const scrollTop = await authorScrollTop();
+        opened = { id: (await link.getAttribute('data-design-id'))!, scrollTop };
+        await link.click();
+        break;
+      }
+    }
+    expect(opened?.scrollTop).toBeGreaterThan(1000);
+    await page.locator('.design h2').first().waitFor();
+    await page.goBack();
+    await page.waitForFunction((id) => (globalThis as unknown as PageWorld).document.activeElement?.getAttribute('data-design-id') === id, opened!.id);
+    expect(await authorScrollTop()).toBe(opened!.scrollTop);
+    expect(await verticalScrollers()).toEqual(['article.author']);
+  });
+
+  it('comes back by Back to My designs with the opened design\'s link focused', async () => {
+    await page.getByRole('link', { name: 'My designs', exact: true }).click();
+    await page.getByRole('list', { name: 'My designs' }).getByRole('link', { name: 'Hinge', exact: true }).click();
+    await page.getByRole('heading', { name: 'Hinge', level: 2 }).waitFor();
+    await page.goBack();
+    await page.waitForFunction(() => (globalThis as unknown as { document: { activeElement: { textContent: string | null } | null } }).document.activeElement?.textContent === 'Hinge');
+  });
 });

@@ -2,16 +2,19 @@ import { useEffect } from 'react';
 import { ViewProblem } from '../shell/ViewProblem';
 import { useAuthor } from '../../stores/author-store';
 import { DesignCardView } from '../library/DesignCardView';
+import { useReturnPlace } from '../return-place';
 
 /** An author: avatar, name, where they are, their skills, and their designs (from the service, or the cache offline). */
 export function AuthorView({ id }: { id: number }) {
   const { page, problem, load } = useAuthor();
   useEffect(() => void load(id), [id, load]);
+  const loaded = !problem && page?.author.id === id;
+  const returnPlace = useReturnPlace(`author:${id}`, loaded);
   if (problem) return <ViewProblem className="author" problem={problem} />;
   if (!page || page.author.id !== id) return <section className="author"><p className="empty" role="status">Loading the author…</p></section>;
   const { author, designs } = page;
   return (
-    <article className="author" aria-labelledby="author-title">
+    <article className="author" aria-labelledby="author-title" {...returnPlace}>
       <p><a href="#/">← Library</a></p>
       <header className="author-header">
         {author.avatarUrl ? <img className="avatar" src={author.avatarUrl} alt="" /> : <div className="avatar" aria-hidden="true" />}

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useAccount } from '../../stores/account-store';
 import { useMyDesigns } from '../../stores/my-designs-store';
 import { ProblemBanner } from '../shell/ProblemBanner';
+import { useReturnPlace } from '../return-place';
 import { useAvailability } from '../use-availability';
 import { DesignForm } from './DesignForm';
 import { OwnDesignRow } from './OwnDesignRow';
@@ -16,6 +17,7 @@ export function MyDesignsView() {
   const newButton = useRef<HTMLButtonElement>(null);
   const [focusNew, setFocusNew] = useState(false);
   useEffect(() => void load(), [load]);
+  const returnPlace = useReturnPlace('mine', items !== null);
   // The form closed: the focus goes back to the button that opened it.
   useEffect(() => {
     if (focusNew && !creating) {
@@ -28,7 +30,7 @@ export function MyDesignsView() {
     setFocusNew(true);
   };
   return (
-    <section className="mine" aria-labelledby="mine-title">
+    <section className="mine" aria-labelledby="mine-title" {...returnPlace}>
       <header className="mine-header">
         <h2 id="mine-title">My designs</h2>
         {creating ? null : (
