@@ -7,7 +7,6 @@ import { clientFor } from '../engine/sync/sync-fixtures';
 import { openWindow, type PageGlobals, type WindowFixture } from './window-fixture';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures');
-const SCREENSHOTS = join(import.meta.dirname, '../../docs/screenshots');
 
 /** A description written to attack: script, handlers, a javascript: link, remote images and styles, a form. */
 const HOSTILE = [
@@ -39,7 +38,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s design view in 
       gearId = gear.id;
     });
     page = app.page;
-    // The README's screenshots are taken at a desktop window's size.
+    // A desktop window's size, as people use it (and as the README's screenshots are taken: npm run screenshots).
     await page.setViewportSize({ width: 1400, height: 900 });
     await page.getByRole('link', { name: 'Gear' }).click();
     await page.getByRole('heading', { name: 'Gear', level: 2 }).waitFor();
@@ -64,7 +63,6 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s design view in 
       'Not kept offline yet: view it in 3D once to keep a copy.',
     ]);
     expect(await page.locator('.design-documents a').count()).toBe(0);
-    await page.screenshot({ path: join(SCREENSHOTS, 'design-light.png'), fullPage: true });
   });
 
   it('shows the service\'s HTML inert: no script ran, no handler, no remote content, no javascript: link', async () => {
@@ -140,7 +138,6 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s design view in 
     await page.mouse.up();
     await page.mouse.wheel(0, -200);
     await preview.getByRole('button', { name: 'Fit to view' }).click();
-    await page.screenshot({ path: join(SCREENSHOTS, 'design-3d-light.png') });
     await preview.getByRole('button', { name: 'Close the 3D view' }).click();
 
     await app.service.stop();

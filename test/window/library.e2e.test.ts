@@ -6,7 +6,6 @@ import { clientFor } from '../engine/sync/sync-fixtures';
 import { openWindow, type PageGlobals, type WindowFixture } from './window-fixture';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures');
-const SCREENSHOTS = join(import.meta.dirname, '../../docs/screenshots');
 
 let app: WindowFixture;
 let page: Page;
@@ -27,7 +26,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s library in Chro
       }
     });
     page = app.page;
-    // The README's screenshots are taken at a desktop window's size.
+    // A desktop window's size, as people use it (and as the README's screenshots are taken: npm run screenshots).
     await page.setViewportSize({ width: 1400, height: 900 });
   }, 90_000);
 
@@ -49,7 +48,6 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s library in Chro
     // The thumbnail is served from the file cache by the host, and has really loaded.
     await page.waitForFunction(() => Array.from((globalThis as unknown as PageGlobals).document.querySelectorAll('img.thumb')).some((img) => (img.naturalWidth ?? 0) > 0));
     expect(await page.locator('.count').textContent()).toBe('3 designs');
-    await page.screenshot({ path: join(SCREENSHOTS, 'library-light.png') });
   });
 
   it('searches as you type, offline in the cache, and says what to do when nothing matches', async () => {
@@ -87,7 +85,6 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s library in Chro
     await page.emulateMedia({ colorScheme: 'dark' });
     const background = await page.evaluate(() => { const page = globalThis as unknown as PageGlobals; return page.getComputedStyle(page.document.body).backgroundColor; });
     expect(background).toBe('rgb(20, 23, 28)');
-    await page.screenshot({ path: join(SCREENSHOTS, 'library-dark.png') });
     await page.emulateMedia({ colorScheme: 'light' });
   });
 

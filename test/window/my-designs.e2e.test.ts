@@ -11,7 +11,6 @@ import { seriousViolations } from './axe-check';
 import { actionsButton, ownAction } from './own-design-menu';
 import { openWindow, type WindowFixture } from './window-fixture';
 
-const SCREENSHOTS = join(import.meta.dirname, '../../docs/screenshots');
 const FIXTURES = join(import.meta.dirname, '../fixtures');
 
 let app: WindowFixture;
@@ -207,7 +206,6 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s My designs in C
       await until('its last sync said', async () => (await row('Bracket').getByTestId('own-last-sync').textContent()) === 'Synced just now');
       await until('its image counted', async () => (await row('Bracket').getByTestId('own-files').textContent()) === '1 image · 0 documents');
       await page.setViewportSize({ width: 1400, height: 900 });
-      await page.screenshot({ path: join(SCREENSHOTS, 'my-designs-light.png') });
     } finally {
       await app.engine.syncParts().runner.stop();
       rmSync(root, { recursive: true, force: true });

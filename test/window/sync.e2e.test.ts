@@ -9,7 +9,6 @@ import { openWindow, type WindowFixture } from './window-fixture';
 import { until } from '../support/until';
 import { seriousViolations } from './axe-check';
 
-const SCREENSHOTS = join(import.meta.dirname, '../../docs/screenshots');
 
 let app: WindowFixture;
 let page: Page;
@@ -35,7 +34,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s sync view in Ch
     });
     page = app.page;
     root = join(rootParent, 'Designs');
-    // The README's screenshots are taken at a desktop window's size.
+    // A desktop window's size, as people use it (and as the README's screenshots are taken: npm run screenshots).
     await page.setViewportSize({ width: 1400, height: 900 });
     await page.getByRole('link', { name: 'Sync', exact: true }).click();
     await page.getByRole('heading', { name: 'Sync', level: 2 }).waitFor();
@@ -83,7 +82,6 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s sync view in Ch
     const deletion = page.getByTestId('waiting-item').filter({ hasText: 'part.stl' });
     await deletion.waitFor({ timeout: 20_000 });
     expect((await api.listDocuments(hingeId)).map((document) => document.name)).toEqual(['part.stl']);
-    await page.screenshot({ path: join(SCREENSHOTS, 'sync-light.png') });
     await expectNoSeriousViolationsAtBothSizes();
     await deletion.getByRole('button', { name: 'Delete on the service' }).click();
     await until('the deletion on the service', async () => (await api.listDocuments(hingeId)).length === 0);
@@ -110,7 +108,6 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s sync view in Ch
     expect(text).toMatch(/The service's version\s*gear\.stl, changed /);
     expect(text).toMatch(/Your version, kept as\s*gear \(conflicted copy \d{4}-\d{2}-\d{2} \d{4}\)\.stl, changed /);
     expect(text).not.toMatch(/an unknown time/);
-    await page.screenshot({ path: join(SCREENSHOTS, 'sync-conflict-light.png') });
   });
 
   it('asks before keeping only the service\'s version, with the focus on "Not now"; Escape closes the question and the focus goes back', async () => {

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -9,7 +8,6 @@ import { clientFor } from '../engine/sync/sync-fixtures';
 import { seriousViolations } from './axe-check';
 import { openWindow, type WindowFixture } from './window-fixture';
 
-const SCREENSHOTS = join(import.meta.dirname, '../../docs/screenshots');
 
 const headerSignIn = (page: Page) => page.locator('header .account').getByRole('button', { name: 'Sign in' });
 const welcome = (page: Page) => page.getByRole('heading', { name: 'Welcome to design-sync', level: 2 });
@@ -35,7 +33,6 @@ describe.skipIf(chromiumSkipReason !== undefined)('a first run, with no service 
     expect(await page.locator('header .account [data-testid="action-reason"]').textContent()).toMatch(/No service is chosen yet/);
     expect(await page.locator('[data-testid="design-card"]').count()).toBe(0);
     await page.setViewportSize({ width: 1400, height: 900 });
-    await page.screenshot({ path: join(SCREENSHOTS, 'welcome-light.png') });
   });
 
   for (const size of [{ width: 1400, height: 900 }, { width: 1024, height: 700 }] as const) {

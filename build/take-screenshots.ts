@@ -1,0 +1,140 @@
+/**
+ * `npm run screenshots`: the README's pictures of the window, taken the way a person first sees it — the bundled
+ * local service with its sample designs (real images and 3D models, `--demo`), signed in as `demo`, the catalogue
+ * pulled and a sync folder in step — in Debian's Chromium at 1400×900, into docs/screenshots/. Tests never write
+ * there: what they show is built to test, not to be looked at.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+import { build } from 'vite';
+import { MemoryTokenStore } from '../electron/engine/authorization/memory-token-store';
+import { createContractEndpoint } from '../electron/engine/contract/create-contract-endpoint';
+import type { Engine } from '../electron/engine/runtime/engine';
+import { openEngine } from '../electron/engine/runtime/open-engine';
+import { memorySettingsStore } from '../electron/engine/settings/settings-store';
+import { startWindowHost, type WindowHost } from '../electron/window-host/window-host';
+import { findApplication, grantAuthorization, REGISTERED_APPLICATION } from '../service/authorization/integrations';
+import { seedDemo } from '../service/seed/demo-seed';
+import { startService } from '../service/server/start-service';
+import { findUserByScreenName } from '../service/users/user-accounts';
+
+const OUT = resolve(import.meta.dirname, '../docs/screenshots');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+/** The design the README shows: an adapted model under CC BY, so the attribution and its "Based on" line show. */
+const SHOWN_DESIGN = 'Rack Gear Segment';
+
+interface PageWorld { document: { fonts: { ready: Promise<unknown> }; images: ArrayLike<{ complete: boolean }> } }
+
+const scratch = mkdtempSync(join(tmpdir(), 'design-sync-screenshots-'));
+const cleanups: (() => Promise<unknown> | unknown)[] = [() => rmSync(scratch, { recursive: true, force: true })];
+
+async function deadline<T>(what: string, check: () => Promise<T | null | undefined | false> | T | null | undefined | false, ms = 60_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`screenshots: timed out waiting for ${what}`);
+    await new Promise((done) => setTimeout(done, 100));
+  }
+}
+
+async function openProfile(name: string, serviceUrl: string | null, token: string | null): Promise<{ engine: Engine; host: WindowHost }> {
+  const engine = await openEngine({
+    profileDir: join(scratch, name), ...(serviceUrl ? { serviceUrl } : {}), userAgent: 'design-sync-screenshots', trash: 'folder',
+    tokenStore: () => new MemoryTokenStore(token), settingsStore: () => memorySettingsStore(),
+  });
+  const endpoint = createContractEndpoint(engine);
+  const host = await startWindowHost({ endpoint, staticDir: join(scratch, 'window') });
+  cleanups.unshift(() => host.close(), () => endpoint.close(), () => engine.close());
+  return { engine, host };
+}
+
+async function shoot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  // Nothing caught mid-animation or mid-load: fonts, images and the focus ring settled.
+  // (Functions typed by hand: this script's world is Node's, without the DOM's types.)
+  await page.evaluate(() => (globalThis as unknown as PageWorld).document.fonts.ready);
+  await page.waitForFunction(() => Array.from((globalThis as unknown as PageWorld).document.images).every((image) => image.complete));
+  await page.screenshot({ path: join(OUT, `${name}.png`), ...options });
+  process.stdout.write(`  docs/screenshots/${name}.png\n`);
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(CHROMIUM)) throw new Error(`screenshots need Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+  mkdirSync(OUT, { recursive: true });
+  process.stdout.write('building the window…\n');
+  await build({ configFile: resolve('renderer.vite.config.ts'), logLevel: 'error', build: { outDir: join(scratch, 'window'), emptyOutDir: true } });
+
+  process.stdout.write('starting the local service with its sample designs…\n');
+  const service = await startService({ dataDir: join(scratch, 'service'), port: 0 });
+  cleanups.unshift(() => service.close());
+  await seedDemo(service.ctx);
+  const demo = findUserByScreenName(service.ctx.db, 'demo')!;
+  const token = grantAuthorization(service.ctx.db, demo.id, findApplication(service.ctx.db, REGISTERED_APPLICATION)!.id, Date.now()).token;
+
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  cleanups.unshift(() => browser.close());
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+
+  // A first run: no service chosen yet.
+  const firstRun = await openProfile('first-run', null, null);
+  await page.goto(firstRun.host.url);
+  await page.getByRole('heading', { name: /welcome/i }).first().waitFor();
+  await shoot(page, 'welcome-light');
+
+  process.stdout.write('pulling the catalogue and syncing a folder…\n');
+  const { engine, host } = await openProfile('demo', service.url, token);
+  await engine.catalogue.pullNow();
+  await engine.chooseSyncFolder(join(scratch, 'Designs'));
+  engine.acceptContentPolicy();
+  await engine.startBackground();
+
+  await page.goto(host.url);
+  await page.locator('[data-testid="design-card"] img').first().waitFor();
+  await page.getByRole('button', { name: /^Up to date/ }).waitFor({ timeout: 60_000 });
+  await shoot(page, 'library-light');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await shoot(page, 'library-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+
+  await page.getByPlaceholder(/^Search designs/).fill(SHOWN_DESIGN);
+  await page.getByRole('link', { name: SHOWN_DESIGN, exact: true }).first().click();
+  await page.getByRole('heading', { name: SHOWN_DESIGN, level: 2 }).waitFor();
+  await page.getByTestId('based-on').waitFor();
+  await shoot(page, 'design-light');
+  await page.getByRole('button', { name: /^View .+ in 3D$/ }).first().click();
+  const canvas = page.getByRole('region', { name: /^3D view of / }).locator('canvas[data-loaded="true"]');
+  await canvas.waitFor({ timeout: 30_000 });
+  await canvas.scrollIntoViewIfNeeded();
+  await shoot(page, 'design-3d-light');
+  await page.getByRole('button', { name: 'Close the 3D view' }).click();
+  await page.getByPlaceholder(/^Search designs/).fill('').catch(() => {});
+
+  await page.getByRole('link', { name: 'My designs', exact: true }).click();
+  const rows = page.getByTestId('own-design');
+  await rows.first().waitFor();
+  await deadline('every design of demo in step', async () => {
+    const states = await page.getByTestId('own-folder-state').allTextContents();
+    return states.length > 0 && states.every((state) => state === 'In step');
+  });
+  await shoot(page, 'my-designs-light');
+
+  await page.getByRole('link', { name: 'Sync', exact: true }).click();
+  await page.locator('.activity-list li').first().waitFor();
+  await shoot(page, 'sync-light');
+
+  await page.getByRole('link', { name: 'Settings', exact: true }).click();
+  await page.locator('.settings .panel').first().waitFor();
+  await shoot(page, 'settings-light');
+}
+
+main()
+  .catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  })
+  .finally(async () => {
+    for (const cleanup of cleanups) await Promise.resolve().then(cleanup).catch(() => {});
+  });
