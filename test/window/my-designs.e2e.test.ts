@@ -163,6 +163,13 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s My designs in C
     await row('Hinge v2').getByRole('button', { name: 'Not now' }).click();
     await untilFocused('the menu button', actionsButton(row('Hinge v2')));
     expect((await api.getDesign(hinge!.id)).state).not.toBe('published');
+    // Escape closes the question as "Not now" does: nothing published, the focus back on the menu button.
+    await (await ownAction(row('Hinge v2'), 'Publish…')).click();
+    await row('Hinge v2').getByRole('button', { name: 'Not now' }).waitFor();
+    await page.keyboard.press('Escape');
+    await row('Hinge v2').getByRole('button', { name: 'Not now' }).waitFor({ state: 'detached' });
+    await untilFocused('the menu button', actionsButton(row('Hinge v2')));
+    expect((await api.getDesign(hinge!.id)).state).not.toBe('published');
     await (await ownAction(row('Hinge v2'), 'Publish…')).click();
     await row('Hinge v2').getByRole('button', { name: 'Publish', exact: true }).click();
     await row('Hinge v2').getByText('Published', { exact: true }).waitFor();
@@ -205,6 +212,11 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s My designs in C
       await until('Bracket in step again', async () => (await folderState('Bracket').textContent()) === 'In step');
       await until('its last sync said', async () => (await row('Bracket').getByTestId('own-last-sync').textContent()) === 'Synced just now');
       await until('its image counted', async () => (await row('Bracket').getByTestId('own-files').textContent()) === '1 image · 0 documents');
+      // No cover was chosen for it: its one image is shown, not an empty frame.
+      await until('its image as its cover', () => row('Bracket').locator('img.own-cover').evaluate((element) => {
+        const image = element as unknown as { complete: boolean; naturalWidth: number };
+        return image.complete && image.naturalWidth > 0;
+      }).catch(() => false), 20_000);
       await page.setViewportSize({ width: 1400, height: 900 });
     } finally {
       await app.engine.syncParts().runner.stop();

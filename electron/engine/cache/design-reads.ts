@@ -82,13 +82,16 @@ export function readSyncState(db: ReadableDB): SyncStateRow {
 /**
  * The image a card shows. The live service sends `primary_image` with every cover that still exists (recorded
  * answers, which carry `attribution`); one without it while `primary_image_id` is set names a gone image: then the
- * design's first listed image, else none (the placeholder). A service that sends neither field keeps the id.
+ * design's first listed image, else none (the placeholder). A service that sends neither field keeps the id. A design
+ * with no cover chosen (a draft whose images came from its folder, or a row older than its images) shows its first
+ * listed image rather than an empty frame.
  */
+const FIRST_IMAGE_ID = '(SELECT i.id FROM images i WHERE i.design_id = d.id ORDER BY i.position LIMIT 1)';
 const COVER_IMAGE_ID = `CASE
-    WHEN d.primary_image_id IS NULL THEN NULL
+    WHEN d.primary_image_id IS NULL THEN ${FIRST_IMAGE_ID}
     WHEN EXISTS (SELECT 1 FROM images i WHERE i.id = d.primary_image_id) THEN d.primary_image_id
     WHEN d.list_json IS NULL OR json_type(d.list_json, '$.primary_image') = 'object' OR json_type(d.list_json, '$.attribution') IS NULL THEN d.primary_image_id
-    ELSE (SELECT i.id FROM images i WHERE i.design_id = d.id ORDER BY i.position LIMIT 1)
+    ELSE ${FIRST_IMAGE_ID}
   END`;
 
 const SUMMARY_COLUMNS = `d.id, d.slug, d.name, d.excerpt, d.license, d.state, d.user_id AS userId, d.author_screen_name AS author,

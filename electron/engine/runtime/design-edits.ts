@@ -2,6 +2,7 @@ import { isServiceError } from '../api/service-error';
 import type { ServiceClient } from '../api/service-client';
 import type { Session } from '../authorization/session';
 import type { DesignCache } from '../cache/design-cache';
+import { replaceDocuments, replaceImages } from '../cache/child-writes';
 import { deleteDesigns, upsertDesign } from '../cache/design-writes';
 import { applyLocalDesignEdit } from '../cache/local-design-edit';
 import type { QueueStore } from '../queue/queue-store';
@@ -44,9 +45,14 @@ export function showEditInCache(cache: DesignCache, designId: number, fields: Re
  * following.
  */
 export function followDesignEdits(options: DesignEditsOptions): () => void {
+  const files = new FileChangeRefresher(options);
   const onChange = (event: QueueEvent) => {
     if (event.type !== 'item') return;
     const { item } = event;
+    if (FILE_KINDS.has(item.kind) && item.state === 'done' && item.designId !== null) {
+      files.designChanged(item.designId);
+      return;
+    }
     if (item.kind === 'create-design' && item.state === 'done') {
       const created = options.queue.get(item.id)?.payload.createdDesignId;
       if (typeof created === 'number') void refresh(options, created, 'after it was created for a new folder');
@@ -65,7 +71,54 @@ export function followDesignEdits(options: DesignEditsOptions): () => void {
     }
   };
   options.queue.on('change', onChange);
-  return () => options.queue.off('change', onChange);
+  return () => {
+    options.queue.off('change', onChange);
+    files.stop();
+  };
+}
+
+/** Queue kinds that change a design's files on the service. */
+const FILE_KINDS: ReadonlySet<string> = new Set(['upload', 'replace', 'rename', 'delete-remote']);
+/** Files of one design sent in a burst are read back once, this long after the last of them. */
+const FILE_REFRESH_DELAY_MS = 400;
+
+/**
+ * A design whose files the queue changed on the service is read back (the design, its images and its documents), so
+ * that My designs and the design's page show the new files and the cover at once, not at the next pull.
+ */
+class FileChangeRefresher {
+  private readonly timers = new Map<number, ReturnType<typeof setTimeout>>();
+
+  constructor(private readonly options: DesignEditsOptions) {}
+
+  designChanged(designId: number): void {
+    clearTimeout(this.timers.get(designId));
+    this.timers.set(designId, setTimeout(() => {
+      this.timers.delete(designId);
+      void this.readBack(designId);
+    }, FILE_REFRESH_DELAY_MS));
+  }
+
+  stop(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  private async readBack(designId: number): Promise<void> {
+    const client = this.options.client();
+    if (!client) return;
+    try {
+      const [design, images, documents] = await Promise.all([client.getDesign(designId), client.listImages(designId), client.listDocuments(designId)]);
+      const now = Date.now();
+      storeOwn(this.options, design);
+      replaceImages(this.options.cache.db, designId, images, now);
+      replaceDocuments(this.options.cache.db, designId, documents, now);
+      this.options.changes.checkOwn();
+    } catch (error) {
+      // The next pull reads it anyway; a design gone meanwhile is sync's to handle (design-gone.ts).
+      engineLog.info('design-edits', `the design ${designId} could not be read back after its files changed`, error);
+    }
+  }
 }
 
 async function refresh(options: DesignEditsOptions, designId: number, when: string): Promise<void> {
