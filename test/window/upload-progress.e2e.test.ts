@@ -11,16 +11,18 @@ import { memorySettingsStore } from '../../electron/engine/settings/settings-sto
 import { startWindowHost, type WindowHost } from '../../electron/window-host/window-host';
 import { chromiumSkipReason, launchChromium, type LaunchedChromium } from '../support/chromium';
 import { startTestService, type TestService } from '../support/local-service';
+import { startThrottledLink, type ThrottledLink } from '../support/throttled-link';
 import { until } from '../support/until';
 import { buildWindow } from '../support/window-build';
 import { tempDir } from '../engine/cache/cache-fixtures';
 import { clientFor } from '../engine/sync/sync-fixtures';
 
 /**
- * The window of window-fixture.ts, on a service started with fault injection: its uploads are held a while, so that
- * their progress can be seen.
+ * The window of window-fixture.ts, on a service started with fault injection (its uploads are held a while, so that
+ * their progress can be seen), reached through a link whose uplink can be slowed.
  */
 let service: TestService;
+let link: ThrottledLink;
 let engine: Engine;
 let endpoint: ReturnType<typeof createContractEndpoint>;
 let host: WindowHost;
@@ -41,8 +43,9 @@ describe.skipIf(chromiumSkipReason !== undefined)('upload progress in the window
     await maker.publishDesign(hinge.id);
     hingeId = hinge.id;
     built = await buildWindow();
+    link = await startThrottledLink(new URL(service.url));
     engine = await openEngine({
-      profileDir: profile, serviceUrl: service.url, userAgent: 'design-sync-test', settleMs: 200, trash: 'folder',
+      profileDir: profile, serviceUrl: link.url, userAgent: 'design-sync-test', settleMs: 200, trash: 'folder',
       tokenStore: () => new MemoryTokenStore(makerToken), settingsStore: () => memorySettingsStore(),
     });
     await engine.catalogue.pullNow();
@@ -63,6 +66,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('upload progress in the window
     await host?.close();
     await endpoint?.close();
     await engine?.close();
+    await link?.close();
     await service?.stop().catch(() => {});
     rmSync(profile, { recursive: true, force: true });
     rmSync(rootParent, { recursive: true, force: true });
@@ -88,5 +92,22 @@ describe.skipIf(chromiumSkipReason !== undefined)('upload progress in the window
     await until('both uploads', async () => (await api.listDocuments(hingeId)).length === 2, 40_000);
     await summary.waitFor({ state: 'detached', timeout: 15_000 });
     await page.getByText('Nothing to send.').waitFor();
+  }, 90_000);
+
+  it('says each file\'s rate, and the time left of them all, while a slow uplink sends them', async () => {
+    const api = clientFor(service.url, makerToken);
+    // Large enough to outlast what the system's socket buffers take at once (several MB on loopback).
+    link.setUploadRate(768 * 1024);
+    try {
+      for (const name of ['top', 'bottom']) writeFileSync(join(rootParent, 'Designs', 'hinge', `${name}.stl`), randomBytes(12 * 1024 * 1024));
+      const summary = page.getByTestId('upload-progress-summary');
+      await summary.filter({ hasText: /^Uploading [12] of 2 · [\d.]+ (B|KB|MB) of [\d.]+ MB · (about \d+ (s|min) left|a few seconds left)$/ }).waitFor({ timeout: 30_000 });
+      const sending = page.getByTestId('queue-item').filter({ hasText: /\.stl/ }).filter({ has: page.getByRole('progressbar') }).first();
+      await sending.getByTestId('file-progress').filter({ hasText: /^\d{1,2}% · [\d.]+ (B|KB|MB) of 12 MB · [\d.]+ (B|KB|MB)\/s$/ }).waitFor({ timeout: 15_000 });
+    } finally {
+      link.setUploadRate(null);
+    }
+    await until('all four uploads', async () => (await api.listDocuments(hingeId)).length === 4, 60_000);
+    await page.getByText('Nothing to send.').waitFor({ timeout: 15_000 });
   }, 90_000);
 });
