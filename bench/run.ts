@@ -14,6 +14,7 @@ import { syncPassScenario } from './scenarios/sync-pass';
 import { uploadThroughputScenario } from './scenarios/upload-throughput';
 import { watcherCompareScenario } from './scenarios/watcher-compare';
 import { windowFirstRenderScenario } from './scenarios/window-first-render';
+import { windowMillionScenario } from './scenarios/window-million';
 import { windowScrollScenario } from './scenarios/window-scroll';
 import { windowSearchScenario } from './scenarios/window-search';
 
@@ -34,10 +35,14 @@ const SCENARIOS: Record<string, () => Promise<ScenarioResult>> = {
   'window-search': windowSearchScenario,
   'window-scroll': windowScrollScenario,
   'search-1m': searchMillionScenario,
+  'window-1m': () => windowMillionScenario(),
 };
 
-/** Scenarios that take minutes: run only when named (`npm run bench -- search-1m`). */
-const OPT_IN = new Set(['search-1m']);
+/**
+ * Scenarios that take minutes: run only when named (`npm run bench -- search-1m`). window-1m keeps its filled
+ * profile in the folder BENCH_WINDOW_1M_PROFILE names, and uses it as it is on the next run.
+ */
+const OPT_IN = new Set(['search-1m', 'window-1m']);
 
 function table(results: ScenarioResult[]): string {
   const rows = [['scenario', 'metric', 'value', 'goal']];

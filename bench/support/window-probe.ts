@@ -101,9 +101,12 @@ export interface ScrollRun {
 
 /**
  * Scrolls the grid from top to bottom by one viewport per frame (a fast fling that still brings every row into
- * view), then waits for the last cards to be filled in.
+ * view), then waits for the last cards to be filled in. `maxFrames`: stops scrolling after that many frames (a
+ * million designs are 78 million pixels of grid: hours at one viewport a frame). A grid taller than the browser
+ * allows is scrolled at a scale (its data-scroll-scale): a frame then moves one viewport of the grid, not of the
+ * scrollbar.
  */
-export function scrollWholeGrid(): Promise<ScrollRun> {
+export function scrollWholeGrid(maxFrames = Infinity): Promise<ScrollRun> {
   const page = globalThis as unknown as BrowserWorld;
   const scroller = page.document.querySelector('.grid-scroller');
   if (!scroller) return Promise.reject(new Error('no grid to scroll'));
@@ -125,13 +128,13 @@ export function scrollWholeGrid(): Promise<ScrollRun> {
       last = time;
       frames++;
       if (placeholdersInView()) framesWithPlaceholders++;
-      const bottom = scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 1;
+      const bottom = scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 1 || frames >= maxFrames;
       if (bottom && !placeholdersInView()) {
         const endedAt = page.performance.now();
         resolve({ frames, durationMs: endedAt - startedAt, startedAt, endedAt, scrolledPx: scroller.scrollTop, frameIntervals, framesWithPlaceholders });
         return;
       }
-      if (!bottom) scroller.scrollTop += scroller.clientHeight;
+      if (!bottom) scroller.scrollTop += scroller.clientHeight / Number(scroller.getAttribute('data-scroll-scale') ?? '1');
       page.requestAnimationFrame(step);
     };
     page.requestAnimationFrame(step);

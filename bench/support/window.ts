@@ -1,6 +1,7 @@
-import { rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { MemoryTokenStore } from '../../electron/engine/authorization/memory-token-store';
+import { countCachedDesigns } from '../../electron/engine/cache/design-reads';
 import { createContractEndpoint } from '../../electron/engine/contract/create-contract-endpoint';
 import type { Engine } from '../../electron/engine/runtime/engine';
 import { openEngine } from '../../electron/engine/runtime/open-engine';
@@ -14,10 +15,12 @@ import { installProbe, type ProbeState } from './window-probe';
 
 export interface BenchWindow {
   engine: Engine;
+  /** The contract endpoint the host serves (for timing requests as the engine answers them). */
+  endpoint: ReturnType<typeof createContractEndpoint>;
   host: WindowHost;
   page: Page;
-  /** How long the engine's pull of the whole catalogue took (ms). */
-  pullMs: number;
+  /** How long the engine's pull of the whole catalogue took (ms); null when a kept profile's cache was used as it was. */
+  pullMs: number | null;
   close(): Promise<void>;
 }
 
@@ -26,25 +29,15 @@ export interface BenchWindow {
  * synthetic designs, a signed-out engine whose cache a real pull filled, `design-sync ui`'s host serving a fresh
  * build of the window, and a page of Debian's Chromium (as the window tests launch it) on the library.
  */
-export async function openBenchWindow(designs: number): Promise<BenchWindow> {
+export async function openBenchWindow(designs: number, options: { keptProfile?: string } = {}): Promise<BenchWindow> {
   const cleanups: (() => unknown)[] = [];
   const close = async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();
   };
   try {
-    const service = await serviceWithSyntheticDesigns(designs);
-    cleanups.push(() => service.dispose());
-    const profile = scratchDir('window-profile');
-    cleanups.push(() => profile.dispose());
     const built = await buildWindow();
     cleanups.push(() => rmSync(built, { recursive: true, force: true }));
-    const engine = await openEngine({
-      profileDir: profile.path, serviceUrl: service.url, userAgent: 'design-sync-bench',
-      tokenStore: () => new MemoryTokenStore(null), settingsStore: () => memorySettingsStore(),
-    });
-    cleanups.push(() => engine.close());
-    const pull = await timed(() => engine.catalogue.pullNow());
-    if (pull.result.designs.inserted !== designs) throw new Error(`the cache holds ${pull.result.designs.inserted} designs, expected ${designs}`);
+    const { engine, pullMs } = await filledEngine(designs, options.keptProfile, cleanups);
     const endpoint = createContractEndpoint(engine);
     cleanups.push(() => endpoint.close());
     const host = await startWindowHost({ endpoint, staticDir: built });
@@ -58,11 +51,49 @@ export async function openBenchWindow(designs: number): Promise<BenchWindow> {
     await page.addInitScript(installProbe, CARD_SELECTOR);
     // The secret becomes the session's cookie: later navigations go to the origin alone.
     await page.goto(host.url);
-    return { engine, host, page, pullMs: round(pull.ms, 0), close };
+    return { engine, endpoint, host, page, pullMs, close };
   } catch (error) {
     await close();
     throw error;
   }
+}
+
+const openBenchEngine = (profileDir: string, serviceUrl: string) => openEngine({
+  profileDir, serviceUrl, userAgent: 'design-sync-bench',
+  tokenStore: () => new MemoryTokenStore(null), settingsStore: () => memorySettingsStore(),
+});
+
+/**
+ * A signed-out engine whose cache holds `designs` synthetic designs, pulled from the local service. With
+ * `keptProfile` (a folder), the profile is kept there for the next run, which uses its cache as it is (offline)
+ * when it holds as many designs: a million take many minutes to seed and pull.
+ */
+export async function filledEngine(designs: number, keptProfile: string | undefined, cleanups: (() => unknown)[]): Promise<{ engine: Engine; pullMs: number | null }> {
+  if (keptProfile && existsSync(keptProfile)) {
+    // A service is chosen (without one the window welcomes a first run), but none listens there: the cache answers,
+    // and no pull of the catalogue can change it.
+    const kept = await openBenchEngine(keptProfile, 'http://127.0.0.1:9');
+    if (countCachedDesigns(kept.cache.reader) === designs) {
+      cleanups.push(() => kept.close());
+      return { engine: kept, pullMs: null };
+    }
+    await kept.close();
+  }
+  const service = await serviceWithSyntheticDesigns(designs);
+  cleanups.push(() => service.dispose());
+  let profileDir = keptProfile;
+  if (profileDir) {
+    mkdirSync(profileDir, { recursive: true });
+  } else {
+    const profile = scratchDir('window-profile');
+    cleanups.push(() => profile.dispose());
+    profileDir = profile.path;
+  }
+  const engine = await openBenchEngine(profileDir, service.url);
+  cleanups.push(() => engine.close());
+  const pull = await timed(() => engine.catalogue.pullNow());
+  if (countCachedDesigns(engine.cache.reader) !== designs) throw new Error(`the cache holds ${countCachedDesigns(engine.cache.reader)} designs, expected ${designs}`);
+  return { engine, pullMs: round(pull.ms, 0) };
 }
 
 /** The same grid selector the window tests wait on. */

@@ -8,6 +8,7 @@ export const CONTRACT_REQUEST_NAMES = [
   'account.cancelSignIn',
   'account.signOut',
   'library.page',
+  'library.count',
   'library.licenseCounts',
   'library.searchService',
   'design.get',

@@ -36,8 +36,16 @@ export const REQUEST_INPUTS = {
     offset: z.number().int().min(0).default(0),
     limit: z.number().int().min(1).max(200).default(60),
   }).strict(),
-  /** How many cached designs match the query, per license (the filter's counts). */
-  'library.licenseCounts': z.object({ query: query.default('') }).strict(),
+  /**
+   * Every cached design matching counted, for a page whose total was a lower bound (its count stopped early). A newer
+   * count, or a page of another filter, stops it: it ends with a 'cancelled' problem.
+   */
+  'library.count': z.object({ query: query.default(''), licenses: z.array(license).max(LICENSE_CODES.length).default([]) }).strict(),
+  /**
+   * How many cached designs match the query, per license (the filter's counts). With `upTo`, only the query's newest
+   * upTo + 1 matches are counted, and `lowerBound` says whether there were more (then ask again without it).
+   */
+  'library.licenseCounts': z.object({ query: query.default(''), upTo: z.number().int().min(1).max(1_000_000).optional() }).strict(),
   /** Asks the service's search (when online) and merges what it finds into the cache; then ask 'library.page' again. */
   'library.searchService': z.object({ query: query.trim().min(1) }).strict(),
 
@@ -124,7 +132,8 @@ export interface RequestResults {
   'account.cancelSignIn': AccountView;
   'account.signOut': AccountView;
   'library.page': LibraryPage;
-  'library.licenseCounts': { counts: Record<(typeof LICENSE_CODES)[number], number>; total: number };
+  'library.count': { total: number };
+  'library.licenseCounts': { counts: Record<(typeof LICENSE_CODES)[number], number>; total: number; lowerBound?: boolean };
   'library.searchService': { found: number; merged: number };
   'design.get': DesignDetail;
   'design.openPage': { url: string; opened: boolean };

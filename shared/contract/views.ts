@@ -58,6 +58,11 @@ export type LibrarySort = 'newest' | 'popular' | 'name' | 'updated';
 export interface LibraryPage {
   /** How many designs match in all (for a scrollbar over 100,000 designs without sending them). */
   total: number;
+  /**
+   * The count stopped early: at least `total` designs match (shown as "10,000+ designs"); 'library.count' counts
+   * them all.
+   */
+  totalIsLowerBound: boolean;
   offset: number;
   items: DesignCard[];
   /** When the catalogue was last pulled whole (null: never). */

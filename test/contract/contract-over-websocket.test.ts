@@ -128,6 +128,7 @@ const CASES: { [K in RequestName]: Case<K> } = {
     },
     malformed: () => ({ limit: 0 }), field: 'limit',
   },
+  'library.count': { valid: () => ({}), check: (r) => expect(r).toEqual({ total: 4 }), malformed: () => ({ licenses: ['mine'] }), field: 'licenses.0' },
   'library.licenseCounts': { valid: () => ({}), check: (r) => expect(r.counts).toMatchObject({ ccby: 1, cc0: 2, ccbysa: 1, gplv3: 0 }), malformed: () => ({ query: 5 }), field: 'query' },
   'library.searchService': { valid: () => ({ query: 'Gear' }), check: (r) => expect(r.found).toBeGreaterThanOrEqual(1), malformed: () => ({ query: '   ' }), field: 'query' },
   'design.get': {

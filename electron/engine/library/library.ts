@@ -1,5 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { LICENSE_CODES, type LicenseCode } from '../../../shared';
+import { boundedCountsByLicense, boundedDesignCount } from '../cache/design-counts';
+import { prepared } from '../cache/prepared';
 import { countByLicense, countCachedDesigns, listCachedDesigns, readSyncState, searchCachedDesigns, summariesByIds, type CachedDesign, type DesignSort, type DesignSummary } from '../cache/design-reads';
 import { cachedUser, designIdsOfUser } from '../cache/user-reads';
 import { searchOnline, type SearchAnswer } from '../cache/online-search';
@@ -15,7 +17,9 @@ export interface LibraryFilter {
 }
 
 export interface LibraryPageData {
+  /** How many designs match; with totalIsLowerBound, at least this many (the count stopped early). */
   total: number;
+  totalIsLowerBound: boolean;
   offset: number;
   summaries: DesignSummary[];
   /** When the catalogue was last walked whole (epoch ms), or null. */
@@ -29,36 +33,85 @@ export interface LibraryPageData {
  */
 export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
   private searching: AbortController | null = null;
+  /** The exact count under way, and the filter it counts. */
+  private counting: { key: string; controller: AbortController } | null = null;
+  /**
+   * Exact counts by filter, good while the cache is as it was when counted (a million designs take 17 ms to count):
+   * `version` changes with every write to the cache, by this connection or another (the pull's writer thread).
+   */
+  private exactCounts = { version: '', totals: new Map<string, number>() };
   private readonly stopFollowing: () => void;
+  /**
+   * How many matches a page counts at most before it answers "more than this" (the exact count follows by
+   * library.count). DESIGN_SYNC_COUNT_BOUND sets it (the window tests set it low, to need few designs).
+   */
+  readonly countBound: number;
 
-  constructor(private readonly engine: Engine) {
+  constructor(private readonly engine: Engine, options: { countBound?: number } = {}) {
     super();
+    this.countBound = options.countBound ?? countBoundFromEnvironment();
     const onDesigns = (change: DesignsChange) => this.emit('changed', change);
     engine.changes.on('designs', onDesigns);
     this.stopFollowing = () => engine.changes.off('designs', onDesigns);
   }
 
-  /** Only the page: a count for the scrollbar, and the designs of the visible range. */
+  /**
+   * Only the page: a count for the scrollbar (stopped at countBound matches: see boundedDesignCount), and the designs
+   * of the visible range. A page of another filter stops the exact count of the one before.
+   */
   page(filter: LibraryFilter, sort: DesignSort, offset: number, limit: number): LibraryPageData {
     const reader = this.engine.cache.reader;
     const where = { query: filter.query, license: filter.licenses };
+    const key = filterKey(filter);
+    if (this.counting && this.counting.key !== key) this.counting.controller.abort();
+    const known = this.rememberedCount(key);
+    const total = known === undefined ? boundedDesignCount(reader, where, this.countBound) : { n: known, lowerBound: false };
+    if (!total.lowerBound) this.rememberCount(key, total.n);
+    const summaries = listCachedDesigns(reader, { ...where, sort, offset, limit });
     return {
-      total: countCachedDesigns(reader, where),
+      // The page's own designs are matches too: a bound counted among the newest matches may have found fewer.
+      total: total.lowerBound ? Math.max(total.n, summaries.length > 0 ? offset + summaries.length : 0) : total.n,
+      totalIsLowerBound: total.lowerBound,
       offset,
-      summaries: listCachedDesigns(reader, { ...where, sort, offset, limit }),
+      summaries,
       catalogueCheckedAt: readSyncState(reader).lastFullPullAt,
     };
   }
 
-  /** How many cached designs match the query, per license. */
-  licenseCounts(query: string): { counts: Record<LicenseCode, number>; total: number } {
+  /**
+   * How many cached designs match, all of them counted (the page's count may have stopped early). Waits a turn
+   * first, so that a newer request arriving meanwhile can stop it before it starts. A newer count, or a page of
+   * another filter, stops this one: it ends with a 'cancelled' problem; so does `signal` (the window went away).
+   */
+  async count(filter: LibraryFilter, signal?: AbortSignal): Promise<number> {
+    this.counting?.controller.abort();
+    const mine = { key: filterKey(filter), controller: new AbortController() };
+    this.counting = mine;
+    const stopped = signal ? AbortSignal.any([mine.controller.signal, signal]) : mine.controller.signal;
+    try {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (stopped.aborted) throw new EngineError({ kind: 'cancelled', message: 'A newer search replaced this count.' });
+      const total = this.rememberedCount(mine.key) ?? countCachedDesigns(this.engine.cache.reader, { query: filter.query, license: filter.licenses });
+      this.rememberCount(mine.key, total);
+      return total;
+    } finally {
+      if (this.counting === mine) this.counting = null;
+    }
+  }
+
+  /**
+   * How many cached designs match the query, per license. With `upTo`, only the query's newest upTo + 1 matches
+   * are counted (a short prefix matches half of a million designs): `lowerBound` then says the counts are "at least".
+   */
+  licenseCounts(query: string, upTo?: number): { counts: Record<LicenseCode, number>; total: number; lowerBound?: boolean } {
     const counts = Object.fromEntries(LICENSE_CODES.map((code) => [code, 0])) as Record<LicenseCode, number>;
     let total = 0;
-    for (const { license, n } of countByLicense(this.engine.cache.reader, query)) {
+    const bounded = upTo === undefined ? null : boundedCountsByLicense(this.engine.cache.reader, query, upTo);
+    for (const { license, n } of bounded?.rows ?? countByLicense(this.engine.cache.reader, query)) {
       total += n;
       if (license !== null && license in counts) counts[license as LicenseCode] = n;
     }
-    return { counts, total };
+    return bounded ? { counts, total, lowerBound: bounded.lowerBound } : { counts, total };
   }
 
   /** A page of the cache's full-text search (works offline). */
@@ -101,8 +154,38 @@ export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
     return { user, designs: summariesByIds(this.engine.cache.reader, ids), fromService: online !== null };
   }
 
+  private cacheVersion(): string {
+    const db = this.engine.cache.reader;
+    return `${(prepared(db, 'SELECT total_changes() AS n').get() as { n: number }).n}:${String(db.pragma('data_version', { simple: true }))}`;
+  }
+
+  private rememberedCount(key: string): number | undefined {
+    const version = this.cacheVersion();
+    if (this.exactCounts.version !== version) this.exactCounts = { version, totals: new Map() };
+    return this.exactCounts.totals.get(key);
+  }
+
+  private rememberCount(key: string, total: number): void {
+    // Every search typed since the cache changed is remembered; a long session of typing starts over now and then.
+    if (this.exactCounts.totals.size >= REMEMBERED_COUNTS) this.exactCounts.totals.clear();
+    this.exactCounts.totals.set(key, total);
+  }
+
   close(): void {
     this.stopFollowing();
     this.searching?.abort();
+    this.counting?.controller.abort();
   }
+}
+
+const filterKey = (filter: LibraryFilter) => JSON.stringify([filter.query.trim(), [...filter.licenses].sort()]);
+
+const REMEMBERED_COUNTS = 1_000;
+
+/** A page's count stops above this many matches unless told otherwise. */
+export const DEFAULT_COUNT_BOUND = 10_000;
+
+function countBoundFromEnvironment(): number {
+  const asked = Number(process.env.DESIGN_SYNC_COUNT_BOUND);
+  return Number.isInteger(asked) && asked > 0 ? asked : DEFAULT_COUNT_BOUND;
 }

@@ -10,6 +10,11 @@ export const PAGE_SIZE = 60;
  * scrolling through 100k designs does not hold 100k cards (whose garbage collection stalled the window).
  */
 const KEPT_PAGES = 8;
+/**
+ * A page's count may stop early ("10,000+ designs"): the exact one is asked this long after the page came, once the
+ * person stopped typing, so that counting half a million matches never stands between two keystrokes.
+ */
+const EXACT_COUNT_AFTER_MS = 200;
 
 export interface LibraryFilter {
   query: string;
@@ -19,8 +24,10 @@ export interface LibraryFilter {
 
 interface LibraryStore {
   filter: LibraryFilter;
-  /** Designs matching the filter (null until the first answer). */
+  /** Designs matching the filter (null until the first answer); with totalIsLowerBound, at least this many. */
   total: number | null;
+  /** The count stopped early: the exact one is on its way (the grid scrolls over `total` until it comes). */
+  totalIsLowerBound: boolean;
   /** The search the shown count and cards answer (the typed one may be ahead of it). */
   shownQuery: string | null;
   /** Cards by page number, for the pages the grid has shown. */
@@ -44,6 +51,14 @@ let generation = 0;
 /** The generation `pages` holds: the grid keeps showing it until the new one's first page arrives (no blank flash). */
 let shownGeneration = 0;
 const loading = new Set<string>();
+/**
+ * The exact count of a filter, once counted: later pages' early-stopped counts do not replace it (after designs
+ * changed, it shows until the new count comes).
+ */
+let exactTotal: { filter: string; total: number } | null = null;
+/** The exact count waiting for the person to stop typing, and the filter it is for. */
+let exactCountDue: { filter: string; timer: ReturnType<typeof setTimeout> } | null = null;
+const filterKey = ({ query, license }: LibraryFilter) => JSON.stringify([query.trim(), license]);
 
 export const useLibrary = create<LibraryStore>((set, get) => {
   async function loadPage(page: number): Promise<void> {
@@ -61,8 +76,12 @@ export const useLibrary = create<LibraryStore>((set, get) => {
     }
     const sameGeneration = asked === shownGeneration;
     shownGeneration = asked;
+    const filter = filterKey(get().filter);
+    const exact = outcome.value.totalIsLowerBound && exactTotal?.filter === filter ? exactTotal.total : null;
+    if (outcome.value.totalIsLowerBound && !sameGeneration) askExactCount(filter);
     set((state) => ({
-      total: outcome.value.total,
+      total: exact ?? outcome.value.total,
+      totalIsLowerBound: exact === null && outcome.value.totalIsLowerBound,
       shownQuery: query,
       catalogueCheckedAt: outcome.value.catalogueCheckedAt,
       pages: sameGeneration ? { ...state.pages, [page]: outcome.value.items } : { [page]: outcome.value.items },
@@ -70,9 +89,27 @@ export const useLibrary = create<LibraryStore>((set, get) => {
     }));
   }
 
+  /** After the page, when the person stopped typing: every match counted (a newer filter stops it in the engine). */
+  function askExactCount(filter: string): void {
+    if (exactCountDue?.filter === filter) return;
+    if (exactCountDue) clearTimeout(exactCountDue.timer);
+    const timer = setTimeout(() => {
+      exactCountDue = null;
+      const { query, license } = get().filter;
+      void contract.request('library.count', { query, licenses: license ? [license] : [] }).then((outcome) => {
+        // Stopped by a newer search ('cancelled') or failed: the lower bound stays, as true as it was.
+        if (!outcome.ok || filterKey(get().filter) !== filter) return;
+        exactTotal = { filter, total: outcome.value.total };
+        set({ total: outcome.value.total, totalIsLowerBound: false });
+      });
+    }, EXACT_COUNT_AFTER_MS);
+    exactCountDue = { filter, timer };
+  }
+
   return {
     filter: { query: '', license: '', sort: 'newest' },
     total: null,
+    totalIsLowerBound: false,
     shownQuery: null,
     pages: {},
     catalogueCheckedAt: null,
@@ -84,6 +121,10 @@ export const useLibrary = create<LibraryStore>((set, get) => {
     },
     setFilter(change) {
       set((state) => ({ filter: { ...state.filter, ...change } }));
+      if (exactCountDue && exactCountDue.filter !== filterKey(get().filter)) {
+        clearTimeout(exactCountDue.timer);
+        exactCountDue = null;
+      }
       // At once, every keystroke: a page of the cache answers in milliseconds, and a stale answer is dropped.
       get().refresh();
     },

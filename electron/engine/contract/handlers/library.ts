@@ -5,14 +5,16 @@ import { resolveAuthors } from '../resolve-authors';
 import { designCard } from '../views/design-card';
 import { iso } from '../views/iso';
 
-export const LIBRARY_HANDLERS: Handlers<'library.page' | 'library.licenseCounts' | 'library.searchService'> = {
-  /** Only the page crosses: a count for the scrollbar, and the cards of the visible range. */
+export const LIBRARY_HANDLERS: Handlers<'library.page' | 'library.count' | 'library.licenseCounts' | 'library.searchService'> = {
+  /** Only the page crosses: a count for the scrollbar (it may stop early: totalIsLowerBound), and the cards of the visible range. */
   'library.page': async (engine, { query, licenses, sort, offset, limit }, _signal, { library }) => {
     const page = library.page({ query, licenses: licenses as LicenseCode[] }, sort, offset, limit);
     const authors = await resolveAuthors(engine, page.summaries);
-    return { total: page.total, offset, items: page.summaries.map((summary) => designCard(summary, authors)), catalogueCheckedAt: iso(page.catalogueCheckedAt) };
+    return { total: page.total, totalIsLowerBound: page.totalIsLowerBound, offset, items: page.summaries.map((summary) => designCard(summary, authors)), catalogueCheckedAt: iso(page.catalogueCheckedAt) };
   },
-  'library.licenseCounts': (_engine, { query }, _signal, { library }) => library.licenseCounts(query),
+  /** Every match counted, after a page that said "at least": a newer count or a page of another filter stops it ('cancelled'). */
+  'library.count': async (_engine, { query, licenses }, signal, { library }) => ({ total: await library.count({ query, licenses: licenses as LicenseCode[] }, signal) }),
+  'library.licenseCounts': (_engine, { query, upTo }, _signal, { library }) => library.licenseCounts(query, upTo),
   /**
    * The service's search merged into the cache (then the window asks for its page again). Offline: the 'offline'
    * problem. A newer search stops this one: 'cancelled'.

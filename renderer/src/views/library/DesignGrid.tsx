@@ -1,4 +1,4 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { elementScroll, observeElementOffset, useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { PAGE_SIZE, useLibrary } from '../../stores/library-store';
 import { DesignCardView } from './DesignCardView';
@@ -8,6 +8,16 @@ import { noteCardOpened, noteLibraryScroll, takeLibraryPlace } from './library-r
 const CARD_WIDTH = 220;
 const GAP = 16;
 const ROW_HEIGHT = 312;
+/**
+ * Browsers cap an element's height (Chromium near 33.5 million px: 430,000 designs at four a row). A grid taller than
+ * this is scrolled at a scale: each pixel of the scrollbar moves the grid `scale` pixels, so a million designs fit.
+ */
+const MAX_SCROLL_HEIGHT = 15_000_000;
+
+/** The scroller's height for a grid `height` tall: its last viewport still reaches the grid's last row. */
+function scaledHeight(height: number, viewport: number, scale: number): number {
+  return scale === 1 ? height : (height - viewport) / scale + viewport;
+}
 
 /** A card's link carries its place in the grid (for the arrow keys) and its design (for coming back). */
 function cardLinkSelector(target: { index: number } | { id: number }): string {
@@ -42,9 +52,22 @@ export function DesignGrid({ total }: { total: number }) {
   }, []);
 
   const rows = Math.ceil(total / columns);
+  const scale = Math.max(1, (rows * ROW_HEIGHT) / MAX_SCROLL_HEIGHT);
+  const scaleNow = useRef(scale);
   const virtualizer = useVirtualizer({
-    count: rows, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 2, initialOffset: returning?.scrollTop ?? 0,
+    count: rows, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 2, initialOffset: (returning?.scrollTop ?? 0) * scale,
+    // The virtualizer works in the grid's own pixels; the scroller's are `scale` times fewer.
+    observeElementOffset: (instance, onOffset) => observeElementOffset(instance, (offset, scrolling) => onOffset(offset * scaleNow.current, scrolling)),
+    scrollToFn: (offset, options, instance) => elementScroll(offset / scaleNow.current, { ...options, adjustments: (options.adjustments ?? 0) / scaleNow.current }, instance),
   });
+  // The count grew past the cap (an exact count replacing "10,000+"): the grid stays on the designs it showed.
+  useLayoutEffect(() => {
+    const before = scaleNow.current;
+    scaleNow.current = scale;
+    if (before !== scale && scroller.current) scroller.current.scrollTop = (scroller.current.scrollTop * before) / scale;
+  }, [scale]);
+  // Rows are placed in the grid's pixels, shifted so that the visible ones are where the scroller shows.
+  const shift = (virtualizer.scrollOffset ?? 0) * (1 - 1 / scale);
   const visible = virtualizer.getVirtualItems();
   const first = (visible[0]?.index ?? 0) * columns;
   const last = Math.min(total - 1, ((visible[visible.length - 1]?.index ?? 0) + 1) * columns - 1);
@@ -77,15 +100,15 @@ export function DesignGrid({ total }: { total: number }) {
   };
 
   return (
-    <div ref={scroller} className="grid-scroller" tabIndex={-1} onKeyDown={moveFocus}
+    <div ref={scroller} className="grid-scroller" tabIndex={-1} onKeyDown={moveFocus} data-scroll-scale={scale}
       onScroll={(event) => noteLibraryScroll(event.currentTarget.scrollTop, columns)}
       onClick={(event) => {
         const id = (event.target as HTMLElement).closest<HTMLElement>('[data-design-id]')?.dataset.designId;
         if (id) noteCardOpened(Number(id));
       }}>
-      <div className="grid-body" style={{ height: virtualizer.getTotalSize() }}>
+      <div className="grid-body" style={{ height: scaledHeight(virtualizer.getTotalSize(), virtualizer.scrollRect?.height ?? 0, scale) }}>
         {visible.map((row) => (
-          <div key={row.key} className="grid-row" role="list" style={{ transform: `translateY(${row.start}px)`, gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}>
+          <div key={row.key} className="grid-row" role="list" style={{ transform: `translateY(${row.start - shift}px)`, gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}>
             {Array.from({ length: columns }, (_, column) => {
               const index = row.index * columns + column;
               if (index >= total) return null;

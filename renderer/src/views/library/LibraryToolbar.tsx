@@ -15,6 +15,7 @@ const SORTS: { value: LibrarySort; label: string }[] = [
 export function LibraryToolbar() {
   const filter = useLibrary((store) => store.filter);
   const total = useLibrary((store) => store.total);
+  const atLeast = useLibrary((store) => store.totalIsLowerBound);
   const setFilter = useLibrary((store) => store.setFilter);
   const search = useRef<HTMLInputElement>(null);
   useEffect(() => offerSearchFocus(() => {
@@ -43,7 +44,7 @@ export function LibraryToolbar() {
       {/* A line of its own, always there: a note appearing in it moves nothing. */}
       <div className="toolbar-status">
         <ServiceSearchNote />
-        <p className="count" aria-live="polite">{total === null ? '' : `${total.toLocaleString()} design${total === 1 ? '' : 's'}`}</p>
+        <p className="count" aria-live="polite">{total === null ? '' : `${total.toLocaleString()}${atLeast ? '+' : ''} design${total === 1 && !atLeast ? '' : 's'}`}</p>
       </div>
     </div>
   );

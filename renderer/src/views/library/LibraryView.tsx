@@ -9,6 +9,8 @@ import { noteLibraryLeft } from './library-return';
 /** Every cached design: search as you type, a license filter, a sort, and a grid that only renders what is visible. */
 export function LibraryView() {
   const total = useLibrary((store) => store.total);
+  // None among the newest matches counted, but more to count: not "nothing matches" yet.
+  const counting = useLibrary((store) => store.total === 0 && store.totalIsLowerBound);
   const problem = useLibrary((store) => store.problem);
   const pullProblem = useLibrary((store) => store.pullProblem);
   const shownQuery = useLibrary((store) => store.shownQuery);
@@ -25,7 +27,9 @@ export function LibraryView() {
       <LibraryToolbar />
       <ProblemBanner problem={problem} />
       <ProblemBanner problem={pullProblem} onDismiss={useLibrary.getState().dismissPullProblem} />
-      {total === null ? <p className="empty" role="status">Loading designs…</p> : total === 0 ? <LibraryEmpty /> : <DesignGrid total={total} />}
+      {total === null ? <p className="empty" role="status">Loading designs…</p>
+        : counting ? <p className="empty" role="status">Counting designs…</p>
+          : total === 0 ? <LibraryEmpty /> : <DesignGrid total={total} />}
     </section>
   );
 }

@@ -1,0 +1,170 @@
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ContractProblem, Outcome, RequestName, RequestResult } from '../../shared';
+import { MemoryTokenStore } from '../../electron/engine/authorization/memory-token-store';
+import { upsertDesign } from '../../electron/engine/cache/design-writes';
+import { createContractEndpoint } from '../../electron/engine/contract/create-contract-endpoint';
+import type { Engine } from '../../electron/engine/runtime/engine';
+import { openEngine } from '../../electron/engine/runtime/open-engine';
+import { memorySettingsStore } from '../../electron/engine/settings/settings-store';
+import { seedSynthetic } from '../../service/seed/synthetic-seed';
+import { startTestService, type TestService } from '../support/local-service';
+import { listFormDesign, tempDir } from '../engine/cache/cache-fixtures';
+
+/** Designs in the catalogue, and the bound a page's count stops at: more designs than the bound match "synthetic". */
+const DESIGNS = 400;
+const BOUND = 50;
+
+let service: TestService;
+let engine: Engine;
+let endpoint: ReturnType<typeof createContractEndpoint>;
+let profile: string;
+const boundBefore = process.env.DESIGN_SYNC_COUNT_BOUND;
+
+async function call<K extends RequestName>(name: K, input: unknown): Promise<Outcome<RequestResult<K>>> {
+  return endpoint.handle(name, input) as Promise<Outcome<RequestResult<K>>>;
+}
+
+async function ok<K extends RequestName>(name: K, input: unknown): Promise<RequestResult<K>> {
+  const outcome = await call(name, input);
+  if (!outcome.ok) throw new Error(`${name}: expected success, got ${JSON.stringify(outcome.problem)}`);
+  return outcome.value;
+}
+
+async function problemOf(answer: Promise<Outcome<unknown>>): Promise<ContractProblem> {
+  const outcome = await answer;
+  if (outcome.ok) throw new Error(`expected a problem, got ${JSON.stringify(outcome.value).slice(0, 200)}`);
+  return outcome.problem;
+}
+
+/** What the service holds: every design's name and license (each synthetic description says "Synthetic benchmark design"). */
+const serviceCount = (where = '1', ...params: unknown[]) =>
+  (service.db.prepare(`SELECT count(*) AS n FROM designs WHERE ${where}`).get(...params) as { n: number }).n;
+
+beforeAll(async () => {
+  service = await startTestService();
+  seedSynthetic(service.ctx, DESIGNS);
+  profile = tempDir('library-counts');
+  engine = await openEngine({
+    profileDir: profile, serviceUrl: service.url, userAgent: 'design-sync-test',
+    tokenStore: () => new MemoryTokenStore(null), settingsStore: () => memorySettingsStore(),
+  });
+  await engine.catalogue.pullNow();
+  process.env.DESIGN_SYNC_COUNT_BOUND = String(BOUND);
+  endpoint = createContractEndpoint(engine);
+}, 60_000);
+
+afterAll(async () => {
+  if (boundBefore === undefined) delete process.env.DESIGN_SYNC_COUNT_BOUND;
+  else process.env.DESIGN_SYNC_COUNT_BOUND = boundBefore;
+  await endpoint?.close();
+  await engine?.close();
+  await service?.stop();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+describe('library.page counts that stop early', () => {
+  it('a search matching more designs than the bound answers "at least the bound", with its page of cards', async () => {
+    const page = await ok('library.page', { query: 'synthetic', limit: 20 });
+    expect({ total: page.total, totalIsLowerBound: page.totalIsLowerBound, cards: page.items.length }).toEqual({ total: BOUND, totalIsLowerBound: true, cards: 20 });
+  });
+
+  it('a lower bound is never below the designs the page itself holds', async () => {
+    const page = await ok('library.page', { query: 'synthetic', offset: 100, limit: 60 });
+    expect({ total: page.total, totalIsLowerBound: page.totalIsLowerBound }).toEqual({ total: 160, totalIsLowerBound: true });
+  });
+
+  it('a search matching fewer designs than the bound is counted exactly', async () => {
+    const page = await ok('library.page', { query: 'pulley' });
+    expect(page.totalIsLowerBound).toBe(false);
+    expect(page.total).toBe(serviceCount("name LIKE '%Pulley%'"));
+    expect(page.total).toBeGreaterThan(0);
+    expect(page.total).toBeLessThan(BOUND);
+  });
+
+  it('without words, every design and every design of a license are counted exactly (the indexes count them at once)', async () => {
+    expect(await ok('library.page', {})).toMatchObject({ total: DESIGNS, totalIsLowerBound: false });
+    expect(await ok('library.page', { licenses: ['ccby'] })).toMatchObject({ total: serviceCount("license = 'ccby'"), totalIsLowerBound: false });
+  });
+
+  it('words and a license: the licensed designs among the newest matches, at least that many', async () => {
+    const page = await ok('library.page', { query: 'synthetic', licenses: ['ccby'], limit: 5 });
+    const exact = serviceCount("license = 'ccby'");
+    expect(page.totalIsLowerBound).toBe(true);
+    expect(page.total).toBeGreaterThan(0);
+    expect(page.total).toBeLessThan(exact);
+    expect(page.items.every((card) => card.license?.code === 'ccby')).toBe(true);
+  });
+});
+
+describe('library.count: the exact count that follows', () => {
+  it('counts every match of a search the page stopped counting', async () => {
+    expect(await ok('library.count', { query: 'synthetic' })).toEqual({ total: DESIGNS });
+    expect(await ok('library.count', { query: 'synthetic', licenses: ['ccby'] })).toEqual({ total: serviceCount("license = 'ccby'") });
+    expect(await ok('library.count', { query: 'pulley', licenses: ['ccby', 'cc0'] })).toEqual({ total: serviceCount("name LIKE '%Pulley%' AND license IN ('ccby', 'cc0')") });
+  });
+
+  it('a newer count stops the one before: it ends cancelled, the newer one answers', async () => {
+    const older = call('library.count', { query: 'synthetic' });
+    const newer = call('library.count', { query: 'synth' });
+    expect((await problemOf(older)).kind).toBe('cancelled');
+    expect(await newer).toEqual({ ok: true, value: { total: DESIGNS } });
+  });
+
+  it('a page of another search stops the count; a page of the same search (scrolling) does not', async () => {
+    const stopped = call('library.count', { query: 'synthetic' });
+    await ok('library.page', { query: 'pulley' });
+    expect((await problemOf(stopped)).kind).toBe('cancelled');
+
+    const kept = call('library.count', { query: 'synthetic' });
+    await ok('library.page', { query: 'synthetic', offset: 60 });
+    expect(await kept).toEqual({ ok: true, value: { total: DESIGNS } });
+  });
+
+  it('the window going away stops the count', async () => {
+    const gone = new AbortController();
+    const answer = endpoint.handle('library.count', { query: 'synthetic' }, gone.signal);
+    gone.abort();
+    expect((await problemOf(answer)).kind).toBe('cancelled');
+  });
+
+  it('refuses a license that is not one', async () => {
+    const problem = await problemOf(call('library.count', { query: 'x', licenses: ['mine'] }));
+    expect(problem).toMatchObject({ kind: 'validation', fieldErrors: { 'licenses.0': expect.any(Array) } });
+  });
+});
+
+describe('library.licenseCounts with upTo', () => {
+  it('counts the newest matches only and says the counts are "at least"; without upTo, every match', async () => {
+    const bounded = await ok('library.licenseCounts', { query: 'synthetic', upTo: BOUND });
+    expect(bounded.lowerBound).toBe(true);
+    expect(bounded.total).toBe(BOUND + 1);
+    const exact = await ok('library.licenseCounts', { query: 'synthetic' });
+    expect(exact.total).toBe(DESIGNS);
+    expect(exact.lowerBound).toBeUndefined();
+    for (const [code, n] of Object.entries(bounded.counts)) expect(n).toBeLessThanOrEqual(exact.counts[code as keyof typeof exact.counts]);
+  });
+
+  it('a search with fewer matches than upTo is counted whole', async () => {
+    const bounded = await ok('library.licenseCounts', { query: 'pulley', upTo: BOUND });
+    expect(bounded).toEqual({ ...(await ok('library.licenseCounts', { query: 'pulley' })), lowerBound: false });
+  });
+});
+
+describe('exact counts remembered while the cache is unchanged', () => {
+  it('after library.count, a page of the same search answers the exact count; a pull that adds a design counts again', async () => {
+    expect(await ok('library.count', { query: 'synthetic' })).toEqual({ total: DESIGNS });
+    expect(await ok('library.page', { query: 'synthetic', limit: 20 })).toMatchObject({ total: DESIGNS, totalIsLowerBound: false });
+
+    seedSynthetic(service.ctx, 1);
+    await engine.catalogue.pullNow();
+    expect(await ok('library.page', { query: 'synthetic', limit: 20 })).toMatchObject({ total: BOUND, totalIsLowerBound: true });
+    expect(await ok('library.count', { query: 'synthetic' })).toEqual({ total: DESIGNS + 1 });
+  });
+
+  it('a design written to the cache by any path (no change told) is counted: the remembered count is dropped', async () => {
+    expect(await ok('library.page', { query: 'zebrawood' })).toMatchObject({ total: 0, totalIsLowerBound: false });
+    upsertDesign(engine.cache.db, listFormDesign({ id: 999_999, name: 'Zebrawood box', license: 'cc0' }), 'list', Date.now());
+    expect(await ok('library.page', { query: 'zebrawood' })).toMatchObject({ total: 1, totalIsLowerBound: false });
+  });
+});

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { seedSynthetic } from '../../service/seed/synthetic-seed';
+import { chromiumSkipReason } from '../support/chromium';
+import { openWindow, type PageGlobals, type WindowFixture } from './window-fixture';
+
+/** More designs than the page counts: its count stops at BOUND, and the exact one follows. */
+const DESIGNS = 150;
+const BOUND = 80;
+
+let app: WindowFixture;
+let page: Page;
+const boundBefore = process.env.DESIGN_SYNC_COUNT_BOUND;
+
+interface CountWatch { __counts: string[] }
+const countText = () => page.locator('.library .count').textContent();
+
+/** Records every text the library's count shows from now on (a MutationObserver in the page). */
+const watchCount = () => page.evaluate(() => {
+  const world = globalThis as unknown as PageGlobals & CountWatch & { MutationObserver: new (callback: () => void) => { observe(target: unknown, options: object): void } };
+  const count = (world.document as unknown as { querySelector(selector: string): { textContent: string | null } | null }).querySelector('.library .count');
+  world.__counts = [count?.textContent ?? ''];
+  new world.MutationObserver(() => world.__counts.push(count?.textContent ?? '')).observe(count, { childList: true, characterData: true, subtree: true });
+});
+const seenCounts = () => page.evaluate(() => (globalThis as unknown as CountWatch).__counts);
+
+const waitForCount = (text: string) => page.waitForFunction(
+  (wanted) => (globalThis as unknown as { document: { querySelector(selector: string): { textContent: string | null } | null } }).document.querySelector('.library .count')?.textContent === wanted,
+  text, { timeout: 15_000 },
+);
+
+describe.skipIf(chromiumSkipReason !== undefined)('the library\'s count over more designs than a page counts, in Chromium', () => {
+  beforeAll(async () => {
+    process.env.DESIGN_SYNC_COUNT_BOUND = String(BOUND);
+    app = await openWindow(async (service) => seedSynthetic(service.ctx, DESIGNS), { signedIn: false });
+    page = app.page;
+  }, 90_000);
+
+  afterAll(async () => {
+    if (boundBefore === undefined) delete process.env.DESIGN_SYNC_COUNT_BOUND;
+    else process.env.DESIGN_SYNC_COUNT_BOUND = boundBefore;
+    await app?.close();
+  });
+
+  it('counts every design at once when nothing is typed', async () => {
+    await waitForCount(`${DESIGNS} designs`);
+  });
+
+  it('shows "80+ designs" for a search matching more, then the exact count once it is counted', async () => {
+    await watchCount();
+    const countsBefore = app.answered('library.count');
+    await page.getByPlaceholder('Search designs').fill('synthetic');
+    await waitForCount(`${DESIGNS} designs`);
+    const seen = await seenCounts();
+    expect(seen).toContain(`${BOUND}+ designs`);
+    expect(seen.indexOf(`${BOUND}+ designs`)).toBeLessThan(seen.lastIndexOf(`${DESIGNS} designs`));
+    expect(app.answered('library.count')).toBeGreaterThan(countsBefore);
+  });
+
+  it('scrolls the grid to the last design once the exact count came (the bound held it to 80 before)', async () => {
+    await page.locator('.grid-scroller').evaluate((scroller) => (scroller.scrollTop = scroller.scrollHeight));
+    await page.locator(`a[data-index="${DESIGNS - 1}"]`).waitFor({ timeout: 10_000 });
+    expect(await countText()).toBe(`${DESIGNS} designs`);
+  });
+
+  it('a search with fewer matches than the bound is counted exactly at once, without "+"', async () => {
+    await watchCount();
+    await page.getByPlaceholder('Search designs').fill('synthetic pulley');
+    await page.waitForFunction(() => !/\+|150/.test((globalThis as unknown as { document: { querySelector(selector: string): { textContent: string | null } | null } }).document.querySelector('.library .count')?.textContent ?? '+'));
+    const seen = await seenCounts();
+    expect(seen.some((text) => text.includes('+'))).toBe(false);
+    expect(await countText()).toMatch(/^\d+ designs?$/);
+  });
+
+  it('a license filter with words: at least the licensed designs among the newest matches, then all of them', async () => {
+    await page.getByPlaceholder('Search designs').fill('synthetic');
+    await waitForCount(`${DESIGNS} designs`);
+    const licensed = app.service.db.prepare("SELECT count(*) AS n FROM designs WHERE license = 'ccby'").get() as { n: number };
+    await watchCount();
+    await page.getByLabel('License').selectOption('ccby');
+    await waitForCount(`${licensed.n} design${licensed.n === 1 ? '' : 's'}`);
+    expect((await seenCounts()).some((text) => text.endsWith('+ designs') || text.endsWith('+ design'))).toBe(true);
+  });
+});
