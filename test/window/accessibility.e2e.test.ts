@@ -46,11 +46,15 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s accessibility (
     });
   }
 
-  it('has none on an author', async () => {
-    await page.locator('.design-author a').click();
-    await page.getByRole('heading', { name: 'alice', level: 2 }).waitFor();
-    expect(await seriousViolations(page)).toEqual([]);
-  });
+  for (const size of SIZES) {
+    it(`has none on an author at ${size.width}×${size.height}`, async () => {
+      await page.setViewportSize(size);
+      await page.goto(`${app.host.origin}/#/designs/${gearId}`);
+      await page.locator('.design-author a').click();
+      await page.getByRole('heading', { name: 'alice', level: 2 }).waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+  }
 
   it('has none on My designs, with the new-design form open', async () => {
     await page.getByRole('link', { name: 'My designs' }).click();

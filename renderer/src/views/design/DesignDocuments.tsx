@@ -9,7 +9,8 @@ function size(bytes: number | null): string {
 }
 
 /**
- * The design's files: name, type and size, and whether they are kept for offline use. Never a link to the service's
+ * The design's files: name, type and size, and whether they are kept for offline use. Each action's visible label is
+ * short ("View in 3D"); its accessible name carries the file's name ("View Gear (STL) in 3D"). Never a link to the service's
  * files (rule 1): a model kept offline opens in the person's slicer from the cached copy. `onPreview` asks for a
  * model's 3D view, which the design page shows beside the gallery.
  */
@@ -27,7 +28,7 @@ export function DesignDocuments({ documents, onPreview }: { documents: DocumentV
               <td>{document.isModel ? `3D model (${document.type.toUpperCase()})` : document.type.toUpperCase() || 'file'}</td>
               <td>{size(document.size)}</td>
               <td>{document.cached ? 'kept' : '—'}</td>
-              <td>{document.previewUrl ? <button type="button" onClick={() => onPreview(document)}>View {document.name} in 3D</button> : null}</td>
+              <td>{document.previewUrl ? <button type="button" onClick={() => onPreview(document)}>View <span className="visually-hidden">{document.name} </span>in 3D</button> : null}</td>
               <td><ModelFileAction document={document} /></td>
             </tr>
           ))}

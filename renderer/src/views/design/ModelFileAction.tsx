@@ -23,7 +23,7 @@ export function ModelFileAction({ document }: { document: DocumentView }) {
   if (!document.isModel || !isSlicerFileType(document.type)) return null;
   if (!document.cached) return <p className="action-reason" data-testid="slicer-reason">{slicerReason(document)}</p>;
   if (!inDesktopApp()) {
-    return <a className="button" href={modelDownloadAddress(document.id)} download>Download {document.name} for your slicer</a>;
+    return <a className="button" href={modelDownloadAddress(document.id)} download>Download <span className="visually-hidden">{document.name} </span>for your slicer</a>;
   }
   const open = async () => {
     setStatus('Opening…');
@@ -33,7 +33,7 @@ export function ModelFileAction({ document }: { document: DocumentView }) {
   };
   return (
     <>
-      <button type="button" onClick={() => void open()}>Open {document.name} in your slicer</button>
+      <button type="button" onClick={() => void open()}>Open <span className="visually-hidden">{document.name} </span>in your slicer</button>
       {status ? <p className="action-reason" role="status">{status}</p> : null}
     </>
   );
