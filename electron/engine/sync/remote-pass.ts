@@ -189,9 +189,12 @@ class DesignPass {
       if (local.state === 'missing') {
         if (contentChanged) {
           if (pending) this.ctx.queue.cancel(pending.id);
-          await this.place(file, base.path, temp, 'restore');
+          const placed = await this.place(file, base.path, temp, 'restore');
           temp = null;
           this.ctx.log('warning', `${base.path} was changed on the service after it was deleted here: the new version was brought back instead of deleting it.`, base.path);
+          // Renamed on the service meanwhile (perhaps seen by an earlier pass while the file was gone here, which only
+          // noted the name): the file brought back takes the service's name, or the two would never meet.
+          if (placed) await this.renameLocal(base.path, file);
         } else {
           this.ctx.base.record({ ...base, remoteName: file.name, remoteUpdatedAt: file.updatedAt });
         }
@@ -333,9 +336,9 @@ class DesignPass {
 
   /**
    * Moves a downloaded copy into place: a new name only if free; over the local file only while that is still
-   * the synced version (checked again right before).
+   * the synced version (checked again right before). False when it was not placed (looked at again next pass).
    */
-  private async place(file: RemoteFile, path: string, temp: { path: string; sha1: string; size: number } | null, why: 'new' | 'restore' | 'replace' | 'conflict'): Promise<void> {
+  private async place(file: RemoteFile, path: string, temp: { path: string; sha1: string; size: number } | null, why: 'new' | 'restore' | 'replace' | 'conflict'): Promise<boolean> {
     const fetched = temp ?? await this.fetch(file);
     const target = this.abs(path);
     if (why === 'replace') {
@@ -344,12 +347,12 @@ class DesignPass {
       if (!base || !now || now.size !== base.size || now.mtimeMs !== Math.floor(base.mtimeMs)) {
         await unlink(fetched.path).catch(warnUnlessMissing('sync', `could not remove the temporary download ${fetched.path}`));
         this.summary.skipped++;
-        return; // changed meanwhile: the next pass sees a conflict
+        return false; // changed meanwhile: the next pass sees a conflict
       }
       await rename(fetched.path, target);
     } else if (!(await placeNew(fetched.path, target))) {
       this.summary.skipped++;
-      return; // a file appeared under that name meanwhile: looked at next pass
+      return false; // a file appeared under that name meanwhile: looked at next pass
     }
     const entry = await statEntry(target);
     this.record(path, file, entry!, fetched.sha1);
@@ -366,6 +369,7 @@ class DesignPass {
       }
     }
     this.ctx.emit({ type: 'downloaded', path, replaced: why === 'replace' });
+    return true;
   }
 
   /** Both sides changed: the local version is kept under a conflict name, the service's takes the name. */
