@@ -168,6 +168,36 @@ describe('two computers on one account', () => {
     expect(pending(b!)).toEqual([]);
   });
 
+  it('brings back a file deleted here and then changed on the service under the name the service gave it meanwhile', async () => {
+    const { api, design, computers: [a] } = await setup(1);
+    await a!.engine.syncOnce({ settle: 'wait' });
+    const dir = join(a!.rootPath, folderOf(a!, design.id));
+    writeFileSync(join(dir, 'gear.stl'), 'gear v1');
+    await a!.engine.syncOnce({ settle: 'wait' });
+    await send(a!);
+    const gear = (await api.listDocuments(design.id)).find((d) => d.name === 'gear.stl')!;
+
+    // Renamed on the service while it is deleted here: the deletion waits for the person, the new name is noted.
+    await api.updateDocument(design.id, gear.id, { name: 'rack.stl' });
+    rmSync(join(dir, 'gear.stl'));
+    await a!.engine.syncOnce({ settle: 'wait' });
+    expect(kinds(a!)).toEqual([`delete-remote/confirm-delete ${folderOf(a!, design.id)}/gear.stl`]);
+    expect(files(dir)).toEqual([]);
+
+    // Then changed on the service: brought back, under the service's name, and the deletion no longer asked.
+    const source = join(a!.rootPath, '..', 'rack-v2.stl');
+    writeFileSync(source, 'rack v2, longer');
+    await api.updateDocument(design.id, gear.id, { name: 'rack.stl' }, { path: source, fileName: 'rack.stl' });
+    await a!.engine.syncOnce({ settle: 'wait' });
+    expect(files(dir)).toEqual(['rack.stl']);
+    expect(readFileSync(join(dir, 'rack.stl'), 'utf8')).toBe('rack v2, longer');
+    expect(pending(a!)).toEqual([]);
+    const again = await a!.engine.syncOnce({ settle: 'wait' });
+    expect(again.remote).toMatchObject({ downloaded: 0, replaced: 0, renamed: 0, trashed: 0 });
+    expect(files(dir)).toEqual(['rack.stl']);
+    rmSync(source, { force: true });
+  });
+
   it('keeps both copies when a file changed on both sides, and makes no copy when both made the same change', async () => {
     const { api, design, computers: [a, b] } = await setup(2);
     await a!.engine.syncOnce({ settle: 'wait' });
