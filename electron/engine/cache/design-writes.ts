@@ -233,11 +233,11 @@ function insertDesign(db: WritableDB, { raw, design, tags }: PendingWrite, form:
   const descriptionText = htmlToPlainText(design.description);
   const [jsonColumn, updatedAtColumn] = form === 'list' ? ['list_json', 'list_updated_at'] : ['user_form_json', 'user_form_updated_at'];
   prepared(db,
-    `INSERT INTO designs (id, slug, name, excerpt, description_html, description_text, license, state, user_id, author_screen_name,
+    `INSERT INTO designs (id, slug, name, excerpt, description_text, license, state, user_id, author_screen_name,
        primary_image_id, created_at, updated_at, created_ms, updated_ms, ${jsonColumn}, ${updatedAtColumn}, in_listing, is_own, fetched_at, popularity)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
-    design.id, design.slug ?? null, design.name, design.excerpt, design.description, descriptionText, design.license, design.state,
+    design.id, design.slug ?? null, design.name, design.excerpt, descriptionText, design.license, design.state,
     design.user_id, author, design.primary_image_id, design.created_at, design.updated_at, timestampMs(design.created_at),
     timestampMs(design.updated_at), JSON.stringify(raw), design.updated_at, flags.inListing ? 1 : 0, flags.own ? 1 : 0, now,
     popularityOf(raw) ?? 0,
@@ -275,8 +275,7 @@ function updateDesign(
 
 function writeColumns(db: WritableDB, design: DesignFields, author: string, popularity: number | null, now: number): void {
   prepared(db,
-    `UPDATE designs SET slug = @slug, name = @name, excerpt = @excerpt, description_html = @description,
-       description_text = @descriptionText, license = @license, state = @state, user_id = @userId,
+    `UPDATE designs SET slug = @slug, name = @name, excerpt = @excerpt, description_text = @descriptionText, license = @license, state = @state, user_id = @userId,
        author_screen_name = @author, primary_image_id = @primaryImageId, created_at = @createdAt, updated_at = @updatedAt,
        created_ms = @createdMs, updated_ms = @updatedMs, popularity = coalesce(@popularity, popularity), fetched_at = @now
      WHERE id = @id`,
@@ -285,7 +284,6 @@ function writeColumns(db: WritableDB, design: DesignFields, author: string, popu
     slug: design.slug ?? null,
     name: design.name,
     excerpt: design.excerpt,
-    description: design.description,
     descriptionText: htmlToPlainText(design.description),
     license: design.license,
     state: design.state,

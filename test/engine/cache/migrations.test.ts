@@ -124,6 +124,21 @@ describe('cache migrations', () => {
     expect(plan).toMatch(/COVERING INDEX designs_by_id/);
   });
 
+  it('0009 drops the description\'s HTML column, keeping every design, its forms (which hold the HTML) and its search row', () => {
+    const db = databaseAt(8);
+    insertDesign(db, 1, { name: 'Planetary gear', text: 'A reducer', json: '{"id":1,"description":"<p>A reducer</p>"}' });
+    db.prepare(`UPDATE designs SET description_html = '<p>A reducer</p>' WHERE id = 1`).run();
+    db.prepare(`INSERT INTO designs_fts (rowid, name, excerpt, description, tags, author) VALUES (1, 'Planetary gear', '', 'A reducer', '', 'maker')`).run();
+    migrateCache(db, ':memory:', 9);
+    const columns = (db.prepare('PRAGMA table_info(designs)').all() as { name: string }[]).map((column) => column.name);
+    expect(columns).not.toContain('description_html');
+    expect(columns).toContain('description_text');
+    expect(db.prepare('SELECT id, name, description_text, list_json FROM designs').all()).toEqual([
+      { id: 1, name: 'Planetary gear', description_text: 'A reducer', list_json: '{"id":1,"description":"<p>A reducer</p>"}' },
+    ]);
+    expect(db.prepare(`SELECT rowid FROM designs_fts WHERE designs_fts MATCH 'reducer'`).all()).toEqual([{ rowid: 1 }]);
+  });
+
   it('opens a file database in WAL with foreign keys on and synchronous=NORMAL, at the latest version', () => {
     const db = openCacheDatabase(join(tempDir('cache-open'), 'cache.sqlite'));
     try {

@@ -7,6 +7,7 @@ import { migration0005Popularity } from './0005-popularity';
 import { migration0006LibrarySorts } from './0006-library-sorts';
 import { migration0007CoverIndex } from './0007-cover-index';
 import { migration0008NewestIndex } from './0008-newest-index';
+import { migration0009NoDescriptionHtml } from './0009-no-description-html';
 
 /** Ordered; only ever appended to. Index + 1 is the schema version it produces (PRAGMA user_version). */
 export const CACHE_MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
@@ -18,4 +19,5 @@ export const CACHE_MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = 
   migration0006LibrarySorts,
   migration0007CoverIndex,
   migration0008NewestIndex,
+  migration0009NoDescriptionHtml,
 ];
