@@ -5,6 +5,7 @@ import { damageReason, integrityProblem, isDamagedDatabaseError, setAsideDamaged
 import type { ReadableDB, WritableDB } from './cache-database';
 import { openCacheDatabase } from './cache-database';
 import { FileCache, type FileCacheOptions } from './file-cache';
+import { hasIndexesSetAside, restoreIndexesSetAside } from './bulk-fill-indexes';
 
 /** Said once, when a damaged cache was set aside and a new one made (the CLI on standard error, the window in Settings). */
 export const CACHE_REBUILT_NOTICE = 'The offline cache was damaged and has been rebuilt; designs will be downloaded again at the next pull.';
@@ -93,6 +94,18 @@ function openOrRebuild(paths: { cacheDatabase: string; fileCache: string }): { d
 }
 
 /**
+ * A pull filling the cache in bulk that stopped (a crash) before it made its indexes again: they are made now. A
+ * cache damaged where this looks is not refused here: the damage is met, and said, where the cache is used.
+ */
+function restoreIndexesOfStoppedPull(db: WritableDB): void {
+  try {
+    if (hasIndexesSetAside(db)) engineLog.warn('cache', `indexes set aside by a pull that did not end: ${restoreIndexesSetAside(db)} made again`);
+  } catch (error) {
+    engineLog.warn('cache', 'the indexes a pull may have set aside could not be checked', error);
+  }
+}
+
+/**
  * Opens a profile's cache. The cache is only a cache: a damaged database (not a database, malformed, a folder in its
  * place, or marked damaged while in use) is set aside as `cache.sqlite.corrupt-<time>` and a new one made, and
  * `rebuilt` says so. A cache from a newer design-sync is refused (CacheDatabaseFromTheFutureError): it is not damaged.
@@ -100,6 +113,7 @@ function openOrRebuild(paths: { cacheDatabase: string; fileCache: string }): { d
 export function openDesignCache(paths: { cacheDatabase: string; fileCache: string }, options: FileCacheOptions = {}): DesignCache {
   mkdirSync(paths.fileCache, { recursive: true });
   const { db, rebuilt } = openOrRebuild(paths);
+  restoreIndexesOfStoppedPull(db);
   const files = new FileCache(db, paths.fileCache, options);
   let damaged: string | null = null;
   return {

@@ -53,7 +53,7 @@ export function startPull(client: ServiceClient, db: WritableDB, files: FileCach
   const signal = options.signal;
   const run: PullRun = {
     client, db, files, options, signal, started,
-    writer: new PullWriter(db, options.writerThreadFrom),
+    writer: new PullWriter(db, options.writerThreadFrom, options.bulkFillFrom),
     now: options.now ?? Date.now,
     pageSize: options.pageSize ?? 100,
     concurrency: options.concurrency ?? 4,

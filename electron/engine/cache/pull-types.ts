@@ -36,6 +36,11 @@ export interface PullOptions {
    * next ones (default pull-writer.ts DEFAULT_WORKER_FROM; 0 always, Infinity never).
    */
   writerThreadFrom?: number;
+  /**
+   * From how many designs in a listing, into a cache holding less than a quarter of it, the listing is written with
+   * some indexes set aside (default bulk-fill-indexes.ts BULK_FILL_FROM; Infinity never).
+   */
+  bulkFillFrom?: number;
 }
 
 export interface DesignCounts {

@@ -49,6 +49,7 @@ export async function walk(
       // A failure of that request surfaces once the pages before it are written and reported, as it would without it.
       next = pages.next();
       next.catch(() => {});
+      if (first && form === 'list') writer.fillInBulkWhenLarge(page.totalCount ?? null);
       if (first) writer.expect(page.totalCount ?? null);
       if (page.nextPage !== null) await new Promise((resolve) => setImmediate(resolve)); // lets the request go out first
       pending.push({ write: writer.write(page.items, form, now(), flags), total: page.totalCount ?? null });

@@ -8,6 +8,7 @@ import type { WritableDB } from './cache-database';
 import {
   DesignWriteSession, optimizeSearchIndex, upsertDesigns, writeDeferredSearchRows, type DesignForm, type UpsertFlags, type UpsertResult,
 } from './design-writes';
+import { BULK_FILL_FROM, hasIndexesSetAside, isBulkFill, restoreIndexesSetAside, setIndexesAside } from './bulk-fill-indexes';
 import {
   PULL_COMMIT_EVERY_DESIGNS, PULL_COMMIT_IDLE_MS, PULL_WAL_CHECKPOINT_PAGES, type WriterData, type WriterReply, type WriterRequest,
 } from './pull-writer-protocol';
@@ -53,13 +54,24 @@ export class PullWriter {
   /** Threads no longer written to, ended by close(). */
   private readonly retired: WorkerChannel[] = [];
 
-  constructor(private readonly db: WritableDB, private readonly workerFrom = DEFAULT_WORKER_FROM) {}
+  constructor(private readonly db: WritableDB, private readonly workerFrom = DEFAULT_WORKER_FROM, private readonly bulkFillFrom = BULK_FILL_FROM) {}
 
   /** Told how many designs the listing holds (null: unknown); starts the thread once it is worth it. */
   expect(total: number | null): void {
     // One thread a pull at most: after one stopped, the pull writes here.
     if (this.starting || this.worker || this.retired.length > 0 || !canShare(this.db)) return;
     if ((total ?? this.writtenHere) >= this.workerFrom) this.starting = new WorkerChannel(this.db.name);
+  }
+
+  /**
+   * Told, at a listing's first page, how many designs it holds: a large listing into a nearly empty cache is written
+   * without the secondary indexes of designs that take its rows in no useful order (bulk-fill-indexes.ts); endWalk
+   * makes them again. Otherwise indexes a stopped pull left aside are made again before anything is written.
+   */
+  fillInBulkWhenLarge(total: number | null): void {
+    this.commit();
+    if (isBulkFill(this.db, total, this.bulkFillFrom)) setIndexesAside(this.db);
+    else if (hasIndexesSetAside(this.db)) restoreIndexesSetAside(this.db);
   }
 
   /** Resolves once the writer thread started by expect() is ready for pages (false when none was started, or it failed). */
@@ -115,7 +127,7 @@ export class PullWriter {
     this.idleCommit = setTimeout(() => this.commit(), PULL_COMMIT_IDLE_MS);
   }
 
-  /** After a walk (ended or stopped, its pages settled): the search rows of the designs it added, in one batch. */
+  /** After a walk (ended or stopped, its pages settled): the search rows of the designs it added, in one batch; the indexes set aside. */
   async endWalk(): Promise<void> {
     this.commit();
     if (this.worker) {
@@ -124,6 +136,7 @@ export class PullWriter {
       await this.worker.ask({ kind: 'end-walk', unindexed });
     } else {
       writeDeferredSearchRows(this.db, this.session);
+      restoreIndexesSetAside(this.db);
     }
     this.session = new DesignWriteSession({ deferSearchRows: true });
   }

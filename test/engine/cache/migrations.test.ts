@@ -139,6 +139,14 @@ describe('cache migrations', () => {
     expect(db.prepare(`SELECT rowid FROM designs_fts WHERE designs_fts MATCH 'reducer'`).all()).toEqual([{ rowid: 1 }]);
   });
 
+  it('0010 adds the table where a bulk fill keeps the indexes it set aside, empty', () => {
+    const db = databaseAt(9);
+    insertDesign(db, 1);
+    migrateCache(db, ':memory:', 10);
+    expect(db.prepare('SELECT count(*) AS n FROM indexes_set_aside').get()).toEqual({ n: 0 });
+    expect(db.prepare('SELECT count(*) AS n FROM designs').get()).toEqual({ n: 1 });
+  });
+
   it('opens a file database in WAL with foreign keys on and synchronous=NORMAL, at the latest version', () => {
     const db = openCacheDatabase(join(tempDir('cache-open'), 'cache.sqlite'));
     try {

@@ -8,6 +8,7 @@ import { listCachedDesigns, searchCachedDesigns } from '../../../electron/engine
 import type { UpsertResult } from '../../../electron/engine/cache/design-writes';
 import { pullDesigns } from '../../../electron/engine/cache/pull';
 import { PullWriter, runningWriterThreads } from '../../../electron/engine/cache/pull-writer';
+import { INDEXES_SET_ASIDE_FOR_BULK_FILL, setIndexesAside } from '../../../electron/engine/cache/bulk-fill-indexes';
 import { startTestService, type TestService } from '../../support/local-service';
 import { dumpDesignWrites, listFormDesign, tempDir } from './cache-fixtures';
 
@@ -198,5 +199,94 @@ describe('a pull whose pages go to the writer thread', () => {
     expect(runningWriterThreads()).toBe(0);
     expect(listCachedDesigns(cache.reader, { limit: 100 })).toHaveLength(DESIGNS);
     expect(searchCachedDesigns(cache.reader, 'bracket', { limit: 100 }).items).toHaveLength(DESIGNS);
+  });
+
+  const indexNames = (db: Database.Database) => db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name`).pluck().all() as string[];
+  const setAside = (db: Database.Database) => db.prepare('SELECT name FROM indexes_set_aside ORDER BY name').pluck().all() as string[];
+  const byName = (cache: DesignCache) => listCachedDesigns(cache.reader, { limit: 100, sort: 'name' }).map((design) => design.name);
+
+  for (const [where, writerThreadFrom] of [['on the main thread', Number.POSITIVE_INFINITY], ['on the writer thread', 0]] as const) {
+    it(`${where}, fills a nearly empty cache from a large listing with its unordered indexes set aside, and makes them again when the walk ends`, async () => {
+      await slowListing();
+      const cache = scratchCache();
+      const allIndexes = indexNames(cache.db);
+      const seenDuringWalk: string[][] = [];
+      let threadsSeen = 0;
+      const summary = await pullDesigns(client, cache.db, cache.files, {
+        // Pages of one design, slowed: the thread (started at the first page) takes over part-way through the walk.
+        pageSize: 1, writerThreadFrom, bulkFillFrom: 10,
+        onProgress: (p) => {
+          if (p.phase !== 'designs' || p.done === 0 || p.done === DESIGNS) return;
+          seenDuringWalk.push(indexNames(cache.db));
+          threadsSeen = Math.max(threadsSeen, runningWriterThreads());
+        },
+      });
+      await service.request('DELETE', '/__admin/faults');
+      expect(threadsSeen).toBe(writerThreadFrom === 0 ? 1 : 0);
+      expect(summary.designs).toMatchObject({ inserted: DESIGNS, skipped: 0 });
+      expect(seenDuringWalk.length).toBeGreaterThan(0);
+      for (const seen of seenDuringWalk) expect(seen).toEqual(allIndexes.filter((name) => !(INDEXES_SET_ASIDE_FOR_BULK_FILL as readonly string[]).includes(name)));
+      expect(indexNames(cache.db)).toEqual(allIndexes);
+      expect(setAside(cache.db)).toEqual([]);
+      const plan = (cache.db.prepare('EXPLAIN QUERY PLAN SELECT id FROM designs ORDER BY name COLLATE NOCASE, id LIMIT 5').all() as { detail: string }[]).map((row) => row.detail).join(' ');
+      expect(plan).toMatch(/designs_by_name/);
+      expect(byName(cache)).toEqual([...byName(cache)].sort((a, b) => a.localeCompare(b, 'en', { numeric: false, sensitivity: 'base' })));
+      expect(searchCachedDesigns(cache.reader, 'shelf bracket', { limit: 100 }).items).toHaveLength(DESIGNS);
+
+      // The cache now holds the listing: the next pull writes with every index in place.
+      const during: string[][] = [];
+      await pullDesigns(client, cache.db, cache.files, {
+        pageSize: 5, writerThreadFrom, bulkFillFrom: 10, onProgress: (p) => { if (p.phase === 'designs' && p.done > 0) during.push(indexNames(cache.db)); },
+      });
+      for (const seen of during) expect(seen).toEqual(allIndexes);
+    });
+  }
+
+  it('makes the indexes set aside again when its walk fails part-way, and a small listing keeps them all', async () => {
+    await slowListing();
+    const cache = scratchCache();
+    const allIndexes = indexNames(cache.db);
+    let threadsSeen = 0;
+    const summary = await pullDesigns(client, cache.db, cache.files, {
+      pageSize: 1, writerThreadFrom: 0, bulkFillFrom: 10,
+      onProgress: async (p) => {
+        threadsSeen = Math.max(threadsSeen, runningWriterThreads());
+        if (p.phase === 'designs' && p.done === 30) {
+          await service.request('POST', '/__admin/faults', { json: { kind: 'status', status: 500, path: '^/v1/designs$', count: 50 } });
+        }
+      },
+    });
+    expect(threadsSeen).toBe(1);
+    await service.request('DELETE', '/__admin/faults');
+    expect(summary.listingComplete).toBe(false);
+    expect(summary.designs.inserted).toBeGreaterThanOrEqual(30);
+    expect(indexNames(cache.db)).toEqual(allIndexes);
+    expect(setAside(cache.db)).toEqual([]);
+
+    const small = scratchCache();
+    const during: string[][] = [];
+    await pullDesigns(client, small.db, small.files, {
+      pageSize: 5, writerThreadFrom: 0, bulkFillFrom: DESIGNS + 1, onProgress: (p) => { if (p.phase === 'designs' && p.done > 0) during.push(indexNames(small.db)); },
+    });
+    expect(during.length).toBeGreaterThan(0);
+    for (const seen of during) expect(seen).toEqual(allIndexes);
+  });
+});
+
+describe('a cache whose pull stopped with indexes set aside (a crash)', () => {
+  it('makes them again when it is next opened, and sorts with them', () => {
+    const dir = tempDir('pull-writer-crash');
+    dirs.push(dir);
+    const paths = { cacheDatabase: join(dir, 'cache.sqlite'), fileCache: join(dir, 'files') };
+    const first = openDesignCache(paths);
+    const allIndexes = first.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name`).pluck().all();
+    expect(setIndexesAside(first.db)).toBe(INDEXES_SET_ASIDE_FOR_BULK_FILL.length);
+    expect(first.db.prepare(`SELECT count(*) FROM sqlite_master WHERE name = 'designs_by_name'`).pluck().get()).toBe(0);
+    first.close();
+
+    const reopened = openDesignCache(paths);
+    caches.push(reopened);
+    expect(reopened.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name`).pluck().all()).toEqual(allIndexes);
+    expect(reopened.db.prepare('SELECT count(*) FROM indexes_set_aside').pluck().get()).toBe(0);
   });
 });
