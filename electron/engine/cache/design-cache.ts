@@ -5,7 +5,7 @@ import { damageReason, integrityProblem, isDamagedDatabaseError, setAsideDamaged
 import type { ReadableDB, WritableDB } from './cache-database';
 import { openCacheDatabase } from './cache-database';
 import { FileCache, type FileCacheOptions } from './file-cache';
-import { hasIndexesSetAside, restoreIndexesSetAside } from './bulk-fill-indexes';
+import { endBulkFill, isInBulkFill } from './bulk-fill';
 
 /** Said once, when a damaged cache was set aside and a new one made (the CLI on standard error, the window in Settings). */
 export const CACHE_REBUILT_NOTICE = 'The offline cache was damaged and has been rebuilt; designs will be downloaded again at the next pull.';
@@ -94,14 +94,15 @@ function openOrRebuild(paths: { cacheDatabase: string; fileCache: string }): { d
 }
 
 /**
- * A pull filling the cache in bulk that stopped (a crash) before it made its indexes again: they are made now. A
- * cache damaged where this looks is not refused here: the damage is met, and said, where the cache is used.
+ * A pull filling the cache in bulk that stopped (a crash) before it undid its changes (indexes set aside, the search
+ * index's merges paused): they are undone now. A cache damaged where this looks is not refused here: the damage is
+ * met, and said, where the cache is used.
  */
 function restoreIndexesOfStoppedPull(db: WritableDB): void {
   try {
-    if (hasIndexesSetAside(db)) engineLog.warn('cache', `indexes set aside by a pull that did not end: ${restoreIndexesSetAside(db)} made again`);
+    if (isInBulkFill(db)) engineLog.warn('cache', `a bulk fill did not end (a crash): ${endBulkFill(db)} of its changes undone`);
   } catch (error) {
-    engineLog.warn('cache', 'the indexes a pull may have set aside could not be checked', error);
+    engineLog.warn('cache', 'whether a bulk fill was left unfinished could not be checked', error);
   }
 }
 

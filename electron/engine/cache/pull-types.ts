@@ -37,8 +37,8 @@ export interface PullOptions {
    */
   writerThreadFrom?: number;
   /**
-   * From how many designs in a listing, into a cache holding less than a quarter of it, the listing is written with
-   * some indexes set aside (default bulk-fill-indexes.ts BULK_FILL_FROM; Infinity never).
+   * From how many designs in a listing, into a cache holding less than a quarter of it, the listing is written in bulk
+   * (default bulk-fill.ts BULK_FILL_FROM; Infinity never).
    */
   bulkFillFrom?: number;
 }

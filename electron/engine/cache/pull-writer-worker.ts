@@ -7,7 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { adoptSqliteNativeBinding } from '../sqlite/open-sqlite';
 import { openCacheDatabase } from './cache-database';
-import { restoreIndexesSetAside } from './bulk-fill-indexes';
+import { endBulkFill } from './bulk-fill';
 import { DesignWriteSession, optimizeSearchIndex, upsertDesigns, writeDeferredSearchRows } from './design-writes';
 import { PULL_WAL_CHECKPOINT_PAGES, type WriterData, type WriterReply, type WriterRequest } from './pull-writer-protocol';
 
@@ -70,7 +70,7 @@ function handle(request: Exclude<WriterRequest, { kind: 'page' }>): void {
       session = new DesignWriteSession({ deferSearchRows: true });
       walkFailed = false;
       writeDeferredSearchRows(db, ended);
-      restoreIndexesSetAside(db);
+      endBulkFill(db);
     } else {
       optimizeSearchIndex(db);
     }

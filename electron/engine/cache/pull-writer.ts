@@ -8,7 +8,7 @@ import type { WritableDB } from './cache-database';
 import {
   DesignWriteSession, optimizeSearchIndex, upsertDesigns, writeDeferredSearchRows, type DesignForm, type UpsertFlags, type UpsertResult,
 } from './design-writes';
-import { BULK_FILL_FROM, hasIndexesSetAside, isBulkFill, restoreIndexesSetAside, setIndexesAside } from './bulk-fill-indexes';
+import { beginBulkFill, BULK_FILL_FROM, endBulkFill, isBulkFill, isInBulkFill } from './bulk-fill';
 import {
   PULL_COMMIT_EVERY_DESIGNS, PULL_COMMIT_IDLE_MS, PULL_WAL_CHECKPOINT_PAGES, type WriterData, type WriterReply, type WriterRequest,
 } from './pull-writer-protocol';
@@ -65,13 +65,13 @@ export class PullWriter {
 
   /**
    * Told, at a listing's first page, how many designs it holds: a large listing into a nearly empty cache is written
-   * without the secondary indexes of designs that take its rows in no useful order (bulk-fill-indexes.ts); endWalk
+   * without the secondary indexes of designs that take its rows in no useful order (bulk-fill.ts); endWalk
    * makes them again. Otherwise indexes a stopped pull left aside are made again before anything is written.
    */
   fillInBulkWhenLarge(total: number | null): void {
     this.commit();
-    if (isBulkFill(this.db, total, this.bulkFillFrom)) setIndexesAside(this.db);
-    else if (hasIndexesSetAside(this.db)) restoreIndexesSetAside(this.db);
+    if (isBulkFill(this.db, total, this.bulkFillFrom)) beginBulkFill(this.db);
+    else if (isInBulkFill(this.db)) endBulkFill(this.db);
   }
 
   /** Resolves once the writer thread started by expect() is ready for pages (false when none was started, or it failed). */
@@ -127,7 +127,7 @@ export class PullWriter {
     this.idleCommit = setTimeout(() => this.commit(), PULL_COMMIT_IDLE_MS);
   }
 
-  /** After a walk (ended or stopped, its pages settled): the search rows of the designs it added, in one batch; the indexes set aside. */
+  /** After a walk (ended or stopped, its pages settled): the search rows of the designs it added, in one batch; a bulk fill undone. */
   async endWalk(): Promise<void> {
     this.commit();
     if (this.worker) {
@@ -136,7 +136,7 @@ export class PullWriter {
       await this.worker.ask({ kind: 'end-walk', unindexed });
     } else {
       writeDeferredSearchRows(this.db, this.session);
-      restoreIndexesSetAside(this.db);
+      endBulkFill(this.db);
     }
     this.session = new DesignWriteSession({ deferSearchRows: true });
   }

@@ -2,7 +2,7 @@ import { isServiceError } from '../api/service-error';
 import type { ServiceClient } from '../api/service-client';
 import type { Session } from '../authorization/session';
 import type { DesignCache } from '../cache/design-cache';
-import { replaceDocuments, replaceImages } from '../cache/child-writes';
+import { refreshDesignFiles } from '../cache/child-lists';
 import { deleteDesigns, upsertDesign } from '../cache/design-writes';
 import { applyLocalDesignEdit } from '../cache/local-design-edit';
 import type { QueueStore } from '../queue/queue-store';
@@ -55,7 +55,7 @@ export function followDesignEdits(options: DesignEditsOptions): () => void {
     }
     if (item.kind === 'create-design' && item.state === 'done') {
       const created = options.queue.get(item.id)?.payload.createdDesignId;
-      if (typeof created === 'number') void refresh(options, created, 'after it was created for a new folder');
+      if (typeof created === 'number') void readBack(options, created, 'after it was created for a new folder');
       return;
     }
     if (item.kind !== 'update-design' || item.designId === null) return;
@@ -67,7 +67,7 @@ export function followDesignEdits(options: DesignEditsOptions): () => void {
         options.changes.checkOwn();
       }
     } else if ((item.state === 'failed' || item.state === 'cancelled') && options.queue.pendingDesignEdits(designId).length === 0) {
-      void refresh(options, designId, 'after its edit was refused');
+      void readBack(options, designId, 'after its edit was refused');
     }
   };
   options.queue.on('change', onChange);
@@ -83,8 +83,9 @@ const FILE_KINDS: ReadonlySet<string> = new Set(['upload', 'replace', 'rename', 
 const FILE_REFRESH_DELAY_MS = 400;
 
 /**
- * A design whose files the queue changed on the service is read back (the design, its images and its documents), so
- * that My designs and the design's page show the new files and the cover at once, not at the next pull.
+ * A design whose files the queue changed on the service is read back (the design, then its images and documents
+ * through conditional GETs), so that My designs and the design's page show the new files and the cover at once, not
+ * at the next pull.
  */
 class FileChangeRefresher {
   private readonly timers = new Map<number, ReturnType<typeof setTimeout>>();
@@ -93,41 +94,33 @@ class FileChangeRefresher {
 
   designChanged(designId: number): void {
     clearTimeout(this.timers.get(designId));
-    this.timers.set(designId, setTimeout(() => {
+    const timer = setTimeout(() => {
       this.timers.delete(designId);
-      void this.readBack(designId);
-    }, FILE_REFRESH_DELAY_MS));
+      void readBack(this.options, designId, 'after its files changed', { files: true });
+    }, FILE_REFRESH_DELAY_MS);
+    timer.unref();
+    this.timers.set(designId, timer);
   }
 
   stop(): void {
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
   }
-
-  private async readBack(designId: number): Promise<void> {
-    const client = this.options.client();
-    if (!client) return;
-    try {
-      const [design, images, documents] = await Promise.all([client.getDesign(designId), client.listImages(designId), client.listDocuments(designId)]);
-      const now = Date.now();
-      storeOwn(this.options, design);
-      replaceImages(this.options.cache.db, designId, images, now);
-      replaceDocuments(this.options.cache.db, designId, documents, now);
-      this.options.changes.checkOwn();
-    } catch (error) {
-      // The next pull reads it anyway; a design gone meanwhile is sync's to handle (design-gone.ts).
-      engineLog.info('design-edits', `the design ${designId} could not be read back after its files changed`, error);
-    }
-  }
 }
 
-async function refresh(options: DesignEditsOptions, designId: number, when: string): Promise<void> {
+/**
+ * Reads a design again from the service and stores it as own (with `files`, its image and document lists too). A
+ * design the service no longer has is forgotten here, but for after a file change: a design gone then is sync's to
+ * handle (design-gone.ts), and the next pull reads it anyway.
+ */
+async function readBack(options: DesignEditsOptions, designId: number, when: string, { files = false } = {}): Promise<void> {
   const client = options.client();
   if (!client) return;
   try {
     storeOwn(options, await client.getDesign(designId));
+    if (files) await refreshDesignFiles(client, options.cache.db, designId);
   } catch (error) {
-    if (isServiceError(error, 'not-found')) deleteDesigns(options.cache.db, [designId]);
+    if (isServiceError(error, 'not-found') && !files) deleteDesigns(options.cache.db, [designId]);
     else {
       engineLog.warn('design-edits', `the design ${designId} could not be read again ${when}`, error);
       return;

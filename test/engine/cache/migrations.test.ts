@@ -139,11 +139,11 @@ describe('cache migrations', () => {
     expect(db.prepare(`SELECT rowid FROM designs_fts WHERE designs_fts MATCH 'reducer'`).all()).toEqual([{ rowid: 1 }]);
   });
 
-  it('0010 adds the table where a bulk fill keeps the indexes it set aside, empty', () => {
+  it('0010 adds the table where a bulk fill keeps what undoes it, empty', () => {
     const db = databaseAt(9);
     insertDesign(db, 1);
     migrateCache(db, ':memory:', 10);
-    expect(db.prepare('SELECT count(*) AS n FROM indexes_set_aside').get()).toEqual({ n: 0 });
+    expect(db.prepare('SELECT count(*) AS n FROM bulk_fill_undo').get()).toEqual({ n: 0 });
     expect(db.prepare('SELECT count(*) AS n FROM designs').get()).toEqual({ n: 1 });
   });
 

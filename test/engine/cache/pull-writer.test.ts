@@ -8,7 +8,7 @@ import { listCachedDesigns, searchCachedDesigns } from '../../../electron/engine
 import type { UpsertResult } from '../../../electron/engine/cache/design-writes';
 import { pullDesigns } from '../../../electron/engine/cache/pull';
 import { PullWriter, runningWriterThreads } from '../../../electron/engine/cache/pull-writer';
-import { INDEXES_SET_ASIDE_FOR_BULK_FILL, setIndexesAside } from '../../../electron/engine/cache/bulk-fill-indexes';
+import { beginBulkFill, INDEXES_SET_ASIDE_FOR_BULK_FILL } from '../../../electron/engine/cache/bulk-fill';
 import { startTestService, type TestService } from '../../support/local-service';
 import { dumpDesignWrites, listFormDesign, tempDir } from './cache-fixtures';
 
@@ -202,15 +202,18 @@ describe('a pull whose pages go to the writer thread', () => {
   });
 
   const indexNames = (db: Database.Database) => db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name`).pluck().all() as string[];
-  const setAside = (db: Database.Database) => db.prepare('SELECT name FROM indexes_set_aside ORDER BY name').pluck().all() as string[];
+  const setAside = (db: Database.Database) => db.prepare('SELECT name FROM bulk_fill_undo ORDER BY name').pluck().all() as string[];
+  const merges = (db: Database.Database) => db.prepare(`SELECT k, v FROM designs_fts_config WHERE k IN ('automerge', 'crisismerge') ORDER BY k`).all();
+  const DEFAULT_MERGES = [{ k: 'automerge', v: 4 }, { k: 'crisismerge', v: 16 }];
   const byName = (cache: DesignCache) => listCachedDesigns(cache.reader, { limit: 100, sort: 'name' }).map((design) => design.name);
 
   for (const [where, writerThreadFrom] of [['on the main thread', Number.POSITIVE_INFINITY], ['on the writer thread', 0]] as const) {
-    it(`${where}, fills a nearly empty cache from a large listing with its unordered indexes set aside, and makes them again when the walk ends`, async () => {
+    it(`${where}, fills a nearly empty cache from a large listing in bulk (unordered indexes set aside, search merges paused) and undoes it when the walk ends`, async () => {
       await slowListing();
       const cache = scratchCache();
       const allIndexes = indexNames(cache.db);
       const seenDuringWalk: string[][] = [];
+      const mergesDuringWalk: unknown[] = [];
       let threadsSeen = 0;
       const summary = await pullDesigns(client, cache.db, cache.files, {
         // Pages of one design, slowed: the thread (started at the first page) takes over part-way through the walk.
@@ -218,6 +221,7 @@ describe('a pull whose pages go to the writer thread', () => {
         onProgress: (p) => {
           if (p.phase !== 'designs' || p.done === 0 || p.done === DESIGNS) return;
           seenDuringWalk.push(indexNames(cache.db));
+          mergesDuringWalk.push(merges(cache.db));
           threadsSeen = Math.max(threadsSeen, runningWriterThreads());
         },
       });
@@ -226,8 +230,10 @@ describe('a pull whose pages go to the writer thread', () => {
       expect(summary.designs).toMatchObject({ inserted: DESIGNS, skipped: 0 });
       expect(seenDuringWalk.length).toBeGreaterThan(0);
       for (const seen of seenDuringWalk) expect(seen).toEqual(allIndexes.filter((name) => !(INDEXES_SET_ASIDE_FOR_BULK_FILL as readonly string[]).includes(name)));
+      for (const seen of mergesDuringWalk) expect(seen).toEqual([{ k: 'automerge', v: 0 }, { k: 'crisismerge', v: 10_000 }]);
       expect(indexNames(cache.db)).toEqual(allIndexes);
       expect(setAside(cache.db)).toEqual([]);
+      expect(merges(cache.db)).toEqual(DEFAULT_MERGES);
       const plan = (cache.db.prepare('EXPLAIN QUERY PLAN SELECT id FROM designs ORDER BY name COLLATE NOCASE, id LIMIT 5').all() as { detail: string }[]).map((row) => row.detail).join(' ');
       expect(plan).toMatch(/designs_by_name/);
       expect(byName(cache)).toEqual([...byName(cache)].sort((a, b) => a.localeCompare(b, 'en', { numeric: false, sensitivity: 'base' })));
@@ -242,7 +248,7 @@ describe('a pull whose pages go to the writer thread', () => {
     });
   }
 
-  it('makes the indexes set aside again when its walk fails part-way, and a small listing keeps them all', async () => {
+  it('undoes its bulk fill when its walk fails part-way, and a small listing is written with every index', async () => {
     await slowListing();
     const cache = scratchCache();
     const allIndexes = indexNames(cache.db);
@@ -262,6 +268,7 @@ describe('a pull whose pages go to the writer thread', () => {
     expect(summary.designs.inserted).toBeGreaterThanOrEqual(30);
     expect(indexNames(cache.db)).toEqual(allIndexes);
     expect(setAside(cache.db)).toEqual([]);
+    expect(merges(cache.db)).toEqual(DEFAULT_MERGES);
 
     const small = scratchCache();
     const during: string[][] = [];
@@ -273,20 +280,23 @@ describe('a pull whose pages go to the writer thread', () => {
   });
 });
 
-describe('a cache whose pull stopped with indexes set aside (a crash)', () => {
-  it('makes them again when it is next opened, and sorts with them', () => {
+describe('a cache whose bulk fill stopped (a crash)', () => {
+  it('makes its indexes again and gives the search index back its merges when it is next opened', () => {
     const dir = tempDir('pull-writer-crash');
     dirs.push(dir);
     const paths = { cacheDatabase: join(dir, 'cache.sqlite'), fileCache: join(dir, 'files') };
     const first = openDesignCache(paths);
     const allIndexes = first.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name`).pluck().all();
-    expect(setIndexesAside(first.db)).toBe(INDEXES_SET_ASIDE_FOR_BULK_FILL.length);
+    beginBulkFill(first.db);
     expect(first.db.prepare(`SELECT count(*) FROM sqlite_master WHERE name = 'designs_by_name'`).pluck().get()).toBe(0);
+    expect(first.db.prepare(`SELECT v FROM designs_fts_config WHERE k = 'automerge'`).pluck().get()).toBe(0);
     first.close();
 
     const reopened = openDesignCache(paths);
     caches.push(reopened);
     expect(reopened.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name`).pluck().all()).toEqual(allIndexes);
-    expect(reopened.db.prepare('SELECT count(*) FROM indexes_set_aside').pluck().get()).toBe(0);
+    expect(reopened.db.prepare('SELECT count(*) FROM bulk_fill_undo').pluck().get()).toBe(0);
+    expect(reopened.db.prepare(`SELECT k, v FROM designs_fts_config WHERE k IN ('automerge', 'crisismerge') ORDER BY k`).all())
+      .toEqual([{ k: 'automerge', v: 4 }, { k: 'crisismerge', v: 16 }]);
   });
 });

@@ -8,7 +8,7 @@ import { migration0006LibrarySorts } from './0006-library-sorts';
 import { migration0007CoverIndex } from './0007-cover-index';
 import { migration0008NewestIndex } from './0008-newest-index';
 import { migration0009NoDescriptionHtml } from './0009-no-description-html';
-import { migration0010IndexesSetAside } from './0010-indexes-set-aside';
+import { migration0010BulkFill } from './0010-bulk-fill';
 
 /** Ordered; only ever appended to. Index + 1 is the schema version it produces (PRAGMA user_version). */
 export const CACHE_MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
@@ -21,5 +21,5 @@ export const CACHE_MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = 
   migration0007CoverIndex,
   migration0008NewestIndex,
   migration0009NoDescriptionHtml,
-  migration0010IndexesSetAside,
+  migration0010BulkFill,
 ];
