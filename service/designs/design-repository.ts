@@ -2,6 +2,7 @@ import type { ServiceDatabase } from '../database/open-database';
 import type { DesignRow } from '../database/rows';
 import type { Paging } from '../http/paging';
 import { uniqueSlug } from '../users/slugs';
+import { ListingBookmarks } from './listing-bookmarks';
 
 export interface DesignPage {
   rows: DesignRow[];
@@ -16,15 +17,25 @@ export function findVisibleDesign(db: ServiceDatabase, key: { id: number } | { s
   return db.prepare(`SELECT d.* FROM designs d WHERE ${where} AND ${VISIBLE}`).get({ ...key, viewerId: viewerId ?? -1 }) as DesignRow | undefined;
 }
 
+const listingBookmarks = new WeakMap<ServiceDatabase, ListingBookmarks>();
+
 export function listPublishedDesigns(db: ServiceDatabase, paging: Paging): DesignPage {
-  // The offset is walked in the index alone (the subquery), then only one page of rows is read.
+  let bookmarks = listingBookmarks.get(db);
+  if (!bookmarks) listingBookmarks.set(db, (bookmarks = new ListingBookmarks(db)));
+  // The offset is walked in the index alone (the subquery), from the nearest bookmark when there is one, then only
+  // one page of rows is read.
+  const from = bookmarks.nearest(paging.offset) ?? { offset: 0, id: Number.MAX_SAFE_INTEGER };
   const rows = db
     .prepare(
       `SELECT * FROM designs WHERE state = 'published'
-         AND id <= (SELECT id FROM designs WHERE state = 'published' ORDER BY id DESC LIMIT 1 OFFSET @offset)
+         AND id <= (SELECT id FROM designs WHERE state = 'published' AND id <= @fromId ORDER BY id DESC LIMIT 1 OFFSET @skip)
        ORDER BY id DESC LIMIT @limit`,
     )
-    .all({ limit: paging.limit, offset: paging.offset }) as DesignRow[];
+    .all({ limit: paging.limit, fromId: from.id, skip: paging.offset - from.offset }) as DesignRow[];
+  if (rows.length > 0) {
+    bookmarks.note(paging.offset, rows[0]!.id);
+    bookmarks.note(paging.offset + rows.length - 1, rows.at(-1)!.id);
+  }
   const { total } = db.prepare(`SELECT value AS total FROM counters WHERE name = 'published_designs'`).get() as { total: number };
   return { rows, total };
 }

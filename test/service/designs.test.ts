@@ -182,6 +182,34 @@ describe('GET /v1/designs and search', () => {
   });
 });
 
+describe('GET /v1/designs walked page after page', () => {
+  const listedIds = async (page: number, limit: number) =>
+    (await json<Design[]>(await service.request('GET', `/v1/designs?page=${page}&limit=${limit}`), 200)).map((design) => design.id);
+  /** What the listing holds at that page, asked of the database without the service's bookmarks. */
+  const heldIds = (page: number, limit: number) => service.db
+    .prepare(`SELECT id FROM designs WHERE state = 'published' ORDER BY id DESC LIMIT ? OFFSET ?`).pluck().all(limit, (page - 1) * limit) as number[];
+
+  it('answers every page as the listing holds it, also when designs are published, withdrawn or deleted between pages', async () => {
+    const made: Design[] = [];
+    for (let i = 0; i < 24; i++) {
+      const design = await createDesign(owner, { name: `Walked ${i}`, excerpt: 'w' });
+      await publish(owner, design.id);
+      made.push(design);
+    }
+    const limit = 5;
+    const changes = [
+      async () => publish(owner, (await createDesign(owner, { name: 'Published mid-walk', excerpt: 'n' })).id),
+      async () => expectEmpty(await service.request('PUT', `/v1/designs/${made[20]!.id}`, { token: owner, json: { design: { state: 'draft' } } }), 204),
+      async () => expectEmpty(await service.request('DELETE', `/v1/designs/${made[3]!.id}`, { token: owner }), 204),
+    ];
+    for (let round = 0; round <= changes.length; round++) {
+      // Forward, then back and forth (a page asked again, one skipped), each answer checked against the database.
+      for (const page of [1, 2, 3, 4, 3, 5, 7, 6, 2]) expect(await listedIds(page, limit)).toEqual(heldIds(page, limit));
+      await changes[round]?.();
+    }
+  });
+});
+
 describe('GET /v1/designs/:id', () => {
   it('reads a design by id or by slug', async () => {
     const created = await createDesign(owner, { name: 'Readable vase', excerpt: 'Spiral' });
