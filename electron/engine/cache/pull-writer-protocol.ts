@@ -4,8 +4,8 @@ import type { DesignForm, UpsertFlags, UpsertResult } from './design-writes';
 export type WriterRequest =
   /** A page of a listing, as JSON text (cheaper to copy between threads than the parsed objects). */
   | { kind: 'page'; itemsJson: string; form: DesignForm; at: number; flags: UpsertFlags }
-  /** The walk ended: the search rows of the designs it added (these ids, written before the handover, too), and its bulk fill undone. */
-  | { kind: 'end-walk'; unindexed: number[] }
+  /** The walk ended: the search rows of the designs it added (these ids, written before the handover, too), and, when it was one, its bulk fill undone. */
+  | { kind: 'end-walk'; unindexed: number[]; endBulkFill: boolean }
   /** The pull's last write: the search index merged into one segment (after a pull that wrote many rows). */
   | { kind: 'optimize' }
   | { kind: 'close' };

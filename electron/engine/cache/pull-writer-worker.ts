@@ -70,7 +70,7 @@ function handle(request: Exclude<WriterRequest, { kind: 'page' }>): void {
       session = new DesignWriteSession({ deferSearchRows: true });
       walkFailed = false;
       writeDeferredSearchRows(db, ended);
-      endBulkFill(db);
+      if (request.endBulkFill) endBulkFill(db);
     } else {
       optimizeSearchIndex(db);
     }

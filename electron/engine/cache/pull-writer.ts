@@ -45,6 +45,11 @@ export class PullWriter {
   private worker: WorkerChannel | null = null;
   private starting: WorkerChannel | null = null;
   private writtenHere = 0;
+  /**
+   * Whether this writer's walk fills the cache in bulk: only that walk undoes it (a sync pass's walk of own designs,
+   * which may run meanwhile, leaves it as it is).
+   */
+  private inBulk = false;
   private savedAutocheckpoint: number | null = null;
   /** Whether this writer began the connection's open transaction, and how many designs it wrote in it. */
   private transactionOpen = false;
@@ -70,7 +75,8 @@ export class PullWriter {
    */
   fillInBulkWhenLarge(total: number | null): void {
     this.commit();
-    if (isBulkFill(this.db, total, this.bulkFillFrom)) beginBulkFill(this.db);
+    this.inBulk = isBulkFill(this.db, total, this.bulkFillFrom);
+    if (this.inBulk) beginBulkFill(this.db);
     else if (isInBulkFill(this.db)) endBulkFill(this.db);
   }
 
@@ -133,11 +139,12 @@ export class PullWriter {
     if (this.worker) {
       const unindexed = [...this.session.unindexed];
       this.session.unindexed.clear();
-      await this.worker.ask({ kind: 'end-walk', unindexed });
+      await this.worker.ask({ kind: 'end-walk', unindexed, endBulkFill: this.inBulk });
     } else {
       writeDeferredSearchRows(this.db, this.session);
-      endBulkFill(this.db);
+      if (this.inBulk) endBulkFill(this.db);
     }
+    this.inBulk = false;
     this.session = new DesignWriteSession({ deferSearchRows: true });
   }
 

@@ -280,6 +280,31 @@ describe('a pull whose pages go to the writer thread', () => {
   });
 });
 
+describe('a bulk fill and another walk at the same time', () => {
+  it('is undone only by the walk that began it: a sync pass\'s walk of own designs meanwhile leaves it as it is', async () => {
+    const cache = scratchCache();
+    const names = () => cache.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL`).pluck().all() as string[];
+    // The catalogue's pages go to its thread, as a listing this large's do in the app.
+    const catalogue = new PullWriter(cache.db, 0, 10);
+    catalogue.expect(1_000);
+    expect(await catalogue.threadReady()).toBe(true);
+    catalogue.fillInBulkWhenLarge(1_000);
+    expect(names()).not.toContain('designs_by_name');
+    await catalogue.write(PAGES[0]!, 'list', 1_700_000_000_000, { inListing: true }).results;
+
+    const ownDesigns = new PullWriter(cache.db, Number.POSITIVE_INFINITY, 10);
+    await ownDesigns.write([listFormDesign({ id: 50, name: 'Own draft' })], 'user', 1_700_000_000_000, { own: true, ownScreenName: 'maker' }).results;
+    await ownDesigns.endWalk();
+    await ownDesigns.close();
+    expect(names()).not.toContain('designs_by_name');
+
+    await catalogue.endWalk();
+    await catalogue.close();
+    expect(names()).toContain('designs_by_name');
+    expect(cache.db.prepare('SELECT count(*) FROM bulk_fill_undo').pluck().get()).toBe(0);
+  });
+});
+
 describe('a cache whose bulk fill stopped (a crash)', () => {
   it('makes its indexes again and gives the search index back its merges when it is next opened', () => {
     const dir = tempDir('pull-writer-crash');
