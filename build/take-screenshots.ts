@@ -8,7 +8,6 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import { build } from 'vite';
 import { MemoryTokenStore } from '../electron/engine/authorization/memory-token-store';
 import { createContractEndpoint } from '../electron/engine/contract/create-contract-endpoint';
 import type { Engine } from '../electron/engine/runtime/engine';
@@ -19,10 +18,11 @@ import { findApplication, grantAuthorization, REGISTERED_APPLICATION } from '../
 import { seedDemo } from '../service/seed/demo-seed';
 import { startService } from '../service/server/start-service';
 import { findUserByScreenName } from '../service/users/user-accounts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/support/chromium';
+import { until } from '../test/support/until';
+import { buildWindow } from '../test/support/window-build';
 
 const OUT = resolve(import.meta.dirname, '../docs/screenshots');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 /** The design the README shows: an adapted model under CC BY, so the attribution and its "Based on" line show. */
 const SHOWN_DESIGN = 'Rack Gear Segment';
 
@@ -31,23 +31,13 @@ interface PageWorld { document: { fonts: { ready: Promise<unknown> }; images: Ar
 const scratch = mkdtempSync(join(tmpdir(), 'design-sync-screenshots-'));
 const cleanups: (() => Promise<unknown> | unknown)[] = [() => rmSync(scratch, { recursive: true, force: true })];
 
-async function deadline<T>(what: string, check: () => Promise<T | null | undefined | false> | T | null | undefined | false, ms = 60_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`screenshots: timed out waiting for ${what}`);
-    await new Promise((done) => setTimeout(done, 100));
-  }
-}
-
-async function openProfile(name: string, serviceUrl: string | null, token: string | null): Promise<{ engine: Engine; host: WindowHost }> {
+async function openProfile(windowDir: string, name: string, serviceUrl: string | null, token: string | null): Promise<{ engine: Engine; host: WindowHost }> {
   const engine = await openEngine({
     profileDir: join(scratch, name), ...(serviceUrl ? { serviceUrl } : {}), userAgent: 'design-sync-screenshots', trash: 'folder',
     tokenStore: () => new MemoryTokenStore(token), settingsStore: () => memorySettingsStore(),
   });
   const endpoint = createContractEndpoint(engine);
-  const host = await startWindowHost({ endpoint, staticDir: join(scratch, 'window') });
+  const host = await startWindowHost({ endpoint, staticDir: windowDir });
   cleanups.unshift(() => host.close(), () => endpoint.close(), () => engine.close());
   return { engine, host };
 }
@@ -62,10 +52,11 @@ async function shoot(page: Page, name: string, options: { fullPage?: boolean } =
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(CHROMIUM)) throw new Error(`screenshots need Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`screenshots need Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium)`);
   mkdirSync(OUT, { recursive: true });
   process.stdout.write('building the window…\n');
-  await build({ configFile: resolve('renderer.vite.config.ts'), logLevel: 'error', build: { outDir: join(scratch, 'window'), emptyOutDir: true } });
+  const windowDir = await buildWindow();
+  cleanups.push(() => rmSync(windowDir, { recursive: true, force: true }));
 
   process.stdout.write('starting the local service with its sample designs…\n');
   const service = await startService({ dataDir: join(scratch, 'service'), port: 0 });
@@ -74,18 +65,18 @@ async function main(): Promise<void> {
   const demo = findUserByScreenName(service.ctx.db, 'demo')!;
   const token = grantAuthorization(service.ctx.db, demo.id, findApplication(service.ctx.db, REGISTERED_APPLICATION)!.id, Date.now()).token;
 
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
   cleanups.unshift(() => browser.close());
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
 
   // A first run: no service chosen yet.
-  const firstRun = await openProfile('first-run', null, null);
+  const firstRun = await openProfile(windowDir, 'first-run', null, null);
   await page.goto(firstRun.host.url);
   await page.getByRole('heading', { name: /welcome/i }).first().waitFor();
   await shoot(page, 'welcome-light');
 
   process.stdout.write('pulling the catalogue and syncing a folder…\n');
-  const { engine, host } = await openProfile('demo', service.url, token);
+  const { engine, host } = await openProfile(windowDir, 'demo', service.url, token);
   await engine.catalogue.pullNow();
   await engine.chooseSyncFolder(join(scratch, 'Designs'));
   engine.acceptContentPolicy();
@@ -115,10 +106,10 @@ async function main(): Promise<void> {
   await page.getByRole('link', { name: 'My designs', exact: true }).click();
   const rows = page.getByTestId('own-design');
   await rows.first().waitFor();
-  await deadline('every design of demo in step', async () => {
+  await until('every design of demo in step', async () => {
     const states = await page.getByTestId('own-folder-state').allTextContents();
     return states.length > 0 && states.every((state) => state === 'In step');
-  });
+  }, 60_000);
   await shoot(page, 'my-designs-light');
 
   await page.getByRole('link', { name: 'Sync', exact: true }).click();
