@@ -29,7 +29,8 @@ const SEARCH_INDEX_MERGES = { automerge: 4, crisismerge: 16 } as const;
  */
 const BULK_CRISIS_MERGE = 10_000;
 
-export function isBulkFill(db: ReadableDB, listingTotal: number | null, from = BULK_FILL_FROM): boolean {
+/** Whether a listing of `listingTotal` designs is to be written in bulk into this cache. */
+export function shouldFillInBulk(db: ReadableDB, listingTotal: number | null, from = BULK_FILL_FROM): boolean {
   if (listingTotal === null || listingTotal < from) return false;
   const { cached } = prepared(db, 'SELECT count(*) AS cached FROM designs').get() as { cached: number };
   return cached * 4 < listingTotal;

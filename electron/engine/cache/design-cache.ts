@@ -2,10 +2,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { join } from 'node:path';
 import { engineLog } from '../log/engine-log';
 import { damageReason, integrityProblem, isDamagedDatabaseError, setAsideDamaged } from '../sqlite/damaged-database';
+import { endBulkFill, isInBulkFill } from './bulk-fill';
 import type { ReadableDB, WritableDB } from './cache-database';
 import { openCacheDatabase } from './cache-database';
 import { FileCache, type FileCacheOptions } from './file-cache';
-import { endBulkFill, isInBulkFill } from './bulk-fill';
 
 /** Said once, when a damaged cache was set aside and a new one made (the CLI on standard error, the window in Settings). */
 export const CACHE_REBUILT_NOTICE = 'The offline cache was damaged and has been rebuilt; designs will be downloaded again at the next pull.';
@@ -98,7 +98,7 @@ function openOrRebuild(paths: { cacheDatabase: string; fileCache: string }): { d
  * index's merges paused): they are undone now. A cache damaged where this looks is not refused here: the damage is
  * met, and said, where the cache is used.
  */
-function restoreIndexesOfStoppedPull(db: WritableDB): void {
+function undoStoppedBulkFill(db: WritableDB): void {
   try {
     if (isInBulkFill(db)) engineLog.warn('cache', `a bulk fill did not end (a crash): ${endBulkFill(db)} of its changes undone`);
   } catch (error) {
@@ -114,7 +114,7 @@ function restoreIndexesOfStoppedPull(db: WritableDB): void {
 export function openDesignCache(paths: { cacheDatabase: string; fileCache: string }, options: FileCacheOptions = {}): DesignCache {
   mkdirSync(paths.fileCache, { recursive: true });
   const { db, rebuilt } = openOrRebuild(paths);
-  restoreIndexesOfStoppedPull(db);
+  undoStoppedBulkFill(db);
   const files = new FileCache(db, paths.fileCache, options);
   let damaged: string | null = null;
   return {

@@ -4,11 +4,11 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { sqliteNativeBinding } from '../sqlite/open-sqlite';
+import { beginBulkFill, BULK_FILL_FROM, endBulkFill, isInBulkFill, shouldFillInBulk } from './bulk-fill';
 import type { WritableDB } from './cache-database';
 import {
   DesignWriteSession, optimizeSearchIndex, upsertDesigns, writeDeferredSearchRows, type DesignForm, type UpsertFlags, type UpsertResult,
 } from './design-writes';
-import { beginBulkFill, BULK_FILL_FROM, endBulkFill, isBulkFill, isInBulkFill } from './bulk-fill';
 import {
   PULL_COMMIT_EVERY_DESIGNS, PULL_COMMIT_IDLE_MS, PULL_WAL_CHECKPOINT_PAGES, type WriterData, type WriterReply, type WriterRequest,
 } from './pull-writer-protocol';
@@ -70,12 +70,13 @@ export class PullWriter {
 
   /**
    * Told, at a listing's first page, how many designs it holds: a large listing into a nearly empty cache is written
-   * without the secondary indexes of designs that take its rows in no useful order (bulk-fill.ts); endWalk
-   * makes them again. Otherwise indexes a stopped pull left aside are made again before anything is written.
+   * in bulk (bulk-fill.ts: without the indexes that take its rows in no useful order, the search index's merges
+   * paused), which this writer's endWalk undoes. Otherwise what a stopped bulk fill left is undone before anything
+   * is written.
    */
   fillInBulkWhenLarge(total: number | null): void {
     this.commit();
-    this.inBulk = isBulkFill(this.db, total, this.bulkFillFrom);
+    this.inBulk = shouldFillInBulk(this.db, total, this.bulkFillFrom);
     if (this.inBulk) beginBulkFill(this.db);
     else if (isInBulkFill(this.db)) endBulkFill(this.db);
   }
