@@ -22,9 +22,11 @@ export class ListingBookmarks {
     return best;
   }
 
-  /** Notes the ids at two offsets of the listing: where a page began and where it ended. */
+  /**
+   * Notes the id at an offset of the listing (where a page began, where it ended), read since nearest() was asked in
+   * the same request: nothing can have been written in between, so the stamp is not read again.
+   */
   note(offset: number, id: number): void {
-    this.forgetIfWritten();
     this.marks.delete(offset);
     this.marks.set(offset, id);
     while (this.marks.size > this.capacity) this.marks.delete(this.marks.keys().next().value!);
