@@ -1,7 +1,7 @@
 import type { LicenseCode } from '../../../shared';
 import type { ReadableDB } from './cache-database';
-import { ftsQuery } from './fts-query';
 import { prepared } from './prepared';
+import { searchMatch } from './search-terms';
 
 /** What the library's counts filter by: the words typed (each a prefix) and licenses. */
 export interface CountFilter {
@@ -23,10 +23,10 @@ interface CountParams {
 }
 
 /** The filter's parameters; null when the words typed match nothing (no searchable word). */
-function paramsOf(filter: CountFilter): CountParams | null {
+function paramsOf(db: ReadableDB, filter: CountFilter): CountParams | null {
   const params: CountParams = {};
   if (filter.query !== undefined && filter.query.trim() !== '') {
-    const match = ftsQuery(filter.query);
+    const match = searchMatch(db, filter.query);
     if (match === null) return null;
     params.match = match;
   }
@@ -55,7 +55,7 @@ const countOf = (db: ReadableDB, sql: string, params: object): number => (prepar
  * have more matches than that.
  */
 export function boundedDesignCount(db: ReadableDB, filter: CountFilter, bound: number): BoundedCount {
-  const params = paramsOf(filter);
+  const params = paramsOf(db, filter);
   if (!params) return { n: 0, lowerBound: false };
   const scan = Math.max(1, Math.floor(bound)) + 1;
   if (params.match === undefined) return { n: exactWithoutWords(db, params), lowerBound: false };
@@ -79,7 +79,7 @@ function exactWithoutWords(db: ReadableDB, params: CountParams): number {
  * `bound` + 1 matches: `lowerBound` when the words have more (each count is then "at least").
  */
 export function boundedCountsByLicense(db: ReadableDB, query: string, bound: number): { rows: { license: string | null; n: number }[]; lowerBound: boolean } {
-  const params = paramsOf({ query });
+  const params = paramsOf(db, { query });
   if (!params) return { rows: [], lowerBound: false };
   if (params.match === undefined) return { rows: prepared(db, 'SELECT license, count(*) AS n FROM designs GROUP BY license').all() as { license: string | null; n: number }[], lowerBound: false };
   const scan = Math.max(1, Math.floor(bound)) + 1;

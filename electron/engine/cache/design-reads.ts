@@ -1,8 +1,9 @@
 import { isLicenseCode, LICENSES, type License, type LicenseCode } from '../../../shared';
 import type { ReadableDB } from './cache-database';
 import { peekCachedFile } from './file-cache';
-import { foldForSearch, ftsQuery, ftsWholeWordQuery, searchWords, wordMatch } from './fts-query';
+import { foldForSearch, ftsWholeWordQuery, searchWords, wordMatch } from './fts-query';
 import { prepared } from './prepared';
+import { searchMatch } from './search-terms';
 import { engineLog } from '../log/engine-log';
 
 /** What a grid or a result list shows of a design; read from the cache only. */
@@ -132,12 +133,12 @@ interface Filter {
  * and 54k lookups of wide rows took 280 ms at 100k designs where the scan takes 18 ms); 'none' leaves the words to
  * the caller, who reads the search index itself.
  */
-function filterOf(options: Pick<ListOptions, 'query' | 'license' | 'ownOnly' | 'ownerId'>, matchesBy: 'lookup' | 'scan' | 'none' = 'lookup'): Filter | null {
+function filterOf(db: ReadableDB, options: Pick<ListOptions, 'query' | 'license' | 'ownOnly' | 'ownerId'>, matchesBy: 'lookup' | 'scan' | 'none' = 'lookup'): Filter | null {
   const where: string[] = [];
   const params: Record<string, unknown> = {};
   let match: string | undefined;
   if (options.query !== undefined && options.query.trim() !== '') {
-    match = ftsQuery(options.query) ?? undefined;
+    match = searchMatch(db, options.query) ?? undefined;
     if (match === undefined) return null;
     params.match = match;
     // The unary + keeps SQLite from using the primary key for the IN: it scans and checks membership instead.
@@ -163,7 +164,7 @@ function filterOf(options: Pick<ListOptions, 'query' | 'license' | 'ownOnly' | '
 /** A page of cached designs: matching the words, filtered by license and ownership, sorted. Never touches the network. */
 export function listCachedDesigns(db: ReadableDB, options: ListOptions = {}): DesignSummary[] {
   const sort = options.sort ?? 'updated';
-  const filter = filterOf(options, sort === 'newest' ? 'none' : 'lookup');
+  const filter = filterOf(db, options, sort === 'newest' ? 'none' : 'lookup');
   if (!filter) return [];
   const params = { ...filter.params, limit: clampLimit(options.limit), offset: Math.max(0, Math.floor(options.offset ?? 0)) };
   const order = ORDER[sort];
@@ -190,7 +191,7 @@ function newestMatchesSql(filter: Filter): string {
 
 /** How many cached designs match (the same filter as listCachedDesigns): what a virtualized grid scrolls over. */
 export function countCachedDesigns(db: ReadableDB, options: Pick<ListOptions, 'query' | 'license' | 'ownOnly' | 'ownerId'> = {}): number {
-  const filter = filterOf(options, 'scan');
+  const filter = filterOf(db, options, 'scan');
   if (!filter) return 0;
   // Words alone: the search index counts its own rows (each is a cached design's), without reading a design.
   if (filter.match !== undefined && !filter.byDesigns) {
@@ -201,7 +202,7 @@ export function countCachedDesigns(db: ReadableDB, options: Pick<ListOptions, 'q
 
 /** How many cached designs match the words, per license code (null: a design without one). */
 export function countByLicense(db: ReadableDB, query = ''): { license: string | null; n: number }[] {
-  const filter = filterOf({ query });
+  const filter = filterOf(db, { query });
   if (!filter) return [];
   return prepared(db, `SELECT d.license AS license, count(*) AS n FROM designs d WHERE 1 ${filter.where} GROUP BY d.license`).all(filter.params) as { license: string | null; n: number }[];
 }
@@ -298,7 +299,7 @@ function candidatesByIds(db: ReadableDB, ids: readonly number[]): Candidate[] {
  * searchCandidates), ranked by the column each word was found in (see rank). Never touches the network.
  */
 export function searchCachedDesigns(db: ReadableDB, input: string, options: { offset?: number; limit?: number } = {}): SearchPage {
-  const query = ftsQuery(input);
+  const query = searchMatch(db, input);
   if (query === null) return { items: [], hasMore: false, query };
   const limit = clampLimit(options.limit, 20);
   const offset = Math.max(0, Math.floor(options.offset ?? 0));

@@ -4,6 +4,7 @@ import { basedOnText } from './attribution';
 import { htmlToPlainText } from './html-text';
 import { foldNoCase, tagParts } from './tag-names';
 import { prepared } from './prepared';
+import { noteSearchTerms } from './search-terms';
 
 /** Which form of a design the service sent (spec §2.1): list/read/search form, or the user-designs form. */
 export type DesignForm = 'list' | 'user';
@@ -211,6 +212,7 @@ function writePage(
     if (write.existing) updateDesign(db, write, form, now, flags, session);
     else insertDesign(db, write, form, now, flags, session);
   }
+  noteSearchTerms(db, pending.map((write) => write.design.id).filter((id) => !session.unindexed.has(id)));
   if (session.options.deferSearchRows && fresh.length > 0) {
     prepared(db, 'UPDATE sync_state SET search_rows_pending = 1 WHERE id = 1 AND search_rows_pending = 0').run();
   }
@@ -270,7 +272,7 @@ function updateDesign(
     linkTags(db, design.id, tags);
   }
   session.unindexed.delete(design.id);
-  writeSearchRow(db, design.id);
+  rewriteSearchRow(db, design.id);
 }
 
 function writeColumns(db: WritableDB, design: DesignFields, author: string, popularity: number | null, now: number): void {
@@ -370,8 +372,14 @@ function linkTags(db: WritableDB, designId: number, tags: readonly DesignTag[]):
 const SEARCH_DESCRIPTION = `d.description_text || coalesce(' ' || nullif(trim(coalesce(json_extract(d.list_json, '$.attribution'),
     json_extract(d.user_form_json, '$.attribution'))), ''), '')`;
 
-/** Rewrites a design's full-text row from its columns and tags. */
+/** Rewrites a design's full-text row from its columns and tags, and notes its terms (in the caller's transaction). */
 export function writeSearchRow(db: WritableDB, designId: number): void {
+  rewriteSearchRow(db, designId);
+  noteSearchTerms(db, [designId]);
+}
+
+/** The search row alone: the caller notes its terms (a page of designs notes them all at once). */
+function rewriteSearchRow(db: WritableDB, designId: number): void {
   prepared(db, 'DELETE FROM designs_fts WHERE rowid = ?').run(designId);
   prepared(db, 
     `INSERT INTO designs_fts (rowid, name, excerpt, description, tags, author)
@@ -400,6 +408,7 @@ export function writeDeferredSearchRows(db: WritableDB, session: DesignWriteSess
        ${SEARCH_ROW_SELECT} WHERE d.id IN (SELECT value FROM json_each(?)) AND NOT EXISTS (SELECT 1 FROM designs_fts f WHERE f.rowid = d.id)
        ORDER BY d.id`,
     ).run(ids);
+    noteSearchTerms(db, session.unindexed);
     prepared(db, 'UPDATE sync_state SET search_rows_pending = 0 WHERE id = 1').run();
   })();
   session.unindexed.clear();
@@ -410,10 +419,13 @@ export function indexPendingSearchRows(db: WritableDB): number {
   const pending = prepared(db, 'SELECT search_rows_pending AS pending FROM sync_state WHERE id = 1').get() as { pending: number };
   if (pending.pending === 0) return 0;
   return db.transaction(() => {
+    const unindexed = (prepared(db, 'SELECT d.id FROM designs d WHERE NOT EXISTS (SELECT 1 FROM designs_fts f WHERE f.rowid = d.id) ORDER BY d.id').all() as { id: number }[])
+      .map((row) => row.id);
     const { changes } = prepared(db,
       `INSERT INTO designs_fts (rowid, name, excerpt, description, tags, author)
-       ${SEARCH_ROW_SELECT} WHERE NOT EXISTS (SELECT 1 FROM designs_fts f WHERE f.rowid = d.id) ORDER BY d.id`,
-    ).run();
+       ${SEARCH_ROW_SELECT} WHERE d.id IN (SELECT value FROM json_each(?)) ORDER BY d.id`,
+    ).run(JSON.stringify(unindexed));
+    noteSearchTerms(db, unindexed);
     prepared(db, 'UPDATE sync_state SET search_rows_pending = 0 WHERE id = 1').run();
     return changes;
   })();
@@ -421,11 +433,14 @@ export function indexPendingSearchRows(db: WritableDB): number {
 
 /** Fills the author of a user's cached designs that have none (the user-designs form has no user object; a list may lack it). */
 export function fillAuthor(db: WritableDB, userId: number, screenName: string): void {
-  const ids = prepared(db, `SELECT id FROM designs WHERE user_id = ? AND author_screen_name = ''`).all(userId) as { id: number }[];
-  for (const { id } of ids) {
-    prepared(db, 'UPDATE designs SET author_screen_name = ? WHERE id = ?').run(screenName, id);
-    writeSearchRow(db, id);
-  }
+  db.transaction(() => {
+    const ids = prepared(db, `SELECT id FROM designs WHERE user_id = ? AND author_screen_name = ''`).all(userId) as { id: number }[];
+    for (const { id } of ids) {
+      prepared(db, 'UPDATE designs SET author_screen_name = ? WHERE id = ?').run(screenName, id);
+      rewriteSearchRow(db, id);
+    }
+    noteSearchTerms(db, ids.map((row) => row.id));
+  })();
 }
 
 /** Merges the full-text index's segments: worth it after a pull that wrote many rows (FTS5 merges small batches by itself). */

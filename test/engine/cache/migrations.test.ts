@@ -147,6 +147,16 @@ describe('cache migrations', () => {
     expect(db.prepare('SELECT count(*) AS n FROM designs').get()).toEqual({ n: 1 });
   });
 
+  it('0011 keeps the search index\'s whole terms in a table of their own, filled from the designs already indexed', () => {
+    const db = databaseAt(10);
+    insertDesign(db, 1, { name: 'Planetary gear' });
+    db.prepare(`INSERT INTO designs_fts (rowid, name, excerpt, description, tags, author) VALUES (1, 'Planetary gear', 'Søren''s ﬁsh', 'Café', '', 'maker')`).run();
+    migrateCache(db, ':memory:', 11);
+    expect(db.prepare('SELECT term FROM search_terms ORDER BY term').all()).toEqual(
+      ['cafe', 'gear', 'maker', 'planetary', 's', 'søren', 'ﬁsh'].map((term) => ({ term })),
+    );
+  });
+
   it('opens a file database in WAL with foreign keys on and synchronous=NORMAL, at the latest version', () => {
     const db = openCacheDatabase(join(tempDir('cache-open'), 'cache.sqlite'));
     try {

@@ -9,6 +9,7 @@ import { migration0007CoverIndex } from './0007-cover-index';
 import { migration0008NewestIndex } from './0008-newest-index';
 import { migration0009NoDescriptionHtml } from './0009-no-description-html';
 import { migration0010BulkFill } from './0010-bulk-fill';
+import { migration0011SearchTerms } from './0011-search-terms';
 
 /** Ordered; only ever appended to. Index + 1 is the schema version it produces (PRAGMA user_version). */
 export const CACHE_MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
@@ -22,4 +23,5 @@ export const CACHE_MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = 
   migration0008NewestIndex,
   migration0009NoDescriptionHtml,
   migration0010BulkFill,
+  migration0011SearchTerms,
 ];

@@ -1,0 +1,102 @@
+import type Database from 'better-sqlite3';
+import type { ReadableDB, WritableDB } from './cache-database';
+import { searchWords } from './fts-query';
+import { prepared } from './prepared';
+
+/** The search index's tokenizer (migration 0002), which the scratch table below must share to find the same terms. */
+export const SEARCH_TOKENIZER = 'unicode61 remove_diacritics 2';
+
+/** The longest prefix FTS5 keeps an index of (migration 0002: prefix = '1 2 3'): longer ones are expanded here. */
+const LONGEST_INDEXED_PREFIX = 3;
+
+/**
+ * A prefix with more whole terms than this is left to FTS5: an OR of many terms costs a step of each at every match,
+ * and a prefix this long with that many forms is rare (numbers: "2024" has 2024, 20240, 20241…).
+ */
+export const MAX_PREFIX_TERMS = 24;
+
+/**
+ * The whole terms of the search index: a word typed past the prefix index's 3 letters becomes the OR of the terms it
+ * begins ("synth"* → "synthetic"), which FTS5 reads lazily, newest first, stopping with the page. Asked as a prefix,
+ * FTS5 first gathers every match of every such term into one list: a million rowids for a word every design has,
+ * 50–140 ms, before the first match. The table only grows (a term whose designs all went stays: it then matches
+ * nothing, which costs nothing), and holds every term of the index: every write of a search row notes its terms in
+ * the same transaction (noteSearchTerms), asking the same tokenizer.
+ */
+const SCRATCH = 'temp.search_terms_scratch';
+const SCRATCH_VOCABULARY = 'temp.search_terms_scratch_vocabulary';
+const withScratch = new WeakSet<Database.Database>();
+
+/** The connection's scratch index: contentless, without positions or sizes, so finding a row's terms is all it costs. */
+function scratchOf(db: WritableDB): void {
+  if (withScratch.has(db)) return;
+  db.exec(`
+    CREATE VIRTUAL TABLE IF NOT EXISTS ${SCRATCH} USING fts5(text, tokenize = '${SEARCH_TOKENIZER}', content = '', detail = none, columnsize = 0);
+    CREATE VIRTUAL TABLE IF NOT EXISTS ${SCRATCH_VOCABULARY} USING fts5vocab(temp, search_terms_scratch, row);
+  `);
+  withScratch.add(db);
+}
+
+/** The text of these designs' search rows, all columns (a space between them, which the tokenizer splits at). */
+const ROW_TEXT = `SELECT f.rowid, concat_ws(' ', f.name, f.excerpt, f.description, f.tags, f.author)
+  FROM json_each(?) j CROSS JOIN designs_fts f ON f.rowid = j.value`;
+
+/**
+ * From this many rows, and at least half of the index, the index's own vocabulary is read instead: a row costs about
+ * 8 µs through the scratch table, where the whole index is read at about 3.5 µs a design (a million: 7.6 s against 3.5 s).
+ */
+const READ_WHOLE_INDEX_FROM = 50_000;
+
+/** Adds the terms of these designs' search rows to the vocabulary (call it in the transaction that wrote the rows). */
+export function noteSearchTerms(db: WritableDB, designIds: Iterable<number>): void {
+  const ids = [...new Set(designIds)];
+  if (ids.length === 0) return;
+  if (ids.length >= READ_WHOLE_INDEX_FROM && ids.length * 2 >= (prepared(db, 'SELECT count(*) AS n FROM designs').get() as { n: number }).n) {
+    noteEverySearchTerm(db);
+    return;
+  }
+  scratchOf(db);
+  prepared(db, `INSERT INTO ${SCRATCH} (rowid, text) ${ROW_TEXT}`).run(JSON.stringify(ids));
+  prepared(db, `INSERT OR IGNORE INTO search_terms (term) SELECT term FROM ${SCRATCH_VOCABULARY}`).run();
+  prepared(db, `INSERT INTO ${SCRATCH} (${SCRATCH.slice('temp.'.length)}) VALUES ('delete-all')`).run();
+}
+
+/** Every term of the search index into the vocabulary, read from the index itself (a migration, a whole-cache fill). */
+export function noteEverySearchTerm(db: Database.Database): void {
+  db.exec(`
+    CREATE VIRTUAL TABLE IF NOT EXISTS temp.designs_fts_terms USING fts5vocab(main, designs_fts, row);
+    INSERT OR IGNORE INTO search_terms (term) SELECT term FROM temp.designs_fts_terms;
+    DROP TABLE temp.designs_fts_terms;
+  `);
+}
+
+/** The vocabulary's terms beginning with an ASCII `prefix`, at most `max` + 1 of them. */
+function termsBeginning(db: ReadableDB, prefix: string, max: number): string[] {
+  // Past the prefix in byte order: its last character's successor (ASCII letters and digits only, so never past 0x7f).
+  const after = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+  return (prepared(db, 'SELECT term FROM search_terms WHERE term >= ? AND term < ? ORDER BY term LIMIT ?').all(prefix, after, max + 1) as { term: string }[])
+    .map((row) => row.term);
+}
+
+const quoted = (term: string) => `"${term.replace(/"/g, '""')}"`;
+const ASCII_WORD = /^[a-z0-9]+$/;
+
+/**
+ * What a person typed as an FTS5 MATCH expression that cannot fail to parse, each word a prefix: a word the prefix
+ * indexes hold (up to 3 letters) or with letters the vocabulary cannot stand for (outside ASCII: the tokenizer folds
+ * them its own way) stays a prefix query ("ca"*); a longer one becomes the OR of the whole terms it begins
+ * (("synthetic")), unless it begins none or too many. Words are AND-ed. Null when nothing searchable was typed.
+ */
+export function searchMatch(db: ReadableDB, input: string, maxWords = 12): string | null {
+  const words = searchWords(input, maxWords);
+  if (words.length === 0) return null;
+  return words.map((word) => wordMatch(db, word)).join(' AND ');
+}
+
+function wordMatch(db: ReadableDB, word: string): string {
+  const prefix = `${quoted(word)}*`;
+  if (word.length <= LONGEST_INDEXED_PREFIX || !ASCII_WORD.test(word)) return prefix;
+  const terms = termsBeginning(db, word, MAX_PREFIX_TERMS);
+  if (terms.length === 0 || terms.length > MAX_PREFIX_TERMS) return prefix;
+  return `(${terms.map(quoted).join(' OR ')})`;
+}
