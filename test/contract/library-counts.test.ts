@@ -167,4 +167,14 @@ describe('exact counts remembered while the cache is unchanged', () => {
     upsertDesign(engine.cache.db, listFormDesign({ id: 999_999, name: 'Zebrawood box', license: 'cc0' }), 'list', Date.now());
     expect(await ok('library.page', { query: 'zebrawood' })).toMatchObject({ total: 1, totalIsLowerBound: false });
   });
+
+  it('settings count the cached designs from the remembered count, and again once a design was written', async () => {
+    const cached = () => (engine.cache.reader.prepare('SELECT count(*) AS n FROM designs').get() as { n: number }).n;
+    const before = cached();
+    expect((await ok('library.page', { query: '' })).total).toBe(before);
+    expect((await ok('settings.get', {})).cacheDesigns).toBe(before);
+    upsertDesign(engine.cache.db, listFormDesign({ id: 999_998, name: 'Another box' }), 'list', Date.now());
+    expect((await ok('settings.get', {})).cacheDesigns).toBe(before + 1);
+    expect((await ok('library.page', { query: '' })).total).toBe(before + 1);
+  });
 });

@@ -1,11 +1,11 @@
-import { countCachedDesigns } from '../../cache/design-reads';
+import type { Library } from '../../library/library';
 import type { Engine } from '../../runtime/engine';
 import { webAddressFacts } from '../../runtime/service-address';
 import type { SettingsView } from '../../../../shared';
 import type { Handlers } from '../handler-types';
 import { iso } from '../views/iso';
 
-function settingsView(engine: Engine): SettingsView {
+function settingsView(engine: Engine, library: Library): SettingsView {
   const web = webAddressFacts(engine.settings);
   return {
     serviceUrl: engine.serviceUrl(),
@@ -13,20 +13,20 @@ function settingsView(engine: Engine): SettingsView {
     webUrlDerived: web.derived,
     cacheLimitBytes: engine.cache.files.maxBytes,
     cacheBytes: engine.cache.files.totalBytes(),
-    cacheDesigns: countCachedDesigns(engine.cache.reader),
+    cacheDesigns: library.cachedDesigns(),
     catalogueCheckedAt: iso(engine.catalogue.lastPullAt()),
     catalogueRefreshMinutes: engine.catalogueRefreshMinutes(),
   };
 }
 
 export const SETTINGS_HANDLERS: Handlers<'settings.get' | 'settings.update'> = {
-  'settings.get': (engine) => settingsView(engine),
-  'settings.update': async (engine, { serviceUrl, webUrl, cacheLimitMb, catalogueRefreshMinutes }) => {
+  'settings.get': (engine, _params, _signal, { library }) => settingsView(engine, library),
+  'settings.update': async (engine, { serviceUrl, webUrl, cacheLimitMb, catalogueRefreshMinutes }, _signal, { library }) => {
     // A person typed it: saved only when a design-sharing service answers there (runtime/service-check.ts).
     if (serviceUrl !== undefined) await engine.setServiceUrl(serviceUrl, { check: true });
     if (webUrl !== undefined) engine.setWebUrl(webUrl);
     if (cacheLimitMb !== undefined) engine.setCacheLimit(cacheLimitMb * 1024 * 1024);
     if (catalogueRefreshMinutes !== undefined) engine.settings.update({ catalogueRefreshMinutes });
-    return settingsView(engine);
+    return settingsView(engine, library);
   },
 };
