@@ -124,6 +124,8 @@ interface Filter {
   match?: string;
   /** Whether anything but the words filters. */
   byDesigns: boolean;
+  /** Whether a license is all that filters besides the words. */
+  byLicenseOnly: boolean;
 }
 
 /**
@@ -145,11 +147,13 @@ function filterOf(db: ReadableDB, options: Pick<ListOptions, 'query' | 'license'
     if (matchesBy !== 'none') where.push(`${matchesBy === 'scan' ? '+' : ''}d.id IN (SELECT rowid FROM designs_fts WHERE designs_fts MATCH @match)`);
   }
   const words = where.length;
+  let byLicense = false;
   if (options.license !== undefined) {
     const codes = (Array.isArray(options.license) ? options.license : [options.license]) as string[];
     if (codes.length > 0) {
       where.push(`d.license IN (SELECT value FROM json_each(@licenses))`);
       params.licenses = JSON.stringify(codes);
+      byLicense = true;
     }
   }
   if (options.ownOnly && typeof options.ownerId === 'number') {
@@ -158,7 +162,8 @@ function filterOf(db: ReadableDB, options: Pick<ListOptions, 'query' | 'license'
   } else if (options.ownOnly) {
     where.push('d.is_own = 1');
   }
-  return { where: where.map((w) => `AND ${w}`).join(' '), params, match, byDesigns: where.length > words };
+  const byDesigns = where.length > words;
+  return { where: where.map((w) => `AND ${w}`).join(' '), params, match, byDesigns, byLicenseOnly: byLicense && where.length === words + 1 };
 }
 
 /** A page of cached designs: matching the words, filtered by license and ownership, sorted. Never touches the network. */
@@ -184,8 +189,10 @@ export function listCachedDesigns(db: ReadableDB, options: ListOptions = {}): De
  * "c" at a million designs) was gathered first. Other filters are checked on each match's design row.
  */
 function newestMatchesSql(filter: Filter): string {
+  // A license alone is read from the narrow index of ids and licenses (migration 0012), not from each match's wide row.
+  const designs = filter.byLicenseOnly ? 'designs d INDEXED BY designs_by_id_license' : 'designs d';
   return filter.byDesigns
-    ? `SELECT f.rowid AS id FROM designs_fts f CROSS JOIN designs d ON d.id = f.rowid WHERE f.designs_fts MATCH @match ${filter.where} ORDER BY f.rowid DESC`
+    ? `SELECT f.rowid AS id FROM designs_fts f CROSS JOIN ${designs} ON d.id = f.rowid WHERE f.designs_fts MATCH @match ${filter.where} ORDER BY f.rowid DESC`
     : 'SELECT rowid AS id FROM designs_fts WHERE designs_fts MATCH @match ORDER BY rowid DESC';
 }
 

@@ -157,6 +157,20 @@ describe('cache migrations', () => {
     );
   });
 
+  it('0012 keeps each design\'s license beside its id in the narrow index, which still pages the newest designs', () => {
+    const db = databaseAt(11);
+    for (const id of [1, 2, 3]) insertDesign(db, id);
+    db.prepare(`UPDATE designs SET license = 'cc0' WHERE id = 2`).run();
+    migrateCache(db, ':memory:', 12);
+    const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((row) => row.detail).join(' ');
+    const newest = 'SELECT d.id FROM designs d WHERE 1 ORDER BY d.id DESC LIMIT 2 OFFSET 1';
+    expect(db.prepare(newest).all()).toEqual([{ id: 2 }, { id: 1 }]);
+    expect(plan(newest)).toMatch(/COVERING INDEX designs_by_id_license/);
+    const licenses = `SELECT j.value AS id, d.license FROM json_each('[3,2]') j CROSS JOIN designs d INDEXED BY designs_by_id_license ON d.id = j.value`;
+    expect(db.prepare(licenses).all()).toEqual([{ id: 3, license: null }, { id: 2, license: 'cc0' }]);
+    expect(plan(licenses)).toMatch(/COVERING INDEX designs_by_id_license \(id=\?\)/);
+  });
+
   it('opens a file database in WAL with foreign keys on and synchronous=NORMAL, at the latest version', () => {
     const db = openCacheDatabase(join(tempDir('cache-open'), 'cache.sqlite'));
     try {

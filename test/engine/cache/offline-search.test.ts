@@ -177,5 +177,7 @@ describe('cached forms', () => {
       expect(pageIds.split('\n')[1]).toMatch(/^SCAN (designs_fts|f) VIRTUAL TABLE INDEX/);
       expect(pageIds).not.toMatch(/TEMP B-TREE/);
     }
+    // The license of each match is read from the narrow index of ids and licenses, not from its wide row.
+    expect(pages[1]).toMatch(/INDEXED BY designs_by_id_license/);
   });
 });

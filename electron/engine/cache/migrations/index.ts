@@ -10,6 +10,7 @@ import { migration0008NewestIndex } from './0008-newest-index';
 import { migration0009NoDescriptionHtml } from './0009-no-description-html';
 import { migration0010BulkFill } from './0010-bulk-fill';
 import { migration0011SearchTerms } from './0011-search-terms';
+import { migration0012LicenseByIdIndex } from './0012-license-by-id-index';
 
 /** Ordered; only ever appended to. Index + 1 is the schema version it produces (PRAGMA user_version). */
 export const CACHE_MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
@@ -24,4 +25,5 @@ export const CACHE_MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = 
   migration0009NoDescriptionHtml,
   migration0010BulkFill,
   migration0011SearchTerms,
+  migration0012LicenseByIdIndex,
 ];
