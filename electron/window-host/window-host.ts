@@ -1,4 +1,5 @@
 import { createReadStream, existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -7,6 +8,7 @@ import { FILE_ADDRESS_PREFIX, type ContractEndpoint } from '../engine/contract/c
 import { DROP_ADDRESS_PREFIX } from '../engine/contract/drop-staging';
 import { contractSocket } from './contract-socket';
 import { handleDrop } from './drop-route';
+import { firstAnswers, pageWithAnswers } from './preloaded-page';
 import { cookieValue, isOwnOrigin, ownHost, randomToken, sameSecret, securityHeaders, sessionCookie, sessionCookieName } from './host-security';
 import { contentTypeOf, NOT_BUILT_PAGE, NOT_SIGNED_PAGE, resolveStaticFile } from './static-files';
 import { engineLog } from '../engine/log/engine-log';
@@ -120,6 +122,11 @@ export async function startWindowHost(options: WindowHostOptions): Promise<Windo
     const found = await resolveStaticFile(staticDir, url.pathname);
     if (!found) return reply(response, 404, 'Not found.');
     const isPage = found.path.endsWith('index.html');
+    if (isPage && request.method === 'GET') {
+      // The window's first answers come with it (preloaded-page.ts): its first screen does not wait for the WebSocket.
+      const [html, answers] = await Promise.all([readFile(found.path, 'utf8'), firstAnswers(options.endpoint)]);
+      return reply(response, 200, pageWithAnswers(html, answers), contentTypeOf(found.path));
+    }
     return stream(response, found.path, contentTypeOf(found.path), found.size, isPage ? 'no-store' : `private, max-age=${ASSET_MAX_AGE_SECONDS}`);
   }
 

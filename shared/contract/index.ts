@@ -5,3 +5,4 @@ export * from './events';
 export * from './protocol';
 export * from './preload-api';
 export * from './request-names';
+export * from './preloaded-answers';

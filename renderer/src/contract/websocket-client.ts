@@ -1,4 +1,5 @@
 import type { ContractClient, ContractEvents, EventName, Outcome, RequestName, RequestResult, ServerMessage } from '../../../shared';
+import { PRELOADED_ANSWERS_ID, requestKey, type PreloadedAnswer } from '../../../shared/contract/preloaded-answers';
 
 export type ConnectionState = 'connecting' | 'open' | 'lost';
 
@@ -9,11 +10,27 @@ export interface WebSocketContractClient extends ContractClient {
 
 const LOST: Outcome<never> = { ok: false, problem: { kind: 'internal', message: 'The window lost its connection to design-sync: it reconnects by itself. Try again in a moment.' } };
 
+/** The answers the host gave with the page (preloaded-page.ts), by request; none when the page holds none. */
+function preloadedAnswers(): Map<string, Outcome<unknown>> {
+  const answers = new Map<string, Outcome<unknown>>();
+  const text = document.getElementById(PRELOADED_ANSWERS_ID)?.textContent;
+  if (!text) return answers;
+  try {
+    for (const answer of JSON.parse(text) as PreloadedAnswer[]) answers.set(requestKey(answer.name, answer.input), answer.outcome);
+  } catch {
+    // Not JSON: the requests go over the socket as they would without it.
+  }
+  return answers;
+}
+
 /**
  * The contract over the window host's WebSocket (`design-sync ui`). Requests made while connecting wait for the
  * socket; requests under way when it drops end with a problem (never hang); it reconnects with backoff by itself.
+ * A request the host answered with the page is answered from there, once: its answer is as old as the page, and
+ * what changed since is told as the socket opens (the stores read their pages again when it does).
  */
 export function webSocketContractClient(url: string): WebSocketContractClient {
+  const preloaded = preloadedAnswers();
   let socket: WebSocket | null = null;
   let state: ConnectionState = 'connecting';
   let nextId = 1;
@@ -64,6 +81,12 @@ export function webSocketContractClient(url: string): WebSocketContractClient {
       return state;
     },
     request<K extends RequestName>(name: K, input: unknown): Promise<Outcome<RequestResult<K>>> {
+      const key = preloaded.size > 0 ? requestKey(name, input) : '';
+      const answer = preloaded.get(key);
+      if (answer) {
+        preloaded.delete(key);
+        return Promise.resolve(answer as Outcome<RequestResult<K>>);
+      }
       const id = nextId++;
       const frame = JSON.stringify({ type: 'request', id, name, input });
       return new Promise((resolve) => {

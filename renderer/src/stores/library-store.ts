@@ -1,10 +1,11 @@
 import { create } from 'zustand';
 import type { DesignCard, LibrarySort, LicenseCode } from '../../../shared';
+import { FIRST_LIBRARY_PAGE, LIBRARY_PAGE_SIZE } from '../../../shared/contract/preloaded-answers';
 import { contract } from '../contract/contract';
 import { useAccount } from './account-store';
 
 /** Designs asked for at a time: a page of the grid, never the whole catalogue. */
-export const PAGE_SIZE = 60;
+export const PAGE_SIZE = LIBRARY_PAGE_SIZE;
 /**
  * Pages kept on each side of the visible ones: scrolling back finds them at once, and farther ones are dropped, so
  * scrolling through 100k designs does not hold 100k cards (whose garbage collection stalled the window).
@@ -107,7 +108,8 @@ export const useLibrary = create<LibraryStore>((set, get) => {
   }
 
   return {
-    filter: { query: '', license: '', sort: 'newest' },
+    // The first page the window host hands over with the page itself (FIRST_LIBRARY_PAGE) is this filter's.
+    filter: { query: FIRST_LIBRARY_PAGE.query, license: '', sort: FIRST_LIBRARY_PAGE.sort },
     total: null,
     totalIsLowerBound: false,
     shownQuery: null,
