@@ -15,7 +15,7 @@ function endpointNamingAScript() {
   const endpoint = fakeEndpoint();
   const handle = endpoint.handle.bind(endpoint);
   endpoint.handle = async (name, input, signal) => {
-    asked.push(requestKey(name, input));
+    asked.push(requestKey(String(name), input));
     if (name !== 'library.page') return handle(name, input, signal);
     return { ok: true, value: { total: 1, totalIsLowerBound: false, items: [{ id: 1, name: '</script><script>alert(1)</script> & <!--' }] } };
   };

@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryTokenStore } from '../../../electron/engine/authorization/memory-token-store';
@@ -67,7 +67,11 @@ describe('the opened engine in the background', () => {
     const engine = await open(profile, memorySettingsStore());
     await engine.chooseSyncFolder(root);
     await engine.startBackground();
-    const folder = await until('the design folder', () => engine.syncParts().sync.folders.ofDesign(design.id));
+    // The folder is recorded, then made on disk: the file goes in once both are done.
+    const folder = await until('the design folder', () => {
+      const linked = engine.syncParts().sync.folders.ofDesign(design.id);
+      return linked && existsSync(join(root, linked.folder)) ? linked : null;
+    });
     expect(folder.folder).toBe('policy-bracket');
     writeFileSync(join(root, 'policy-bracket', 'bracket.stl'), 'solid bracket');
     await engine.syncParts().sync.scan({ settle: 'wait' });
