@@ -9,6 +9,7 @@ import {
 import { ftsQuery } from '../../../electron/engine/cache/fts-query';
 import { applyLocalDesignEdit } from '../../../electron/engine/cache/local-design-edit';
 import { MAX_PREFIX_TERMS, searchMatch } from '../../../electron/engine/cache/search-terms';
+import { seededRandom } from '../../../service/seed/seeded-random';
 import { listFormDesign } from './cache-fixtures';
 
 let db: WritableDB;
@@ -25,18 +26,6 @@ const vocabulary = () => (db.prepare('SELECT term FROM search_terms ORDER BY ter
 /** What FTS5 itself answers for the words as prefixes, newest first: what the vocabulary's expansion must equal. */
 const prefixMatches = (query: string) =>
   (db.prepare('SELECT rowid AS id FROM designs_fts WHERE designs_fts MATCH ? ORDER BY rowid DESC').all(ftsQuery(query)) as { id: number }[]).map((row) => row.id);
-
-/** A small seeded generator (mulberry32): the same corpus and queries on every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 beforeEach(() => {
   db = openCacheDatabase(':memory:');
@@ -83,7 +72,7 @@ describe('the search index\'s vocabulary', () => {
   });
 
   it('finds, pages and counts the same designs as the prefix query would, for any word typed', () => {
-    const random = seeded(19);
+    const random = seededRandom(19);
     const stems = ['synth', 'gear', 'brack', 'hinge', 'plan', 'walk', 'sprock', 'cafe', 'søren', 'stra'];
     const endings = ['', 'etic', 'esis', 'box', 'et', 's', 'ing', 'er', 'eé', 'ß'];
     const word = () => stems[Math.floor(random() * stems.length)]! + endings[Math.floor(random() * endings.length)]!;
