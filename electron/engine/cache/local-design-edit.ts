@@ -1,7 +1,7 @@
 import type { WritableDB } from './cache-database';
-import { writeSearchRow } from './design-writes';
 import { htmlToPlainText } from './html-text';
 import { prepared } from './prepared';
+import { writeSearchRow } from './search-rows';
 
 export interface LocalDesignEdit {
   name?: string;

@@ -1,7 +1,7 @@
 import type { ServiceClient } from '../api/service-client';
 import { isServiceError, ServiceError } from '../api/service-error';
 import type { WritableDB } from './cache-database';
-import { indexPendingSearchRows } from './design-writes';
+import { indexPendingSearchRows } from './search-rows';
 import type { FileCache } from './file-cache';
 import { PullWriter } from './pull-writer';
 import type { DesignCounts, PullOptions, PullProgress, PullSummary } from './pull-types';

@@ -8,7 +8,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { adoptSqliteNativeBinding } from '../sqlite/open-sqlite';
 import { openCacheDatabase } from './cache-database';
 import { endBulkFill } from './bulk-fill';
-import { DesignWriteSession, optimizeSearchIndex, upsertDesigns, writeDeferredSearchRows } from './design-writes';
+import { DesignWriteSession, upsertDesigns } from './design-writes';
+import { optimizeSearchIndex, writeDeferredSearchRows } from './search-rows';
 import { PULL_WAL_CHECKPOINT_PAGES, type WriterData, type WriterReply, type WriterRequest } from './pull-writer-protocol';
 
 const port = parentPort!;

@@ -6,9 +6,8 @@ import { Worker } from 'node:worker_threads';
 import { sqliteNativeBinding } from '../sqlite/open-sqlite';
 import { beginBulkFill, BULK_FILL_FROM, endBulkFill, isInBulkFill, shouldFillInBulk } from './bulk-fill';
 import type { WritableDB } from './cache-database';
-import {
-  DesignWriteSession, optimizeSearchIndex, upsertDesigns, writeDeferredSearchRows, type DesignForm, type UpsertFlags, type UpsertResult,
-} from './design-writes';
+import { DesignWriteSession, upsertDesigns, type DesignForm, type UpsertFlags, type UpsertResult } from './design-writes';
+import { optimizeSearchIndex, writeDeferredSearchRows } from './search-rows';
 import {
   PULL_COMMIT_EVERY_DESIGNS, PULL_COMMIT_IDLE_MS, PULL_WAL_CHECKPOINT_PAGES, type WriterData, type WriterReply, type WriterRequest,
 } from './pull-writer-protocol';

@@ -2,11 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { tolerantDesign } from '../../../electron/engine/api/tolerant-readers';
 import { openCacheDatabase } from '../../../electron/engine/cache/cache-database';
 import { searchCachedDesigns } from '../../../electron/engine/cache/design-reads';
-import {
-  deleteDesigns, DesignWriteSession, indexPendingSearchRows, readDesignFields, upsertDesign, upsertDesigns, writeDeferredSearchRows,
-} from '../../../electron/engine/cache/design-writes';
+import { deleteDesigns, DesignWriteSession, readDesignFields, upsertDesign, upsertDesigns } from '../../../electron/engine/cache/design-writes';
 import { readValidators, writeValidators } from '../../../electron/engine/cache/fetch-state-writes';
 import { htmlToPlainText } from '../../../electron/engine/cache/html-text';
+import { indexPendingSearchRows, writeDeferredSearchRows } from '../../../electron/engine/cache/search-rows';
 import { dumpDesignWrites, listFormDesign } from './cache-fixtures';
 
 const FIELDS = ['id', 'name', 'slug', 'description', 'excerpt', 'user_id', 'license', 'state', 'created_at', 'updated_at', 'primary_image_id', 'user'] as const;

@@ -3,11 +3,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { openCacheDatabase, type WritableDB } from '../../../electron/engine/cache/cache-database';
 import { boundedDesignCount } from '../../../electron/engine/cache/design-counts';
 import { countCachedDesigns, listCachedDesigns, searchCachedDesigns } from '../../../electron/engine/cache/design-reads';
-import {
-  deleteDesigns, DesignWriteSession, fillAuthor, indexPendingSearchRows, upsertDesign, upsertDesigns, writeDeferredSearchRows,
-} from '../../../electron/engine/cache/design-writes';
+import { deleteDesigns, DesignWriteSession, fillAuthor, upsertDesign, upsertDesigns } from '../../../electron/engine/cache/design-writes';
 import { ftsQuery } from '../../../electron/engine/cache/fts-query';
 import { applyLocalDesignEdit } from '../../../electron/engine/cache/local-design-edit';
+import { indexPendingSearchRows, writeDeferredSearchRows } from '../../../electron/engine/cache/search-rows';
 import { MAX_PREFIX_TERMS, searchMatch } from '../../../electron/engine/cache/search-terms';
 import { seededRandom } from '../../../service/seed/seeded-random';
 import { listFormDesign } from './cache-fixtures';
