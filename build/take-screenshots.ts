@@ -55,8 +55,9 @@ async function main(): Promise<void> {
   if (!existsSync(CHROMIUM_PATH)) throw new Error(`screenshots need Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium)`);
   mkdirSync(OUT, { recursive: true });
   process.stdout.write('building the window…\n');
-  const windowDir = await buildWindow();
-  cleanups.push(() => rmSync(windowDir, { recursive: true, force: true }));
+  const built = await buildWindow();
+  cleanups.push(() => built.remove());
+  const windowDir = built.dir;
 
   process.stdout.write('starting the local service with its sample designs…\n');
   const service = await startService({ dataDir: join(scratch, 'service'), port: 0 });

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { MemoryTokenStore } from '../../electron/engine/authorization/memory-token-store';
 import { countCachedDesigns } from '../../electron/engine/cache/design-reads';
@@ -36,11 +36,11 @@ export async function openBenchWindow(designs: number, options: { keptProfile?: 
   };
   try {
     const built = await buildWindow();
-    cleanups.push(() => rmSync(built, { recursive: true, force: true }));
+    cleanups.push(() => built.remove());
     const { engine, pullMs } = await filledEngine(designs, options.keptProfile, cleanups);
     const endpoint = createContractEndpoint(engine);
     cleanups.push(() => endpoint.close());
-    const host = await startWindowHost({ endpoint, staticDir: built });
+    const host = await startWindowHost({ endpoint, staticDir: built.dir });
     cleanups.push(() => host.close());
     const chromium = await launchChromium();
     cleanups.push(() => chromium.close());

@@ -42,7 +42,7 @@ function startDemoService(): Promise<ChildProcess> {
 export async function launch(argv: string[]): Promise<number> {
   const { demo, appArgs: profileArgs, unknown } = launchArguments(argv, { root: ROOT, cwd: process.env.INIT_CWD ?? process.cwd() });
   if (unknown.length > 0) process.stderr.write(`Not understood, left out: ${unknown.join(' ')} (npm start takes --service <url>, --profile <dir> and --demo).\n`);
-  await run(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'renderer.vite.config.ts', '--logLevel', 'warn']);
+  await run(process.execPath, [join(ROOT, 'build', 'build-window.mjs'), '--quiet']);
   await run(process.execPath, [join(ROOT, 'build', 'build-shell.mjs')]);
   const service = demo ? await startDemoService() : null;
   try {

@@ -64,6 +64,6 @@ export function contentSecurityPolicy(host: string): string {
 }
 
 /** Headers of every answer (no Access-Control-* ever: nothing here is for another origin). */
-export function securityHeaders(host: string): Record<string, string> {
-  return windowSecurityHeaders({ connectSources: [`ws://${host}`] });
+export function securityHeaders(host: string, styleHashes: readonly string[] = []): Record<string, string> {
+  return windowSecurityHeaders({ connectSources: [`ws://${host}`], styleHashes });
 }

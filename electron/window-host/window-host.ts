@@ -8,6 +8,7 @@ import { FILE_ADDRESS_PREFIX, type ContractEndpoint } from '../engine/contract/c
 import { DROP_ADDRESS_PREFIX } from '../engine/contract/drop-staging';
 import { contractSocket } from './contract-socket';
 import { handleDrop } from './drop-route';
+import { drawFirstFrame, firstFrameModuleBeside, loadFirstFrameRenderer, pageWithFirstFrame } from './first-frame';
 import { firstAnswers, pageWithAnswers } from './preloaded-page';
 import { cookieValue, isOwnOrigin, ownHost, randomToken, sameSecret, securityHeaders, sessionCookie, sessionCookieName } from './host-security';
 import { contentTypeOf, NOT_BUILT_PAGE, NOT_SIGNED_PAGE, resolveStaticFile } from './static-files';
@@ -21,6 +22,8 @@ export interface WindowHostOptions {
   maxDropBytes?: number;
   /** The built window (index.html and its assets); until it exists, a page that says so. */
   staticDir?: string | null;
+  /** The build's renderer of the first frame (first-frame.ts); by default the one beside staticDir, when there is one. */
+  firstFrameModule?: string;
   log?: (line: string) => void;
 }
 
@@ -67,11 +70,13 @@ export async function startWindowHost(options: WindowHostOptions): Promise<Windo
   };
   const staticDir = options.staticDir && existsSync(join(options.staticDir, 'index.html')) ? options.staticDir : null;
   const socket = contractSocket(options.endpoint, log);
+  // Loaded once, as the host starts (a few tens of ms), not by the first page asked.
+  const firstFrameRenderer = staticDir ? loadFirstFrameRenderer(options.firstFrameModule ?? firstFrameModuleBeside(staticDir), log) : Promise.resolve(null);
   let port = 0;
 
-  const headersOf = (request: IncomingMessage) => securityHeaders(ownHost(request.headers.host, port) ?? `127.0.0.1:${port}`);
-  const reply = (response: ServerResponse, status: number, body: string, type = 'text/plain; charset=utf-8', extra: Record<string, string> = {}) => {
-    response.writeHead(status, { ...headersOf(response.req), 'content-type': type, 'cache-control': 'no-store', ...extra });
+  const headersOf = (request: IncomingMessage, styleHashes: readonly string[] = []) => securityHeaders(ownHost(request.headers.host, port) ?? `127.0.0.1:${port}`, styleHashes);
+  const reply = (response: ServerResponse, status: number, body: string, type = 'text/plain; charset=utf-8', extra: Record<string, string> = {}, styleHashes: readonly string[] = []) => {
+    response.writeHead(status, { ...headersOf(response.req, styleHashes), 'content-type': type, 'cache-control': 'no-store', ...extra });
     response.end(response.req.method === 'HEAD' ? undefined : body);
   };
   const hasSession = (request: IncomingMessage) => sameSecret(cookieValue(request.headers.cookie, sessionCookieName(port)), session);
@@ -123,9 +128,11 @@ export async function startWindowHost(options: WindowHostOptions): Promise<Windo
     if (!found) return reply(response, 404, 'Not found.');
     const isPage = found.path.endsWith('index.html');
     if (isPage && request.method === 'GET') {
-      // The window's first answers come with it (preloaded-page.ts): its first screen does not wait for the WebSocket.
-      const [html, answers] = await Promise.all([readFile(found.path, 'utf8'), firstAnswers(options.endpoint)]);
-      return reply(response, 200, pageWithAnswers(html, answers), contentTypeOf(found.path));
+      // The window's first answers come with it (preloaded-page.ts): its first screen does not wait for the WebSocket;
+      // and so does its first frame drawn from them (first-frame.ts): the first cards are painted as the page is parsed.
+      const [html, answers, renderer] = await Promise.all([readFile(found.path, 'utf8'), firstAnswers(options.endpoint), firstFrameRenderer]);
+      const page = await pageWithFirstFrame(pageWithAnswers(html, answers), renderer ? drawFirstFrame(renderer, answers, log) : null, staticDir);
+      return reply(response, 200, page.html, contentTypeOf(found.path), {}, page.styleHashes);
     }
     return stream(response, found.path, contentTypeOf(found.path), found.size, isPage ? 'no-store' : `private, max-age=${ASSET_MAX_AGE_SECONDS}`);
   }

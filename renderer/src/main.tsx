@@ -1,16 +1,23 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { askFirstPageBeforeRender } from './stores/library-store';
-import { useNavigation } from './stores/navigation-store';
-import { installSearchShortcut } from './views/library/search-shortcut';
-import { App } from './views/shell/App';
+import { routeOf } from './stores/routes';
 import './styles.css';
 
-if (useNavigation.getState().route.view === 'library') askFirstPageBeforeRender();
-installSearchShortcut();
+// The window's first script is this small one: the window itself (React, the stores, the views) is a module of its
+// own, fetched and run when started. Not preloaded: fetched and compiled as the page is parsed, it held back the paint
+// of the host's first frame on a cold start (the browser's cache empty) by 30-50 ms.
+const container = document.getElementById('root')!;
+const start = () => void import('./start-window').then(({ startWindow }) => startWindow(container));
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// `design-sync ui` drew the library's first frame into the page (shared/contract/first-frame.ts). It is painted
+// first: running the window before would hold that paint back by its script's start and React's first render. A
+// page opened on another view (its address's #/…, which the host does not see) does not show the library meanwhile.
+const drawnByHost = container.firstElementChild !== null;
+if (drawnByHost && routeOf(location.hash).view === 'library') {
+  requestAnimationFrame(() => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = start;
+    channel.port2.postMessage(null);
+  });
+} else {
+  if (drawnByHost) container.replaceChildren();
+  start();
+}

@@ -6,3 +6,4 @@ export * from './protocol';
 export * from './preload-api';
 export * from './request-names';
 export * from './preloaded-answers';
+export * from './first-frame';

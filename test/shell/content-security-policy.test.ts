@@ -62,4 +62,12 @@ describe('the window\'s Content-Security-Policy', () => {
       expect(() => windowContentSecurityPolicy({ connectSources: [source] }), source).toThrow(/Not a plain CSP source/);
     }
   });
+
+  it('allows the styles of the web host\'s first frame by their hashes only, never anything inline besides', () => {
+    const hash = `sha256-${'A'.repeat(43)}=`;
+    expect(directives(windowContentSecurityPolicy({ styleHashes: [hash] })).get('style-src')).toEqual(["'self'", "'unsafe-hashes'", `'${hash}'`]);
+    for (const source of ["'unsafe-inline'", 'sha256-abc', `${hash}; script-src *`, `sha384-${'A'.repeat(64)}`]) {
+      expect(() => windowContentSecurityPolicy({ styleHashes: [source] }), source).toThrow(/Not a CSP hash/);
+    }
+  });
 });

@@ -4,7 +4,7 @@ import { upsertDesign } from '../../electron/engine/cache/design-writes';
 import { chromiumSkipReason } from '../support/chromium';
 import { clientFor } from '../engine/sync/sync-fixtures';
 import { listFormDesign } from '../engine/cache/cache-fixtures';
-import { openWindow, type PageGlobals, type WindowFixture } from './window-fixture';
+import { openWindow, windowStarted, type PageGlobals, type WindowFixture } from './window-fixture';
 
 let app: WindowFixture;
 let page: Page;
@@ -34,6 +34,8 @@ describe.skipIf(chromiumSkipReason !== undefined)('the library\'s first page, ha
     await page.routeWebSocket(/\/contract$/, () => {});
     try {
       await page.goto(`${app.host.origin}/`);
+      // The window's own cards, not the host's first frame of them.
+      await windowStarted(page);
       await waitForCards(3);
       expect(await cardNames()).toEqual(['Bolt', 'Gear', 'Spring']);
       expect(await page.locator('.count').textContent()).toBe('3 designs');

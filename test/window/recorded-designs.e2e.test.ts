@@ -9,9 +9,9 @@ import { memorySettingsStore } from '../../electron/engine/settings/settings-sto
 import { startWindowHost, type WindowHost } from '../../electron/window-host/window-host';
 import { chromiumSkipReason, launchChromium, type LaunchedChromium } from '../support/chromium';
 import { startRecordedService, type RecordedService } from '../support/recorded-service';
-import { buildWindow } from '../support/window-build';
+import { buildWindow, type BuiltWindow } from '../support/window-build';
 import { tempDir } from '../engine/cache/cache-fixtures';
-import type { PageGlobals } from './window-fixture';
+import { windowStarted, type PageGlobals } from './window-fixture';
 
 /**
  * The window on the live service's recorded answers (test/fixtures/recorded): covers come from the storage host
@@ -26,7 +26,7 @@ let host: WindowHost;
 let chromium: LaunchedChromium;
 let page: Page;
 let profile: string;
-let built: string;
+let built: BuiltWindow | undefined;
 
 describe.skipIf(chromiumSkipReason !== undefined)('the window on recorded designs', () => {
   beforeAll(async () => {
@@ -36,11 +36,12 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window on recorded design
     engine = await openEngine({ profileDir: profile, serviceUrl: service.url, userAgent: 'design-sync-test', tokenStore: () => new MemoryTokenStore(null), settingsStore: () => memorySettingsStore() });
     await engine.catalogue.pullNow();
     endpoint = createContractEndpoint(engine);
-    host = await startWindowHost({ endpoint, staticDir: built });
+    host = await startWindowHost({ endpoint, staticDir: built.dir });
     chromium = await launchChromium();
     page = await chromium.context.newPage();
     await page.setViewportSize({ width: 1100, height: 760 });
     await page.goto(host.url);
+    await windowStarted(page);
   }, 90_000);
 
   afterAll(async () => {
@@ -50,7 +51,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window on recorded design
     await engine?.close();
     await service?.stop();
     if (profile) rmSync(profile, { recursive: true, force: true });
-    if (built) rmSync(built, { recursive: true, force: true });
+    built?.remove();
   });
 
   it('shows the placeholder for a design whose cover is gone, and the covers of the others', async () => {

@@ -13,9 +13,10 @@ import { chromiumSkipReason, launchChromium, type LaunchedChromium } from '../su
 import { startTestService, type TestService } from '../support/local-service';
 import { startThrottledLink, type ThrottledLink } from '../support/throttled-link';
 import { until } from '../support/until';
-import { buildWindow } from '../support/window-build';
+import { buildWindow, type BuiltWindow } from '../support/window-build';
 import { tempDir } from '../engine/cache/cache-fixtures';
 import { clientFor } from '../engine/sync/sync-fixtures';
+import { windowStarted } from './window-fixture';
 
 /**
  * The window of window-fixture.ts, on a service started with fault injection (its uploads are held a while, so that
@@ -28,7 +29,7 @@ let endpoint: ReturnType<typeof createContractEndpoint>;
 let host: WindowHost;
 let chromium: LaunchedChromium;
 let page: Page;
-let built: string;
+let built: BuiltWindow | undefined;
 let hingeId: number;
 let makerToken: string;
 const profile = tempDir('window-progress-profile');
@@ -50,11 +51,12 @@ describe.skipIf(chromiumSkipReason !== undefined)('upload progress in the window
     });
     await engine.catalogue.pullNow();
     endpoint = createContractEndpoint(engine);
-    host = await startWindowHost({ endpoint, staticDir: built });
+    host = await startWindowHost({ endpoint, staticDir: built.dir });
     chromium = await launchChromium();
     page = await chromium.context.newPage();
     await page.setViewportSize({ width: 1400, height: 900 });
     await page.goto(host.url);
+    await windowStarted(page);
     await engine.chooseSyncFolder(join(rootParent, 'Designs'));
     engine.acceptContentPolicy();
     await engine.startBackground();
@@ -70,7 +72,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('upload progress in the window
     await service?.stop().catch(() => {});
     rmSync(profile, { recursive: true, force: true });
     rmSync(rootParent, { recursive: true, force: true });
-    if (built) rmSync(built, { recursive: true, force: true });
+    built?.remove();
   });
 
   it('says "Uploading n of 2" with the bytes in the header, and each file\'s percentage in the queue list', async () => {

@@ -63,7 +63,7 @@ export async function openWindow(seed: (service: TestService, makerToken: string
   });
   if (!options.noService) await engine.catalogue.pullNow();
   const endpoint = createContractEndpoint(engine);
-  const host = await startWindowHost({ endpoint, staticDir: built });
+  const host = await startWindowHost({ endpoint, staticDir: built.dir });
   const chromium: LaunchedChromium = await launchChromium();
   const page = await chromium.context.newPage();
   const cspViolations: string[] = [];
@@ -73,6 +73,7 @@ export async function openWindow(seed: (service: TestService, makerToken: string
   const answers = contractAnswers(page);
   await page.setViewportSize({ width: 1100, height: 760 });
   await page.goto(host.url);
+  await windowStarted(page);
   return {
     service, makerToken: token, engine, host, page, cspViolations,
     answered: (name) => answers.get(name) ?? 0,
@@ -83,9 +84,20 @@ export async function openWindow(seed: (service: TestService, makerToken: string
       await engine.close();
       await service.stop().catch(() => {});
       rmSync(profile, { recursive: true, force: true });
-      rmSync(built, { recursive: true, force: true });
+      built.remove();
     },
   };
+}
+
+/**
+ * Waits until the window started: the library's first frame, which `design-sync ui` draws into the page, takes no
+ * input until the window's script replaces it (a key pressed before then is the browser's, not the window's).
+ */
+export async function windowStarted(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const root = (globalThis as unknown as { document: { getElementById(id: string): { hasAttribute(name: string): boolean; childElementCount: number } | null } }).document.getElementById('root');
+    return root !== null && !root.hasAttribute('inert') && root.childElementCount > 0;
+  }, undefined, { timeout: 15_000 });
 }
 
 /** Counts, by request name, the contract's answers the page receives over the host's WebSocket. */

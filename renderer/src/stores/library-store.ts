@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { DesignCard, LibrarySort, LicenseCode } from '../../../shared';
+import type { DesignCard, LibraryPage, LibrarySort, LicenseCode } from '../../../shared';
 import { FIRST_LIBRARY_PAGE, LIBRARY_PAGE_SIZE } from '../../../shared/contract/preloaded-answers';
 import { contract } from '../contract/contract';
 import { useAccount } from './account-store';
@@ -61,6 +61,17 @@ let exactTotal: { filter: string; total: number } | null = null;
 let exactCountDue: { filter: string; timer: ReturnType<typeof setTimeout> } | null = null;
 const filterKey = ({ query, license }: LibraryFilter) => JSON.stringify([query.trim(), license]);
 
+/** What an answer shows besides its cards: the count (the exact one when known), the search it answers, the check. */
+function shownPage(answer: LibraryPage, query: string, exact: number | null) {
+  return {
+    total: exact ?? answer.total,
+    totalIsLowerBound: exact === null && answer.totalIsLowerBound,
+    shownQuery: query,
+    catalogueCheckedAt: answer.catalogueCheckedAt,
+    problem: null,
+  };
+}
+
 export const useLibrary = create<LibraryStore>((set, get) => {
   async function loadPage(page: number): Promise<void> {
     const key = `${generation}:${page}`;
@@ -81,12 +92,8 @@ export const useLibrary = create<LibraryStore>((set, get) => {
     const exact = outcome.value.totalIsLowerBound && exactTotal?.filter === filter ? exactTotal.total : null;
     if (outcome.value.totalIsLowerBound && !sameGeneration) askExactCount(filter);
     set((state) => ({
-      total: exact ?? outcome.value.total,
-      totalIsLowerBound: exact === null && outcome.value.totalIsLowerBound,
-      shownQuery: query,
-      catalogueCheckedAt: outcome.value.catalogueCheckedAt,
+      ...shownPage(outcome.value, query, exact),
       pages: sameGeneration ? { ...state.pages, [page]: outcome.value.items } : { [page]: outcome.value.items },
-      problem: null,
     }));
   }
 
@@ -167,6 +174,14 @@ useAccount.subscribe((state, previous) => {
   useLibrary.getState().dismissPullProblem();
   useLibrary.getState().refresh();
 });
+
+/**
+ * The store as the window shows the first page (FIRST_LIBRARY_PAGE) once it came: what the window host draws the
+ * first frame from (renderer/src/first-frame/), so that the frame is what the window's own first render shows.
+ */
+export function stateWithFirstPage(answer: LibraryPage): Partial<LibraryStore> {
+  return { ...shownPage(answer, FIRST_LIBRARY_PAGE.query, null), pages: { 0: answer.items } };
+}
 
 let askedBeforeFirstRender = false;
 

@@ -1,20 +1,11 @@
 import { create } from 'zustand';
+import { routeOf, type Route } from './routes';
 
-export type Route = { view: 'library' } | { view: 'mine' } | { view: 'sync' } | { view: 'settings' } | { view: 'design'; id: number } | { view: 'author'; id: number };
+export { authorHref, designHref, routeOf, type Route } from './routes';
 
-/** Routes live in the address's hash (#/designs/12): the browser's back and forward work, and nothing is loaded from a server. */
-export function routeOf(hash: string): Route {
-  if (hash === '#/mine') return { view: 'mine' };
-  if (hash === '#/sync') return { view: 'sync' };
-  if (hash === '#/settings') return { view: 'settings' };
-  const match = /^#\/(designs|authors)\/(\d{1,15})$/.exec(hash);
-  if (!match) return { view: 'library' };
-  return { view: match[1] === 'designs' ? 'design' : 'author', id: Number(match[2]) };
-}
+// The window host draws the library's first frame with no address to read (renderer/src/first-frame/): the library.
+const inBrowser = typeof location !== 'undefined';
 
-export const designHref = (id: number) => `#/designs/${id}`;
-export const authorHref = (id: number) => `#/authors/${id}`;
+export const useNavigation = create<{ route: Route }>(() => ({ route: routeOf(inBrowser ? location.hash : '') }));
 
-export const useNavigation = create<{ route: Route }>(() => ({ route: routeOf(location.hash) }));
-
-addEventListener('hashchange', () => useNavigation.setState({ route: routeOf(location.hash) }));
+if (inBrowser) addEventListener('hashchange', () => useNavigation.setState({ route: routeOf(location.hash) }));

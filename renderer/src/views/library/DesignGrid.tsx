@@ -9,6 +9,18 @@ const CARD_WIDTH = 220;
 const GAP = 16;
 const ROW_HEIGHT = 312;
 /**
+ * The grid's size until it is measured: three rows, a screenful on most windows. The window host's first frame is
+ * drawn with it (renderer/src/first-frame/), and so is the window's first render, before its layout is known.
+ */
+const UNMEASURED = { width: 4 * (CARD_WIDTH + GAP), height: 3 * ROW_HEIGHT };
+const OVERSCAN = 2;
+/**
+ * Drawn by the window host (no document: the first frame), the virtualizer counts only the rows that frame shows. It
+ * keeps a measurement per row it counts (10 ms at a million designs, in the host's answer to the page); the rows are
+ * all ROW_HEIGHT tall, so the grid's height does not need it.
+ */
+const rowsCounted = (rows: number) => (typeof document === 'undefined' ? Math.min(rows, UNMEASURED.height / ROW_HEIGHT + OVERSCAN) : rows);
+/**
  * Browsers cap an element's height (Chromium near 33.5 million px: 430,000 designs at four a row). A grid taller than
  * this is scrolled at a scale: each pixel of the scrollbar moves the grid `scale` pixels, so a million designs fit.
  */
@@ -55,7 +67,7 @@ export function DesignGrid({ total }: { total: number }) {
   const scale = Math.max(1, (rows * ROW_HEIGHT) / MAX_SCROLL_HEIGHT);
   const scaleNow = useRef(scale);
   const virtualizer = useVirtualizer({
-    count: rows, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 2, initialOffset: (returning?.scrollTop ?? 0) * scale,
+    count: rowsCounted(rows), getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: OVERSCAN, initialRect: UNMEASURED, initialOffset: (returning?.scrollTop ?? 0) * scale,
     // The virtualizer works in the grid's own pixels; the scroller's are `scale` times fewer.
     observeElementOffset: (instance, onOffset) => observeElementOffset(instance, (offset, scrolling) => onOffset(offset * scaleNow.current, scrolling)),
     scrollToFn: (offset, options, instance) => elementScroll(offset / scaleNow.current, { ...options, adjustments: (options.adjustments ?? 0) / scaleNow.current }, instance),
@@ -106,7 +118,7 @@ export function DesignGrid({ total }: { total: number }) {
         const id = (event.target as HTMLElement).closest<HTMLElement>('[data-design-id]')?.dataset.designId;
         if (id) noteCardOpened(Number(id));
       }}>
-      <div className="grid-body" style={{ height: scaledHeight(virtualizer.getTotalSize(), virtualizer.scrollRect?.height ?? 0, scale) }}>
+      <div className="grid-body" style={{ height: scaledHeight(rows * ROW_HEIGHT, virtualizer.scrollRect?.height ?? 0, scale) }}>
         {visible.map((row) => (
           <div key={row.key} className="grid-row" role="list" style={{ transform: `translateY(${row.start - shift}px)`, gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}>
             {Array.from({ length: columns }, (_, column) => {

@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { FIRST_FRAME_FILE, FIRST_FRAME_FOLDER, type FirstFrameRenderer, type PreloadedAnswer } from '../../shared';
+
+/** The library's first screen as markup for the page's root, and the CSP hashes of the style attributes in it. */
+export interface FirstFrame {
+  markup: string;
+  styleHashes: string[];
+}
+
+/** A page ready to serve: its HTML and the CSP hashes of the styles written into it. */
+export interface PageWithFrame {
+  html: string;
+  styleHashes: string[];
+}
+
+/** Where the window's build puts the first frame's renderer: beside the built window (dist/first-frame/ by dist/renderer/). */
+export function firstFrameModuleBeside(staticDir: string): string {
+  return join(dirname(staticDir), FIRST_FRAME_FOLDER, FIRST_FRAME_FILE);
+}
+
+/** The build's renderer of the first frame; null when the build made none (the page is then served without one). */
+export async function loadFirstFrameRenderer(path: string, log: (line: string) => void): Promise<FirstFrameRenderer | null> {
+  if (!existsSync(path)) return null;
+  try {
+    const loaded = (await import(pathToFileURL(path).href)) as Partial<FirstFrameRenderer>;
+    if (typeof loaded.renderFirstFrame === 'function') return { renderFirstFrame: loaded.renderFirstFrame };
+    log(`window host: ${path} has no renderFirstFrame; pages are served without a first frame`);
+  } catch (error) {
+    log(`window host: the first frame's renderer could not be loaded (${error instanceof Error ? error.message : String(error)}); pages are served without one`);
+  }
+  return null;
+}
+
+/** The five characters React escapes in an attribute's value, as the browser reads them back. */
+const ATTRIBUTE_ENTITIES: Record<string, string> = { '&amp;': '&', '&quot;': '"', '&#x27;': "'", '&lt;': '<', '&gt;': '>' };
+
+/**
+ * `sha256-<base64>` of each distinct style attribute in React's markup, over its value as the browser reads it (the
+ * hash a CSP's `'unsafe-hashes'` compares): the grid places its rows with style attributes.
+ */
+export function styleAttributeHashes(markup: string): string[] {
+  const values = new Set<string>();
+  for (const match of markup.matchAll(/ style="([^"]*)"/g)) values.add(match[1]!.replace(/&(amp|quot|#x27|lt|gt);/g, (entity) => ATTRIBUTE_ENTITIES[entity]!));
+  return [...values].map((value) => `sha256-${createHash('sha256').update(value).digest('base64')}`);
+}
+
+/** The first frame drawn from the page's answers; null when they do not hold the library's first page, or drawing failed. */
+export function drawFirstFrame(renderer: FirstFrameRenderer, answers: readonly PreloadedAnswer[], log: (line: string) => void): FirstFrame | null {
+  try {
+    const markup = renderer.renderFirstFrame(answers);
+    return markup === null ? null : { markup, styleHashes: styleAttributeHashes(markup) };
+  } catch (error) {
+    log(`window host: the first frame could not be drawn (${error instanceof Error ? error.message : String(error)}); the page is served without it`);
+    return null;
+  }
+}
+
+const EMPTY_ROOT = '<div id="root"></div>';
+/** The build's one stylesheet link (Vite writes it so), the file under the window's folder. */
+const STYLESHEET_LINK = /<link rel="stylesheet"(?: crossorigin)? href="\.\/(assets\/[\w.-]+\.css)">/;
+
+/**
+ * The page with the frame in its root element, and the window's stylesheet written into the page: the frame's paint
+ * then waits for no other request (a stylesheet blocks painting until it came). The page as it was when it has no
+ * empty root; the link kept when the stylesheet cannot be read or could end its own element.
+ */
+export async function pageWithFirstFrame(html: string, frame: FirstFrame | null, staticDir: string): Promise<PageWithFrame> {
+  const at = frame ? html.indexOf(EMPTY_ROOT) : -1;
+  if (!frame || at === -1) return { html, styleHashes: [] };
+  // A picture of the library until the window starts: nothing in it takes input, or focus (inert), so that nothing
+  // typed or chosen there is lost when the window replaces it; the window makes the root live again.
+  let page = `${html.slice(0, at)}<div id="root" inert>${frame.markup}</div>${html.slice(at + EMPTY_ROOT.length)}`;
+  const styleHashes = [...frame.styleHashes];
+  const link = STYLESHEET_LINK.exec(page);
+  const css = link ? await readFile(join(staticDir, link[1]!), 'utf8').catch(() => null) : null;
+  if (link && css !== null && !/<\/style/i.test(css)) {
+    page = `${page.slice(0, link.index)}<style>${css}</style>${page.slice(link.index + link[0].length)}`;
+    styleHashes.push(`sha256-${createHash('sha256').update(css).digest('base64')}`);
+  }
+  return { html: page, styleHashes };
+}

@@ -1,0 +1,25 @@
+import { StrictMode } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import type { FirstFrameRenderer, LibraryPage } from '../../../shared';
+import { FIRST_LIBRARY_PAGE, requestKey, type PreloadedAnswer } from '../../../shared/contract/preloaded-answers';
+import { stateWithFirstPage, useLibrary } from '../stores/library-store';
+import { App } from '../views/shell/App';
+
+const FIRST_PAGE_KEY = requestKey('library.page', FIRST_LIBRARY_PAGE);
+
+/**
+ * The window's first frame (shared/contract/first-frame.ts): the App, as its first render shows the library once the
+ * first page came, rendered to markup in the window host. Built by renderer-first-frame.vite.config.ts, which puts a
+ * contract that asks nothing (server-contract.ts) and a store hook that reads the current state
+ * (zustand-on-server.ts) in place of the window's own.
+ */
+export const renderFirstFrame: FirstFrameRenderer['renderFirstFrame'] = (answers: readonly PreloadedAnswer[]) => {
+  const firstPage = answers.find((answer) => requestKey(answer.name, answer.input) === FIRST_PAGE_KEY)?.outcome;
+  if (!firstPage?.ok) return null;
+  useLibrary.setState(stateWithFirstPage(firstPage.value as LibraryPage));
+  try {
+    return renderToStaticMarkup(<StrictMode><App /></StrictMode>);
+  } finally {
+    useLibrary.setState(useLibrary.getInitialState(), true);
+  }
+};
