@@ -1,5 +1,5 @@
 import { percentile, round, type ScenarioResult } from '../support/measure';
-import { openBenchWindow, spread, waitForProbe, type BenchWindow } from '../support/window';
+import { openBenchWindow, spread, waitForIdlePage, waitForProbe, type BenchWindow } from '../support/window';
 
 const DESIGNS = 100_000;
 const NAVIGATIONS = 12;
@@ -8,11 +8,13 @@ export const FIRST_RENDER_GOAL_MS = 150;
 /**
  * Navigation start → the first frame painted with a design card in it, measured in the page, over fresh navigations
  * to the library: warm (the browser's cache holds the window's scripts) and cold (the browser's cache cleared first).
+ * Each starts from an idle page, as a window is opened: not while the page before is still starting.
  */
 export async function measureFirstRender(window: BenchWindow, navigations = NAVIGATIONS) {
   const { page } = window;
   const cdp = await page.context().newCDPSession(page);
   const navigate = async (cold: boolean) => {
+    await waitForIdlePage(page);
     if (cold) await cdp.send('Network.clearBrowserCache');
     await page.goto(`${window.host.origin}/`);
     return waitForProbe(page, 'firstCardPaintedAt');

@@ -96,6 +96,27 @@ export async function filledEngine(designs: number, keptProfile: string | undefi
   return { engine, pullMs: round(pull.ms, 0) };
 }
 
+/** An idle period this long means nothing waits to run in the page: no task queued, no frame due. */
+const IDLE_PERIOD_MS = 45;
+
+/**
+ * Waits (with a deadline) until the page is idle: its start finished (the window's render after the host's first
+ * frame, the answers its socket brought). A navigation started before then shares the page's one thread with the
+ * page before it, and measures that page's start as much as its own.
+ */
+export async function waitForIdlePage(page: Page, timeoutMs = 5_000): Promise<void> {
+  await page.evaluate(([period, timeout]) => new Promise<void>((resolve, reject) => {
+    const world = globalThis as unknown as { requestIdleCallback(callback: (deadline: { timeRemaining(): number }) => void): void; performance: { now(): number } };
+    const until = world.performance.now() + timeout;
+    const check = (deadline: { timeRemaining(): number }) => {
+      if (deadline.timeRemaining() >= period) resolve();
+      else if (world.performance.now() > until) reject(new Error(`the page was not idle within ${timeout} ms`));
+      else world.requestIdleCallback(check);
+    };
+    world.requestIdleCallback(check);
+  }), [IDLE_PERIOD_MS, timeoutMs] as const);
+}
+
 /** The same grid selector the window tests wait on. */
 export const CARD_SELECTOR = '[data-testid="design-card"]';
 
