@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { FIRST_FRAME_FILE, FIRST_FRAME_FOLDER, type FirstFrameRenderer, type PreloadedAnswer } from '../../shared';
+import { FIRST_FRAME_FILE, FIRST_FRAME_FOLDER, FIRST_LIBRARY_PAGE, type FirstFrameRenderer, type LibraryPage, type PreloadedAnswer } from '../../shared';
 
 /** The library's first screen as markup for the page's root, and the CSP hashes of the style attributes in it. */
 export interface FirstFrame {
@@ -22,17 +22,35 @@ export function firstFrameModuleBeside(staticDir: string): string {
   return join(dirname(staticDir), FIRST_FRAME_FOLDER, FIRST_FRAME_FILE);
 }
 
-/** The build's renderer of the first frame; null when the build made none (the page is then served without one). */
+/** A first page of one card, drawn once as the renderer is loaded. */
+const WARM_UP_PAGE: LibraryPage = {
+  total: 1, totalIsLowerBound: false, offset: 0, catalogueCheckedAt: null,
+  items: [{
+    id: 1, slug: null, name: 'A design', excerpt: '', author: { id: null, screenName: null }, license: null,
+    attribution: { required: false, text: null, unavailable: false }, state: 'published', own: false, thumbnailUrl: null,
+    createdAt: null, updatedAt: null, checkedAt: null,
+  }],
+};
+
+/**
+ * The build's renderer of the first frame; null when the build made none (the page is then served without one). It
+ * draws a frame once as it is loaded: the first drawing compiles the renderer's code (40–70 ms), which would otherwise
+ * fall on the first page served, the one `design-sync ui` opens as it starts.
+ */
 export async function loadFirstFrameRenderer(path: string, log: (line: string) => void): Promise<FirstFrameRenderer | null> {
   if (!existsSync(path)) return null;
   try {
     const loaded = (await import(pathToFileURL(path).href)) as Partial<FirstFrameRenderer>;
-    if (typeof loaded.renderFirstFrame === 'function') return { renderFirstFrame: loaded.renderFirstFrame };
-    log(`window host: ${path} has no renderFirstFrame; pages are served without a first frame`);
+    if (typeof loaded.renderFirstFrame !== 'function') {
+      log(`window host: ${path} has no renderFirstFrame; pages are served without a first frame`);
+      return null;
+    }
+    loaded.renderFirstFrame([{ name: 'library.page', input: FIRST_LIBRARY_PAGE, outcome: { ok: true, value: WARM_UP_PAGE } }]);
+    return { renderFirstFrame: loaded.renderFirstFrame };
   } catch (error) {
     log(`window host: the first frame's renderer could not be loaded (${error instanceof Error ? error.message : String(error)}); pages are served without one`);
+    return null;
   }
-  return null;
 }
 
 /** The five characters React escapes in an attribute's value, as the browser reads them back. */
