@@ -9,7 +9,7 @@ import type { PreloadedAnswer } from './preloaded-answers';
  * `<build>/first-frame/render-first-frame.mjs` next to `<build>/renderer/`.
  */
 export interface FirstFrameRenderer {
-  /** The markup for the page's root element, or null when the answers do not hold the library's first page. */
+  /** The markup for the page's root element, or null when the answers do not hold the library's first page, or it is empty. */
   renderFirstFrame(answers: readonly PreloadedAnswer[]): string | null;
 }
 

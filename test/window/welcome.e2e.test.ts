@@ -35,6 +35,11 @@ describe.skipIf(chromiumSkipReason !== undefined)('a first run, with no service 
     await page.setViewportSize({ width: 1400, height: 900 });
   });
 
+  it('shows nothing of the library while it starts: the window host draws no frame of a library with no designs', async () => {
+    const served = await (await page.request.get(`${app.host.origin}/`)).text();
+    expect(served).toContain('<div id="root"></div>');
+  });
+
   for (const size of [{ width: 1400, height: 900 }, { width: 1024, height: 700 }] as const) {
     it(`has no serious accessibility problem at ${size.width}×${size.height} (axe-core, both themes)`, async () => {
       await page.setViewportSize(size);

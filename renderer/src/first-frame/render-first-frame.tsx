@@ -15,7 +15,8 @@ const FIRST_PAGE_KEY = requestKey('library.page', FIRST_LIBRARY_PAGE);
  */
 export const renderFirstFrame: FirstFrameRenderer['renderFirstFrame'] = (answers: readonly PreloadedAnswer[]) => {
   const firstPage = answers.find((answer) => requestKey(answer.name, answer.input) === FIRST_PAGE_KEY)?.outcome;
-  if (!firstPage?.ok) return null;
+  // No designs, no frame: there are no cards to show sooner, and a first run's window opens on the welcome instead.
+  if (!firstPage?.ok || (firstPage.value as LibraryPage).total === 0) return null;
   useLibrary.setState(stateWithFirstPage(firstPage.value as LibraryPage));
   try {
     return renderToStaticMarkup(<StrictMode><App /></StrictMode>);
