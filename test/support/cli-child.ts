@@ -163,7 +163,10 @@ export function mountTmpfs(dir: string, options: string): string {
   return `mount -t tmpfs -o ${options} tmpfs ${quote(dir)}`;
 }
 
-/** Output with nothing raw in it: no system error code, no "Error:" prefix, no stack trace. */
-export const RAW_OUTPUT = /\bE[A-Z]{3,}\b|\bError:|\n\s+at .+\(/;
+/**
+ * Output with nothing raw in it: no system error code, no "Error:" prefix, no stack trace. A word after "-" is not a
+ * code: a temporary folder's random name in a path ("design-sync-gone-root-ENDILQ") can look like one.
+ */
+export const RAW_OUTPUT = /(?<!-)\bE[A-Z]{3,}\b|\bError:|\n\s+at .+\(/;
 
 export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
