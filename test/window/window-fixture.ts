@@ -37,7 +37,7 @@ export interface WindowFixture {
 
 /**
  * The window as a person gets it: the local service (seeded by `seed`), the engine of a profile signed in as `maker`
- * (unless `signedIn: false`; the user exists either way, password "secret") with the catalogue pulled, `design-sync ui`'s host serving a fresh build of the window, and a Chromium page on it.
+ * (unless `signedIn: false`; the user exists either way, password "secret") with the catalogue pulled, `design-sync ui`'s host serving the window as built (the test run's one build), and a Chromium page on it, once the window started.
  */
 export interface WindowOptions {
   signedIn?: boolean;
