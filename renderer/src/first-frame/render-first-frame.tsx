@@ -14,10 +14,11 @@ const FIRST_PAGE_KEY = requestKey('library.page', FIRST_LIBRARY_PAGE);
  * (zustand-on-server.ts) in place of the window's own.
  */
 export const renderFirstFrame: FirstFrameRenderer['renderFirstFrame'] = (answers: readonly PreloadedAnswer[]) => {
-  const firstPage = answers.find((answer) => requestKey(answer.name, answer.input) === FIRST_PAGE_KEY)?.outcome;
+  const outcome = answers.find((answer) => requestKey(answer.name, answer.input) === FIRST_PAGE_KEY)?.outcome;
+  const firstPage = outcome?.ok ? (outcome.value as LibraryPage) : null;
   // No designs, no frame: there are no cards to show sooner, and a first run's window opens on the welcome instead.
-  if (!firstPage?.ok || (firstPage.value as LibraryPage).total === 0) return null;
-  useLibrary.setState(stateWithFirstPage(firstPage.value as LibraryPage));
+  if (!firstPage || firstPage.total === 0) return null;
+  useLibrary.setState(stateWithFirstPage(firstPage));
   try {
     return renderToStaticMarkup(<StrictMode><App /></StrictMode>);
   } finally {
