@@ -38,22 +38,49 @@ export function shouldFillInBulk(db: ReadableDB, listingTotal: number | null, fr
 
 const setMerge = (name: string, value: number) => `INSERT INTO designs_fts (designs_fts, rank) VALUES ('${name}', ${value})`;
 
+const keepUndo = (db: WritableDB) => prepared(db, 'INSERT OR IGNORE INTO bulk_fill_undo (name, sql) VALUES (?, ?)');
+
 /**
  * Sets the cache up for a bulk fill, in one transaction: those indexes dropped and FTS5's merges paused, with what
  * undoes each (its CREATE statement, the default merges) kept in bulk_fill_undo.
  */
 export function beginBulkFill(db: WritableDB): void {
   db.transaction(() => {
-    const keep = prepared(db, 'INSERT OR IGNORE INTO bulk_fill_undo (name, sql) VALUES (?, ?)');
+    const keep = keepUndo(db);
     for (const name of INDEXES_SET_ASIDE_FOR_BULK_FILL) {
       const index = prepared(db, `SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?`).get(name) as { sql: string } | undefined;
       if (!index) continue;
       keep.run(name, index.sql);
       db.exec(`DROP INDEX ${name}`);
     }
-    for (const [name, value] of Object.entries(SEARCH_INDEX_MERGES)) keep.run(`designs_fts ${name}`, setMerge(name, value));
-    db.exec(setMerge('automerge', 0));
-    db.exec(setMerge('crisismerge', BULK_CRISIS_MERGE));
+    pauseMerges(db);
+  })();
+}
+
+function pauseMerges(db: WritableDB): void {
+  const keep = keepUndo(db);
+  for (const [name, value] of Object.entries(SEARCH_INDEX_MERGES)) keep.run(`designs_fts ${name}`, setMerge(name, value));
+  db.exec(setMerge('automerge', 0));
+  db.exec(setMerge('crisismerge', BULK_CRISIS_MERGE));
+}
+
+/**
+ * FTS5's merges paused while many search rows are written in batches (the search index filled behind a pull), as a
+ * bulk fill pauses them; resumeSearchIndexMerges gives the defaults back. Kept in bulk_fill_undo too, so that a
+ * crash in between is undone by the next pull as a stopped bulk fill is.
+ */
+export function pauseSearchIndexMerges(db: WritableDB): void {
+  db.transaction(() => pauseMerges(db))();
+}
+
+/** Gives FTS5's merges back as they were before pauseSearchIndexMerges (or a bulk fill). */
+export function resumeSearchIndexMerges(db: WritableDB): void {
+  const undo = prepared(db, `SELECT name, sql FROM bulk_fill_undo WHERE name LIKE 'designs_fts %' ORDER BY name`).all() as { name: string; sql: string }[];
+  db.transaction(() => {
+    for (const { name, sql } of undo) {
+      db.exec(sql);
+      prepared(db, 'DELETE FROM bulk_fill_undo WHERE name = ?').run(name);
+    }
   })();
 }
 

@@ -4,6 +4,7 @@ import { basedOnText } from './attribution';
 import { htmlToPlainText } from './html-text';
 import { foldNoCase, tagParts } from './tag-names';
 import { prepared } from './prepared';
+import { addToSearchBacklog } from './search-backlog';
 import { rewriteSearchRow } from './search-rows';
 import { noteSearchTerms } from './search-terms';
 
@@ -94,14 +95,11 @@ interface DesignTag { tag: CachedTag; position: number }
 export class DesignWriteSession {
   readonly tags = new Map<string, CachedTag>();
   readonly users = new Map<number, string>();
-  /** New designs whose search rows are still to be written (when deferred). */
-  readonly unindexed = new Set<number>();
 
   /**
-   * deferSearchRows: new designs get their search rows in one go from writeDeferredSearchRows (FTS5 builds
-   * one large batch far more cheaply than a hundred small ones: each commit flushes a segment that is then
-   * merged again and again). sync_state.search_rows_pending marks the cache until then, so rows a crash left
-   * unwritten are written by the next pull (indexPendingSearchRows).
+   * deferSearchRows: new designs are written without their search rows, which wait in the search backlog
+   * (search-backlog.ts) for one large batch: FTS5 builds one far more cheaply than a hundred small ones (each commit
+   * flushes a segment that is then merged again and again).
    */
   constructor(readonly options: { deferSearchRows?: boolean } = {}) {}
 
@@ -210,12 +208,14 @@ function writePage(
     if (form === 'list') prepared(db, 'DELETE FROM design_tags WHERE design_id IN (SELECT value FROM json_each(?))').run(freshJson);
   }
   for (const write of pending) {
-    if (write.existing) updateDesign(db, write, form, now, flags, session);
+    if (write.existing) updateDesign(db, write, form, now, flags);
     else insertDesign(db, write, form, now, flags, session);
   }
-  noteSearchTerms(db, pending.map((write) => write.design.id).filter((id) => !session.unindexed.has(id)));
-  if (session.options.deferSearchRows && fresh.length > 0) {
-    prepared(db, 'UPDATE sync_state SET search_rows_pending = 1 WHERE id = 1 AND search_rows_pending = 0').run();
+  if (session.options.deferSearchRows) {
+    addToSearchBacklog(db, fresh);
+    noteSearchTerms(db, pending.filter((write) => write.existing).map((write) => write.design.id));
+  } else {
+    noteSearchTerms(db, pending.map((write) => write.design.id));
   }
   return results;
 }
@@ -246,10 +246,7 @@ function insertDesign(db: WritableDB, { raw, design, tags }: PendingWrite, form:
     popularityOf(raw) ?? 0,
   );
   const tagNames = linkTags(db, design.id, tags);
-  if (session.options.deferSearchRows) {
-    session.unindexed.add(design.id);
-    return;
-  }
+  if (session.options.deferSearchRows) return;
   const basedOn = basedOnText(raw);
   prepared(db, 'INSERT INTO designs_fts (rowid, name, excerpt, description, tags, author) VALUES (?, ?, ?, ?, ?, ?)')
     .run(design.id, design.name, design.excerpt, basedOn ? `${descriptionText} ${basedOn}` : descriptionText, tagNames, author);
@@ -257,7 +254,7 @@ function insertDesign(db: WritableDB, { raw, design, tags }: PendingWrite, form:
 
 /** A cached design whose data changed: the columns unless the cache holds newer data from the other form. */
 function updateDesign(
-  db: WritableDB, { raw, design, existing, tags }: PendingWrite, form: DesignForm, now: number, flags: UpsertFlags, session: DesignWriteSession,
+  db: WritableDB, { raw, design, existing, tags }: PendingWrite, form: DesignForm, now: number, flags: UpsertFlags,
 ): void {
   const updatedMs = timestampMs(design.updated_at);
   const takeColumns = !existing || existing.updated_ms === null || updatedMs === null || updatedMs >= existing.updated_ms;
@@ -272,7 +269,6 @@ function updateDesign(
     prepared(db, 'DELETE FROM design_tags WHERE design_id = ?').run(design.id);
     linkTags(db, design.id, tags);
   }
-  session.unindexed.delete(design.id);
   rewriteSearchRow(db, design.id);
 }
 

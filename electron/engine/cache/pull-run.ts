@@ -1,7 +1,7 @@
 import type { ServiceClient } from '../api/service-client';
 import { isServiceError, ServiceError } from '../api/service-error';
 import type { WritableDB } from './cache-database';
-import { indexPendingSearchRows } from './search-rows';
+import { writeBackloggedSearchRows } from './search-backlog';
 import type { FileCache } from './file-cache';
 import { PullWriter } from './pull-writer';
 import type { DesignCounts, PullOptions, PullProgress, PullSummary } from './pull-types';
@@ -45,15 +45,16 @@ export function isFatal(error: unknown): boolean {
 }
 
 /**
- * Starts a pull: its options read once, an empty summary, and the repair of search rows a pull stopped by a
- * crash left unwritten (those designs would not be found). `path` names the request a cancellation reports.
+ * Starts a pull: its options read once, an empty summary, and, unless the pull leaves search rows behind it, the
+ * search backlog's rows written (left by a pull stopped by a crash, or one that left them behind it: those designs
+ * would not be found). `path` names the request a cancellation reports.
  */
 export function startPull(client: ServiceClient, db: WritableDB, files: FileCache, options: PullOptions, path: string): PullRun {
   const started = performance.now();
   const signal = options.signal;
   const run: PullRun = {
     client, db, files, options, signal, started,
-    writer: new PullWriter(db, options.writerThreadFrom, options.bulkFillFrom),
+    writer: new PullWriter(db, options.writerThreadFrom, options.bulkFillFrom, options.searchRows),
     now: options.now ?? Date.now,
     pageSize: options.pageSize ?? 100,
     concurrency: options.concurrency ?? 4,
@@ -68,7 +69,7 @@ export function startPull(client: ServiceClient, db: WritableDB, files: FileCach
       if (signal?.aborted) throw new ServiceError({ kind: 'cancelled', message: 'Cancelled.' }, 'GET', path);
     },
   };
-  indexPendingSearchRows(db);
+  if (options.searchRows !== 'behind') writeBackloggedSearchRows(db);
   return run;
 }
 

@@ -41,7 +41,16 @@ export interface PullOptions {
    * (default bulk-fill.ts BULK_FILL_FROM; Infinity never).
    */
   bulkFillFrom?: number;
+  /**
+   * When the search rows of the designs a walk adds are written: 'at-walk-end' (the default), in one batch as each
+   * walk ends, so the pull returns with every design searchable; 'behind', not by the pull at all: they wait in the
+   * search backlog (search-backlog.ts) for whoever fills it behind the pull (the engine's SearchIndexFill), and the
+   * walk costs only the design rows.
+   */
+  searchRows?: SearchRowsTiming;
 }
+
+export type SearchRowsTiming = 'at-walk-end' | 'behind';
 
 export interface DesignCounts {
   inserted: number;

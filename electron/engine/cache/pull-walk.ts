@@ -5,7 +5,7 @@ import type { DesignCounts } from './pull-types';
 import { engineLog } from '../log/engine-log';
 
 /** After this many design rows written in one pull, the search index is merged into one segment. */
-const OPTIMIZE_AFTER_WRITES = 1000;
+export const OPTIMIZE_AFTER_WRITES = 1000;
 
 /**
  * How many pages the walk may have fetched beyond those whose writes it has counted and reported: the writer thread
@@ -83,10 +83,13 @@ export async function walk(
   }
 }
 
-/** After the walks of a pull: merges the search index when they wrote many rows; the writer thread is done. */
+/**
+ * After the walks of a pull: merges the search index when they wrote many of its rows (a pull that leaves them behind
+ * it leaves the merge to whoever writes them); the writer thread is done.
+ */
 export async function finishWalks(run: PullRun): Promise<void> {
   const { summary } = run;
   const written = summary.designs.inserted + summary.designs.updated + (summary.ownDesigns ? summary.ownDesigns.inserted + summary.ownDesigns.updated : 0);
-  if (written >= OPTIMIZE_AFTER_WRITES) await run.writer.optimize();
+  if (written >= OPTIMIZE_AFTER_WRITES && run.options.searchRows !== 'behind') await run.writer.optimize();
   await run.writer.close();
 }

@@ -1,11 +1,12 @@
 import type { DesignForm, UpsertFlags, UpsertResult } from './design-writes';
+import type { SearchRowsTiming } from './pull-types';
 
 /** What the pull's writer thread is asked (pull-writer-worker.ts), one message at a time, answered in order. */
 export type WriterRequest =
   /** A page of a listing, as JSON text (cheaper to copy between threads than the parsed objects). */
   | { kind: 'page'; itemsJson: string; form: DesignForm; at: number; flags: UpsertFlags }
-  /** The walk ended: the search rows of the designs it added (these ids, written before the handover, too), and, when it was one, its bulk fill undone. */
-  | { kind: 'end-walk'; unindexed: number[]; endBulkFill: boolean }
+  /** The walk ended: the search backlog's rows written (unless left behind the pull), and, when it was one, its bulk fill undone. */
+  | { kind: 'end-walk'; writeSearchRows: boolean; endBulkFill: boolean }
   /** The pull's last write: the search index merged into one segment (after a pull that wrote many rows). */
   | { kind: 'optimize' }
   | { kind: 'close' };
@@ -20,6 +21,8 @@ export interface WriterData {
   databasePath: string;
   /** The better-sqlite3 build the main thread loaded (open-sqlite.ts), for the thread to load too. */
   nativeBinding: string | undefined;
+  /** Whether the thread writes the search backlog's rows (as it idles, and when a walk ends) or leaves them behind the pull. */
+  searchRows: SearchRowsTiming;
 }
 
 /**

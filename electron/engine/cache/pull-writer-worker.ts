@@ -9,7 +9,8 @@ import { adoptSqliteNativeBinding } from '../sqlite/open-sqlite';
 import { openCacheDatabase } from './cache-database';
 import { endBulkFill } from './bulk-fill';
 import { DesignWriteSession, upsertDesigns } from './design-writes';
-import { optimizeSearchIndex, writeDeferredSearchRows } from './search-rows';
+import { writeBackloggedSearchRows } from './search-backlog';
+import { optimizeSearchIndex } from './search-rows';
 import { PULL_WAL_CHECKPOINT_PAGES, type WriterData, type WriterReply, type WriterRequest } from './pull-writer-protocol';
 
 const port = parentPort!;
@@ -19,9 +20,13 @@ const db = openCacheDatabase(data.databasePath);
 // The pull's many commits would each checkpoint the WAL (rewriting the same index pages, with an fsync) as it
 // passes 1000 pages: checkpoints come rarely instead, with the WAL still bounded.
 db.pragma(`wal_autocheckpoint = ${PULL_WAL_CHECKPOINT_PAGES}`);
-/** When the thread has nothing else to do and this many designs wait for their search rows, they get them. */
+/**
+ * When the thread has nothing else to do and the walk has added this many designs since, the search backlog's rows
+ * are written (unless the pull leaves them behind it).
+ */
 const SEARCH_ROWS_BATCH = 5000;
 let session = new DesignWriteSession({ deferSearchRows: true });
+let newDesigns = 0;
 /** Set when a page failed: the walk stops there, so the pages sent after it are not written. */
 let walkFailed = false;
 const queue: WriterRequest[] = [];
@@ -41,7 +46,9 @@ function writePages(pages: Extract<WriterRequest, { kind: 'page' }>[]): void {
         }
         try {
           const items = JSON.parse(page.itemsJson) as unknown[];
-          answers.push({ kind: 'written', results: upsertDesigns(db, items, page.form, page.at, page.flags, session) });
+          const results = upsertDesigns(db, items, page.form, page.at, page.flags, session);
+          newDesigns += results.filter((result) => result.outcome === 'inserted').length;
+          answers.push({ kind: 'written', results });
         } catch (error) {
           walkFailed = true;
           answers.push({ kind: 'failed', message: messageOf(error) });
@@ -66,11 +73,10 @@ function handle(request: Exclude<WriterRequest, { kind: 'page' }>): void {
       return;
     }
     if (request.kind === 'end-walk') {
-      for (const id of request.unindexed) session.unindexed.add(id);
-      const ended = session;
       session = new DesignWriteSession({ deferSearchRows: true });
       walkFailed = false;
-      writeDeferredSearchRows(db, ended);
+      newDesigns = 0;
+      if (request.writeSearchRows) writeBackloggedSearchRows(db);
       if (request.endBulkFill) endBulkFill(db);
     } else {
       optimizeSearchIndex(db);
@@ -92,9 +98,10 @@ function drain(): void {
   }
   // Idle while the walk fetches: the search rows of a large batch of new designs (one large FTS5 batch costs far
   // less than many small ones, and written now it is not left for after the walk).
-  if (db.open && !walkFailed && session.unindexed.size >= SEARCH_ROWS_BATCH) {
+  if (db.open && !walkFailed && data.searchRows === 'at-walk-end' && newDesigns >= SEARCH_ROWS_BATCH) {
     try {
-      writeDeferredSearchRows(db, session);
+      newDesigns = 0;
+      writeBackloggedSearchRows(db);
     } catch {
       // Left for the end of the walk, which reports its failure.
     }

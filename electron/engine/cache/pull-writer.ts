@@ -7,7 +7,9 @@ import { sqliteNativeBinding } from '../sqlite/open-sqlite';
 import { beginBulkFill, BULK_FILL_FROM, endBulkFill, isInBulkFill, shouldFillInBulk } from './bulk-fill';
 import type { WritableDB } from './cache-database';
 import { DesignWriteSession, upsertDesigns, type DesignForm, type UpsertFlags, type UpsertResult } from './design-writes';
-import { optimizeSearchIndex, writeDeferredSearchRows } from './search-rows';
+import type { SearchRowsTiming } from './pull-types';
+import { writeBackloggedSearchRows } from './search-backlog';
+import { optimizeSearchIndex } from './search-rows';
 import {
   PULL_COMMIT_EVERY_DESIGNS, PULL_COMMIT_IDLE_MS, PULL_WAL_CHECKPOINT_PAGES, type WriterData, type WriterReply, type WriterRequest,
 } from './pull-writer-protocol';
@@ -58,13 +60,18 @@ export class PullWriter {
   /** Threads no longer written to, ended by close(). */
   private readonly retired: WorkerChannel[] = [];
 
-  constructor(private readonly db: WritableDB, private readonly workerFrom = DEFAULT_WORKER_FROM, private readonly bulkFillFrom = BULK_FILL_FROM) {}
+  constructor(
+    private readonly db: WritableDB,
+    private readonly workerFrom = DEFAULT_WORKER_FROM,
+    private readonly bulkFillFrom = BULK_FILL_FROM,
+    private readonly searchRows: SearchRowsTiming = 'at-walk-end',
+  ) {}
 
   /** Told how many designs the listing holds (null: unknown); starts the thread once it is worth it. */
   expect(total: number | null): void {
     // One thread a pull at most: after one stopped, the pull writes here.
     if (this.starting || this.worker || this.retired.length > 0 || !canShare(this.db)) return;
-    if ((total ?? this.writtenHere) >= this.workerFrom) this.starting = new WorkerChannel(this.db.name);
+    if ((total ?? this.writtenHere) >= this.workerFrom) this.starting = new WorkerChannel(this.db.name, this.searchRows);
   }
 
   /**
@@ -133,15 +140,17 @@ export class PullWriter {
     this.idleCommit = setTimeout(() => this.commit(), PULL_COMMIT_IDLE_MS);
   }
 
-  /** After a walk (ended or stopped, its pages settled): the search rows of the designs it added, in one batch; a bulk fill undone. */
+  /**
+   * After a walk (ended or stopped, its pages settled): the search backlog's rows in one batch (unless they are left
+   * behind the pull); a bulk fill undone.
+   */
   async endWalk(): Promise<void> {
     this.commit();
+    const writeSearchRows = this.searchRows === 'at-walk-end';
     if (this.worker) {
-      const unindexed = [...this.session.unindexed];
-      this.session.unindexed.clear();
-      await this.worker.ask({ kind: 'end-walk', unindexed, endBulkFill: this.inBulk });
+      await this.worker.ask({ kind: 'end-walk', writeSearchRows, endBulkFill: this.inBulk });
     } else {
-      writeDeferredSearchRows(this.db, this.session);
+      if (writeSearchRows) writeBackloggedSearchRows(this.db);
       if (this.inBulk) endBulkFill(this.db);
     }
     this.inBulk = false;
@@ -223,10 +232,10 @@ class WorkerChannel {
   private failure: Error | null = null;
   private readonly exited: Promise<void>;
 
-  constructor(databasePath: string) {
+  constructor(databasePath: string, searchRows: SearchRowsTiming) {
     const { entry, eval: isEval } = workerEntry();
     this.whenReady = new Promise((resolve) => (this.onReady = resolve));
-    this.worker = new Worker(entry, { eval: isEval, workerData: { databasePath, nativeBinding: sqliteNativeBinding() } satisfies WriterData });
+    this.worker = new Worker(entry, { eval: isEval, workerData: { databasePath, nativeBinding: sqliteNativeBinding(), searchRows } satisfies WriterData });
     running++;
     this.worker.on('message', (reply: WriterReply) => {
       if (reply.kind === 'ready') {

@@ -1,5 +1,4 @@
 import type { WritableDB } from './cache-database';
-import type { DesignWriteSession } from './design-writes';
 import { prepared } from './prepared';
 import { noteSearchTerms } from './search-terms';
 
@@ -31,48 +30,25 @@ export function rewriteSearchRow(db: WritableDB, designId: number): void {
   ).run(designId);
 }
 
-const SEARCH_ROW_SELECT = `SELECT d.id, d.name, d.excerpt, ${SEARCH_DESCRIPTION},
+/** The search rows of designs, from their columns and tags: `${SEARCH_ROW_SELECT} WHERE …` (search-backlog.ts). */
+export const SEARCH_ROW_SELECT = `SELECT d.id, d.name, d.excerpt, ${SEARCH_DESCRIPTION},
     coalesce((SELECT group_concat(t.name, ' ') FROM design_tags dt JOIN tags t ON t.id = dt.tag_id WHERE dt.design_id = d.id), ''),
     d.author_screen_name
   FROM designs d`;
 
-/**
- * Writes the search rows a session deferred, in one statement by ascending id, and clears the pending mark.
- * A design that has a search row by now (written by another pull's repair) keeps it.
- */
-export function writeDeferredSearchRows(db: WritableDB, session: DesignWriteSession): void {
-  if (session.unindexed.size === 0) return;
-  const ids = JSON.stringify([...session.unindexed]);
-  db.transaction(() => {
-    prepared(db,
-      `INSERT INTO designs_fts (rowid, name, excerpt, description, tags, author)
-       ${SEARCH_ROW_SELECT} WHERE d.id IN (SELECT value FROM json_each(?)) AND NOT EXISTS (SELECT 1 FROM designs_fts f WHERE f.rowid = d.id)
-       ORDER BY d.id`,
-    ).run(ids);
-    noteSearchTerms(db, session.unindexed);
-    prepared(db, 'UPDATE sync_state SET search_rows_pending = 0 WHERE id = 1').run();
-  })();
-  session.unindexed.clear();
-}
-
-/** After a pull that stopped before writing its deferred search rows (a crash): the designs that have none get theirs. */
-export function indexPendingSearchRows(db: WritableDB): number {
-  const pending = prepared(db, 'SELECT search_rows_pending AS pending FROM sync_state WHERE id = 1').get() as { pending: number };
-  if (pending.pending === 0) return 0;
-  return db.transaction(() => {
-    const unindexed = (prepared(db, 'SELECT d.id FROM designs d WHERE NOT EXISTS (SELECT 1 FROM designs_fts f WHERE f.rowid = d.id) ORDER BY d.id').all() as { id: number }[])
-      .map((row) => row.id);
-    const { changes } = prepared(db,
-      `INSERT INTO designs_fts (rowid, name, excerpt, description, tags, author)
-       ${SEARCH_ROW_SELECT} WHERE d.id IN (SELECT value FROM json_each(?)) ORDER BY d.id`,
-    ).run(JSON.stringify(unindexed));
-    noteSearchTerms(db, unindexed);
-    prepared(db, 'UPDATE sync_state SET search_rows_pending = 0 WHERE id = 1').run();
-    return changes;
-  })();
-}
-
 /** Merges the full-text index's segments: worth it after a pull that wrote many rows (FTS5 merges small batches by itself). */
 export function optimizeSearchIndex(db: WritableDB): void {
   db.exec(`INSERT INTO designs_fts (designs_fts) VALUES ('optimize')`);
+}
+
+/**
+ * One step of merging the full-text index's segments into one (FTS5's 'merge' with a negative page count: every
+ * segment may be merged, as `optimize` does, but only about `pages` pages are written). Returns the rows it changed:
+ * fewer than 2 means there was nothing left to merge.
+ */
+export function mergeSearchIndexStep(db: WritableDB, pages: number): number {
+  const changes = () => (prepared(db, 'SELECT total_changes() AS n').get() as { n: number }).n;
+  const before = changes();
+  prepared(db, `INSERT INTO designs_fts (designs_fts, rank) VALUES ('merge', ?)`).run(-Math.abs(pages));
+  return changes() - before;
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tolerantDesign } from '../../../electron/engine/api/tolerant-readers';
 import { openCacheDatabase } from '../../../electron/engine/cache/cache-database';
@@ -5,7 +8,7 @@ import { searchCachedDesigns } from '../../../electron/engine/cache/design-reads
 import { deleteDesigns, DesignWriteSession, readDesignFields, upsertDesign, upsertDesigns } from '../../../electron/engine/cache/design-writes';
 import { readValidators, writeValidators } from '../../../electron/engine/cache/fetch-state-writes';
 import { htmlToPlainText } from '../../../electron/engine/cache/html-text';
-import { indexPendingSearchRows, writeDeferredSearchRows } from '../../../electron/engine/cache/search-rows';
+import { searchBacklogSize, writeBackloggedSearchRows } from '../../../electron/engine/cache/search-backlog';
 import { dumpDesignWrites, listFormDesign } from './cache-fixtures';
 
 const FIELDS = ['id', 'name', 'slug', 'description', 'excerpt', 'user_id', 'license', 'state', 'created_at', 'updated_at', 'primary_image_id', 'user'] as const;
@@ -89,33 +92,49 @@ describe('design writes', () => {
     expect(db.prepare('SELECT t.name FROM design_tags dt JOIN tags t ON t.id = dt.tag_id WHERE dt.design_id = 2').all()).toEqual([{ name: 'kept' }]);
   });
 
-  it('deferred search rows: marked pending with the designs, written in one go, and repaired after a crash', () => {
+  it('deferred search rows: the designs wait in the search backlog, and get their rows from it in batches, by id', () => {
     const db = openCacheDatabase(':memory:');
-    const pending = () => (db.prepare('SELECT search_rows_pending AS p FROM sync_state').get() as { p: number }).p;
+    const backlog = () => (db.prepare('SELECT design_id FROM search_backlog ORDER BY design_id').all() as { design_id: number }[]).map((row) => row.design_id);
     const names = (q: string) => searchCachedDesigns(db, q).items.map((d) => d.name).sort();
     const session = new DesignWriteSession({ deferSearchRows: true });
     upsertDesigns(db, [listFormDesign({ id: 1, name: 'Spool holder', tags: ['filament'] }), listFormDesign({ id: 2, name: 'Spool clip' })], 'list', 1, {}, session);
+    upsertDesigns(db, [listFormDesign({ id: 3, name: 'Cable comb' }), listFormDesign({ id: 4, name: 'Cable spool' })], 'list', 1, {}, session);
     expect(names('spool')).toEqual([]);
-    expect(pending()).toBe(1);
-    // Changed again before the batch: written at once, and not twice.
+    expect(backlog()).toEqual([1, 2, 3, 4]);
+    expect(searchBacklogSize(db)).toBe(4);
+    // Changed again before its batch: written at once, and not twice.
     upsertDesigns(db, [listFormDesign({ id: 2, name: 'Spool clip v2', updated_at: '2026-05-01T10:00:00.000+00:00' })], 'list', 2, {}, session);
     expect(names('clip')).toEqual(['Spool clip v2']);
-    writeDeferredSearchRows(db, session);
+    // Removed before its batch: only taken off the backlog.
+    deleteDesigns(db, [3]);
+
+    expect(writeBackloggedSearchRows(db, 2)).toEqual({ taken: 2, more: true });
     expect(names('spool')).toEqual(['Spool clip v2', 'Spool holder']);
     expect(names('filament')).toEqual(['Spool holder']);
-    expect(pending()).toBe(0);
-
-    // A crash between a page and the batch: the next pull's repair indexes what has no search row.
-    const crashed = new DesignWriteSession({ deferSearchRows: true });
-    upsertDesigns(db, [listFormDesign({ id: 3, name: 'Cable comb' })], 'list', 3, {}, crashed);
-    expect(pending()).toBe(1);
-    expect(indexPendingSearchRows(db)).toBe(1);
-    expect(names('comb')).toEqual(['Cable comb']);
-    expect(pending()).toBe(0);
-    expect(indexPendingSearchRows(db)).toBe(0);
-    // The crashed session's own batch, had it come after all, leaves the repaired row as it is.
-    writeDeferredSearchRows(db, crashed);
+    expect(backlog()).toEqual([3, 4]);
+    expect(writeBackloggedSearchRows(db)).toEqual({ taken: 2, more: false });
+    expect(names('spool')).toEqual(['Cable spool', 'Spool clip v2', 'Spool holder']);
+    expect(backlog()).toEqual([]);
+    expect(writeBackloggedSearchRows(db)).toEqual({ taken: 0, more: false });
     expect(db.prepare('SELECT count(*) AS n FROM designs_fts').get()).toEqual({ n: 3 });
+  });
+
+  it('a search backlog survives a crash: written with the designs, it is there when the cache opens again', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'design-sync-backlog-'));
+    try {
+      const path = join(dir, 'cache.sqlite');
+      const first = openCacheDatabase(path);
+      upsertDesigns(first, [listFormDesign({ id: 7, name: 'Drawer label' })], 'list', 1, {}, new DesignWriteSession({ deferSearchRows: true }));
+      // No close: what a killed process leaves (the commit is in the WAL).
+      const again = openCacheDatabase(path);
+      expect(searchBacklogSize(again)).toBe(1);
+      writeBackloggedSearchRows(again);
+      expect(searchCachedDesigns(again, 'drawer').items.map((d) => d.id)).toEqual([7]);
+      again.close();
+      first.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -70,6 +70,19 @@ describe('cache migrations', () => {
     expect(db.prepare('SELECT count(*) AS n FROM designs').get()).toEqual({ n: 1 });
   });
 
+  it('0013 puts the designs a pull left without search rows in the search backlog, only when the mark said so, and drops the mark', () => {
+    for (const pending of [1, 0]) {
+      const db = databaseAt(12);
+      insertDesign(db, 1);
+      insertDesign(db, 2);
+      db.prepare(`INSERT INTO designs_fts (rowid, name, excerpt, description, tags, author) VALUES (1, 'a', '', '', '', '')`).run();
+      db.prepare('UPDATE sync_state SET search_rows_pending = ? WHERE id = 1').run(pending);
+      migrateCache(db, ':memory:', 13);
+      expect(db.prepare('SELECT design_id FROM search_backlog').all()).toEqual(pending ? [{ design_id: 2 }] : []);
+      expect(db.prepare('SELECT * FROM sync_state WHERE id = 1').get()).not.toHaveProperty('search_rows_pending');
+    }
+  });
+
   it('0005 gives every design its popularity from the forms already cached, and sorts by it with an index', () => {
     const db = databaseAt(4);
     insertDesign(db, 1, { json: '{"id":1,"last_trending_popularity":2.5}' });

@@ -144,7 +144,7 @@ describe('a pull whose pages go to the writer thread', () => {
     expect(summary.designs).toMatchObject({ inserted: DESIGNS, updated: 0, skipped: 0 });
     expect(listCachedDesigns(cache.reader, { limit: 100 })).toHaveLength(DESIGNS);
     expect(searchCachedDesigns(cache.reader, 'shelf bracket', { limit: 100 }).items).toHaveLength(DESIGNS);
-    expect(cache.db.prepare('SELECT search_rows_pending AS pending FROM sync_state').get()).toEqual({ pending: 0 });
+    expect(cache.db.prepare('SELECT count(*) AS n FROM search_backlog').get()).toEqual({ n: 0 });
 
     const again = await pullDesigns(client, cache.db, cache.files, { pageSize: 10, writerThreadFrom: 0 });
     expect(again.designs).toMatchObject({ inserted: 0, updated: 0, unchanged: DESIGNS, removed: 0 });

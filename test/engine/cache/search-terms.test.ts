@@ -6,7 +6,7 @@ import { countCachedDesigns, listCachedDesigns, searchCachedDesigns } from '../.
 import { deleteDesigns, DesignWriteSession, fillAuthor, upsertDesign, upsertDesigns } from '../../../electron/engine/cache/design-writes';
 import { ftsQuery } from '../../../electron/engine/cache/fts-query';
 import { applyLocalDesignEdit } from '../../../electron/engine/cache/local-design-edit';
-import { indexPendingSearchRows, writeDeferredSearchRows } from '../../../electron/engine/cache/search-rows';
+import { writeBackloggedSearchRows } from '../../../electron/engine/cache/search-backlog';
 import { MAX_PREFIX_TERMS, searchMatch } from '../../../electron/engine/cache/search-terms';
 import { seededRandom } from '../../../service/seed/seeded-random';
 import { listFormDesign } from './cache-fixtures';
@@ -37,13 +37,13 @@ describe('the search index\'s vocabulary', () => {
     expect(vocabulary()).toEqual(expect.arrayContaining(['søren', 's', 'ﬁsh', 'cafe', 'istanbul', 'straße', 'synthese', '歯車', 'ギア', 'zoe']));
     expect(termsMissing(db)).toEqual([]);
 
-    // A design written again (renamed), a deferred page of new ones and a crash's leftovers, a local edit, an author filled in.
+    // A design written again (renamed), a deferred page of new ones (their rows in two batches) and a crash's leftovers, a local edit, an author filled in.
     add({ id: 1, name: 'Renamed planter', updated_at: '2026-02-01T10:00:00.000+00:00' });
     const session = new DesignWriteSession({ deferSearchRows: true });
     upsertDesigns(db, [listFormDesign({ id: 3, name: 'Deferred gearbox' }), listFormDesign({ id: 4, name: 'Deferred bracket' })], 'list', 1_000, {}, session);
-    writeDeferredSearchRows(db, session);
+    expect(writeBackloggedSearchRows(db, 1)).toEqual({ taken: 1, more: true });
     upsertDesigns(db, [listFormDesign({ id: 5, name: 'Crashed walkway' })], 'list', 1_000, {}, new DesignWriteSession({ deferSearchRows: true }));
-    expect(indexPendingSearchRows(db)).toBe(1);
+    expect(writeBackloggedSearchRows(db)).toEqual({ taken: 2, more: false });
     applyLocalDesignEdit(db, 2, { name: 'Locally edited sprocket' });
     upsertDesign(db, { ...listFormDesign({ id: 6, name: 'Nameless author', user_id: 9 }), user: undefined }, 'user', 1_000, { own: true });
     fillAuthor(db, 9, 'quillmaker');

@@ -11,6 +11,7 @@ import { migration0009NoDescriptionHtml } from './0009-no-description-html';
 import { migration0010BulkFill } from './0010-bulk-fill';
 import { migration0011SearchTerms } from './0011-search-terms';
 import { migration0012LicenseByIdIndex } from './0012-license-by-id-index';
+import { migration0013SearchBacklog } from './0013-search-backlog';
 
 /** Ordered; only ever appended to. Index + 1 is the schema version it produces (PRAGMA user_version). */
 export const CACHE_MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
@@ -26,4 +27,5 @@ export const CACHE_MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = 
   migration0010BulkFill,
   migration0011SearchTerms,
   migration0012LicenseByIdIndex,
+  migration0013SearchBacklog,
 ];
