@@ -24,7 +24,7 @@ export function firstFrameModuleBeside(staticDir: string): string {
 
 /** A first page of one card, drawn once as the renderer is loaded. */
 const WARM_UP_PAGE: LibraryPage = {
-  total: 1, totalIsLowerBound: false, offset: 0, catalogueCheckedAt: null,
+  total: 1, totalIsLowerBound: false, offset: 0, catalogueCheckedAt: null, notSearchedYet: 0,
   items: [{
     id: 1, slug: null, name: 'A design', excerpt: '', author: { id: null, screenName: null }, license: null,
     attribution: { required: false, text: null, unavailable: false }, state: 'published', own: false, thumbnailUrl: null,

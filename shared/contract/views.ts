@@ -67,6 +67,11 @@ export interface LibraryPage {
   items: DesignCard[];
   /** When the catalogue was last pulled whole (null: never). */
   catalogueCheckedAt: IsoTime | null;
+  /**
+   * For a search: how many cached designs it could not see yet, their search rows still being written behind the
+   * catalogue's pull (0 when it saw them all, and when nothing was searched).
+   */
+  notSearchedYet: number;
 }
 
 export interface ImageView {

@@ -113,6 +113,8 @@ beforeAll(async () => {
   });
   endpoint = createContractEndpoint(engine);
   await ok('catalogue.pull', {});
+  // The search rows are written behind the pull: searched, the cache is as the window finds it once they are.
+  await engine.searchIndex.whenIdle();
 });
 
 afterAll(async () => {

@@ -50,6 +50,7 @@ beforeAll(async () => {
     tokenStore: () => new MemoryTokenStore(null), settingsStore: () => memorySettingsStore(),
   });
   await engine.catalogue.pullNow();
+  await engine.searchIndex.whenIdle();
   process.env.DESIGN_SYNC_COUNT_BOUND = String(BOUND);
   endpoint = createContractEndpoint(engine);
 }, 60_000);
@@ -158,6 +159,7 @@ describe('exact counts remembered while the cache is unchanged', () => {
 
     seedSynthetic(service.ctx, 1);
     await engine.catalogue.pullNow();
+    await engine.searchIndex.whenIdle();
     expect(await ok('library.page', { query: 'synthetic', limit: 20 })).toMatchObject({ total: BOUND, totalIsLowerBound: true });
     expect(await ok('library.count', { query: 'synthetic' })).toEqual({ total: DESIGNS + 1 });
   });

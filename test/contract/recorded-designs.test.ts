@@ -38,6 +38,7 @@ beforeAll(async () => {
   engine = await openEngine({ profileDir: profile, serviceUrl: service.url, userAgent: 'design-sync-test', tokenStore: () => new MemoryTokenStore(null), settingsStore: () => memorySettingsStore() });
   endpoint = createContractEndpoint(engine);
   await engine.catalogue.pullNow();
+  await engine.searchIndex.whenIdle();
 }, 60_000);
 
 afterAll(async () => {

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../electron/engine/api/service-client';
 import { ATTRIBUTION_UNAVAILABLE } from '../../electron/engine/cache/attribution';
 import { openDesignCache } from '../../electron/engine/cache/design-cache';
-import { upsertDesigns } from '../../electron/engine/cache/design-writes';
+import { deleteDesigns, upsertDesigns } from '../../electron/engine/cache/design-writes';
+import { pullDesigns } from '../../electron/engine/cache/pull';
 import { profilePaths } from '../../electron/engine/profile/profile';
 import { runCliCapturing, type CliRun } from '../support/cli';
 import { startTestService, type TestService } from '../support/local-service';
@@ -102,6 +103,27 @@ describe('design-sync pull, search and show', () => {
     const { code, err } = await cli('show', 'no-such-design');
     expect(code).toBe(1);
     expect(err).toMatch(/not in the cache.*design-sync pull/);
+  });
+
+  it('search says how many cached designs it could not see yet (a pull stopped before their search rows); pull indexes them', async () => {
+    const cache = openDesignCache(profilePaths(profile));
+    try {
+      // What the engine's pull of the catalogue leaves when the process ends before the search index is filled behind it.
+      const cached = (cache.db.prepare('SELECT id FROM designs').all() as { id: number }[]).map((row) => row.id);
+      deleteDesigns(cache.db, cached);
+      const summary = await pullDesigns(new ServiceClient({ baseUrl: service.url, token: () => null }), cache.db, cache.files, { searchRows: 'behind' });
+      expect(summary.designs.inserted).toBe(2);
+    } finally {
+      cache.close();
+    }
+    const before = await cli('search', 'gear');
+    expect(before.out).toBe('No designs found.');
+    expect(before.err).toMatch(/2 cached designs are not indexed for search yet .*design-sync pull/);
+
+    expect((await cli('pull')).code).toBe(0);
+    const after = await cli('search', 'gear');
+    expect(after.out).toMatch(/Gear — maker[\s\S]*Gear rack — maker/);
+    expect(after.err).toBe('');
   });
 
   it('search --online asks the service; with the service stopped it falls back to the cache and says so', async () => {

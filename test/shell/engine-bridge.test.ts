@@ -47,6 +47,17 @@ async function until<T>(read: () => T | undefined, what: string, timeoutMs = 20_
   }
 }
 
+/** The library's page of a search once it sees every cached design (the search index filled behind the pull). */
+async function untilSearchable(query: string): Promise<LibraryPage> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const page = valueOf<LibraryPage>(await bridge.request('library.page', { query }));
+    if (page.notSearchedYet === 0) return page;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for the search index (${page.notSearchedYet} designs not searched yet)`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 let service: TestService;
 let channel: MessageChannel;
 let bridge: EngineBridge;
@@ -101,7 +112,8 @@ describe('the engine behind the bridge (as in its utility process)', () => {
 
   it('answers the window\'s requests, and a malformed one with a validation problem naming the field', async () => {
     await bridge.request('catalogue.pull', {});
-    const page = valueOf<LibraryPage>(await bridge.request('library.page', { query: 'gear' }));
+    // The search rows are written behind the pull: until then a search says how many designs it could not see.
+    const page = await untilSearchable('gear');
     expect(page.items.map((design) => design.name)).toEqual(['Gear']);
     const refused = await bridge.request('library.page', { limit: 'all' });
     expect(refused.ok).toBe(false);

@@ -35,6 +35,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window on recorded design
     built = await buildWindow();
     engine = await openEngine({ profileDir: profile, serviceUrl: service.url, userAgent: 'design-sync-test', tokenStore: () => new MemoryTokenStore(null), settingsStore: () => memorySettingsStore() });
     await engine.catalogue.pullNow();
+    await engine.searchIndex.whenIdle();
     endpoint = createContractEndpoint(engine);
     host = await startWindowHost({ endpoint, staticDir: built.dir });
     chromium = await launchChromium();

@@ -61,7 +61,11 @@ export async function openWindow(seed: (service: TestService, makerToken: string
     ...(options.remotePollMs !== undefined ? { remotePollMs: options.remotePollMs } : {}),
     tokenStore: () => new MemoryTokenStore(options.signedIn === false ? null : token), settingsStore: () => memorySettingsStore(),
   });
-  if (!options.noService) await engine.catalogue.pullNow();
+  if (!options.noService) {
+    await engine.catalogue.pullNow();
+    // Searchable, as the window is once the engine has filled the search index behind its pull.
+    await engine.searchIndex.whenIdle();
+  }
   const endpoint = createContractEndpoint(engine);
   const host = await startWindowHost({ endpoint, staticDir: built.dir });
   const chromium: LaunchedChromium = await launchChromium();

@@ -81,12 +81,15 @@ export const pullCommand: CommandModule = (program, context) => {
         if (progress.phase === 'designs') reached.designs = progress;
         if (progress.phase === 'own-designs') reached.ownDesigns = progress;
       };
-      const onSignal = () => void engine.catalogue.stop();
+      const onSignal = () => void Promise.all([engine.catalogue.stop(), engine.searchIndex.stop()]);
       engine.catalogue.on('progress', onProgress);
       process.once('SIGINT', onSignal);
       let summary: PullSummary;
       try {
         summary = await engine.catalogue.pullNow();
+        // The search rows of the designs it added, written behind the walk: searchable before the command ends.
+        engine.searchIndex.start();
+        await engine.searchIndex.whenIdle();
       } catch (error) {
         if (isServiceError(error)) throw new CliError(stoppedMessage(error.problem.message, reached, error.problem.kind === 'cancelled'));
         throw error;

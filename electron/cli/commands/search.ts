@@ -34,7 +34,9 @@ export const searchCommand: CommandModule = (program, context) => {
       const page = positiveInt(options.page, '--page');
       // Online needs a service chosen: said plainly when none is.
       if (options.online) ctx.serviceUrl();
-      const library = new Library(await ctx.engine());
+      const engine = await ctx.engine();
+      const library = new Library(engine);
+      const notSearchedYet = engine.searchIndex.waiting();
       let answer;
       try {
         answer = options.online
@@ -48,6 +50,9 @@ export const searchCommand: CommandModule = (program, context) => {
         library.close();
       }
       if (answer.note) ctx.io.err(answer.note);
+      if (notSearchedYet > 0) {
+        ctx.io.err(`${notSearchedYet.toLocaleString('en')} cached design${notSearchedYet === 1 ? ' is' : 's are'} not indexed for search yet (a pull stopped before they were): \`design-sync pull\` indexes them.`);
+      }
       if (options.json) {
         ctx.io.out(JSON.stringify({ query, source: answer.source, page, hasMore: answer.hasMore, note: answer.note, items: answer.items }, null, 2));
       } else {

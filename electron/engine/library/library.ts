@@ -24,6 +24,11 @@ export interface LibraryPageData {
   summaries: DesignSummary[];
   /** When the catalogue was last walked whole (epoch ms), or null. */
   catalogueCheckedAt: number | null;
+  /**
+   * For a search: how many cached designs it could not see, their search rows still being written behind a pull
+   * (0 when it saw them all, and when nothing was searched).
+   */
+  notSearchedYet: number;
 }
 
 /**
@@ -75,6 +80,7 @@ export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
       offset,
       summaries,
       catalogueCheckedAt: readSyncState(reader).lastFullPullAt,
+      notSearchedYet: filter.query.trim() === '' ? 0 : this.engine.searchIndex.waiting(),
     };
   }
 

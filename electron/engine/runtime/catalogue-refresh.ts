@@ -55,6 +55,8 @@ export class CatalogueRefresh extends EventEmitter<CatalogueEvents> {
     this.abort = abort;
     const run = pullDesigns(client, this.options.cache.db, this.options.cache.files, {
       signal: abort.signal,
+      // The walk writes only the design rows; the engine's SearchIndexFill writes their search rows behind it.
+      searchRows: 'behind',
       onProgress: (progress) => {
         this.emit('progress', progress);
       },

@@ -17,6 +17,7 @@ import { engineStatusFacts, eventsOf, SyncStatusService } from './sync-status';
 import { DesignChanges } from './design-changes';
 import { followDesignEdits } from './design-edits';
 import { EngineError } from './engine-error';
+import { SearchIndexFill } from './search-index-fill';
 import { StoredTokenFollower } from './stored-token-follower';
 import { makeSyncParts, type SyncParts } from './sync-parts';
 import { engineLog } from '../log/engine-log';
@@ -68,6 +69,8 @@ export class Engine extends EventEmitter<{ state: []; service: [] }> {
   /** What changed in the cache's designs (own designs compared by checkOwn), for whoever shows them. */
   readonly changes: DesignChanges;
   readonly catalogue: CatalogueRefresh;
+  /** The search rows of the designs the catalogue's pull added, written behind it (search finds what is written so far). */
+  readonly searchIndex: SearchIndexFill;
   readonly signIn: BrowserSignIn;
   /** The bundled local service with sample designs, when the profile tries design-sync on it. */
   readonly sampleService: SampleService;
@@ -108,9 +111,13 @@ export class Engine extends EventEmitter<{ state: []; service: [] }> {
       client: () => (this.serviceUrl() ? this.client() : null),
       intervalMs: () => this.catalogueRefreshMinutes() * 60_000,
     });
+    this.searchIndex = new SearchIndexFill(config.cache.db, { paused: () => this.catalogue.pulling });
     this.catalogue.on('finished', ({ summary }) => {
       if (summary) this.changes.catalogueChanged();
+      // Also after a pull that stopped: the designs it wrote are searchable once their rows are.
+      this.searchIndex.start();
     });
+    this.searchIndex.on('filled', () => this.changes.catalogueChanged());
     this.signIn = new BrowserSignIn({
       session: config.session,
       serviceUrl: () => this.requireServiceUrl(),
@@ -316,6 +323,8 @@ export class Engine extends EventEmitter<{ state: []; service: [] }> {
     this.problem = null;
     // A profile trying the sample service has it started again, on its address, before anything asks it.
     await this.sampleService.resume();
+    // What a pull left unindexed (the engine stopped, or the process ended, before the fill was done).
+    this.searchIndex.start();
     if (this.serviceUrl()) {
       this.ensureParts();
       this.stopFollowingConnectivity = this.connectivity.follow();
@@ -376,6 +385,8 @@ export class Engine extends EventEmitter<{ state: []; service: [] }> {
     if (this.closed) return;
     this.signIn.cancel();
     await this.stopBackground(options);
+    // Between two slices: the rest of the backlog stays for the next run.
+    await this.searchIndex.stop();
     this.closed = true;
     this.offConnectivity();
     this.connectivity.setProbe(null);

@@ -31,6 +31,8 @@ interface LibraryStore {
   totalIsLowerBound: boolean;
   /** The search the shown count and cards answer (the typed one may be ahead of it). */
   shownQuery: string | null;
+  /** Cached designs the shown search could not see yet (their search rows are being written behind a pull). */
+  notSearchedYet: number;
   /** Cards by page number, for the pages the grid has shown. */
   pages: Record<number, DesignCard[]>;
   catalogueCheckedAt: string | null;
@@ -67,6 +69,7 @@ function shownPage(answer: LibraryPage, query: string, exact: number | null) {
     total: exact ?? answer.total,
     totalIsLowerBound: exact === null && answer.totalIsLowerBound,
     shownQuery: query,
+    notSearchedYet: answer.notSearchedYet,
     catalogueCheckedAt: answer.catalogueCheckedAt,
     problem: null,
   };
@@ -120,6 +123,7 @@ export const useLibrary = create<LibraryStore>((set, get) => {
     total: null,
     totalIsLowerBound: false,
     shownQuery: null,
+    notSearchedYet: 0,
     pages: {},
     catalogueCheckedAt: null,
     problem: null,

@@ -10,7 +10,10 @@ export const LIBRARY_HANDLERS: Handlers<'library.page' | 'library.count' | 'libr
   'library.page': async (engine, { query, licenses, sort, offset, limit }, _signal, { library }) => {
     const page = library.page({ query, licenses: licenses as LicenseCode[] }, sort, offset, limit);
     const authors = await resolveAuthors(engine, page.summaries);
-    return { total: page.total, totalIsLowerBound: page.totalIsLowerBound, offset, items: page.summaries.map((summary) => designCard(summary, authors)), catalogueCheckedAt: iso(page.catalogueCheckedAt) };
+    return {
+      total: page.total, totalIsLowerBound: page.totalIsLowerBound, offset, items: page.summaries.map((summary) => designCard(summary, authors)),
+      catalogueCheckedAt: iso(page.catalogueCheckedAt), notSearchedYet: page.notSearchedYet,
+    };
   },
   /** Every match counted, after a page that said "at least": a newer count or a page of another filter stops it ('cancelled'). */
   'library.count': async (_engine, { query, licenses }, signal, { library }) => ({ total: await library.count({ query, licenses: licenses as LicenseCode[] }, signal) }),

@@ -16,6 +16,7 @@ export function LibraryToolbar() {
   const filter = useLibrary((store) => store.filter);
   const total = useLibrary((store) => store.total);
   const atLeast = useLibrary((store) => store.totalIsLowerBound);
+  const notSearchedYet = useLibrary((store) => store.notSearchedYet);
   const setFilter = useLibrary((store) => store.setFilter);
   const search = useRef<HTMLInputElement>(null);
   useEffect(() => offerSearchFocus(() => {
@@ -44,7 +45,10 @@ export function LibraryToolbar() {
       {/* A line of its own, always there: a note appearing in it moves nothing. */}
       <div className="toolbar-status">
         <ServiceSearchNote />
-        <p className="count" aria-live="polite">{total === null ? '' : `${total.toLocaleString()}${atLeast ? '+' : ''} design${total === 1 && !atLeast ? '' : 's'}`}</p>
+        <p className="count" aria-live="polite">
+          {total === null ? '' : `${total.toLocaleString()}${atLeast ? '+' : ''} design${total === 1 && !atLeast ? '' : 's'}`}
+          {notSearchedYet > 0 && <span data-testid="not-searched-yet">{` · ${notSearchedYet.toLocaleString()} cached design${notSearchedYet === 1 ? '' : 's'} not indexed for search yet`}</span>}
+        </p>
       </div>
     </div>
   );
