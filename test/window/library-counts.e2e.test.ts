@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { DesignWriteSession, upsertDesigns } from '../../electron/engine/cache/design-writes';
 import { seedSynthetic } from '../../service/seed/synthetic-seed';
+import { listFormDesign } from '../engine/cache/cache-fixtures';
 import { chromiumSkipReason } from '../support/chromium';
 import { openWindow, type PageGlobals, type WindowFixture } from './window-fixture';
 
@@ -87,5 +89,21 @@ describe.skipIf(chromiumSkipReason !== undefined)('the library\'s count over mor
     await page.getByLabel('License').selectOption('ccby');
     await waitForCount(`${licensed.n} design${licensed.n === 1 ? '' : 's'}`);
     expect((await seenCounts()).some((text) => text.endsWith('+ designs') || text.endsWith('+ design'))).toBe(true);
+  });
+
+  it('a search while the search index is filled behind a pull says how many designs it could not see; they show once indexed', async () => {
+    await page.getByLabel('License').selectOption('');
+    // Designs a pull wrote with their search rows left behind it, the fill not started yet.
+    const names = ['Backlogged hook', 'Backlogged hanger', 'Backlogged hinge'];
+    upsertDesigns(app.engine.cache.db, names.map((name, i) => listFormDesign({ id: 900_001 + i, name })), 'list', Date.now(), {}, new DesignWriteSession({ deferSearchRows: true }));
+    await page.getByPlaceholder('Search designs').fill('backlogged');
+    await waitForCount('0 designs · 3 cached designs not indexed for search yet');
+    expect(await page.getByTestId('not-searched-yet').isVisible()).toBe(true);
+
+    app.engine.searchIndex.start();
+    // Filled, the engine tells the window the designs changed, and the search is asked again.
+    await waitForCount('3 designs');
+    expect(await page.getByTestId('not-searched-yet').count()).toBe(0);
+    expect((await page.locator('.library .card-name').allTextContents()).sort()).toEqual([...names].sort());
   });
 });

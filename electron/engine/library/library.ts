@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { LICENSE_CODES, type LicenseCode } from '../../../shared';
 import { boundedCountsByLicense, boundedDesignCount } from '../cache/design-counts';
-import { prepared } from '../cache/prepared';
+import { cacheVersion } from '../cache/cache-version';
 import { countByLicense, countCachedDesigns, listCachedDesigns, readSyncState, searchCachedDesigns, summariesByIds, type CachedDesign, type DesignSort, type DesignSummary } from '../cache/design-reads';
 import { cachedUser, designIdsOfUser } from '../cache/user-reads';
 import { searchOnline, type SearchAnswer } from '../cache/online-search';
@@ -168,13 +168,8 @@ export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
     return { user, designs: summariesByIds(this.engine.cache.reader, ids), fromService: online !== null };
   }
 
-  private cacheVersion(): string {
-    const db = this.engine.cache.reader;
-    return `${(prepared(db, 'SELECT total_changes() AS n').get() as { n: number }).n}:${String(db.pragma('data_version', { simple: true }))}`;
-  }
-
   private rememberedCount(key: string): number | undefined {
-    const version = this.cacheVersion();
+    const version = cacheVersion(this.engine.cache.reader);
     if (this.exactCounts.version !== version) this.exactCounts = { version, totals: new Map() };
     return this.exactCounts.totals.get(key);
   }

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { pauseSearchIndexMerges, resumeSearchIndexMerges } from '../cache/bulk-fill';
 import type { WritableDB } from '../cache/cache-database';
 import { OPTIMIZE_AFTER_WRITES } from '../cache/pull-walk';
+import { cacheVersion } from '../cache/cache-version';
 import { searchBacklogSize, writeBackloggedSearchRows } from '../cache/search-backlog';
 import { mergeSearchIndexStep } from '../cache/search-rows';
 import { engineLog } from '../log/engine-log';
@@ -53,7 +54,8 @@ export class SearchIndexFill extends EventEmitter<SearchIndexFillEvents> {
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
-  private waitingNow: number | null = null;
+  /** The backlog's size as last counted (or worked out after a slice), and the cache's version then. */
+  private counted: { version: string; waiting: number } | null = null;
   private readonly sliceDesigns: number;
   private readonly paused: () => boolean;
   private readonly nextTurn: () => Promise<void>;
@@ -67,10 +69,11 @@ export class SearchIndexFill extends EventEmitter<SearchIndexFillEvents> {
     this.pauseMergesFrom = options.pauseMergesFrom ?? PAUSE_MERGES_FROM;
   }
 
-  /** How many designs have no search row yet (search does not find them). */
+  /** How many designs have no search row yet (search does not find them): counted again once the cache changed. */
   waiting(): number {
-    this.waitingNow ??= searchBacklogSize(this.db);
-    return this.waitingNow;
+    const version = cacheVersion(this.db);
+    if (this.counted?.version !== version) this.counted = { version, waiting: searchBacklogSize(this.db) };
+    return this.counted.waiting;
   }
 
   /** Whether a fill is under way. */
@@ -81,7 +84,6 @@ export class SearchIndexFill extends EventEmitter<SearchIndexFillEvents> {
   /** Fills the backlog (again, when designs were added to it since a fill under way looked). Idempotent. */
   start(): void {
     if (this.stopped) return;
-    this.waitingNow = null;
     if (this.running) {
       this.again = true;
       return;
@@ -118,8 +120,10 @@ export class SearchIndexFill extends EventEmitter<SearchIndexFillEvents> {
         const slice = writeBackloggedSearchRows(this.db, this.sliceDesigns);
         more = slice.more;
         written += slice.taken;
-        this.waitingNow = more ? Math.max(0, waitingBefore - slice.taken) : 0;
-        if (slice.taken > 0) this.emit('progress', { waiting: this.waitingNow });
+        // Worked out rather than counted again (a count of a million waiting takes milliseconds, a slice's worth).
+        const waiting = more ? Math.max(0, waitingBefore - slice.taken) : 0;
+        this.counted = { version: cacheVersion(this.db), waiting };
+        if (slice.taken > 0) this.emit('progress', { waiting });
       }
     } while (this.again);
     if (written === 0) return;
