@@ -24,7 +24,12 @@ export interface ContractEvents {
   /** A line of recent activity (file, direction, time). */
   'activity': ActivityView;
   'connectivity': ConnectivityView;
+  /**
+   * The search index is being filled behind a pull: how many cached designs a search cannot see yet (told about once
+   * a second while it fills, and 0 once it is done). A search that said it could not see some is asked again.
+   */
+  'search.indexing': { waiting: number };
 }
 
 export type EventName = keyof ContractEvents;
-export const EVENT_NAMES: readonly EventName[] = ['account.changed', 'account.signInEnded', 'pull.progress', 'pull.finished', 'designs.changed', 'own.changed', 'sync.changed', 'queue.item', 'activity', 'connectivity'];
+export const EVENT_NAMES: readonly EventName[] = ['account.changed', 'account.signInEnded', 'pull.progress', 'pull.finished', 'designs.changed', 'own.changed', 'sync.changed', 'queue.item', 'activity', 'connectivity', 'search.indexing'];

@@ -10,6 +10,11 @@ import { connectivityWords } from '../../../shared/sync/sync-state-words';
 
 /** Pull progress is told at most this often (a 100,000-design pull reports thousands of steps). */
 const PROGRESS_INTERVAL_MS = 100;
+/**
+ * The search index's progress is told at most this often: each time, a window showing a search that could not see
+ * every design asks for it again (a million designs take about a minute to index, a slice every 50–70 ms).
+ */
+const SEARCH_INDEXING_INTERVAL_MS = 1_000;
 const SYNC_COALESCE_MS = 50;
 
 /**
@@ -57,6 +62,14 @@ export function subscribeToEngine(engine: Engine, send: (event: EventMessage) =>
   });
   follow(engine.catalogue, 'finished', ({ summary, error }: { summary: Parameters<typeof pullView>[0] | null; error: unknown }) =>
     send({ type: 'event', name: 'pull.finished', payload: { summary: summary ? pullView(summary) : null, problem: summary ? null : problemOf(error) } }));
+
+  let lastIndexing = 0;
+  follow(engine.searchIndex, 'progress', ({ waiting }: { waiting: number }) => {
+    const now = Date.now();
+    if (waiting > 0 && now - lastIndexing < SEARCH_INDEXING_INTERVAL_MS) return;
+    lastIndexing = now;
+    send({ type: 'event', name: 'search.indexing', payload: { waiting } });
+  });
 
   follow(engine.queue, 'change', (event: { type: 'item' | 'status'; item?: Parameters<typeof queueEntry>[0] }) => {
     if (event.type === 'item' && event.item) send({ type: 'event', name: 'queue.item', payload: liveQueueEntry(engine.queue, event.item) });

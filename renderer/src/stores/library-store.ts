@@ -209,13 +209,21 @@ export function firstPageAskedBeforeRender(): boolean {
 const CHANGES_SETTLE_MS = 150;
 let changesTimer: ReturnType<typeof setTimeout> | undefined;
 
-// Designs of the cache changed (a pull, an edit, a design made for a new folder…): the shown pages are read again.
-contract.on('designs.changed', () => {
+function refreshOncePerBurst(): void {
   if (changesTimer) return;
   changesTimer = setTimeout(() => {
     changesTimer = undefined;
     useLibrary.getState().refresh();
   }, CHANGES_SETTLE_MS);
+}
+
+// Designs of the cache changed (a pull, an edit, a design made for a new folder…): the shown pages are read again.
+contract.on('designs.changed', refreshOncePerBurst);
+
+// The search index grew behind a pull: a search that could not see every design is asked again (more matches, fewer unseen).
+contract.on('search.indexing', () => {
+  const { notSearchedYet, filter } = useLibrary.getState();
+  if (notSearchedYet > 0 && filter.query.trim() !== '') refreshOncePerBurst();
 });
 
 // Back after a drop: the changes told meanwhile were not heard.

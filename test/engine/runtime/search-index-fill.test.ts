@@ -10,7 +10,9 @@ import { pullDesigns } from '../../../electron/engine/cache/pull';
 import { pauseSearchIndexMerges } from '../../../electron/engine/cache/bulk-fill';
 import { searchBacklogSize, writeBackloggedSearchRows } from '../../../electron/engine/cache/search-backlog';
 import { mergeSearchIndexStep } from '../../../electron/engine/cache/search-rows';
+import type { EventMessage } from '../../../electron/engine/contract/contract-endpoint';
 import { createContractEndpoint } from '../../../electron/engine/contract/create-contract-endpoint';
+import { subscribeToEngine } from '../../../electron/engine/contract/engine-events';
 import { Library } from '../../../electron/engine/library/library';
 import type { DesignsChange } from '../../../electron/engine/runtime/design-changes';
 import { openEngine } from '../../../electron/engine/runtime/open-engine';
@@ -193,6 +195,7 @@ describe('the engine\'s library while the search index is filled', () => {
       tokenStore: () => new MemoryTokenStore(null), settingsStore: () => memorySettingsStore(),
     });
     const endpoint = createContractEndpoint(engine);
+    const cleanups: (() => void)[] = [];
     try {
       const page = async (query: string) => {
         const outcome = (await endpoint.handle('library.page', { query, limit: 5 })) as Outcome<RequestResult<'library.page'>>;
@@ -200,6 +203,11 @@ describe('the engine\'s library while the search index is filled', () => {
         return { total: outcome.value.total, notSearchedYet: outcome.value.notSearchedYet };
       };
       const filled = new Promise<void>((resolve) => engine.searchIndex.once('filled', resolve));
+      const indexing: unknown[] = [];
+      const unsubscribe = subscribeToEngine(engine, (event: EventMessage) => {
+        if (event.name === 'search.indexing') indexing.push(event.payload);
+      });
+      cleanups.push(unsubscribe);
 
       await engine.catalogue.pullNow();
       const changes: DesignsChange[] = [];
@@ -215,7 +223,10 @@ describe('the engine\'s library while the search index is filled', () => {
       await filled;
       expect(changes).toContainEqual({ ids: [], removed: [], all: true });
       expect(await page(EVERY_DESIGN)).toEqual({ total: DESIGNS, notSearchedYet: 0 });
+      // The window heard the index grow, and that it is done (the rest of its progress at most once a second).
+      expect(indexing.at(-1)).toEqual({ waiting: 0 });
     } finally {
+      for (const cleanup of cleanups.splice(0)) cleanup();
       await endpoint.close();
       await engine.close();
     }
