@@ -19,7 +19,10 @@ export interface BenchWindow {
   endpoint: ReturnType<typeof createContractEndpoint>;
   host: WindowHost;
   page: Page;
-  /** How long the engine's pull of the whole catalogue took (ms); null when a kept profile's cache was used as it was. */
+  /**
+   * How long the engine's pull of the whole catalogue took, with the search index filled behind it (ms); null when a
+   * kept profile's cache was used as it was.
+   */
   pullMs: number | null;
   close(): Promise<void>;
 }
@@ -91,7 +94,11 @@ export async function filledEngine(designs: number, keptProfile: string | undefi
   }
   const engine = await openBenchEngine(profileDir, service.url);
   cleanups.push(() => engine.close());
-  const pull = await timed(() => engine.catalogue.pullNow());
+  // The cache as the window finds it once the engine is done: the pull, and the search index filled behind it.
+  const pull = await timed(async () => {
+    await engine.catalogue.pullNow();
+    await engine.searchIndex.whenIdle();
+  });
   if (countCachedDesigns(engine.cache.reader) !== designs) throw new Error(`the cache holds ${countCachedDesigns(engine.cache.reader)} designs, expected ${designs}`);
   return { engine, pullMs: round(pull.ms, 0) };
 }
@@ -126,6 +133,17 @@ export function readProbe(page: Page): Promise<ProbeState> {
 }
 
 /** Waits (with a deadline) until the probe in the page says `field` is measured. */
+/**
+ * Waits for the window itself to have started: its root live (the first frame `design-sync ui` draws is inert, and
+ * holds only the rows of the first screen), with what the window rendered in it.
+ */
+export async function windowStarted(page: Page, timeout = 30_000): Promise<void> {
+  await page.waitForFunction(() => {
+    const root = (globalThis as unknown as { document: { getElementById(id: string): { hasAttribute(name: string): boolean; childElementCount: number } | null } }).document.getElementById('root');
+    return root !== null && !root.hasAttribute('inert') && root.childElementCount > 0;
+  }, undefined, { timeout });
+}
+
 export async function waitForProbe(page: Page, field: 'firstCardPaintedAt' | 'keystrokeMs', timeout = 30_000): Promise<number> {
   await page.waitForFunction((name) => (globalThis as unknown as { __bench: ProbeState }).__bench[name] !== null, field, { timeout });
   return (await readProbe(page))[field]!;
