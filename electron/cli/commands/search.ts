@@ -51,7 +51,8 @@ export const searchCommand: CommandModule = (program, context) => {
       }
       if (answer.note) ctx.io.err(answer.note);
       if (notSearchedYet > 0) {
-        ctx.io.err(`${notSearchedYet.toLocaleString('en')} cached design${notSearchedYet === 1 ? ' is' : 's are'} not indexed for search yet (a pull stopped before they were): \`design-sync pull\` indexes them.`);
+        ctx.io.err(`${notSearchedYet.toLocaleString('en')} cached design${notSearchedYet === 1 ? ' is' : 's are'} not indexed for search yet, so not searched: `
+          + 'their search rows are written behind a pull (the app does it as it runs; `design-sync pull` does it before it ends).');
       }
       if (options.json) {
         ctx.io.out(JSON.stringify({ query, source: answer.source, page, hasMore: answer.hasMore, note: answer.note, items: answer.items }, null, 2));
