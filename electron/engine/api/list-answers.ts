@@ -21,6 +21,20 @@ const ITEM_SCHEMAS: Record<ListKind, z.ZodType> = {
   documents: z.looseObject({ id: wholeNumber, name: text }),
 };
 
+/**
+ * The field besides the id that each kind's schema checks: an item whose id is a safe integer and whose field is text
+ * or absent is what the schema accepts, checked without it (zod's loose object walks every other key of the item:
+ * about 4 µs a design, a tenth of a pull's client CPU). Any other item goes through the schema, which decides and
+ * explains.
+ */
+const TEXT_FIELD: Record<ListKind, string> = { designs: 'name', users: 'screen_name', images: 'name', documents: 'name' };
+
+function plainlyReadable(item: unknown, kind: ListKind): boolean {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return false;
+  const { id, [TEXT_FIELD[kind]]: text } = item as Record<string, unknown>;
+  return Number.isSafeInteger(id) && (text === undefined || text === null || typeof text === 'string');
+}
+
 const NOUNS: Record<ListKind, string> = { designs: 'designs', users: 'users', images: 'images', documents: 'documents' };
 
 const EXPECTED: Record<string, string> = { id: 'a whole number', name: 'text', screen_name: 'text' };
@@ -99,6 +113,7 @@ export function readListAnswer(body: unknown, kind: ListKind, where: string): un
   if (items === null) {
     throw new UnreadableAnswer(`The service's answer to ${where} was not understood: a list of ${NOUNS[kind]} was expected, and it is ${shapeOf(body)}; ${ADVICE}.`);
   }
+  if (items.every((item) => plainlyReadable(item, kind))) return items;
   const { bad, byField } = findings(items, ITEM_SCHEMAS[kind]);
   if (bad === 0) return items;
   const parts = [...byField].map(([field, found]) =>
