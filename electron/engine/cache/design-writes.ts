@@ -4,7 +4,7 @@ import { basedOnText } from './attribution';
 import { htmlToPlainText } from './html-text';
 import { foldNoCase, tagParts } from './tag-names';
 import { prepared } from './prepared';
-import { addToSearchBacklog } from './search-backlog';
+import { addToSearchBacklog, descriptionTextWritten } from './search-backlog';
 import { rewriteSearchRow } from './search-rows';
 import { noteSearchTerms } from './search-terms';
 
@@ -212,7 +212,7 @@ function writePage(
     else insertDesign(db, write, form, now, flags, session);
   }
   if (session.options.deferSearchRows) {
-    addToSearchBacklog(db, fresh);
+    addToSearchBacklog(db, pending.filter((write) => !write.existing).map((write) => ({ id: write.design.id, descriptionHtml: write.design.description })));
     noteSearchTerms(db, pending.filter((write) => write.existing).map((write) => write.design.id));
   } else {
     noteSearchTerms(db, pending.map((write) => write.design.id));
@@ -233,7 +233,8 @@ function authorOf(design: DesignFields, flags: UpsertFlags, existing: StoredDesi
 /** A design not cached yet: one row with everything, its taggings, and its search row from the same values. */
 function insertDesign(db: WritableDB, { raw, design, tags }: PendingWrite, form: DesignForm, now: number, flags: UpsertFlags, session: DesignWriteSession): void {
   const author = authorOf(design, flags, undefined);
-  const descriptionText = htmlToPlainText(design.description);
+  // Deferred with the search row, the description's text is made when the row is (search-backlog.ts).
+  const descriptionText = session.options.deferSearchRows ? '' : htmlToPlainText(design.description);
   const [jsonColumn, updatedAtColumn] = form === 'list' ? ['list_json', 'list_updated_at'] : ['user_form_json', 'user_form_updated_at'];
   prepared(db,
     `INSERT INTO designs (id, slug, name, excerpt, description_text, license, state, user_id, author_screen_name,
@@ -258,7 +259,10 @@ function updateDesign(
 ): void {
   const updatedMs = timestampMs(design.updated_at);
   const takeColumns = !existing || existing.updated_ms === null || updatedMs === null || updatedMs >= existing.updated_ms;
-  if (takeColumns) writeColumns(db, design, authorOf(design, flags, existing), popularityOf(raw), now);
+  if (takeColumns) {
+    writeColumns(db, design, authorOf(design, flags, existing), popularityOf(raw), now);
+    descriptionTextWritten(db, design.id);
+  }
   prepared(db,
     form === 'list'
       ? `UPDATE designs SET list_json = ?, list_updated_at = ?, fetched_at = ? WHERE id = ?`

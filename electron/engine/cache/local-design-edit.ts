@@ -1,6 +1,7 @@
 import type { WritableDB } from './cache-database';
 import { htmlToPlainText } from './html-text';
 import { prepared } from './prepared';
+import { descriptionTextWritten } from './search-backlog';
 import { writeSearchRow } from './search-rows';
 
 export interface LocalDesignEdit {
@@ -29,6 +30,7 @@ export function applyLocalDesignEdit(db: WritableDB, id: number, edit: LocalDesi
       id, name: edit.name ?? null, excerpt: edit.excerpt ?? null, license: edit.license ?? null,
       descriptionText: edit.description === undefined ? null : htmlToPlainText(edit.description), list: patched(row.list_json), user: patched(row.user_form_json),
     });
+    if (edit.description !== undefined) descriptionTextWritten(db, id);
     writeSearchRow(db, id);
     return true;
   })();

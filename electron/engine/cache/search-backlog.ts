@@ -1,4 +1,5 @@
 import type { ReadableDB, WritableDB } from './cache-database';
+import { htmlToPlainText } from './html-text';
 import { prepared } from './prepared';
 import { SEARCH_ROW_SELECT } from './search-rows';
 import { noteSearchTerms } from './search-terms';
@@ -6,15 +7,31 @@ import { noteSearchTerms } from './search-terms';
 /**
  * The designs a pull wrote without their search rows (migration 0013), by id. FTS5 takes one large batch of rows
  * far more cheaply than a small batch a page, and a catalogue's pull leaves them to be written behind it
- * (runtime/search-index-fill.ts), so that the walk costs only the design rows. An id joins the backlog in the
+ * (runtime/search-index-fill.ts), so that the walk costs only the design rows. Their descriptions' text (HTML read as
+ * text: a tenth of the walk's CPU) waits with them (migration 0014), for the search row is what reads it. An id joins the backlog in the
  * transaction that writes its design, and leaves it in the one that writes its search row: a crash in between
  * leaves the backlog as true as the designs.
  */
 
-/** Puts these designs (just written, without search rows) in the backlog. */
-export function addToSearchBacklog(db: WritableDB, designIds: readonly number[]): void {
-  if (designIds.length === 0) return;
-  prepared(db, 'INSERT OR IGNORE INTO search_backlog (design_id) SELECT value FROM json_each(?)').run(JSON.stringify(designIds));
+/** A design just written without its search row, nor its description's text (made from `descriptionHtml` with the row). */
+export interface BackloggedDesign {
+  id: number;
+  descriptionHtml: string;
+}
+
+/** Puts these designs (just written, without search rows and description text) in the backlog. */
+export function addToSearchBacklog(db: WritableDB, designs: readonly BackloggedDesign[]): void {
+  if (designs.length === 0) return;
+  // An id still there (its design removed and written again since) takes the new description.
+  prepared(db,
+    `INSERT INTO search_backlog (design_id, description_html) SELECT value ->> 0, value ->> 1 FROM json_each(?) WHERE true
+     ON CONFLICT (design_id) DO UPDATE SET description_html = excluded.description_html`)
+    .run(JSON.stringify(designs.map((design) => [design.id, design.descriptionHtml])));
+}
+
+/** A design's description text was just written with its columns: the backlog no longer makes it. */
+export function descriptionTextWritten(db: WritableDB, designId: number): void {
+  prepared(db, 'UPDATE search_backlog SET description_html = NULL WHERE design_id = ? AND description_html IS NOT NULL').run(designId);
 }
 
 /** How many designs wait for their search rows. */
@@ -33,6 +50,7 @@ export function writeBackloggedSearchRows(db: WritableDB, limit = Number.MAX_SAF
       .map((row) => row.design_id);
     if (ids.length === 0) return { taken: 0, more: false };
     const idsJson = JSON.stringify(ids);
+    writeBackloggedDescriptions(db, idsJson);
     prepared(db,
       `INSERT INTO designs_fts (rowid, name, excerpt, description, tags, author)
        ${SEARCH_ROW_SELECT} WHERE d.id IN (SELECT value FROM json_each(?)) AND NOT EXISTS (SELECT 1 FROM designs_fts f WHERE f.rowid = d.id)
@@ -42,4 +60,18 @@ export function writeBackloggedSearchRows(db: WritableDB, limit = Number.MAX_SAF
     prepared(db, 'DELETE FROM search_backlog WHERE design_id IN (SELECT value FROM json_each(?))').run(idsJson);
     return { taken: ids.length, more: ids.length === limit };
   })();
+}
+
+/**
+ * The description text of those of these designs that wait for it. A search row written meanwhile (the design written
+ * again from columns that did not have the text yet) is removed, to be written again with it.
+ */
+function writeBackloggedDescriptions(db: WritableDB, idsJson: string): void {
+  const waiting = prepared(db,
+    'SELECT design_id AS id, description_html AS html FROM search_backlog WHERE design_id IN (SELECT value FROM json_each(?)) AND description_html IS NOT NULL',
+  ).all(idsJson) as { id: number; html: string }[];
+  if (waiting.length === 0) return;
+  const setText = prepared(db, 'UPDATE designs SET description_text = ? WHERE id = ?');
+  for (const { id, html } of waiting) setText.run(htmlToPlainText(html), id);
+  prepared(db, 'DELETE FROM designs_fts WHERE rowid IN (SELECT value FROM json_each(?))').run(JSON.stringify(waiting.map((design) => design.id)));
 }

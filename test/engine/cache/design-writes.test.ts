@@ -8,6 +8,7 @@ import { searchCachedDesigns } from '../../../electron/engine/cache/design-reads
 import { deleteDesigns, DesignWriteSession, readDesignFields, upsertDesign, upsertDesigns } from '../../../electron/engine/cache/design-writes';
 import { readValidators, writeValidators } from '../../../electron/engine/cache/fetch-state-writes';
 import { htmlToPlainText } from '../../../electron/engine/cache/html-text';
+import { applyLocalDesignEdit } from '../../../electron/engine/cache/local-design-edit';
 import { searchBacklogSize, writeBackloggedSearchRows } from '../../../electron/engine/cache/search-backlog';
 import { dumpDesignWrites, listFormDesign } from './cache-fixtures';
 
@@ -117,6 +118,39 @@ describe('design writes', () => {
     expect(backlog()).toEqual([]);
     expect(writeBackloggedSearchRows(db)).toEqual({ taken: 0, more: false });
     expect(db.prepare('SELECT count(*) AS n FROM designs_fts').get()).toEqual({ n: 3 });
+  });
+
+  it('deferred search rows: a description\'s text waits with the row, and is the text of the description the design shows', () => {
+    const db = openCacheDatabase(':memory:');
+    const text = (id: number) => (db.prepare('SELECT description_text AS t FROM designs WHERE id = ?').get(id) as { t: string }).t;
+    const found = (q: string) => searchCachedDesigns(db, q).items.map((d) => d.id).sort((a, b) => a - b);
+    const session = new DesignWriteSession({ deferSearchRows: true });
+    const at = (day: number) => `2026-05-0${day}T10:00:00.000+00:00`;
+    upsertDesigns(db, [1, 2, 3, 4, 5].map((id) => listFormDesign({ id, description: `<p>Old <b>walnut</b> ${id}</p>`, updated_at: at(2) })), 'list', 1, {}, session);
+    expect([1, 2, 3, 4, 5].map(text)).toEqual(['', '', '', '', '']);
+
+    // 1: written again, newer, before its batch: its text comes with its columns, and stays.
+    upsertDesigns(db, [listFormDesign({ id: 1, description: '<p>New <i>maple</i></p>', updated_at: at(3) })], 'list', 2, {}, session);
+    // 2: its other form, older: the columns (and the text to come) stay the list form's; its search row, written
+    // meanwhile from columns without the text, is written again with it.
+    upsertDesigns(db, [{ ...listFormDesign({ id: 2, description: '<p>Older <i>birch</i></p>', updated_at: at(1) }), tags: undefined }], 'user', 2, { own: true, ownScreenName: 'me' }, session);
+    expect(found('walnut')).toEqual([]);
+    // 3: removed, and cached again with another description before its batch.
+    deleteDesigns(db, [3]);
+    upsertDesigns(db, [listFormDesign({ id: 3, description: '<p>Cherry</p>', updated_at: at(4) })], 'list', 3, {}, session);
+    // 4: edited here (waiting to be sent).
+    applyLocalDesignEdit(db, 4, { description: '<p>Edited oak</p>' });
+
+    writeBackloggedSearchRows(db);
+    expect([1, 2, 3, 4, 5].map(text)).toEqual(['New maple', 'Old walnut 2', 'Cherry', 'Edited oak', 'Old walnut 5']);
+    expect(found('walnut')).toEqual([2, 5]);
+    expect(found('maple')).toEqual([1]);
+    expect(found('birch')).toEqual([]);
+    expect(found('cherry')).toEqual([3]);
+    expect(found('oak')).toEqual([4]);
+    expect(db.prepare('SELECT count(*) AS n FROM designs_fts').get()).toEqual({ n: 5 });
+    expect(db.pragma('integrity_check')).toEqual([{ integrity_check: 'ok' }]);
+    db.exec(`INSERT INTO designs_fts (designs_fts, rank) VALUES ('integrity-check', 1)`);
   });
 
   it('a search backlog survives a crash: written with the designs, it is there when the cache opens again', () => {

@@ -83,6 +83,14 @@ describe('cache migrations', () => {
     }
   });
 
+  it('0014 keeps a backlog\'s designs, whose description text was written with them (none waits for it)', () => {
+    const db = databaseAt(13);
+    insertDesign(db, 1);
+    db.prepare('INSERT INTO search_backlog (design_id) VALUES (1)').run();
+    migrateCache(db, ':memory:', 14);
+    expect(db.prepare('SELECT design_id, description_html FROM search_backlog').all()).toEqual([{ design_id: 1, description_html: null }]);
+  });
+
   it('0005 gives every design its popularity from the forms already cached, and sorts by it with an index', () => {
     const db = databaseAt(4);
     insertDesign(db, 1, { json: '{"id":1,"last_trending_popularity":2.5}' });
