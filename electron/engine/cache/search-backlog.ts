@@ -22,11 +22,12 @@ export interface BackloggedDesign {
 /** Puts these designs (just written, without search rows and description text) in the backlog. */
 export function addToSearchBacklog(db: WritableDB, designs: readonly BackloggedDesign[]): void {
   if (designs.length === 0) return;
-  // An id still there (its design removed and written again since) takes the new description.
-  prepared(db,
-    `INSERT INTO search_backlog (design_id, description_html) SELECT value ->> 0, value ->> 1 FROM json_each(?) WHERE true
-     ON CONFLICT (design_id) DO UPDATE SET description_html = excluded.description_html`)
-    .run(JSON.stringify(designs.map((design) => [design.id, design.descriptionHtml])));
+  // An id still there (its design removed and written again since) takes the new description. A statement a design:
+  // handing the descriptions over as one JSON list cost more than the text it defers.
+  const add = prepared(db,
+    `INSERT INTO search_backlog (design_id, description_html) VALUES (?, ?)
+     ON CONFLICT (design_id) DO UPDATE SET description_html = excluded.description_html`);
+  for (const design of designs) add.run(design.id, design.descriptionHtml);
 }
 
 /** A design's description text was just written with its columns: the backlog no longer makes it. */
