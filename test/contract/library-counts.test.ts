@@ -1,9 +1,10 @@
 import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ContractProblem, Outcome, RequestName, RequestResult } from '../../shared';
 import { MemoryTokenStore } from '../../electron/engine/authorization/memory-token-store';
 import { upsertDesign } from '../../electron/engine/cache/design-writes';
 import { createContractEndpoint } from '../../electron/engine/contract/create-contract-endpoint';
+import { runningCountThreads } from '../../electron/engine/cache/count-thread';
 import type { Engine } from '../../electron/engine/runtime/engine';
 import { openEngine } from '../../electron/engine/runtime/open-engine';
 import { memorySettingsStore } from '../../electron/engine/settings/settings-store';
@@ -132,6 +133,54 @@ describe('library.count: the exact count that follows', () => {
   it('refuses a license that is not one', async () => {
     const problem = await problemOf(call('library.count', { query: 'x', licenses: ['mine'] }));
     expect(problem).toMatchObject({ kind: 'validation', fieldErrors: { 'licenses.0': expect.any(Array) } });
+  });
+});
+
+describe('library.count on a thread of its own, from a large cache', () => {
+  let threaded: ReturnType<typeof createContractEndpoint>;
+  const count = async (input: unknown) => {
+    const outcome = await threaded.handle('library.count', input);
+    if (!outcome.ok) throw new Error(`library.count: ${JSON.stringify(outcome.problem)}`);
+    return outcome.value as { total: number };
+  };
+
+  /** The window's endpoint, with every cache large enough to count on the thread. */
+  function openThreaded() {
+    const before = process.env.DESIGN_SYNC_COUNT_THREAD_FROM;
+    process.env.DESIGN_SYNC_COUNT_THREAD_FROM = '1';
+    threaded = createContractEndpoint(engine);
+    if (before === undefined) delete process.env.DESIGN_SYNC_COUNT_THREAD_FROM;
+    else process.env.DESIGN_SYNC_COUNT_THREAD_FROM = before;
+  }
+
+  beforeAll(openThreaded);
+
+  afterAll(async () => {
+    await threaded?.close();
+  });
+
+  it('counts what the engine\'s own thread counts, on one thread, ended with the endpoint', async () => {
+    const before = runningCountThreads();
+    for (const input of [{ query: 'synthetic' }, { query: 'synthetic', licenses: ['ccby'] }, { query: 'pulley', licenses: ['ccby', 'cc0'] }, { query: 'nothing-like-this' }]) {
+      expect(await count(input)).toEqual(await ok('library.count', input));
+    }
+    expect(runningCountThreads()).toBe(before + 1);
+    await threaded.close();
+    await vi.waitFor(() => expect(runningCountThreads()).toBe(before));
+    openThreaded();
+  });
+
+  it('a newer count stops the one before: it ends cancelled at once, the newer one answers', async () => {
+    const older = threaded.handle('library.count', { query: 'synthetic', licenses: ['cc0'] });
+    const newer = threaded.handle('library.count', { query: 'synth' });
+    expect(await older).toMatchObject({ ok: false, problem: { kind: 'cancelled' } });
+    expect(await newer).toEqual({ ok: true, value: await count({ query: 'synthetic' }) });
+  });
+
+  it('counts a design written after its thread started', async () => {
+    const before = (await count({ query: 'walnut' })).total;
+    upsertDesign(engine.cache.db, listFormDesign({ id: 999_997, name: 'Walnut coaster', license: 'cc0' }), 'list', Date.now());
+    expect((await count({ query: 'walnut' })).total).toBe(before + 1);
   });
 });
 

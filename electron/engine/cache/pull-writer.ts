@@ -1,9 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { sqliteNativeBinding } from '../sqlite/open-sqlite';
+import { FROM_SOURCE, workerEntry } from '../sqlite/worker-entry';
 import { beginBulkFill, BULK_FILL_FROM, endBulkFill, isInBulkFill, shouldFillInBulk } from './bulk-fill';
 import type { WritableDB } from './cache-database';
 import { DesignWriteSession, upsertDesigns, type DesignForm, type UpsertFlags, type UpsertResult } from './design-writes';
@@ -13,9 +10,6 @@ import { optimizeSearchIndex } from './search-rows';
 import {
   PULL_COMMIT_EVERY_DESIGNS, PULL_COMMIT_IDLE_MS, PULL_WAL_CHECKPOINT_PAGES, type WriterData, type WriterReply, type WriterRequest,
 } from './pull-writer-protocol';
-
-/** Whether this code runs from its TypeScript source (tsx, vitest) rather than from the shell's bundle. */
-const FROM_SOURCE = import.meta.url.endsWith('.ts');
 
 /**
  * From this many designs in a listing, its pages are written on a thread of their own: starting one costs about
@@ -203,25 +197,6 @@ function canShare(db: WritableDB): boolean {
   return db.name !== '' && db.name !== ':memory:' && !db.memory && !db.readonly;
 }
 
-/** The writer thread's entry: the bundle's sibling file in the Electron shell, the TypeScript source (through tsx) elsewhere. */
-function workerEntry(): { entry: string | URL; eval: boolean } {
-  if (!FROM_SOURCE) {
-    // Bundled (build/build-shell.mjs): pull-writer-worker.mjs sits beside the bundle that holds this code.
-    return { entry: new URL('./pull-writer-worker.mjs', import.meta.url), eval: false };
-  }
-  // From source (tsx, vitest): a worker does not inherit the TypeScript loader, so it registers tsx itself first.
-  const tsx = tsxRegisterUrl();
-  const source = new URL('./pull-writer-worker.ts', import.meta.url).href;
-  return { entry: `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); });`, eval: true };
-}
-
-/** tsx's ESM API, as its package exports it to `import` (the path is absolute: a worker may run in any folder). */
-function tsxRegisterUrl(): string {
-  const manifestPath = createRequire(import.meta.url).resolve('tsx/package.json');
-  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { exports: Record<string, { import: { default: string } }> };
-  return pathToFileURL(join(dirname(manifestPath), manifest.exports['./esm/api']!.import.default)).href;
-}
-
 /** The main thread's end of the writer thread: requests answered in order, each by a promise. */
 class WorkerChannel {
   ready = false;
@@ -233,7 +208,7 @@ class WorkerChannel {
   private readonly exited: Promise<void>;
 
   constructor(databasePath: string, searchRows: SearchRowsTiming) {
-    const { entry, eval: isEval } = workerEntry();
+    const { entry, eval: isEval } = workerEntry(new URL('./pull-writer-worker.ts', import.meta.url), 'pull-writer-worker.mjs');
     this.whenReady = new Promise((resolve) => (this.onReady = resolve));
     this.worker = new Worker(entry, { eval: isEval, workerData: { databasePath, nativeBinding: sqliteNativeBinding(), searchRows } satisfies WriterData });
     running++;

@@ -9,6 +9,7 @@ import type { DesignsChange } from '../runtime/design-changes';
 import type { Engine } from '../runtime/engine';
 import { EngineError } from '../runtime/engine-error';
 import { readAuthor } from './author-reads';
+import { ExactCountThread } from '../cache/count-thread';
 import { readDesign } from './design-reads';
 
 export interface LibraryFilter {
@@ -51,10 +52,14 @@ export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
    * library.count). DESIGN_SYNC_COUNT_BOUND sets it (the window tests set it low, to need few designs).
    */
   readonly countBound: number;
+  /** From how many cached designs exact counts run on a thread of their own (COUNT_THREAD_FROM unless told). */
+  private readonly countThreadFrom: number;
+  private countThread: ExactCountThread | null = null;
 
-  constructor(private readonly engine: Engine, options: { countBound?: number } = {}) {
+  constructor(private readonly engine: Engine, options: { countBound?: number; countThreadFrom?: number } = {}) {
     super();
     this.countBound = options.countBound ?? countBoundFromEnvironment();
+    this.countThreadFrom = options.countThreadFrom ?? positiveFromEnvironment('DESIGN_SYNC_COUNT_THREAD_FROM') ?? COUNT_THREAD_FROM;
     const onDesigns = (change: DesignsChange) => this.emit('changed', change);
     engine.changes.on('designs', onDesigns);
     this.stopFollowing = () => engine.changes.off('designs', onDesigns);
@@ -88,17 +93,38 @@ export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
    * How many cached designs match, all of them counted (the page's count may have stopped early). Waits a turn
    * first, so that a newer request arriving meanwhile can stop it before it starts. A newer count, or a page of
    * another filter, stops this one: it ends with a 'cancelled' problem; so does `signal` (the window went away).
+   * From countThreadFrom cached designs it is counted on a thread of its own (count-thread.ts), the engine answering
+   * meanwhile.
    */
   async count(filter: LibraryFilter, signal?: AbortSignal): Promise<number> {
     this.counting?.controller.abort();
     const mine = { key: filterKey(filter), controller: new AbortController() };
     this.counting = mine;
     const stopped = signal ? AbortSignal.any([mine.controller.signal, signal]) : mine.controller.signal;
+    const cancelled = () => new EngineError({ kind: 'cancelled', message: 'A newer search replaced this count.' });
     try {
       await new Promise((resolve) => setImmediate(resolve));
-      if (stopped.aborted) throw new EngineError({ kind: 'cancelled', message: 'A newer search replaced this count.' });
-      const total = this.rememberedCount(mine.key) ?? countCachedDesigns(this.engine.cache.reader, { query: filter.query, license: filter.licenses });
-      this.rememberCount(mine.key, total);
+      if (stopped.aborted) throw cancelled();
+      const remembered = this.rememberedCount(mine.key);
+      if (remembered !== undefined) return remembered;
+      const reader = this.engine.cache.reader;
+      const version = cacheVersion(reader);
+      const countHere = () => countCachedDesigns(reader, { query: filter.query, license: filter.licenses });
+      const thread = this.threadForCounts();
+      let total: number;
+      if (thread) {
+        try {
+          total = await thread.count(filter.query, filter.licenses, stopped);
+        } catch (error) {
+          if (stopped.aborted) throw cancelled();
+          if (!thread.failed) throw error;
+          total = countHere();
+        }
+      } else {
+        total = countHere();
+      }
+      // Counted on the thread, the total may be of a cache written to since: not remembered then.
+      if (cacheVersion(reader) === version) this.rememberCount(mine.key, total);
       return total;
     } finally {
       if (this.counting === mine) this.counting = null;
@@ -168,6 +194,18 @@ export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
     return { user, designs: summariesByIds(this.engine.cache.reader, ids), fromService: online !== null };
   }
 
+  /**
+   * The thread that counts exactly, from countThreadFrom cached designs (started then, and kept); null below that, on
+   * a database only this connection can read, and once the thread has failed.
+   */
+  private threadForCounts(): ExactCountThread | null {
+    if (this.countThread) return this.countThread.failed ? null : this.countThread;
+    const db = this.engine.cache.reader;
+    if (db.memory || db.name === '' || this.cachedDesigns() < this.countThreadFrom) return null;
+    this.countThread = new ExactCountThread(db.name);
+    return this.countThread;
+  }
+
   private rememberedCount(key: string): number | undefined {
     const version = cacheVersion(this.engine.cache.reader);
     if (this.exactCounts.version !== version) this.exactCounts = { version, totals: new Map() };
@@ -184,6 +222,7 @@ export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
     this.stopFollowing();
     this.searching?.abort();
     this.counting?.controller.abort();
+    this.countThread?.close();
   }
 }
 
@@ -191,10 +230,21 @@ const filterKey = (filter: LibraryFilter) => JSON.stringify([filter.query.trim()
 
 const REMEMBERED_COUNTS = 1_000;
 
+/**
+ * From this many cached designs, exact counts run on a thread of their own: a count reads every match's license, up to
+ * a second at a million designs (a tenth of that at 100,000), and the engine's thread would wait for it.
+ */
+export const COUNT_THREAD_FROM = 50_000;
+
 /** A page's count stops above this many matches unless told otherwise. */
 export const DEFAULT_COUNT_BOUND = 10_000;
 
 function countBoundFromEnvironment(): number {
-  const asked = Number(process.env.DESIGN_SYNC_COUNT_BOUND);
-  return Number.isInteger(asked) && asked > 0 ? asked : DEFAULT_COUNT_BOUND;
+  return positiveFromEnvironment('DESIGN_SYNC_COUNT_BOUND') ?? DEFAULT_COUNT_BOUND;
+}
+
+/** A whole number above 0 from the environment (the tests set the library's sizes low, to need few designs). */
+function positiveFromEnvironment(name: string): number | undefined {
+  const asked = Number(process.env[name]);
+  return Number.isInteger(asked) && asked > 0 ? asked : undefined;
 }

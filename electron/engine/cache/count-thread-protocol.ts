@@ -1,0 +1,15 @@
+import type { LicenseCode } from '../../../shared';
+
+/** What the exact-count thread (count-thread-worker.ts) is asked, one count at a time, and what it answers. */
+export type CountRequest = { kind: 'count'; query: string; licenses: readonly LicenseCode[] };
+
+export type CountReply =
+  | { kind: 'ready' }
+  | { kind: 'counted'; total: number }
+  | { kind: 'failed'; message: string };
+
+export interface CountThreadData {
+  databasePath: string;
+  /** The better-sqlite3 build the main thread loaded (open-sqlite.ts), for the thread to load too. */
+  nativeBinding: string | undefined;
+}

@@ -1,0 +1,25 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** Whether this code runs from its TypeScript source (tsx, vitest) rather than from the shell's bundle. */
+export const FROM_SOURCE = import.meta.url.endsWith('.ts');
+
+/**
+ * A worker thread's entry, for `new Worker(entry, { eval })`: in the Electron shell, the bundle's sibling file
+ * `bundledName` (build/build-shell.mjs writes each worker beside the engine's bundle); elsewhere its TypeScript
+ * `source`, through tsx (a worker does not inherit the TypeScript loader, so it registers tsx itself first).
+ */
+export function workerEntry(source: URL, bundledName: string): { entry: string | URL; eval: boolean } {
+  if (!FROM_SOURCE) return { entry: new URL(`./${bundledName}`, import.meta.url), eval: false };
+  const tsx = tsxRegisterUrl();
+  return { entry: `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source.href)}); });`, eval: true };
+}
+
+/** tsx's ESM API, as its package exports it to `import` (the path is absolute: a worker may run in any folder). */
+function tsxRegisterUrl(): string {
+  const manifestPath = createRequire(import.meta.url).resolve('tsx/package.json');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { exports: Record<string, { import: { default: string } }> };
+  return pathToFileURL(join(dirname(manifestPath), manifest.exports['./esm/api']!.import.default)).href;
+}
