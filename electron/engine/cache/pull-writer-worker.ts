@@ -68,6 +68,9 @@ function writePages(pages: Extract<WriterRequest, { kind: 'page' }>[]): void {
 function handle(request: Exclude<WriterRequest, { kind: 'page' }>): void {
   try {
     if (request.kind === 'close') {
+      // The WAL this thread wrote is checkpointed here, not by the engine's thread's next commit (which waited for
+      // up to 128 MiB of it to be copied into the database: the first slice of the search index behind the pull).
+      checkpointQuietly();
       db.close();
       port.close();
       return;
@@ -84,6 +87,14 @@ function handle(request: Exclude<WriterRequest, { kind: 'page' }>): void {
     reply({ kind: 'done' });
   } catch (error) {
     reply({ kind: 'failed', message: messageOf(error) });
+  }
+}
+
+function checkpointQuietly(): void {
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch {
+    // Left to the next commit of another connection, as SQLite does by itself.
   }
 }
 

@@ -158,8 +158,8 @@ export class PullWriter {
   }
 
   /**
-   * Ends the writer thread, if one was started, once it has closed its connection; the WAL is checkpointed again as
-   * usual (by the next commit on this connection).
+   * Ends the writer thread, if one was started, once it has checkpointed what it wrote and closed its connection; the
+   * WAL is checkpointed again as usual (what this thread wrote, by the next commit on this connection).
    */
   async close(): Promise<void> {
     this.commit();

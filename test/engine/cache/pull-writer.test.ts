@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -149,6 +149,22 @@ describe('a pull whose pages go to the writer thread', () => {
     const again = await pullDesigns(client, cache.db, cache.files, { pageSize: 10, writerThreadFrom: 0 });
     expect(again.designs).toMatchObject({ inserted: 0, updated: 0, unchanged: DESIGNS, removed: 0 });
     expect(runningWriterThreads()).toBe(0);
+  });
+
+  it('on its thread, leaves what it wrote checkpointed into the database: the engine\'s next commit copies none of it', async () => {
+    await slowListing();
+    const cache = scratchCache();
+    const fileHoldsEveryPage = () => statSync(cache.db.name).size
+      === (cache.db.pragma('page_count', { simple: true }) as number) * (cache.db.pragma('page_size', { simple: true }) as number);
+    await pullDesigns(client, cache.db, cache.files, { pageSize: 10, writerThreadFrom: 0, searchRows: 'behind' });
+    expect(fileHoldsEveryPage()).toBe(true);
+
+    // On the main thread the checkpoint is left to the next commit, as SQLite does (one checkpoint, not one per 1000 pages).
+    const here = scratchCache();
+    await pullDesigns(client, here.db, here.files, { pageSize: 10, writerThreadFrom: Number.POSITIVE_INFINITY, searchRows: 'behind' });
+    const hereHoldsEveryPage = statSync(here.db.name).size
+      === (here.db.pragma('page_count', { simple: true }) as number) * (here.db.pragma('page_size', { simple: true }) as number);
+    expect(hereHoldsEveryPage).toBe(false);
   });
 
   it('on the main thread, does not hold the cache\'s write lock while it waits for the next page', async () => {
