@@ -8,11 +8,13 @@ import { mergeSearchIndexStep } from '../cache/search-rows';
 import { engineLog } from '../log/engine-log';
 
 /**
- * Designs written per slice: 40–60 µs each (their search rows and terms), so a slice holds the engine's thread for
- * some 40–60 ms, and a request that arrives meanwhile (a keystroke's search) waits that long. The longest slice or
- * merge step measured at 10,000 designs took 76–128 ms (slices of 500 were no shorter at their longest).
+ * Designs written per slice: 60–75 µs each (their description's text, search rows and terms), so a slice holds the
+ * engine's thread for some 30–40 ms, and a request that arrives meanwhile (a keystroke's search) waits that long. At
+ * 10,000 designs, slices of 500 took a median 34–38 ms (p90 55–57 ms) and the fill 974–1,040 ms; slices of 1,000 a
+ * median 57–58 ms (p90 98–107 ms) and the fill 797–882 ms. The first slice after a pull written on the engine's
+ * thread also copies the pull's WAL into the database (about 100 ms there).
  */
-export const SEARCH_FILL_SLICE_DESIGNS = 1_000;
+export const SEARCH_FILL_SLICE_DESIGNS = 500;
 /**
  * From this many designs waiting, FTS5's merges are paused while the slices are written (each slice's commit adds a
  * segment, which automatic merges would merge again and again), and the index is merged once at the end: at 100,000
