@@ -162,6 +162,18 @@ describe('the search index filled behind the catalogue\'s pull', () => {
     expect(found(cache)).toBe(DESIGNS);
   });
 
+  it('writes a backlog of more slices than it may add segments in larger slices (FTS5 holds 2,000 at most)', async () => {
+    const cache = await pulledBehind();
+    const slices: number[] = [];
+    const fill = new SearchIndexFill(cache.db, { sliceDesigns: 1, maxSlices: 100 });
+    fill.on('progress', ({ waiting }) => slices.push(waiting));
+    fill.start();
+    await fill.whenIdle();
+    expect(found(cache)).toBe(DESIGNS);
+    expect(slices.length).toBe(Math.ceil(DESIGNS / Math.ceil(DESIGNS / 100)));
+    expect(slices.length).toBeLessThanOrEqual(100);
+  });
+
   it('stopped between two slices (the engine closing), leaves the rest in the backlog for the next run', async () => {
     const cache = await pulledBehind();
     let slices = 0;
