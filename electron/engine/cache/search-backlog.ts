@@ -8,9 +8,9 @@ import { noteSearchTerms } from './search-terms';
  * The designs a pull wrote without their search rows (migration 0013), by id. FTS5 takes one large batch of rows
  * far more cheaply than a small batch a page, and a catalogue's pull leaves them to be written behind it
  * (runtime/search-index-fill.ts), so that the walk costs only the design rows. Their descriptions' text (HTML read as
- * text: a tenth of the walk's CPU) waits with them (migration 0014), for the search row is what reads it. An id joins the backlog in the
- * transaction that writes its design, and leaves it in the one that writes its search row: a crash in between
- * leaves the backlog as true as the designs.
+ * text: a tenth of the walk's CPU) waits with them, the HTML kept here (migration 0014), for the search row is what
+ * reads it. An id joins the backlog in the transaction that writes its design, and leaves it in the one that writes
+ * its search row: a crash in between leaves the backlog as true as the designs.
  */
 
 /** A design just written without its search row, nor its description's text (made from `descriptionHtml` with the row). */

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { LICENSE_CODES, type LicenseCode } from '../../../shared';
+import { ExactCountThread } from '../cache/count-thread';
 import { boundedCountsByLicense, boundedDesignCount } from '../cache/design-counts';
 import { cacheVersion } from '../cache/cache-version';
 import { countByLicense, countCachedDesigns, listCachedDesigns, readSyncState, searchCachedDesigns, summariesByIds, type CachedDesign, type DesignSort, type DesignSummary } from '../cache/design-reads';
@@ -9,7 +10,6 @@ import type { DesignsChange } from '../runtime/design-changes';
 import type { Engine } from '../runtime/engine';
 import { EngineError } from '../runtime/engine-error';
 import { readAuthor } from './author-reads';
-import { ExactCountThread } from '../cache/count-thread';
 import { readDesign } from './design-reads';
 
 export interface LibraryFilter {
