@@ -68,7 +68,10 @@ describe('the recorded answers of the live service', () => {
       .map((request) => new URL(request.url, service.url))
       .filter((url) => url.pathname === '/v1/designs')
       .map((url) => Number(url.searchParams.get('page') ?? '1'));
-    expect(Math.max(...pages)).toBe(4);
+    expect(pages).toContain(4);
+    // Page 5, which the empty page's head promised (and the total it gives allows), may have been asked for ahead;
+    // it was cancelled once page 4 turned out empty.
+    expect(Math.max(...pages)).toBeLessThanOrEqual(5);
   });
 
   it('finds recorded designs by their tags and by their attribution text', async () => {

@@ -1,6 +1,7 @@
 import type { CreatedDocument, Design, Document, Image, OwnUser, PublicUser, UserDesign } from '../../../shared';
 import { UnreadableAnswer } from './answer-body';
 import { listKindOf, readListAnswer, readUserAnswer, type ListKind } from './list-answers';
+import { nextPageNamedByHead, PagesAhead } from './page-ahead';
 import { multipartBody, type UploadFile, type UploadProgress } from './multipart-upload';
 import { publishTolerantly, type PublishForm, type PublishOutcome } from './publish-forms';
 import { ServiceError } from './service-error';
@@ -86,8 +87,8 @@ export class ServiceClient {
     this.transport = new Transport(options);
   }
 
-  private getJson(path: string, query?: Record<string, QueryValue>, signal?: AbortSignal): Promise<Answer> {
-    return this.transport.send({ method: 'GET', path, query, signal });
+  private getJson(path: string, query?: Record<string, QueryValue>, signal?: AbortSignal, onHead?: (headers: Headers) => void): Promise<Answer> {
+    return this.transport.send({ method: 'GET', path, query, signal, onHead });
   }
 
   /** The service's answer was not understood: its fault, and asking again will not help. */
@@ -114,8 +115,13 @@ export class ServiceClient {
     return { items, page, nextPage, totalCount: info.totalCount };
   }
 
-  private async getPage<T>(request: PageRequest, page: number, signal?: AbortSignal): Promise<Page<T>> {
-    const answer = await this.getJson(request.path, { page, limit: request.limit, q: request.q }, signal);
+  /** One page; `onNextNamed` is told the next page as soon as this one's head names it (see PagesAhead). */
+  private async getPage<T>(request: PageRequest, page: number, signal?: AbortSignal, onNextNamed?: (next: number) => void): Promise<Page<T>> {
+    const onHead = onNextNamed && ((headers: Headers) => {
+      const next = nextPageNamedByHead(headers, page, request.limit);
+      if (next !== null) onNextNamed(next);
+    });
+    const answer = await this.getJson(request.path, { page, limit: request.limit, q: request.q }, signal, onHead);
     return this.pageOf<T>(answer, request, page);
   }
 
@@ -126,7 +132,10 @@ export class ServiceClient {
    * it said it holds more than that: then it is not understood. So is a walk still told of another page after
    * `maxPages`.
    */
-  private async *pagesFrom<T>(request: PageRequest, first: Page<T>, options: WalkOptions): AsyncGenerator<Page<T>> {
+  private async *pagesFrom<T>(
+    request: PageRequest, first: Page<T>, options: WalkOptions,
+    getPage: (page: number) => Promise<Page<T>> = (page) => this.getPage<T>(request, page, options.signal),
+  ): AsyncGenerator<Page<T>> {
     const maxPages = options.maxPages ?? MAX_PAGES;
     const totalCount = first.totalCount;
     let current = first;
@@ -140,7 +149,7 @@ export class ServiceClient {
       if (count >= maxPages) {
         throw this.unreadable(`The service's answer to GET ${request.path} was not understood: it still said there was another page after ${maxPages.toLocaleString('en-US')} pages; try again later, or tell the service's maintainers.`, 200, request.path);
       }
-      const page = await this.getPage<T>(request, next, options.signal);
+      const page = await getPage(next);
       const ids = idsOf(page.items);
       if (page.items.length > 0 && ids === previousIds) {
         if (totalCount !== undefined && read < totalCount) {
@@ -167,12 +176,19 @@ export class ServiceClient {
   /**
    * Every page of a listing, in order, until the service says there is no next page (or, without paging headers, a
    * page comes back short): see pagesFrom. Each page's items are checked (list-answers.ts): a page that holds no list,
-   * or items that are not objects with an integer id, is a 'server-error' ServiceError that says which part.
+   * or items that are not objects with an integer id, is a 'server-error' ServiceError that says which part. A page
+   * the paging headers name is asked for as soon as the head of the page before it came (PagesAhead).
    */
   async *allPages<T extends { id?: unknown }>(path: string, options: WalkOptions = {}): AsyncGenerator<Page<T>> {
     const request: PageRequest = { path, kind: options.kind ?? listKindOf(path), limit: options.limit, q: options.q, guessNext: true };
-    const first = await this.getPage<T>(request, 1, options.signal);
-    yield* this.pagesFrom<T>(request, first, options);
+    const pages = new PagesAhead<Page<T>>((page, signal, onNextNamed) => this.getPage<T>(request, page, signal, onNextNamed),
+      options.maxPages ?? MAX_PAGES, options.signal);
+    try {
+      const first = await pages.get(1);
+      yield* this.pagesFrom<T>(request, first, options, (page) => pages.get(page));
+    } finally {
+      pages.stop();
+    }
   }
 
   /**

@@ -61,6 +61,11 @@ export interface RequestSpec {
   timeoutSignal?: AbortSignal;
   /** This request's own timeouts, over the transport's. */
   timeouts?: Partial<Timeouts>;
+  /**
+   * Told of an accepted answer's head before its body is read (each attempt's): a walk of pages asks for the next
+   * page the head names while this one's body is read and checked.
+   */
+  onHead?: (headers: Headers) => void;
 }
 
 /** A JSON answer, read whole (within the size limit) and parsed; body is undefined when it had none. */
@@ -122,6 +127,7 @@ export class Transport {
         await answer.read(0, 'cut').catch(() => undefined);
         return { status: answer.status, headers: answer.headers, body: undefined };
       }
+      spec.onHead?.(answer.headers);
       let bytes: Buffer;
       try {
         bytes = await answer.read(this.maxAnswerBytes, 'refuse');

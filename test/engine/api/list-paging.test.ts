@@ -102,7 +102,9 @@ describe('walking a listing whose paging headers lie', () => {
       sendJson(response, page === 1 ? designs(5) : [], 200, { 'x-pagination-current-page': page, 'x-pagination-next-page': page + 1 });
     });
     expect(await walk(lying.url)).toEqual([1, 2, 3, 4, 5]);
-    expect(lying.requests).toHaveLength(2);
+    // Page 3, named by page 2's head, may have been asked for ahead: it is cancelled once page 2 turns out empty.
+    expect(pagesAsked(lying).slice(0, 2)).toEqual(['1', '2']);
+    expect(pagesAsked(lying).slice(2)).toEqual(pagesAsked(lying).length > 2 ? ['3'] : []);
   });
 
   it('a service that ignores the page and says nothing of a total sent everything: the repeated page ends the walk', async () => {
