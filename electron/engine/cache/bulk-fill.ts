@@ -91,12 +91,43 @@ export function isInBulkFill(db: ReadableDB): boolean {
 
 /** Undoes what beginBulkFill did, a statement at a time, each in a transaction with the deletion of its row. */
 export function endBulkFill(db: WritableDB): number {
-  const undo = prepared(db, 'SELECT name, sql FROM bulk_fill_undo ORDER BY name').all() as { name: string; sql: string }[];
-  for (const { name, sql } of undo) {
-    db.transaction(() => {
-      db.exec(sql.replace(/^CREATE INDEX /i, 'CREATE INDEX IF NOT EXISTS '));
-      prepared(db, 'DELETE FROM bulk_fill_undo WHERE name = ?').run(name);
-    })();
-  }
+  const undo = prepared(db, 'SELECT name, sql FROM bulk_fill_undo ORDER BY name').all() as UndoRow[];
+  for (const row of undo) undoOne(db, row);
   return undo.length;
+}
+
+/** How many of the indexes a bulk fill set aside are not made again yet. */
+export function setAsideIndexesLeft(db: ReadableDB): number {
+  return (prepared(db, `SELECT count(*) AS left FROM bulk_fill_undo WHERE name NOT LIKE 'designs_fts %'`).get() as { left: number }).left;
+}
+
+/**
+ * Makes one of the indexes a bulk fill set aside again, before the fill ends (the rows still to come are inserted
+ * into it as usual); false when none is left. FTS5's merges stay paused until endBulkFill.
+ */
+export function remakeOneSetAsideIndex(db: WritableDB): boolean {
+  const row = prepared(db, `SELECT name, sql FROM bulk_fill_undo WHERE name NOT LIKE 'designs_fts %' ORDER BY name LIMIT 1`).get() as UndoRow | undefined;
+  if (row) undoOne(db, row);
+  return row !== undefined;
+}
+
+/** remakeOneSetAsideIndex ahead of a fill's end; should it fail, endBulkFill makes that index (and says why). */
+export function remakeSetAsideIndexQuietly(db: WritableDB): void {
+  try {
+    remakeOneSetAsideIndex(db);
+  } catch {
+    // Left to endBulkFill.
+  }
+}
+
+interface UndoRow {
+  name: string;
+  sql: string;
+}
+
+function undoOne(db: WritableDB, { name, sql }: UndoRow): void {
+  db.transaction(() => {
+    db.exec(sql.replace(/^CREATE INDEX /i, 'CREATE INDEX IF NOT EXISTS '));
+    prepared(db, 'DELETE FROM bulk_fill_undo WHERE name = ?').run(name);
+  })();
 }

@@ -11,7 +11,7 @@ export const OPTIMIZE_AFTER_WRITES = 1000;
  * How many pages the walk may have fetched beyond those whose writes it has counted and reported: the writer thread
  * takes the pages that wait in one transaction, and a slow consumer of progress still holds the walk back.
  */
-const PAGES_AHEAD = 8;
+export const PAGES_AHEAD = 8;
 
 interface PendingPage {
   write: PageWrite;

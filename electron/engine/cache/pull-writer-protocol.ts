@@ -3,8 +3,11 @@ import type { SearchRowsTiming } from './pull-types';
 
 /** What the pull's writer thread is asked (pull-writer-worker.ts), one message at a time, answered in order. */
 export type WriterRequest =
-  /** A page of a listing, as JSON text (cheaper to copy between threads than the parsed objects). */
-  | { kind: 'page'; itemsJson: string; form: DesignForm; at: number; flags: UpsertFlags }
+  /**
+   * A page of a listing, as JSON text (cheaper to copy between threads than the parsed objects); `remakeIndex`: then
+   * one of the indexes a bulk fill set aside is made again (PullWriter spreads them over the walk's last pages).
+   */
+  | { kind: 'page'; itemsJson: string; form: DesignForm; at: number; flags: UpsertFlags; remakeIndex: boolean }
   /** The walk ended: the search backlog's rows written (unless left behind the pull), and, when it was one, its bulk fill undone. */
   | { kind: 'end-walk'; writeSearchRows: boolean; endBulkFill: boolean }
   /** The pull's last write: the search index merged into one segment (after a pull that wrote many rows). */

@@ -7,7 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { adoptSqliteNativeBinding } from '../sqlite/open-sqlite';
 import { openCacheDatabase } from './cache-database';
-import { endBulkFill } from './bulk-fill';
+import { endBulkFill, remakeSetAsideIndexQuietly } from './bulk-fill';
 import { DesignWriteSession, upsertDesigns } from './design-writes';
 import { writeBackloggedSearchRows } from './search-backlog';
 import { optimizeSearchIndex } from './search-rows';
@@ -63,6 +63,7 @@ function writePages(pages: Extract<WriterRequest, { kind: 'page' }>[]): void {
     return;
   }
   for (const answer of answers) reply(answer);
+  for (const page of pages) if (page.remakeIndex && !walkFailed) remakeSetAsideIndexQuietly(db);
 }
 
 function handle(request: Exclude<WriterRequest, { kind: 'page' }>): void {

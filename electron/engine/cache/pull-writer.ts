@@ -1,7 +1,9 @@
 import { Worker } from 'node:worker_threads';
 import { sqliteNativeBinding } from '../sqlite/open-sqlite';
 import { FROM_SOURCE, workerEntry } from '../sqlite/worker-entry';
-import { beginBulkFill, BULK_FILL_FROM, endBulkFill, isInBulkFill, shouldFillInBulk } from './bulk-fill';
+import {
+  beginBulkFill, BULK_FILL_FROM, endBulkFill, isInBulkFill, remakeSetAsideIndexQuietly, setAsideIndexesLeft, shouldFillInBulk,
+} from './bulk-fill';
 import type { WritableDB } from './cache-database';
 import { DesignWriteSession, upsertDesigns, type DesignForm, type UpsertFlags, type UpsertResult } from './design-writes';
 import type { SearchRowsTiming } from './pull-types';
@@ -45,6 +47,8 @@ export class PullWriter {
    * which may run meanwhile, leaves it as it is).
    */
   private inBulk = false;
+  /** In a bulk fill: the designs its listing holds, those handed to write() so far, and the indexes still set aside. */
+  private bulk = { listingTotal: 0, handed: 0, indexesAside: 0 };
   private savedAutocheckpoint: number | null = null;
   /** Whether this writer began the connection's open transaction, and how many designs it wrote in it. */
   private transactionOpen = false;
@@ -77,8 +81,26 @@ export class PullWriter {
   fillInBulkWhenLarge(total: number | null): void {
     this.commit();
     this.inBulk = shouldFillInBulk(this.db, total, this.bulkFillFrom);
-    if (this.inBulk) beginBulkFill(this.db);
-    else if (isInBulkFill(this.db)) endBulkFill(this.db);
+    if (this.inBulk) {
+      beginBulkFill(this.db);
+      this.bulk = { listingTotal: total ?? 0, handed: 0, indexesAside: setAsideIndexesLeft(this.db) };
+    } else if (isInBulkFill(this.db)) {
+      endBulkFill(this.db);
+    }
+  }
+
+  /**
+   * Whether the page being handed over is followed by making one of the indexes a bulk fill set aside again: one a
+   * page over the walk's last pages, while the walk waits for the next one, rather than all after its last page (over
+   * a far link, 0.1 s at 10,000 designs the pull then no longer takes).
+   */
+  private remakesAnIndex(pageLength: number): boolean {
+    if (!this.inBulk || this.bulk.indexesAside === 0 || pageLength === 0) return false;
+    this.bulk.handed += pageLength;
+    const pagesLeft = Math.ceil(Math.max(0, this.bulk.listingTotal - this.bulk.handed) / pageLength);
+    if (pagesLeft >= this.bulk.indexesAside) return false;
+    this.bulk.indexesAside--;
+    return true;
   }
 
   /** Resolves once the writer thread started by expect() is ready for pages (false when none was started, or it failed). */
@@ -87,6 +109,7 @@ export class PullWriter {
   }
 
   write(items: readonly unknown[], form: DesignForm, at: number, flags: UpsertFlags): PageWrite {
+    const remakeIndex = this.remakesAnIndex(items.length);
     if (this.starting?.ready) [this.worker, this.starting] = [this.starting, null];
     // A thread that stopped (its page failed, and the walk with it) is not asked again: this thread writes on.
     if (this.worker?.failed || this.starting?.failed) this.retire();
@@ -94,7 +117,7 @@ export class PullWriter {
       // The thread's connection cannot write while this one holds its transaction open.
       this.commit();
       const write = { settled: false } as { results: Promise<UpsertResult[]>; settled: boolean };
-      write.results = this.worker.ask({ kind: 'page', itemsJson: JSON.stringify(items), form, at, flags })
+      write.results = this.worker.ask({ kind: 'page', itemsJson: JSON.stringify(items), form, at, flags, remakeIndex })
         .then((reply) => (reply as Extract<WriterReply, { kind: 'written' }>).results)
         .finally(() => (write.settled = true));
       return write;
@@ -108,6 +131,7 @@ export class PullWriter {
         this.transactionOpen = true;
       }
       const results = upsertDesigns(this.db, items, form, at, flags, this.session);
+      if (remakeIndex) remakeSetAsideIndexQuietly(this.db);
       this.writtenHere += items.length;
       this.uncommitted += items.length;
       if (this.uncommitted >= PULL_COMMIT_EVERY_DESIGNS) this.commit();
