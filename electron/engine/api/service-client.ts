@@ -1,8 +1,8 @@
 import type { CreatedDocument, Design, Document, Image, OwnUser, PublicUser, UserDesign } from '../../../shared';
 import { UnreadableAnswer } from './answer-body';
 import { listKindOf, readListAnswer, readUserAnswer, type ListKind } from './list-answers';
-import { nextPageNamedByHead, PagesAhead } from './page-ahead';
 import { multipartBody, type UploadFile, type UploadProgress } from './multipart-upload';
+import { nextPageNamedByHead, PagesAhead } from './page-ahead';
 import { publishTolerantly, type PublishForm, type PublishOutcome } from './publish-forms';
 import { ServiceError } from './service-error';
 import { pageInfo } from './tolerant-readers';
