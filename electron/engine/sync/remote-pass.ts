@@ -91,6 +91,12 @@ function describeFirstFill(fill: FirstFill): string {
   return `Downloaded ${count(fill.downloaded, 'file', 'files')} into ${into}${same ? `; ${same}` : ''}.`;
 }
 
+/** The same synced state of the same file: nothing recorded it again since `before` was read. */
+function sameRecord(now: BaseFile | null, before: BaseFile): boolean {
+  return now !== null && now.kind === before.kind && now.remoteId === before.remoteId && now.syncedAt === before.syncedAt &&
+    now.sha1 === before.sha1 && now.remoteUpdatedAt === before.remoteUpdatedAt && now.remoteName === before.remoteName;
+}
+
 /** The synced files of a listed design that the listing lacks, leaving out those it is too old to judge. */
 function missingFrom(ctx: SyncContext, listing: DesignListing): BaseFile[] {
   return ctx.base.ofDesign(listing.designId)
@@ -185,6 +191,7 @@ class DesignPass {
         temp = await this.fetch(file);
         remoteSha = temp.sha1;
       }
+      if (this.syncedAgainMeanwhile(base)) return;
       const contentChanged = remoteSha !== null && remoteSha !== base.sha1;
       if (local.state === 'missing') {
         if (contentChanged) {
@@ -271,6 +278,7 @@ class DesignPass {
   /** A file of the service not yet in the folder (or made on both sides under the same name). */
   private async added(dir: string, file: RemoteFile): Promise<void> {
     const entries = ((await readFolder(dir)) ?? []);
+    if (this.recordedMeanwhile(file)) return;
     const name = localNameFor(file.kind, file);
     const clash = entries.find((entry) => nameKey(entry.name) === nameKey(name));
     const clashPath = clash ? `${this.folder}/${clash.name}` : null;
@@ -285,6 +293,8 @@ class DesignPass {
       let temp: { path: string; sha1: string; size: number } | null = null;
       try {
         const remoteSha = file.sha1 ?? (temp = await this.fetch(file)).sha1;
+        if (remoteSha !== localSha && !temp) temp = await this.fetch(file);
+        if (this.recordedMeanwhile(file, clashPath)) return;
         if (remoteSha === localSha) {
           if (pending) this.ctx.queue.cancel(pending.id);
           const entry = await statEntry(this.abs(clashPath));
@@ -309,13 +319,32 @@ class DesignPass {
     await this.download(file, `${this.folder}/${target}`, 'new');
   }
 
+  /**
+   * The service's file was recorded as synced since the listing was read, or the local file it clashes with was: an
+   * upload that ended meanwhile. This pass's view of both is out of date; the next pass sees them as they are now.
+   * (Taken for another file of the same name, it was downloaded beside the local one and took that one's record,
+   * so the local file was sent a second time.)
+   */
+  private recordedMeanwhile(file: RemoteFile, clashPath?: string): boolean {
+    if (!this.ctx.base.byRemote(file.kind, file.id) && !(clashPath && this.ctx.base.get(clashPath))) return false;
+    this.summary.skipped++;
+    return true;
+  }
+
+  /** The synced file's record changed since this pass read it (an upload of it ended meanwhile): left to the next pass. */
+  private syncedAgainMeanwhile(base: BaseFile): boolean {
+    if (sameRecord(this.ctx.base.get(base.path), base)) return false;
+    this.summary.skipped++;
+    return true;
+  }
+
   /** What the local file is, compared with the last synced state (hashing only when size or mtime moved). */
   private async localState(base: BaseFile): Promise<LocalState> {
     const entry = await statEntry(this.abs(base.path));
     if (!entry || entry.type !== 'file') return { state: 'missing' };
     if (entry.size === base.size && entry.mtimeMs === Math.floor(base.mtimeMs)) return { state: 'unchanged', entry };
     const sha1 = await sha1File(this.abs(base.path));
-    if (sha1 === base.sha1) {
+    if (sha1 === base.sha1 && sameRecord(this.ctx.base.get(base.path), base)) {
       this.ctx.base.record({ ...base, size: entry.size, mtimeMs: entry.mtimeMs, inode: entry.inode });
       return { state: 'unchanged', entry };
     }
@@ -341,6 +370,10 @@ class DesignPass {
   private async place(file: RemoteFile, path: string, temp: { path: string; sha1: string; size: number } | null, why: 'new' | 'restore' | 'replace' | 'conflict'): Promise<boolean> {
     const fetched = temp ?? await this.fetch(file);
     const target = this.abs(path);
+    if (why === 'new' && this.recordedMeanwhile(file)) {
+      await unlink(fetched.path).catch(warnUnlessMissing('sync', `could not remove the temporary download ${fetched.path}`));
+      return false;
+    }
     if (why === 'replace') {
       const base = this.ctx.base.get(path);
       const now = await statEntry(target);

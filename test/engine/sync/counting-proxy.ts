@@ -12,11 +12,19 @@ export interface SeenRequest {
 
 const anonymousRequest = (url: string, headers: Record<string, unknown>) => !/[?&]auth_token=/.test(url) && headers.authorization === undefined;
 
+export interface CountingProxyOptions {
+  /**
+   * Called once the service has answered a request, before the answer is passed on: a test holds an answer (the
+   * service has done the work, the engine does not know yet) until the promise it returns settles.
+   */
+  beforeAnswer?: (request: { method: string; path: string }) => Promise<void> | undefined;
+}
+
 /**
  * A transparent HTTP proxy in front of the local service that writes down every request it passes on, so that tests
  * and benchmarks count what the engine asks of the service (the service itself stays untouched).
  */
-export async function startCountingProxy(target: string): Promise<{ url: string; seen: SeenRequest[]; close(): Promise<void> }> {
+export async function startCountingProxy(target: string, options: CountingProxyOptions = {}): Promise<{ url: string; seen: SeenRequest[]; close(): Promise<void> }> {
   const to = new URL(target);
   const seen: SeenRequest[] = [];
   const server: Server = createServer((incoming, outgoing) => {
@@ -24,9 +32,16 @@ export async function startCountingProxy(target: string): Promise<{ url: string;
       host: to.hostname, port: to.port, method: incoming.method, path: incoming.url,
       headers: { ...incoming.headers, host: to.host },
     }, (answer) => {
-      seen.push({ method: incoming.method ?? 'GET', path: (incoming.url ?? '').split('?')[0]!, status: answer.statusCode ?? 0, at: Date.now(), anonymous: anonymousRequest(incoming.url ?? '', incoming.headers) });
-      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(outgoing);
+      const method = incoming.method ?? 'GET';
+      const path = (incoming.url ?? '').split('?')[0]!;
+      seen.push({ method, path, status: answer.statusCode ?? 0, at: Date.now(), anonymous: anonymousRequest(incoming.url ?? '', incoming.headers) });
+      const passOn = () => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      };
+      const held = options.beforeAnswer?.({ method, path });
+      if (held) void held.then(passOn, passOn);
+      else passOn();
     });
     forward.on('error', (error) => {
       seen.push({ method: incoming.method ?? 'GET', path: (incoming.url ?? '').split('?')[0]!, status: 502, at: Date.now(), anonymous: anonymousRequest(incoming.url ?? '', incoming.headers) });
