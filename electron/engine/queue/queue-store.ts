@@ -13,7 +13,8 @@ import { CLEAR_SENT, heldBack, toItem, type ActivityEntry, type NewQueueItem, ty
 /**
  * The durable queue: every change is a row (written with synchronous=FULL) before anything is sent. A few writes of
  * an upload are light commits (commitLightly): its claim, progress and attempt row, made durable by the commit of the
- * read file's hash before the body's last bytes leave (markSending, confirmSending; docs/sync.md "Commits of an upload").
+ * read file's hash before the body's last bytes leave (markSending, confirmSending), and its ending while another item
+ * runs, made durable by that item's next durable commit (complete; docs/sync.md "Commits of an upload").
  * It emits 'change' (QueueEvent) after each write, for the window; another process follows it with
  * `changedSince()` (PRAGMA data_version).
  */
@@ -165,6 +166,10 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [
       return row.id;
     }));
     return id === null ? null : this.changed(id);
+  }
+
+  private anotherRunning(id: number): boolean {
+    return this.sql(`SELECT 1 FROM queue_items WHERE state = 'running' AND id != ? LIMIT 1`).get(id) !== undefined;
   }
 
   /** Items left running by a process that stopped mid-way: each must be reconciled with the service before it is sent again. */
@@ -334,10 +339,13 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [
    * otherwise add the file a second time).
    */
   complete(id: number, record: () => void = () => {}, line?: { message: string; path: string | null }): QueueItem {
-    const { followers, logged } = this.db.transaction(() => ({
+    const write = this.db.transaction(() => ({
       followers: completeItem(this.sql, id, record, this.now()),
       logged: line ? this.insertActivity('info', line.message, line.path) : null,
-    }))();
+    }));
+    // Light while another item runs: that item's next durable commit (the hash before its body's last bytes, or its
+    // own ending) flushes this one, as every commit after it; the last item to end commits durably.
+    const { followers, logged } = this.anotherRunning(id) ? commitLightly(this.db, write) : write();
     for (const other of followers) this.changed(other);
     const item = this.changed(id);
     if (logged && this.listenerCount('activity') > 0) this.emit('activity', logged);

@@ -58,6 +58,20 @@ describe('light commits of the sync database', () => {
     }
   });
 
+  it('record an item done lightly while another item runs (whose next durable commit flushes it), and durably when it is the last', () => {
+    const enqueue = (name: string) => store.enqueue({ kind: 'upload', path: `Gearbox/${name}`, folder: 'Gearbox', designId: 1, fileKind: 'document', file: { size: 3, mtimeMs: 1 } }).id;
+    const [first, second] = [enqueue('gear.stl'), enqueue('axle.stl')];
+    expect([store.claimNext()?.id, store.claimNext()?.id]).toEqual([first, second]);
+    let firstDoneAt: number | null = null;
+    store.complete(first, () => (firstDoneAt = synchronous()));
+    expect(firstDoneAt).toBe(NORMAL);
+    let secondDoneAt: number | null = null;
+    store.complete(second, () => (secondDoneAt = synchronous()));
+    expect(secondDoneAt).toBe(FULL);
+    expect(synchronous()).toBe(FULL);
+    expect([store.get(first)!.state, store.get(second)!.state]).toEqual(['done', 'done']);
+  });
+
   it('refuse to finish an attempt of an item a person cancelled meanwhile', () => {
     const id = store.enqueue({ kind: 'upload', path: 'Gearbox/gear.stl', folder: 'Gearbox', designId: 1, fileKind: 'document', file: { size: 3, mtimeMs: 1 } }).id;
     store.claimNext();
