@@ -93,6 +93,11 @@ export function searchMatch(db: ReadableDB, input: string, maxWords = 12): strin
   return words.map((word) => wordMatch(db, word)).join(' AND ');
 }
 
+/** Whether `match` (from searchMatch) asks for nothing but the words typed, each whole: no word stood for longer ones. */
+export function asksForWholeWordsOnly(match: string, input: string, maxWords = 12): boolean {
+  return match === searchWords(input, maxWords).map((word) => `(${quoted(word)})`).join(' AND ');
+}
+
 function wordMatch(db: ReadableDB, word: string): string {
   const prefix = `${quoted(word)}*`;
   if (word.length <= LONGEST_INDEXED_PREFIX || !ASCII_WORD.test(word)) return prefix;

@@ -7,7 +7,7 @@ import { deleteDesigns, DesignWriteSession, fillAuthor, upsertDesign, upsertDesi
 import { ftsQuery } from '../../../electron/engine/cache/fts-query';
 import { applyLocalDesignEdit } from '../../../electron/engine/cache/local-design-edit';
 import { writeBackloggedSearchRows } from '../../../electron/engine/cache/search-backlog';
-import { MAX_PREFIX_TERMS, searchMatch } from '../../../electron/engine/cache/search-terms';
+import { asksForWholeWordsOnly, MAX_PREFIX_TERMS, searchMatch } from '../../../electron/engine/cache/search-terms';
 import { seededRandom } from '../../../service/seed/seeded-random';
 import { listFormDesign } from './cache-fixtures';
 
@@ -61,6 +61,10 @@ describe('the search index\'s vocabulary', () => {
     add({ id: 2, name: 'Synthèse', excerpt: 'a synthesizer stand' });
     expect(searchMatch(db, 'synth')).toBe('("synthese" OR "synthesis" OR "synthesizer" OR "synthetic")');
     expect(searchMatch(db, 'Synthetic GEAR')).toBe('("synthetic") AND ("gear" OR "gears")');
+    // Only the words typed, each whole: the search needs no prefix query beside the whole-word one.
+    expect(asksForWholeWordsOnly(searchMatch(db, 'Synthetic GEARS')!, 'Synthetic GEARS')).toBe(true);
+    expect(asksForWholeWordsOnly(searchMatch(db, 'Synthetic GEAR')!, 'Synthetic GEAR')).toBe(false);
+    expect(asksForWholeWordsOnly(searchMatch(db, 'syn')!, 'syn')).toBe(false);
     expect(searchMatch(db, 'syn')).toBe('"syn"*');
     expect(searchMatch(db, 'zzzz')).toBe('"zzzz"*');
     // Outside ASCII the tokenizer folds letters its own way: FTS5 is asked the prefix as typed.
