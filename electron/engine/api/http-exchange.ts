@@ -1,7 +1,6 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { writeStreamedBody } from './streamed-body';
 import type { Timeouts } from './transport-limits';
 
 /**
@@ -181,8 +180,8 @@ function hop(url: URL, request: ExchangeRequest, method: string, body: ExchangeR
     if (body === undefined) req.end();
     else if (typeof body === 'string') req.end(body);
     // The service may answer early (a refusal) before the whole body is sent: that answer wins. A failure of the
-    // body shows as the request's error or a missing answer, so it is only kept from going unhandled here.
-    else pipeline(Readable.from(body, { objectMode: false }), req).catch(() => undefined);
+    // body shows as the request's error or a missing answer (writeStreamedBody never rejects).
+    else void writeStreamedBody(body, req);
   });
 }
 
