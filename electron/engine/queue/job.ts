@@ -30,7 +30,7 @@ export interface JobContext {
    */
   sending(sent: SentAttempt, options?: { untilLastBytes?: boolean }): boolean;
   /** The streamed file was read whole: its SHA-1 joins the attempt, durably (QueueStore.confirmSending). */
-  confirmSending(sha1: string): boolean;
+  confirmSending(sha1: string): Promise<boolean>;
   /** Bytes sent so far (stored at most a few times a second). */
   progress(sentBytes: number, totalBytes: number): void;
   log(level: 'info' | 'warning' | 'error', message: string, path?: string | null): void;

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { AttentionKind, QueueKind, QueueState, SyncRunState, SyncStatusView } from '../../../shared';
 import { QUEUE_STATES } from '../../../shared';
 import type { Statement } from 'better-sqlite3';
-import { commitLightly } from '../sync-state/light-commit';
+import { commitLightly, commitThenFlush } from '../sync-state/light-commit';
 import { statementsOf, type SyncDatabase } from '../sync-state/sync-database';
 import { SyncFolder } from '../sync-state/sync-root';
 import { completeItem, settleItem } from './item-endings';
@@ -283,13 +283,15 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [
   }
 
   /**
-   * A streamed file was read whole: its SHA-1 (of the bytes sent) joins the attempt, in a durable commit made before
-   * the body's last bytes go. An attempt without a hash was therefore never had whole by the service. False when the
-   * item is no longer running or has no attempt (cancelled a moment ago): then the body must not be finished.
+   * A streamed file was read whole: its SHA-1 (of the bytes sent) joins the attempt, made durable before the body's
+   * last bytes go (resolves once it is: flushed off the engine's thread, commitThenFlush). An attempt without a hash
+   * was therefore never had whole by the service. False when the item is no longer running or has no attempt
+   * (cancelled a moment ago): then the body must not be finished.
    */
-  confirmSending(id: number, sha1: string): boolean {
-    const { changes } = this.sql(`UPDATE queue_items SET sent_sha1 = ?, updated_at = ? WHERE id = ? AND state = 'running' AND sent_at IS NOT NULL`)
-      .run(sha1, this.now(), id);
+  async confirmSending(id: number, sha1: string): Promise<boolean> {
+    const { changes } = await commitThenFlush(this.db, () => this.sql(
+      `UPDATE queue_items SET sent_sha1 = ?, updated_at = ? WHERE id = ? AND state = 'running' AND sent_at IS NOT NULL`,
+    ).run(sha1, this.now(), id));
     return changes > 0;
   }
 

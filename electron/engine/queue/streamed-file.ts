@@ -25,9 +25,9 @@ export function startStreamedSend(file: PreparedFile, name: string | null, ctx: 
   const sent = { at: ctx.now(), name, sha1: file.sha1, size: version.size, mtimeMs: version.mtimeMs, inode: version.inode };
   if (!ctx.sending(sent, { untilLastBytes: true })) return null;
   let sha1: string | null = null;
-  const beforeLastBytes = (read: FileRead) => {
+  const beforeLastBytes = async (read: FileRead) => {
     if (read.size !== version.size || !sameVersion(read, version)) throw new FileChangedWhileReadError(file.path);
-    if (!ctx.confirmSending(read.sha1)) throw new Error('The item is no longer being sent.');
+    if (!(await ctx.confirmSending(read.sha1))) throw new Error('The item is no longer being sent.');
     sha1 = read.sha1;
   };
   return {
