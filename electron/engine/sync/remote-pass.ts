@@ -249,6 +249,7 @@ class DesignPass {
       return;
     }
     const local = await this.localState(base);
+    if (this.syncedAgainMeanwhile(base)) return;
     if (local.state === 'missing') {
       if (pendingId !== null) this.ctx.queue.cancel(pendingId);
       this.ctx.base.remove(base.path);
@@ -344,8 +345,9 @@ class DesignPass {
     if (!entry || entry.type !== 'file') return { state: 'missing' };
     if (entry.size === base.size && entry.mtimeMs === Math.floor(base.mtimeMs)) return { state: 'unchanged', entry };
     const sha1 = await sha1File(this.abs(base.path));
-    if (sha1 === base.sha1 && sameRecord(this.ctx.base.get(base.path), base)) {
-      this.ctx.base.record({ ...base, size: entry.size, mtimeMs: entry.mtimeMs, inode: entry.inode });
+    if (sha1 === base.sha1) {
+      // Not over a record made meanwhile (an upload that ended while the file was read).
+      if (sameRecord(this.ctx.base.get(base.path), base)) this.ctx.base.record({ ...base, size: entry.size, mtimeMs: entry.mtimeMs, inode: entry.inode });
       return { state: 'unchanged', entry };
     }
     return { state: 'changed', entry, sha1 };
