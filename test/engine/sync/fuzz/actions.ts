@@ -174,6 +174,27 @@ function linkedFolderOf(ctx: ActionContext, designId: number): string | null {
   return readSyncState(ctx.paths.profile)?.folders.find((f) => f.designId === designId && f.state === 'linked')?.folder ?? null;
 }
 
+/**
+ * A person confirmed deleting a file on the service: its content is theirs to remove, unless a copy is left elsewhere
+ * at that moment (in the folder, or another file of the service). Found by seed 9512: a file moved to another design's
+ * folder was sent there, deleted there by someone else (the copy here then went to the trash), and the person
+ * confirmed deleting the file it was moved from; its content was gone by their own two decisions, not lost by sync.
+ */
+async function noteConfirmedDeletion(ctx: ActionContext, index: number, item: { designId?: number | null; remoteId?: number | null; fileKind?: string | null }): Promise<void> {
+  if (item.designId == null || item.remoteId == null) return;
+  const file = (await ctx.service.files(item.designId)).find((f) => f.id === item.remoteId && f.kind === item.fileKind);
+  if (!file) return;
+  // A copy here in the folder of a design the test deleted this content from is on its way to the trash, rightly.
+  const deletedFrom = ctx.world.deletedOnService.get(file.sha1);
+  const leaving = deletedFrom ? linkedFolderOf(ctx, deletedFrom.designId) : null;
+  let elsewhere = ctx.local.all().some((f) => f.sha1 === file.sha1 && f.folder !== leaving);
+  for (const design of await ctx.service.designs()) {
+    if (elsewhere) break;
+    elsewhere = (await ctx.service.files(design.id)).some((f) => f.sha1 === file.sha1 && !(design.id === item.designId && f.id === file.id));
+  }
+  ctx.world.removedContent(file.sha1, `#${index} confirmed deleting ${file.name} on the service`, elsewhere);
+}
+
 /** A person confirms what waits for them: through `design-sync queue confirm`, or the engine's queue actions. */
 async function confirm(ctx: ActionContext, index: number, step: Extract<Step, { do: 'confirm' }>): Promise<string | null> {
   const attention = step.what === 'delete' ? 'confirm-delete' : 'confirm-design';
@@ -201,6 +222,7 @@ async function confirm(ctx: ActionContext, index: number, step: Extract<Step, { 
       }
     }
     if (step.what === 'design') ctx.world.confirmedDesigns.set(folder, name);
+    else await noteConfirmedDeletion(ctx, index, item);
     done.push(`#${item.id} ${item.path ?? folder}`);
   }
   ctx.world.note(index, `confirmed ${step.what}s: ${done.join('; ') || 'none waiting'}`);
