@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -91,5 +91,33 @@ describe('a file changed here and on the service before the change here is sent'
     const again = await computer.engine.syncOnce({ settle: 'wait' });
     expect(again.scan!.enqueued).toBe(0);
     expect(again.remote!.renamed).toBe(0);
+  });
+  it('replaced on the service, then renamed here before the replacement came: the rename is sent and the service\'s version comes in under the new name (found by the sync fuzz test, seed 9604)', async () => {
+    const { token } = service.addUser('replaced-then-renamed');
+    const api = clientFor(service.url, token);
+    const design = await api.createDesign({ name: 'Spur gear', excerpt: 'A gear', license: 'cc0' });
+    const computer = await makeComputer(service.url, token);
+    computers.push(computer);
+    await computer.engine.syncOnce({ settle: 'wait' });
+    const folder = computer.engine.folders.ofDesign(design.id)!.folder;
+    const dir = join(computer.rootPath, folder);
+    writeFileSync(join(dir, 'gear.scad'), 'first');
+    await computer.engine.syncOnce({ settle: 'wait' });
+    await send(computer);
+    const [document] = await api.listDocuments(design.id);
+
+    const theirs = join(tmpdir(), `theirs-${process.pid}.scad`);
+    writeFileSync(theirs, 'theirs');
+    await api.updateDocument(design.id, document!.id, {}, { path: theirs, fileName: 'gear.scad' });
+    renameSync(join(dir, 'gear.scad'), join(dir, 'spur.scad'));
+    await computer.engine.scan({ settle: 'wait' });
+    expect(pending(computer).map((item) => item.kind)).toEqual(['rename']);
+    await send(computer);
+    await computer.engine.syncOnce({ settle: 'wait' });
+
+    expect(readdirSync(dir)).toEqual(['spur.scad']);
+    expect(readFileSync(join(dir, 'spur.scad'), 'utf8')).toBe('theirs');
+    expect((await api.listDocuments(design.id)).map((d) => d.name)).toEqual(['spur.scad']);
+    expect(pending(computer)).toEqual([]);
   });
 });

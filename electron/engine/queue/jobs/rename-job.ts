@@ -15,7 +15,15 @@ async function readRemote(ctx: JobContext, designId: number, kind: 'image' | 'do
   return kind === 'image' ? ctx.client.getImage(designId, remoteId, ctx.signal) : ctx.client.getDocument(designId, remoteId, ctx.signal);
 }
 
-/** The synced state follows the rename: the base moves to the new path, with the record's new name and time. */
+/** The service's SHA-1 of the record's file, where it gives one (a document's modelhash). */
+const remoteSha1 = (remote: Image | Document) => ('modelhash' in remote && /^[0-9a-f]{40}$/i.test(remote.modelhash) ? remote.modelhash.toLowerCase() : null);
+
+/**
+ * The synced state follows the rename: the base moves to the new path, with the record's new name. Its time is taken
+ * only when the service's file is still the synced one: a record replaced on the service before the rename keeps the
+ * old time, so the next pass sees the change and brings it in (taken with the rename's time, it was never seen:
+ * the sync fuzz test, seed 9604).
+ */
 async function moved(item: RenameItem, ctx: JobContext, remote: Image | Document, message: string): Promise<JobResult> {
   const path = pathOf(item);
   const { fromPath } = item.payload;
@@ -24,7 +32,12 @@ async function moved(item: RenameItem, ctx: JobContext, remote: Image | Document
   return {
     outcome: 'done', message,
     record: () => {
-      const changes = { remoteName: remote.name, remoteUpdatedAt: remote.updated_at, syncedAt: ctx.now(), ...(local ? { mtimeMs: local.mtimeMs, inode: local.inode } : {}) };
+      const synced = ctx.baseFiles.get(fromPath) ?? ctx.baseFiles.byRemote(kind, remote.id);
+      const sameFile = synced !== null && remoteSha1(remote) === synced.sha1;
+      const changes = {
+        remoteName: remote.name, ...(sameFile ? { remoteUpdatedAt: remote.updated_at } : {}), syncedAt: ctx.now(),
+        ...(local ? { mtimeMs: local.mtimeMs, inode: local.inode } : {}),
+      };
       if (ctx.baseFiles.get(fromPath)) {
         ctx.baseFiles.move(fromPath, path, changes);
         return;
