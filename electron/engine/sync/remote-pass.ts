@@ -4,6 +4,7 @@ import type { ServiceClient } from '../api/service-client';
 import { isServiceError } from '../api/service-error';
 import { engineLog, warnUnlessMissing } from '../log/engine-log';
 import type { BaseFile } from '../sync-state/base-files';
+import { describeFirstFill, emptyFirstFill, type FirstFill } from './first-fill';
 import { downloadToTemp, readFolder, renameNoClobber, placeNew, sha1File, statEntry, type LocalEntry } from './local-files';
 import { MASS_MISSING_MINIMUM, MASS_MISSING_RATIO } from './local-scan';
 import { openItems } from './queue-lookups';
@@ -63,7 +64,7 @@ export async function pullRemoteChanges(ctx: SyncContext, client: ServiceClient,
   }
 
   // Folders made in this pass (a first sync, a new design) are filled quietly: one line for all, not one a file.
-  const firstFill: FirstFill = { downloaded: 0, adopted: 0, folders: new Set() };
+  const firstFill = emptyFirstFill();
   for (const listing of lists) {
     if (options.signal?.aborted || !ctx.root.verify().ok) break;
     summary.designs++;
@@ -73,22 +74,6 @@ export async function pullRemoteChanges(ctx: SyncContext, client: ServiceClient,
   }
   if (firstFill.downloaded + firstFill.adopted > 0) ctx.log('info', describeFirstFill(firstFill));
   return finish();
-}
-
-/** What the first sync of design folders brought, told once. */
-interface FirstFill {
-  downloaded: number;
-  adopted: number;
-  folders: Set<string>;
-}
-
-const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
-function describeFirstFill(fill: FirstFill): string {
-  const into = count(fill.folders.size, 'design folder', 'design folders');
-  const same = fill.adopted > 0 ? `${count(fill.adopted, 'file', 'files')} already here ${fill.adopted === 1 ? 'was' : 'were'} the same as on the service` : '';
-  if (fill.downloaded === 0) return `In ${into}, ${same}: linked, nothing downloaded or sent.`;
-  return `Downloaded ${count(fill.downloaded, 'file', 'files')} into ${into}${same ? `; ${same}` : ''}.`;
 }
 
 /** The same synced state of the same file: nothing recorded it again since `before` was read. */
