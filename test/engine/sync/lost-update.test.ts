@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../support/local-service';
-import { clientFor, makeComputer, pending, send, type Computer } from './sync-fixtures';
+import { clientFor, makeComputer, pending, send, syncedFolder, type Computer } from './sync-fixtures';
 
 let service: TestService;
 const computers: Computer[] = [];
@@ -93,14 +93,7 @@ describe('a file changed here and on the service before the change here is sent'
     expect(again.remote!.renamed).toBe(0);
   });
   it('replaced on the service, then renamed here before the replacement came: the rename is sent and the service\'s version comes in under the new name (found by the sync fuzz test, seed 9604)', async () => {
-    const { token } = service.addUser('replaced-then-renamed');
-    const api = clientFor(service.url, token);
-    const design = await api.createDesign({ name: 'Spur gear', excerpt: 'A gear', license: 'cc0' });
-    const computer = await makeComputer(service.url, token);
-    computers.push(computer);
-    await computer.engine.syncOnce({ settle: 'wait' });
-    const folder = computer.engine.folders.ofDesign(design.id)!.folder;
-    const dir = join(computer.rootPath, folder);
+    const { computer, api, design, dir } = await syncedFolder(service, 'replaced-then-renamed', 0, computers);
     writeFileSync(join(dir, 'gear.scad'), 'first');
     await computer.engine.syncOnce({ settle: 'wait' });
     await send(computer);

@@ -5,7 +5,7 @@ import { startTestService, type TestService } from '../../support/local-service'
 import { until } from '../../support/until';
 import { tempDir } from '../cache/cache-fixtures';
 import { startCountingProxy } from './counting-proxy';
-import { clientFor, makeComputer, pending, send, type Computer } from './sync-fixtures';
+import { pending, send, syncedFolder, type Computer } from './sync-fixtures';
 
 /**
  * An upload that ends while a pass brings the service's changes in. The pass read the design's files when the
@@ -61,14 +61,8 @@ afterEach(async () => {
 
 describe('an upload that ends while a pass brings in the service\'s changes', () => {
   it('is not taken for another file of the same name: nothing is downloaded again, nothing sent twice', async () => {
-    const { token } = service.addUser('upload-ends-during-pull');
-    const api = clientFor(service.url, token);
-    const design = await api.createDesign({ name: 'Lamp shade', excerpt: 'A shade', license: 'cc0' });
-    const computer = await makeComputer(proxy.url, token);
-    computers.push(computer);
-    await computer.engine.syncOnce({ settle: 'wait' });
-    const folder = computer.engine.folders.ofDesign(design.id)!.folder;
-    const dir = join(computer.rootPath, folder);
+    // The engine (and this test's client) go through the proxy.
+    const { computer, api, design, folder, dir } = await syncedFolder({ url: proxy.url, addUser: (name) => service.addUser(name) }, 'upload-ends-during-pull', 0, computers);
 
     writeFileSync(join(dir, 'f11.bin'), 'made here');
     await computer.engine.scan({ settle: 'wait' });
