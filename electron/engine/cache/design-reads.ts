@@ -1,7 +1,7 @@
 import { isLicenseCode, LICENSES, type License, type LicenseCode } from '../../../shared';
 import type { ReadableDB } from './cache-database';
 import { peekCachedFile } from './file-cache';
-import { foldForSearch, ftsWholeWordQuery, searchWords, wordMatch } from './fts-query';
+import { countWords, foldForSearch, ftsWholeWordQuery, searchWords, wordMatch } from './fts-query';
 import { prepared } from './prepared';
 import { asksForWholeWordsOnly, searchMatch } from './search-terms';
 import { engineLog } from '../log/engine-log';
@@ -242,10 +242,14 @@ export interface SearchPage {
  */
 export const RANK_WINDOW = 200;
 
-/** How much a word found in each column counts; a word found in none of these is in the description (1). */
-const COLUMN_WEIGHTS = [['name', 10], ['tags', 6], ['excerpt', 4], ['author', 3]] as const;
+/**
+ * A design a search may show: its id, then the columns ranked, in the order of COLUMN_WEIGHTS (read as arrays: the
+ * objects better-sqlite3 makes took a third of the read).
+ */
+type Candidate = [id: number, name: string, tags: string, excerpt: string, author: string];
 
-interface Candidate { id: number; name: string; tags: string; excerpt: string; author: string }
+/** How much a word found in each of a candidate's columns counts (name, tags, excerpt, author); in none of them, it is in the description (1). */
+const COLUMN_WEIGHTS = [10, 6, 4, 3] as const;
 
 /**
  * Ranks candidates by the best column each word was found in (name 10, tags 6, excerpt 4, author 3,
@@ -254,27 +258,27 @@ interface Candidate { id: number; name: string; tags: string; excerpt: string; a
  * Not bm25: bm25's term statistics make FTS5 read every match of every term of the query (11 ms at 100k
  * designs for a word they all have), where this costs the same for any query.
  */
-function rank(candidates: Iterable<Candidate>, words: string[]): number[] {
+function rank(candidates: readonly Candidate[], words: string[]): number[] {
   const folded = words.map(foldForSearch);
   const scored: { id: number; score: number }[] = [];
+  // A candidate's columns folded when first needed: most words are found in the name or the tags.
+  const texts: (string | undefined)[] = [undefined, undefined, undefined, undefined];
   for (const candidate of candidates) {
-    // Folded when first needed: most words are found in the name or the tags.
-    const texts: (string | undefined)[] = [foldForSearch(candidate.name)];
-    const text = (i: number) => (texts[i] ??= foldForSearch(candidate[COLUMN_WEIGHTS[i]![0]]));
+    texts.fill(undefined, 0, COLUMN_WEIGHTS.length);
     let score = 0;
     for (const word of folded) {
       let best = 1;
       for (let i = 0; i < COLUMN_WEIGHTS.length; i++) {
-        const match = wordMatch(text(i), word);
+        const match = wordMatch((texts[i] ??= foldForSearch(candidate[i + 1] as string)), word);
         if (match === 0) continue;
-        best = COLUMN_WEIGHTS[i]![1] + (match === 2 ? 0.5 : 0);
+        best = COLUMN_WEIGHTS[i]! + (match === 2 ? 0.5 : 0);
         break;
       }
       score += best;
     }
     // As bm25's length normalisation does: of two equal matches, the shorter name is the closer one.
-    score += 0.1 / (1 + (texts[0]!.match(/[\p{L}\p{N}]+/gu)?.length ?? 0));
-    scored.push({ id: candidate.id, score });
+    score += 0.1 / (1 + countWords((texts[0] ??= foldForSearch(candidate[1]))));
+    scored.push({ id: candidate[0], score });
   }
   return scored.sort((a, b) => b.score - a.score || b.id - a.id).map((ranked) => ranked.id);
 }
@@ -301,17 +305,13 @@ function searchCandidates(db: ReadableDB, input: string, prefixQuery: string, wi
   if (candidates.length >= window || asksForWholeWordsOnly(prefixQuery, input)) return candidates;
   // A half-typed word has no whole-word match: nothing was read, so the prefix query reads the columns itself.
   if (candidates.length === 0) return readCandidates(db, CANDIDATES_SQL, prefixQuery, window);
-  const read = new Set(candidates.map((candidate) => candidate.id));
+  const read = new Set(candidates.map((candidate) => candidate[0]));
   const more = (prepared(db, MATCHING_IDS_SQL).pluck(true).all(prefixQuery, window) as number[]).filter((id) => !read.has(id));
-  return more.length > 0 ? [...candidates, ...readCandidates(db, CANDIDATES_BY_ID_SQL, JSON.stringify(more))] : candidates;
+  return more.length > 0 ? candidates.concat(readCandidates(db, CANDIDATES_BY_ID_SQL, JSON.stringify(more))) : candidates;
 }
 
-type CandidateRow = [id: number, name: string, tags: string, excerpt: string, author: string];
-
-/** Candidates read as arrays, made objects here: objects made by better-sqlite3 took a third of the read. */
 function readCandidates(db: ReadableDB, sql: string, ...params: unknown[]): Candidate[] {
-  const rows = prepared(db, sql).raw(true).all(...params) as CandidateRow[];
-  return rows.map(([id, name, tags, excerpt, author]) => ({ id, name, tags, excerpt, author }));
+  return prepared(db, sql).raw(true).all(...params) as Candidate[];
 }
 
 /**

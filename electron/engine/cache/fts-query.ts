@@ -32,7 +32,29 @@ export function foldForSearch(text: string): string {
 }
 
 const WORD_CHAR = /[\p{L}\p{N}\p{Co}]/u;
-const isWordChar = (char: string | undefined) => char !== undefined && (/[a-z0-9]/.test(char) || (char > '\x7f' && WORD_CHAR.test(char)));
+/** Whether a character of folded text is part of a word: a-z and 0-9 of ASCII, and letters, digits and private-use characters past it. */
+function isWordChar(char: string | undefined): boolean {
+  if (char === undefined) return false;
+  const code = char.charCodeAt(0);
+  if (code < 0x80) return (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39);
+  return WORD_CHAR.test(char);
+}
+
+const LETTERS_AND_DIGITS = /[\p{L}\p{N}]+/gu;
+
+/** How many runs of letters and digits `text` (folded) holds: its words, for ranking a shorter name first. */
+export function countWords(text: string): number {
+  if (!/^[\x00-\x7f]*$/.test(text)) return text.match(LETTERS_AND_DIGITS)?.length ?? 0;
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    const wordChar = (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39);
+    if (wordChar && !inWord) words++;
+    inWord = wordChar;
+  }
+  return words;
+}
 
 /** How `word` (folded) occurs in `text` (folded): 2 as a whole word, 1 as the start of a word, 0 not at all. */
 export function wordMatch(text: string, word: string): 0 | 1 | 2 {

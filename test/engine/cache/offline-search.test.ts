@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { openCacheDatabase, type WritableDB } from '../../../electron/engine/cache/cache-database';
 import { countCachedDesigns, getCachedDesign, listCachedDesigns, searchCachedDesigns } from '../../../electron/engine/cache/design-reads';
 import { upsertDesign } from '../../../electron/engine/cache/design-writes';
-import { ftsQuery } from '../../../electron/engine/cache/fts-query';
+import { countWords, foldForSearch, ftsQuery, wordMatch } from '../../../electron/engine/cache/fts-query';
 import { htmlToPlainText } from '../../../electron/engine/cache/html-text';
 import { listFormDesign } from './cache-fixtures';
 
@@ -47,6 +47,16 @@ describe('offline search', () => {
     add({ id: 27, name: 'Éclair þing' });
     add({ id: 28, name: 'Éclair þing étoile 𝒜' });
     expect(names('eclair þing')).toEqual(['Éclair þing', 'Éclair þing étoile 𝒜']);
+  });
+
+  it('counts a name\'s words and finds a word in a column as the tokenizer splits them, ASCII or not', () => {
+    const names = ['Hinge', 'door-hinge_v2 (M3)', '  #10000 ', 'Éclair þing étoile 𝒜', '歯車 ギア', 'Rocket 🚀 holder', '', '--'];
+    for (const name of names) expect(countWords(foldForSearch(name))).toBe(foldForSearch(name).match(/[\p{L}\p{N}]+/gu)?.length ?? 0);
+    expect(wordMatch('door-hinge_v2', 'hinge')).toBe(2);
+    expect(wordMatch('hinged lid', 'hinge')).toBe(1);
+    expect(wordMatch('rehinge', 'hinge')).toBe(0);
+    expect(wordMatch('éclair þing', 'þing')).toBe(2);
+    expect(wordMatch('þinga', 'þing')).toBe(1);
   });
 
   it('searches the description as text: entities decoded, tags and scripts not words', () => {
