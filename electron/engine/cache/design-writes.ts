@@ -230,27 +230,32 @@ function authorOf(design: DesignFields, flags: UpsertFlags, existing: StoredDesi
   return design.user?.screen_name ?? (flags.own ? flags.ownScreenName : undefined) ?? existing?.author_screen_name ?? '';
 }
 
+const insertDesignSql = (jsonColumn: string, updatedAtColumn: string) =>
+  `INSERT INTO designs (id, slug, name, excerpt, description_text, license, state, user_id, author_screen_name,
+     primary_image_id, created_at, updated_at, created_ms, updated_ms, ${jsonColumn}, ${updatedAtColumn}, in_listing, is_own, fetched_at, popularity)
+   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+/** Made once: a pull inserts thousands of designs a second, each looking its statement up by this text. */
+const INSERT_DESIGN: Record<DesignForm, string> = {
+  list: insertDesignSql('list_json', 'list_updated_at'),
+  user: insertDesignSql('user_form_json', 'user_form_updated_at'),
+};
+
 /** A design not cached yet: one row with everything, its taggings, and its search row from the same values. */
 function insertDesign(db: WritableDB, { raw, design, tags }: PendingWrite, form: DesignForm, now: number, flags: UpsertFlags, session: DesignWriteSession): void {
   const author = authorOf(design, flags, undefined);
   // Deferred with the search row, the description's text is made when the row is (search-backlog.ts).
   const descriptionText = session.options.deferSearchRows ? '' : htmlToPlainText(design.description);
-  const [jsonColumn, updatedAtColumn] = form === 'list' ? ['list_json', 'list_updated_at'] : ['user_form_json', 'user_form_updated_at'];
-  prepared(db,
-    `INSERT INTO designs (id, slug, name, excerpt, description_text, license, state, user_id, author_screen_name,
-       primary_image_id, created_at, updated_at, created_ms, updated_ms, ${jsonColumn}, ${updatedAtColumn}, in_listing, is_own, fetched_at, popularity)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
+  prepared(db, INSERT_DESIGN[form]).run(
     design.id, design.slug ?? null, design.name, design.excerpt, descriptionText, design.license, design.state,
     design.user_id, author, design.primary_image_id, design.created_at, design.updated_at, timestampMs(design.created_at),
     timestampMs(design.updated_at), JSON.stringify(raw), design.updated_at, flags.inListing ? 1 : 0, flags.own ? 1 : 0, now,
     popularityOf(raw) ?? 0,
   );
-  const tagNames = linkTags(db, design.id, tags);
+  linkTags(db, design.id, tags);
   if (session.options.deferSearchRows) return;
   const basedOn = basedOnText(raw);
   prepared(db, 'INSERT INTO designs_fts (rowid, name, excerpt, description, tags, author) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(design.id, design.name, design.excerpt, basedOn ? `${descriptionText} ${basedOn}` : descriptionText, tagNames, author);
+    .run(design.id, design.name, design.excerpt, basedOn ? `${descriptionText} ${basedOn}` : descriptionText, searchRowTagNames(tags), author);
 }
 
 /** A cached design whose data changed: the columns unless the cache holds newer data from the other form. */
@@ -356,16 +361,17 @@ function writeTagRows(db: WritableDB, tags: unknown, session: DesignWriteSession
   return rows;
 }
 
-/** Links a design to its tags (the first position of a tag named twice); the names as the search row holds them. */
-function linkTags(db: WritableDB, designId: number, tags: readonly DesignTag[]): string {
-  if (tags.length === 0) return '';
+/** Links a design to its tags (the first position of a tag named twice). */
+function linkTags(db: WritableDB, designId: number, tags: readonly DesignTag[]): void {
+  if (tags.length === 0) return;
   const link = prepared(db, 'INSERT OR IGNORE INTO design_tags (design_id, tag_id, position) VALUES (?, ?, ?)');
+  for (const { tag, position } of tags) link.run(designId, tag.id, position);
+}
+
+/** A design's tag names as its search row holds them: each tag once, by tag id (as search-rows.ts reads them from design_tags). */
+function searchRowTagNames(tags: readonly DesignTag[]): string {
   const byId = new Map<number, string>();
-  for (const { tag, position } of tags) {
-    if (byId.has(tag.id)) continue;
-    link.run(designId, tag.id, position);
-    byId.set(tag.id, tag.name);
-  }
+  for (const { tag } of tags) if (!byId.has(tag.id)) byId.set(tag.id, tag.name);
   return [...byId.entries()].sort((a, b) => a[0] - b[0]).map(([, name]) => name).join(' ');
 }
 
