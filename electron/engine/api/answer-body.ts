@@ -29,20 +29,21 @@ function mediaType(contentType: string | null): string {
 }
 
 /**
- * The JSON of a successful answer; undefined when it has no body. A web page, something that is not JSON, or JSON cut
- * short is UnreadableAnswer, whose message says which (and, for a web page, that the address may not be the API's).
+ * The JSON of a successful answer (undefined when it has no body), and the text it was read from (a list's items are
+ * kept as they were written). A web page, something that is not JSON, or JSON cut short is UnreadableAnswer, whose
+ * message says which (and, for a web page, that the address may not be the API's).
  */
-export function parseJsonAnswer(bytes: Buffer, contentType: string | null, context: BodyContext): unknown {
-  if (bytes.length === 0) return undefined;
+export function readJsonAnswer(bytes: Buffer, contentType: string | null, context: BodyContext): { value: unknown; text: string } {
+  if (bytes.length === 0) return { value: undefined, text: '' };
   const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
-  if (text.trim() === '') return undefined;
+  if (text.trim() === '') return { value: undefined, text: '' };
   if (isWebPage(contentType, text)) {
     throw new UnreadableAnswer(
       `The service at ${context.host} answered ${context.request} with a web page (${mediaType(contentType)}) instead of data: is ${context.origin} the service's API address? Check the service address.`,
     );
   }
   try {
-    return JSON.parse(text) as unknown;
+    return { value: JSON.parse(text) as unknown, text };
   } catch (error) {
     const cutShort = error instanceof SyntaxError && /end of (JSON )?input|Unterminated/i.test(error.message);
     if (cutShort) {

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { parseErrorBody, parseJsonAnswer, UnreadableAnswer, isWebPage, type BodyContext } from './answer-body';
+import { parseErrorBody, readJsonAnswer, UnreadableAnswer, isWebPage, type BodyContext } from './answer-body';
 import { classifyResponse } from './classify-response';
 import { exchange, ExchangeFailure, type Exchange, type ExchangeLimits } from './http-exchange';
 import { exchangeProblem, networkProblem } from './network-problem';
@@ -73,6 +73,8 @@ export interface Answer {
   status: number;
   headers: Headers;
   body: unknown;
+  /** The text `body` was read from (absent when there was none). */
+  text?: string;
 }
 
 /** An answer whose body is read as it comes (downloads): watched by the idle timeout only, any size. */
@@ -135,7 +137,8 @@ export class Transport {
         throw this.failure(error, spec, ctx);
       }
       try {
-        return { status: answer.status, headers: answer.headers, body: parseJsonAnswer(bytes, answer.headers.get('content-type'), ctx.context) };
+        const { value, text } = readJsonAnswer(bytes, answer.headers.get('content-type'), ctx.context);
+        return { status: answer.status, headers: answer.headers, body: value, text };
       } catch (error) {
         if (!(error instanceof UnreadableAnswer)) throw error;
         throw this.fail({ kind: 'server-error', status: answer.status, message: error.message }, spec, ctx, { repeatable: false });

@@ -127,6 +127,8 @@ const STORED_COLUMNS = `id, updated_at, updated_ms, list_json IS NOT NULL AS has
 
 interface PendingWrite {
   raw: unknown;
+  /** `raw` as the service wrote it, when known (stored as it is, rather than written out again). */
+  rawText: string | undefined;
   design: DesignFields;
   existing: StoredDesign | undefined;
   tags: DesignTag[];
@@ -136,19 +138,22 @@ interface PendingWrite {
  * Writes a page of designs (upsertDesign for each, in one transaction): what the cache holds of them is read
  * in one query, tags and authors already written in this session are not written again, and rows are
  * written in ascending id order (a listing comes newest first; a B-tree and FTS5's pending index both take
- * ascending keys far more cheaply). Results come in the order of `items`.
+ * ascending keys far more cheaply). Results come in the order of `items`. `itemTexts`, when given, are the items as the
+ * service wrote them (Page.itemTexts): a form's JSON is stored as that text rather than written out again.
  */
 export function upsertDesigns(
   db: WritableDB, items: readonly unknown[], form: DesignForm, now: number, flags: UpsertFlags = {}, session = new DesignWriteSession(),
+  itemTexts?: readonly string[],
 ): UpsertResult[] {
   const designs = items.map(readDesignFields);
   const ids = designs.filter((design): design is DesignFields => design !== null).map((design) => design.id);
+  const texts = itemTexts?.length === items.length ? itemTexts : undefined;
   if (new Set(ids).size !== ids.length) {
     // The same design twice in one answer: each write must see the one before it, so one at a time, in order.
-    return db.transaction(() => items.map((raw) => upsertDesigns(db, [raw], form, now, flags, session)[0]!))();
+    return db.transaction(() => items.map((raw, i) => upsertDesigns(db, [raw], form, now, flags, session, texts && [texts[i]!])[0]!))();
   }
   try {
-    return db.transaction(() => writePage(db, items, designs, ids, form, now, flags, session))();
+    return db.transaction(() => writePage(db, items, texts, designs, ids, form, now, flags, session))();
   } catch (error) {
     session.clear();
     throw error;
@@ -156,8 +161,8 @@ export function upsertDesigns(
 }
 
 function writePage(
-  db: WritableDB, items: readonly unknown[], designs: (DesignFields | null)[], ids: number[], form: DesignForm, now: number,
-  flags: UpsertFlags, session: DesignWriteSession,
+  db: WritableDB, items: readonly unknown[], itemTexts: readonly string[] | undefined, designs: (DesignFields | null)[], ids: number[],
+  form: DesignForm, now: number, flags: UpsertFlags, session: DesignWriteSession,
 ): UpsertResult[] {
   const stored = new Map<number, StoredDesign>();
   if (ids.length > 0) {
@@ -194,7 +199,9 @@ function writePage(
     results.push({ outcome: existing ? 'updated' : 'inserted', id: design.id });
     if (design.user) upsertUserSummary(db, design.user.id, design.user.screen_name, now, session);
     // Tags come only with the list form (spec §2.1): the user-designs form leaves them as they are.
-    pending.push({ raw, design, existing, tags: form === 'list' ? writeTagRows(db, (raw as { tags?: unknown }).tags, session) : [] });
+    pending.push({
+      raw, rawText: itemTexts?.[i], design, existing, tags: form === 'list' ? writeTagRows(db, (raw as { tags?: unknown }).tags, session) : [],
+    });
   });
   if (pending.length === 0) return results;
 
@@ -241,14 +248,14 @@ const INSERT_DESIGN: Record<DesignForm, string> = {
 };
 
 /** A design not cached yet: one row with everything, its taggings, and its search row from the same values. */
-function insertDesign(db: WritableDB, { raw, design, tags }: PendingWrite, form: DesignForm, now: number, flags: UpsertFlags, session: DesignWriteSession): void {
+function insertDesign(db: WritableDB, { raw, rawText, design, tags }: PendingWrite, form: DesignForm, now: number, flags: UpsertFlags, session: DesignWriteSession): void {
   const author = authorOf(design, flags, undefined);
   // Deferred with the search row, the description's text is made when the row is (search-backlog.ts).
   const descriptionText = session.options.deferSearchRows ? '' : htmlToPlainText(design.description);
   prepared(db, INSERT_DESIGN[form]).run(
     design.id, design.slug ?? null, design.name, design.excerpt, descriptionText, design.license, design.state,
     design.user_id, author, design.primary_image_id, design.created_at, design.updated_at, timestampMs(design.created_at),
-    timestampMs(design.updated_at), JSON.stringify(raw), design.updated_at, flags.inListing ? 1 : 0, flags.own ? 1 : 0, now,
+    timestampMs(design.updated_at), rawText ?? JSON.stringify(raw), design.updated_at, flags.inListing ? 1 : 0, flags.own ? 1 : 0, now,
     popularityOf(raw) ?? 0,
   );
   linkTags(db, design.id, tags);
@@ -260,7 +267,7 @@ function insertDesign(db: WritableDB, { raw, design, tags }: PendingWrite, form:
 
 /** A cached design whose data changed: the columns unless the cache holds newer data from the other form. */
 function updateDesign(
-  db: WritableDB, { raw, design, existing, tags }: PendingWrite, form: DesignForm, now: number, flags: UpsertFlags,
+  db: WritableDB, { raw, rawText, design, existing, tags }: PendingWrite, form: DesignForm, now: number, flags: UpsertFlags,
 ): void {
   const updatedMs = timestampMs(design.updated_at);
   const takeColumns = !existing || existing.updated_ms === null || updatedMs === null || updatedMs >= existing.updated_ms;
@@ -272,7 +279,7 @@ function updateDesign(
     form === 'list'
       ? `UPDATE designs SET list_json = ?, list_updated_at = ?, fetched_at = ? WHERE id = ?`
       : `UPDATE designs SET user_form_json = ?, user_form_updated_at = ?, fetched_at = ? WHERE id = ?`,
-  ).run(JSON.stringify(raw), design.updated_at, now, design.id);
+  ).run(rawText ?? JSON.stringify(raw), design.updated_at, now, design.id);
   setDesignFlags(db, design.id, flags);
   if (form === 'list') {
     prepared(db, 'DELETE FROM design_tags WHERE design_id = ?').run(design.id);

@@ -4,7 +4,8 @@ import type { SearchRowsTiming } from './pull-types';
 /** What the pull's writer thread is asked (pull-writer-worker.ts), one message at a time, answered in order. */
 export type WriterRequest =
   /**
-   * A page of a listing, as JSON text (cheaper to copy between threads than the parsed objects); `remakeIndex`: then
+   * A page of a listing, as JSON text (cheaper to copy between threads than the parsed objects; its designs as the
+   * service wrote them when the walk had their texts, which the thread keeps as they are); `remakeIndex`: then
    * one of the indexes a bulk fill set aside is made again (PullWriter spreads them over the walk's last pages).
    */
   | { kind: 'page'; itemsJson: string; form: DesignForm; at: number; flags: UpsertFlags; remakeIndex: boolean }

@@ -5,6 +5,7 @@
  * that fails leaves the pages before it written, as on the main thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { jsonArrayElementTexts } from '../api/json-array-elements';
 import { adoptSqliteNativeBinding } from '../sqlite/open-sqlite';
 import { openCacheDatabase } from './cache-database';
 import { endBulkFill, remakeSetAsideIndexQuietly } from './bulk-fill';
@@ -46,7 +47,7 @@ function writePages(pages: Extract<WriterRequest, { kind: 'page' }>[]): void {
         }
         try {
           const items = JSON.parse(page.itemsJson) as unknown[];
-          const results = upsertDesigns(db, items, page.form, page.at, page.flags, session);
+          const results = upsertDesigns(db, items, page.form, page.at, page.flags, session, jsonArrayElementTexts(page.itemsJson) ?? undefined);
           newDesigns += results.filter((result) => result.outcome === 'inserted').length;
           answers.push({ kind: 'written', results });
         } catch (error) {

@@ -108,7 +108,8 @@ export class PullWriter {
     return (this.worker ?? this.starting)?.whenReady ?? Promise.resolve(false);
   }
 
-  write(items: readonly unknown[], form: DesignForm, at: number, flags: UpsertFlags): PageWrite {
+  /** Writes a page of designs; `itemTexts`, when given, are the items' JSON as the service sent them (kept as they are). */
+  write(items: readonly unknown[], form: DesignForm, at: number, flags: UpsertFlags, itemTexts?: readonly string[]): PageWrite {
     const remakeIndex = this.remakesAnIndex(items.length);
     if (this.starting?.ready) [this.worker, this.starting] = [this.starting, null];
     // A thread that stopped (its page failed, and the walk with it) is not asked again: this thread writes on.
@@ -117,7 +118,8 @@ export class PullWriter {
       // The thread's connection cannot write while this one holds its transaction open.
       this.commit();
       const write = { settled: false } as { results: Promise<UpsertResult[]>; settled: boolean };
-      write.results = this.worker.ask({ kind: 'page', itemsJson: JSON.stringify(items), form, at, flags, remakeIndex })
+      const itemsJson = itemTexts?.length === items.length ? `[${itemTexts.join(',')}]` : JSON.stringify(items);
+      write.results = this.worker.ask({ kind: 'page', itemsJson, form, at, flags, remakeIndex })
         .then((reply) => (reply as Extract<WriterReply, { kind: 'written' }>).results)
         .finally(() => (write.settled = true));
       return write;
@@ -130,7 +132,7 @@ export class PullWriter {
         this.db.exec('BEGIN');
         this.transactionOpen = true;
       }
-      const results = upsertDesigns(this.db, items, form, at, flags, this.session);
+      const results = upsertDesigns(this.db, items, form, at, flags, this.session, itemTexts);
       if (remakeIndex) remakeSetAsideIndexQuietly(this.db);
       this.writtenHere += items.length;
       this.uncommitted += items.length;

@@ -1,7 +1,7 @@
 import { rmSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../../electron/engine/api/service-client';
 import { openDesignCache, type DesignCache } from '../../../electron/engine/cache/design-cache';
 import { listCachedDesigns, searchCachedDesigns } from '../../../electron/engine/cache/design-reads';
@@ -11,6 +11,7 @@ import { PullWriter, runningWriterThreads } from '../../../electron/engine/cache
 import { PAGES_AHEAD } from '../../../electron/engine/cache/pull-walk';
 import { beginBulkFill, INDEXES_SET_ASIDE_FOR_BULK_FILL } from '../../../electron/engine/cache/bulk-fill';
 import { startTestService, type TestService } from '../../support/local-service';
+import { sendJson, sendText, useMisbehavingServices } from '../../support/misbehaving-service';
 import { dumpDesignWrites, listFormDesign, tempDir } from './cache-fixtures';
 
 const dirs: string[] = [];
@@ -105,6 +106,46 @@ describe('the pull\'s writer', () => {
       expect(other.prepare(`SELECT rowid FROM designs_fts WHERE designs_fts MATCH '"failure"'`).pluck().all()).toEqual([4]);
     } finally {
       other.close();
+    }
+  });
+});
+
+const serviceOfItsOwnWriting = useMisbehavingServices(afterEach);
+
+describe('a pull, on either thread', () => {
+  /** Designs written as a service may write them: indented, characters escaped, a count past what a double holds. */
+  const WRITTEN = [
+    `{"id": 7, "name": "Caf\\u00e9 \\"table\\"", "updated_at": "2026-01-01T00:00:00.000+00:00", "download_count": 12345678901234567891,
+     "tags": [{"id": 3, "name": "furniture", "taggings_count": 1.0}]}`,
+    '{"id":8,"name":"Stool","excerpt":"a [short] one, with {braces}","updated_at":"2026-01-01T00:00:00.000+00:00"}',
+  ];
+  const LISTING = `\uFEFF[\n  ${WRITTEN.join(' ,\n  ')}\n]\n`;
+
+  const stored = (cache: DesignCache) => (cache.db.prepare('SELECT list_json FROM designs ORDER BY id').all() as { list_json: string }[]).map((row) => row.list_json);
+
+  it('keeps each design as the service wrote it', async () => {
+    const service = await serviceOfItsOwnWriting((_request, response, seen) => {
+      if (seen.path === '/v1/designs') sendText(response, LISTING, 200, 'application/json; charset=utf-8');
+      else sendJson(response, { error: 'Not found' }, 404);
+    });
+    const cache = scratchCache();
+    const summary = await pullDesigns(new ServiceClient({ baseUrl: service.url, token: () => null }), cache.db, cache.files, { pageSize: 10 });
+    expect(summary.designs).toMatchObject({ inserted: 2, skipped: 0 });
+    expect(stored(cache)).toEqual(WRITTEN);
+    expect(listCachedDesigns(cache.reader, { limit: 10 }).map((design) => design.name)).toEqual(['Stool', 'Café "table"']);
+  });
+
+  it('keeps them so on its own thread too, and writes them out itself when their texts are not known', async () => {
+    const items = JSON.parse(LISTING.slice(1)) as unknown[];
+    for (const texts of [WRITTEN, undefined]) {
+      const cache = scratchCache();
+      const writer = new PullWriter(cache.db, 0);
+      writer.expect(1);
+      expect(await writer.threadReady()).toBe(true);
+      await writer.write(items, 'list', 1_700_000_000_000, { inListing: true }, texts).results;
+      await writer.endWalk();
+      await writer.close();
+      expect(stored(cache)).toEqual(texts ?? items.map((item) => JSON.stringify(item)));
     }
   });
 });
