@@ -104,6 +104,17 @@ const SUMMARY_COLUMNS = `d.id, d.slug, d.name, d.excerpt, d.license, d.state, d.
 type SummaryRow = Omit<DesignSummary, 'own'> & { own: number };
 const toSummary = (row: SummaryRow): DesignSummary => ({ ...row, own: row.own === 1 });
 
+/** SUMMARY_COLUMNS read as an array: the objects better-sqlite3 makes of rows cost more than reading them (a page of search results, of the library). */
+type SummaryValues = [
+  id: number, slug: string | null, name: string, excerpt: string, license: string | null, state: string | null, userId: number | null,
+  author: string, primaryImageId: number | null, coverImageId: number | null, createdAt: string | null, updatedAt: string | null,
+  own: number, checkedAt: number,
+];
+const summaryOf = (row: SummaryValues): DesignSummary => ({
+  id: row[0], slug: row[1], name: row[2], excerpt: row[3], license: row[4], state: row[5], userId: row[6], author: row[7],
+  primaryImageId: row[8], coverImageId: row[9], createdAt: row[10], updatedAt: row[11], own: row[12] === 1, checkedAt: row[13],
+});
+
 const ORDER: Record<DesignSort, string> = {
   updated: 'd.updated_ms DESC, d.id DESC',
   created: 'd.created_ms DESC, d.id DESC',
@@ -179,8 +190,8 @@ export function listCachedDesigns(db: ReadableDB, options: ListOptions = {}): De
     `SELECT ${SUMMARY_COLUMNS} FROM (${filter.match !== undefined && sort === 'newest' ? newestMatchesSql(filter) : `SELECT d.id FROM designs d WHERE 1 ${filter.where} ORDER BY ${order}`}
        LIMIT @limit OFFSET @offset) page
      CROSS JOIN designs d ON d.id = page.id CROSS JOIN sync_state s WHERE s.id = 1 ORDER BY ${order}`,
-  ).all(params) as SummaryRow[];
-  return rows.map(toSummary);
+  ).raw(true).all(params) as SummaryValues[];
+  return rows.map(summaryOf);
 }
 
 /**
@@ -334,8 +345,8 @@ export function summariesByIds(db: ReadableDB, ids: readonly number[]): DesignSu
   if (ids.length === 0) return [];
   const rows = prepared(db, 
     `SELECT ${SUMMARY_COLUMNS} FROM designs d, sync_state s WHERE s.id = 1 AND d.id IN (SELECT value FROM json_each(?))`,
-  ).all(JSON.stringify(ids)) as SummaryRow[];
-  const byId = new Map(rows.map((row) => [row.id, toSummary(row)]));
+  ).raw(true).all(JSON.stringify(ids)) as SummaryValues[];
+  const byId = new Map(rows.map((row) => [row[0], summaryOf(row)]));
   return ids.map((id) => byId.get(id)).filter((s): s is DesignSummary => s !== undefined);
 }
 
