@@ -212,6 +212,8 @@ class DesignPass {
         this.record(base.path, file, local.entry, local.sha1);
         this.summary.adopted++;
         this.ctx.log('info', `${base.path} was changed the same way here and on the service: nothing to send.`, base.path);
+        // The record now holds the service's name: a rename there is followed now, or no later pass would.
+        if (file.name !== base.remoteName) await this.renameLocal(base.path, file);
         return;
       }
       await this.conflict(base.path, file, temp, pending?.id ?? null);
@@ -403,14 +405,15 @@ class DesignPass {
       copy = `${this.folder}/${conflictCopyName(name, at, n)}`;
       if (await renameNoClobber(this.abs(path), this.abs(copy))) break;
     }
-    await this.place(file, path, fetched, 'conflict');
+    // Renamed on the service too: its version takes its new name (its record holds that name, so no later pass would).
+    const servicePath = (await this.place(file, path, fetched, 'conflict')) ? (await this.renameLocal(path, file)) ?? path : path;
     const copyEntry = await statEntry(this.abs(copy));
     this.summary.conflicts++;
-    const reason = `${path} was changed both here and on the service. The service's version is now ${name}; yours was kept as ${leaf(copy)}. ` +
+    const reason = `${path} was changed both here and on the service. The service's version is now ${leaf(servicePath)}; yours was kept as ${leaf(copy)}. ` +
       'Merge your changes into it and delete the copy (or confirm to upload the copy as a new file).';
     const item = this.ctx.queue.enqueue({
       kind: 'upload', path: copy, folder: this.folder, designId: this.designId, fileKind: file.kind,
-      payload: { name: leaf(copy).normalize('NFC'), conflictOf: path, localChangedAt: copyEntry?.mtimeMs ?? null, remoteChangedAt: file.updatedAt },
+      payload: { name: leaf(copy).normalize('NFC'), conflictOf: servicePath, localChangedAt: copyEntry?.mtimeMs ?? null, remoteChangedAt: file.updatedAt },
       file: copyEntry ? { size: copyEntry.size, mtimeMs: copyEntry.mtimeMs, sha1: await sha1File(this.abs(copy)) } : null,
       attention: { kind: 'conflict', reason },
     });
@@ -419,15 +422,15 @@ class DesignPass {
     this.ctx.emit({ type: 'enqueued', item });
   }
 
-  /** The service renamed a file: the local one follows when its new name is free. */
-  private async renameLocal(path: string, file: RemoteFile): Promise<void> {
+  /** The service renamed a file: the local one follows when its new name is free. The path it now has, null when it did not move. */
+  private async renameLocal(path: string, file: RemoteFile): Promise<string | null> {
     const dir = join(this.root, this.folder);
     const entries = (await readFolder(dir)) ?? [];
     const wanted = localNameFor(file.kind, file);
-    if (nameKey(wanted) === nameKey(leaf(path))) return;
+    if (nameKey(wanted) === nameKey(leaf(path))) return null;
     const target = uniqueName(wanted, (key) => entries.some((e) => nameKey(e.name) === key), true);
     const toPath = `${this.folder}/${target}`;
-    if (!(await renameNoClobber(this.abs(path), this.abs(toPath)))) return;
+    if (!(await renameNoClobber(this.abs(path), this.abs(toPath)))) return null;
     const entry = await statEntry(this.abs(toPath));
     this.ctx.base.move(path, toPath, entry
       ? { remoteName: file.name, remoteUpdatedAt: file.updatedAt, mtimeMs: entry.mtimeMs, inode: entry.inode }
@@ -435,6 +438,7 @@ class DesignPass {
     this.summary.renamed++;
     this.ctx.log('info', `${path} was renamed on the service: renamed here to ${target}.`, toPath);
     this.ctx.emit({ type: 'renamed-local', fromPath: path, toPath });
+    return toPath;
   }
 
   private record(path: string, file: RemoteFile, entry: LocalEntry, sha1: string): void {

@@ -92,6 +92,57 @@ describe('a file changed here and on the service before the change here is sent'
     expect(again.scan!.enqueued).toBe(0);
     expect(again.remote!.renamed).toBe(0);
   });
+  it('renamed and replaced on the service while changed here: the service\'s version comes in under its new name, yours is kept beside it (found by the sync fuzz test, seed 9912)', async () => {
+    const { computer, api, design, folder, dir } = await syncedFolder(service, 'renamed-replaced-and-edited', 0, computers);
+    writeFileSync(join(dir, 'gear.scad'), 'first');
+    await computer.engine.syncOnce({ settle: 'wait' });
+    await send(computer);
+    const [document] = await api.listDocuments(design.id);
+
+    writeFileSync(join(dir, 'gear.scad'), 'mine');
+    await computer.engine.scan({ settle: 'wait' });
+    const theirs = join(tmpdir(), `theirs-${process.pid}.scad`);
+    writeFileSync(theirs, 'theirs');
+    await api.updateDocument(design.id, document!.id, { name: 'spur.scad' }, { path: theirs, fileName: 'spur.scad' });
+    await computer.engine.syncOnce({ settle: 'wait' });
+
+    const names = readdirSync(dir).sort();
+    expect(names).toHaveLength(2);
+    expect(names).toContain('spur.scad');
+    expect(readFileSync(join(dir, 'spur.scad'), 'utf8')).toBe('theirs');
+    const copy = names.find((name) => name !== 'spur.scad')!;
+    expect(copy).toMatch(/^gear \(conflicted copy .*\)\.scad$/);
+    expect(readFileSync(join(dir, copy), 'utf8')).toBe('mine');
+    const [held] = pending(computer);
+    expect(held).toMatchObject({ kind: 'upload', path: `${folder}/${copy}`, attention: 'conflict' });
+    expect(held!.reason).toContain('The service\'s version is now spur.scad');
+    expect((held!.payload as { conflictOf?: string }).conflictOf).toBe(`${folder}/spur.scad`);
+    // Nothing left to follow: the next pass changes nothing.
+    const again = await computer.engine.syncOnce({ settle: 'wait' });
+    expect(again.remote!.renamed).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(names);
+  });
+
+  it('renamed on the service and changed the same way on both sides: nothing is sent, and the name here follows', async () => {
+    const { computer, api, design, dir } = await syncedFolder(service, 'renamed-and-changed-alike', 0, computers);
+    writeFileSync(join(dir, 'gear.scad'), 'first');
+    await computer.engine.syncOnce({ settle: 'wait' });
+    await send(computer);
+    const [document] = await api.listDocuments(design.id);
+
+    writeFileSync(join(dir, 'gear.scad'), 'same');
+    await computer.engine.scan({ settle: 'wait' });
+    const same = join(tmpdir(), `same-${process.pid}.scad`);
+    writeFileSync(same, 'same');
+    await api.updateDocument(design.id, document!.id, { name: 'spur.scad' }, { path: same, fileName: 'spur.scad' });
+    await computer.engine.syncOnce({ settle: 'wait' });
+
+    expect(readdirSync(dir)).toEqual(['spur.scad']);
+    expect(readFileSync(join(dir, 'spur.scad'), 'utf8')).toBe('same');
+    expect(pending(computer)).toEqual([]);
+    expect((await api.listDocuments(design.id)).map((d) => d.name)).toEqual(['spur.scad']);
+  });
+
   it('replaced on the service, then renamed here before the replacement came: the rename is sent and the service\'s version comes in under the new name (found by the sync fuzz test, seed 9604)', async () => {
     const { computer, api, design, dir } = await syncedFolder(service, 'replaced-then-renamed', 0, computers);
     writeFileSync(join(dir, 'gear.scad'), 'first');
