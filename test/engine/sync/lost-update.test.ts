@@ -18,6 +18,27 @@ afterEach(async () => {
   for (const computer of computers.splice(0)) await computer.dispose();
 });
 
+/**
+ * gear.scad synced; then changed here to `here` (queued, not sent), and on the service renamed spur.scad and replaced
+ * with `there` by another computer; then a sync pass.
+ */
+async function renamedAndReplacedWhileChangedHere(screenName: string, contents: { here: string; there: string }) {
+  const synced = await syncedFolder(service, screenName, 0, computers);
+  const { computer, api, design, dir } = synced;
+  writeFileSync(join(dir, 'gear.scad'), 'first');
+  await computer.engine.syncOnce({ settle: 'wait' });
+  await send(computer);
+  const [document] = await api.listDocuments(design.id);
+
+  writeFileSync(join(dir, 'gear.scad'), contents.here);
+  await computer.engine.scan({ settle: 'wait' });
+  const theirs = join(tmpdir(), `${screenName}-${process.pid}.scad`);
+  writeFileSync(theirs, contents.there);
+  await api.updateDocument(design.id, document!.id, { name: 'spur.scad' }, { path: theirs, fileName: 'spur.scad' });
+  await computer.engine.syncOnce({ settle: 'wait' });
+  return synced;
+}
+
 describe('a file changed here and on the service before the change here is sent', () => {
   it('is not sent over the service\'s version: both are kept (found by the sync fuzz test, seed 1003)', async () => {
     const { token } = service.addUser('lost-update');
@@ -93,18 +114,7 @@ describe('a file changed here and on the service before the change here is sent'
     expect(again.remote!.renamed).toBe(0);
   });
   it('renamed and replaced on the service while changed here: the service\'s version comes in under its new name, yours is kept beside it (found by the sync fuzz test, seed 9912)', async () => {
-    const { computer, api, design, folder, dir } = await syncedFolder(service, 'renamed-replaced-and-edited', 0, computers);
-    writeFileSync(join(dir, 'gear.scad'), 'first');
-    await computer.engine.syncOnce({ settle: 'wait' });
-    await send(computer);
-    const [document] = await api.listDocuments(design.id);
-
-    writeFileSync(join(dir, 'gear.scad'), 'mine');
-    await computer.engine.scan({ settle: 'wait' });
-    const theirs = join(tmpdir(), `theirs-${process.pid}.scad`);
-    writeFileSync(theirs, 'theirs');
-    await api.updateDocument(design.id, document!.id, { name: 'spur.scad' }, { path: theirs, fileName: 'spur.scad' });
-    await computer.engine.syncOnce({ settle: 'wait' });
+    const { computer, folder, dir } = await renamedAndReplacedWhileChangedHere('renamed-replaced-and-edited', { here: 'mine', there: 'theirs' });
 
     const names = readdirSync(dir).sort();
     expect(names).toHaveLength(2);
@@ -124,18 +134,7 @@ describe('a file changed here and on the service before the change here is sent'
   });
 
   it('renamed on the service and changed the same way on both sides: nothing is sent, and the name here follows', async () => {
-    const { computer, api, design, dir } = await syncedFolder(service, 'renamed-and-changed-alike', 0, computers);
-    writeFileSync(join(dir, 'gear.scad'), 'first');
-    await computer.engine.syncOnce({ settle: 'wait' });
-    await send(computer);
-    const [document] = await api.listDocuments(design.id);
-
-    writeFileSync(join(dir, 'gear.scad'), 'same');
-    await computer.engine.scan({ settle: 'wait' });
-    const same = join(tmpdir(), `same-${process.pid}.scad`);
-    writeFileSync(same, 'same');
-    await api.updateDocument(design.id, document!.id, { name: 'spur.scad' }, { path: same, fileName: 'spur.scad' });
-    await computer.engine.syncOnce({ settle: 'wait' });
+    const { computer, api, design, dir } = await renamedAndReplacedWhileChangedHere('renamed-and-changed-alike', { here: 'same', there: 'same' });
 
     expect(readdirSync(dir)).toEqual(['spur.scad']);
     expect(readFileSync(join(dir, 'spur.scad'), 'utf8')).toBe('same');
