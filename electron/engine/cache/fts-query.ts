@@ -25,31 +25,35 @@ export function ftsWholeWordQuery(input: string, maxWords = 12): string | null {
   return words.map((word) => `"${word.replace(/"/g, '""')}"`).join(' ');
 }
 
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+
 /** Case and accents folded as the tokenizer's remove_diacritics does, so "Café" and "cafe" compare equal. */
 export function foldForSearch(text: string): string {
-  if (/^[\x00-\x7f]*$/.test(text)) return text.toLowerCase();
+  if (ASCII_ONLY.test(text)) return text.toLowerCase();
   return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
 }
 
 const WORD_CHAR = /[\p{L}\p{N}\p{Co}]/u;
+/** a-z and 0-9: the ASCII characters of folded text that are part of a word. */
+const isAsciiWordCode = (code: number) => (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39);
+
 /** Whether a character of folded text is part of a word: a-z and 0-9 of ASCII, and letters, digits and private-use characters past it. */
 function isWordChar(char: string | undefined): boolean {
   if (char === undefined) return false;
   const code = char.charCodeAt(0);
-  if (code < 0x80) return (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39);
-  return WORD_CHAR.test(char);
+  return code < 0x80 ? isAsciiWordCode(code) : WORD_CHAR.test(char);
 }
 
 const LETTERS_AND_DIGITS = /[\p{L}\p{N}]+/gu;
 
 /** How many runs of letters and digits `text` (folded) holds: its words, for ranking a shorter name first. */
 export function countWords(text: string): number {
-  if (!/^[\x00-\x7f]*$/.test(text)) return text.match(LETTERS_AND_DIGITS)?.length ?? 0;
+  if (!ASCII_ONLY.test(text)) return text.match(LETTERS_AND_DIGITS)?.length ?? 0;
   let words = 0;
   let inWord = false;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    const wordChar = (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39);
+    const wordChar = isAsciiWordCode(code) || (code >= 0x41 && code <= 0x5a);
     if (wordChar && !inWord) words++;
     inWord = wordChar;
   }

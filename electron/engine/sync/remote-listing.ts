@@ -1,6 +1,7 @@
 import type { Document, Image } from '../../../shared';
 import type { ServiceClient } from '../api/service-client';
 import { isServiceError } from '../api/service-error';
+import { serviceSha1 } from '../api/tolerant-readers';
 import type { BaseFile } from '../sync-state/base-files';
 
 /** An image or document of an own design, as the service listed it. */
@@ -26,15 +27,13 @@ export interface DesignListing {
   files: Map<string, RemoteFile>;
 }
 
-const isSha1 = (value: unknown): value is string => typeof value === 'string' && /^[0-9a-f]{40}$/i.test(value);
-
 export const remoteKey = (kind: 'image' | 'document', id: number) => `${kind}:${id}`;
 
 function toRemote(kind: 'image' | 'document', file: Image | Document): RemoteFile {
   const url = (file.file as { url?: string | null } | null)?.url ?? null;
   return {
     kind, id: file.id, name: file.name, updatedAt: file.updated_at ?? null, url,
-    sha1: kind === 'document' && isSha1((file as Document).modelhash) ? (file as Document).modelhash.toLowerCase() : null,
+    sha1: kind === 'document' ? serviceSha1(file) : null,
   };
 }
 

@@ -2,10 +2,9 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Document, Image } from '../../../../shared';
+import { serviceSha1 } from '../../api/tolerant-readers';
 import type { BaseFile } from '../../sync-state/base-files';
 import type { JobContext } from '../job';
-
-const isSha1 = (value: unknown): value is string => typeof value === 'string' && /^[0-9a-f]{40}$/i.test(value);
 
 /**
  * Whether the service's copy of a synced file holds other content than the last synced state: a document's
@@ -13,8 +12,8 @@ const isSha1 = (value: unknown): value is string => typeof value === 'string' &&
  * file) is settled by hashing the service's file.
  */
 export async function changedOnService(ctx: JobContext, remote: Image | Document, base: BaseFile): Promise<boolean> {
-  const modelhash = (remote as Document).modelhash;
-  if (isSha1(modelhash)) return modelhash.toLowerCase() !== base.sha1;
+  const sha1 = serviceSha1(remote);
+  if (sha1) return sha1 !== base.sha1;
   if ((remote.updated_at ?? null) === base.remoteUpdatedAt) return false;
   const url = (remote.file as { url?: string | null } | null)?.url;
   if (!url) return false;

@@ -1,5 +1,6 @@
 import type { Document, Image } from '../../../../shared';
 import { isServiceError } from '../../api/service-error';
+import { serviceSha1 } from '../../api/tolerant-readers';
 import { absolutePath, currentVersion, folderOf } from '../file-version';
 import { designGone, designIdOf, fileKindOf, NO_DESIGN_YET, pathOf, type Job, type JobContext, type JobResult } from '../job';
 import type { JobItem } from '../job-payloads';
@@ -14,9 +15,6 @@ function remoteIdOf(item: QueueItem, ctx: JobContext, fromPath: string): number 
 async function readRemote(ctx: JobContext, designId: number, kind: 'image' | 'document', remoteId: number): Promise<Image | Document> {
   return kind === 'image' ? ctx.client.getImage(designId, remoteId, ctx.signal) : ctx.client.getDocument(designId, remoteId, ctx.signal);
 }
-
-/** The service's SHA-1 of the record's file, where it gives one (a document's modelhash). */
-const remoteSha1 = (remote: Image | Document) => ('modelhash' in remote && /^[0-9a-f]{40}$/i.test(remote.modelhash) ? remote.modelhash.toLowerCase() : null);
 
 /**
  * The synced state follows the rename: the base moves to the new path, with the record's new name. Its time is taken
@@ -33,7 +31,7 @@ async function moved(item: RenameItem, ctx: JobContext, remote: Image | Document
     outcome: 'done', message,
     record: () => {
       const synced = ctx.baseFiles.get(fromPath) ?? ctx.baseFiles.byRemote(kind, remote.id);
-      const sameFile = synced !== null && remoteSha1(remote) === synced.sha1;
+      const sameFile = synced !== null && serviceSha1(remote) === synced.sha1;
       const changes = {
         remoteName: remote.name, ...(sameFile ? { remoteUpdatedAt: remote.updated_at } : {}), syncedAt: ctx.now(),
         ...(local ? { mtimeMs: local.mtimeMs, inode: local.inode } : {}),
