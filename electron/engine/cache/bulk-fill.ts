@@ -21,6 +21,16 @@ export const INDEXES_SET_ASIDE_FOR_BULK_FILL = [
  */
 export const BULK_FILL_FROM = 5_000;
 
+/**
+ * Up to this many designs, a bulk fill whose search rows are left behind the pull leaves the indexes it set aside
+ * behind it too: whoever fills the search index behind the pull makes them again, one between two of its slices (the
+ * library meanwhile sorts its few thousand rows without them). Made again at 10,000 designs, one took 4–10 ms; at
+ * 50,000, 26–117 ms, more than a slice should hold the engine's thread. At 10,000 designs the walk's CPU was 36–45 µs
+ * a design without them against 52–61 µs with them. A larger listing's are made by the walk's writer over its last
+ * pages.
+ */
+export const INDEXES_BEHIND_UP_TO = 20_000;
+
 /** FTS5's own defaults (automerge 4, crisismerge 16), given back when a bulk fill ends. */
 const SEARCH_INDEX_MERGES = { automerge: 4, crisismerge: 16 } as const;
 /**
@@ -94,6 +104,17 @@ export function endBulkFill(db: WritableDB): number {
   const undo = prepared(db, 'SELECT name, sql FROM bulk_fill_undo ORDER BY name').all() as UndoRow[];
   for (const row of undo) undoOne(db, row);
   return undo.length;
+}
+
+/**
+ * What undoes a walk's bulk fill when it ends: nothing (it was none), all of it, or FTS5's merges only (the indexes it
+ * set aside are left to whoever fills the search index behind the pull: INDEXES_BEHIND_UP_TO).
+ */
+export type BulkFillEnd = 'none' | 'all' | 'merges';
+
+export function endBulkFillAs(db: WritableDB, end: BulkFillEnd): void {
+  if (end === 'all') endBulkFill(db);
+  else if (end === 'merges') resumeSearchIndexMerges(db);
 }
 
 /** How many of the indexes a bulk fill set aside are not made again yet. */

@@ -54,7 +54,10 @@ export function startPull(client: ServiceClient, db: WritableDB, files: FileCach
   const signal = options.signal;
   const run: PullRun = {
     client, db, files, options, signal, started,
-    writer: new PullWriter(db, options.writerThreadFrom, options.bulkFillFrom, options.searchRows),
+    writer: new PullWriter(db, {
+      threadFrom: options.writerThreadFrom, bulkFillFrom: options.bulkFillFrom, searchRows: options.searchRows,
+      indexesBehindUpTo: options.indexesBehindUpTo,
+    }),
     now: options.now ?? Date.now,
     pageSize: options.pageSize ?? 100,
     concurrency: options.concurrency ?? 4,

@@ -42,10 +42,16 @@ export interface PullOptions {
    */
   bulkFillFrom?: number;
   /**
+   * Up to how many designs a bulk fill whose search rows are left behind the pull leaves the indexes it set aside
+   * behind it too (default bulk-fill.ts INDEXES_BEHIND_UP_TO).
+   */
+  indexesBehindUpTo?: number;
+  /**
    * When the search rows of the designs a walk adds are written: 'at-walk-end' (the default), in one batch as each
    * walk ends, so the pull returns with every design searchable; 'behind', not by the pull at all: they wait in the
    * search backlog (search-backlog.ts) for whoever fills it behind the pull (the engine's SearchIndexFill), and the
-   * walk costs only the design rows.
+   * walk costs only the design rows (a bulk fill of up to `indexesBehindUpTo` designs leaves the indexes it set aside
+   * behind it too).
    */
   searchRows?: SearchRowsTiming;
 }

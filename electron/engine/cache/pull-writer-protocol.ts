@@ -1,3 +1,4 @@
+import type { BulkFillEnd } from './bulk-fill';
 import type { DesignForm, UpsertFlags, UpsertResult } from './design-writes';
 import type { SearchRowsTiming } from './pull-types';
 
@@ -10,7 +11,7 @@ export type WriterRequest =
    */
   | { kind: 'page'; itemsJson: string; form: DesignForm; at: number; flags: UpsertFlags; remakeIndex: boolean }
   /** The walk ended: the search backlog's rows written (unless left behind the pull), and, when it was one, its bulk fill undone. */
-  | { kind: 'end-walk'; writeSearchRows: boolean; endBulkFill: boolean }
+  | { kind: 'end-walk'; writeSearchRows: boolean; bulkFill: BulkFillEnd }
   /** The pull's last write: the search index merged into one segment (after a pull that wrote many rows). */
   | { kind: 'optimize' }
   | { kind: 'close' };

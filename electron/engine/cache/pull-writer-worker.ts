@@ -8,7 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { jsonArrayElementTexts } from '../api/json-array-elements';
 import { adoptSqliteNativeBinding } from '../sqlite/open-sqlite';
 import { openCacheDatabase } from './cache-database';
-import { endBulkFill, remakeSetAsideIndexQuietly } from './bulk-fill';
+import { endBulkFillAs, remakeSetAsideIndexQuietly } from './bulk-fill';
 import { DesignWriteSession, upsertDesigns } from './design-writes';
 import { writeBackloggedSearchRows } from './search-backlog';
 import { optimizeSearchIndex } from './search-rows';
@@ -82,7 +82,7 @@ function handle(request: Exclude<WriterRequest, { kind: 'page' }>): void {
       walkFailed = false;
       newDesigns = 0;
       if (request.writeSearchRows) writeBackloggedSearchRows(db);
-      if (request.endBulkFill) endBulkFill(db);
+      endBulkFillAs(db, request.bulkFill);
     } else {
       optimizeSearchIndex(db);
     }

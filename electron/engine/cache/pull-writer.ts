@@ -2,7 +2,8 @@ import { Worker } from 'node:worker_threads';
 import { sqliteNativeBinding } from '../sqlite/open-sqlite';
 import { FROM_SOURCE, workerEntry } from '../sqlite/worker-entry';
 import {
-  beginBulkFill, BULK_FILL_FROM, endBulkFill, isInBulkFill, remakeSetAsideIndexQuietly, setAsideIndexesLeft, shouldFillInBulk,
+  beginBulkFill, BULK_FILL_FROM, endBulkFill, endBulkFillAs, INDEXES_BEHIND_UP_TO, isInBulkFill, remakeSetAsideIndexQuietly,
+  setAsideIndexesLeft, shouldFillInBulk, type BulkFillEnd,
 } from './bulk-fill';
 import type { WritableDB } from './cache-database';
 import { DesignWriteSession, upsertDesigns, type DesignForm, type UpsertFlags, type UpsertResult } from './design-writes';
@@ -58,12 +59,19 @@ export class PullWriter {
   /** Threads no longer written to, ended by close(). */
   private readonly retired: WorkerChannel[] = [];
 
-  constructor(
-    private readonly db: WritableDB,
-    private readonly workerFrom = DEFAULT_WORKER_FROM,
-    private readonly bulkFillFrom = BULK_FILL_FROM,
-    private readonly searchRows: SearchRowsTiming = 'at-walk-end',
-  ) {}
+  private readonly workerFrom: number;
+  private readonly bulkFillFrom: number;
+  private readonly searchRows: SearchRowsTiming;
+  private readonly indexesBehindUpTo: number;
+  /** Whether this writer's bulk fill leaves the indexes it set aside to whoever fills the search index behind the pull. */
+  private indexesBehind = false;
+
+  constructor(private readonly db: WritableDB, options: PullWriterOptions = {}) {
+    this.workerFrom = options.threadFrom ?? DEFAULT_WORKER_FROM;
+    this.bulkFillFrom = options.bulkFillFrom ?? BULK_FILL_FROM;
+    this.searchRows = options.searchRows ?? 'at-walk-end';
+    this.indexesBehindUpTo = options.indexesBehindUpTo ?? INDEXES_BEHIND_UP_TO;
+  }
 
   /** Told how many designs the listing holds (null: unknown); starts the thread once it is worth it. */
   expect(total: number | null): void {
@@ -81,6 +89,7 @@ export class PullWriter {
   fillInBulkWhenLarge(total: number | null): void {
     this.commit();
     this.inBulk = shouldFillInBulk(this.db, total, this.bulkFillFrom);
+    this.indexesBehind = this.inBulk && this.searchRows === 'behind' && (total ?? 0) <= this.indexesBehindUpTo;
     if (this.inBulk) {
       beginBulkFill(this.db);
       this.bulk = { listingTotal: total ?? 0, handed: 0, indexesAside: setAsideIndexesLeft(this.db) };
@@ -95,7 +104,7 @@ export class PullWriter {
    * a far link, 0.1 s at 10,000 designs the pull then no longer takes).
    */
   private remakesAnIndex(pageLength: number): boolean {
-    if (!this.inBulk || this.bulk.indexesAside === 0 || pageLength === 0) return false;
+    if (!this.inBulk || this.indexesBehind || this.bulk.indexesAside === 0 || pageLength === 0) return false;
     this.bulk.handed += pageLength;
     const pagesLeft = Math.ceil(Math.max(0, this.bulk.listingTotal - this.bulk.handed) / pageLength);
     if (pagesLeft >= this.bulk.indexesAside) return false;
@@ -162,18 +171,20 @@ export class PullWriter {
 
   /**
    * After a walk (ended or stopped, its pages settled): the search backlog's rows in one batch (unless they are left
-   * behind the pull); a bulk fill undone.
+   * behind the pull); a bulk fill undone (but for the indexes it leaves behind the pull).
    */
   async endWalk(): Promise<void> {
     this.commit();
     const writeSearchRows = this.searchRows === 'at-walk-end';
+    const bulkFill: BulkFillEnd = !this.inBulk ? 'none' : this.indexesBehind ? 'merges' : 'all';
     if (this.worker) {
-      await this.worker.ask({ kind: 'end-walk', writeSearchRows, endBulkFill: this.inBulk });
+      await this.worker.ask({ kind: 'end-walk', writeSearchRows, bulkFill });
     } else {
       if (writeSearchRows) writeBackloggedSearchRows(this.db);
-      if (this.inBulk) endBulkFill(this.db);
+      endBulkFillAs(this.db, bulkFill);
     }
     this.inBulk = false;
+    this.indexesBehind = false;
     this.session = new DesignWriteSession({ deferSearchRows: true });
   }
 
@@ -209,6 +220,16 @@ export class PullWriter {
     this.savedAutocheckpoint = this.db.pragma('wal_autocheckpoint', { simple: true }) as number;
     this.db.pragma(`wal_autocheckpoint = ${PULL_WAL_CHECKPOINT_PAGES}`);
   }
+}
+
+export interface PullWriterOptions {
+  /** From how many designs in a listing its pages are written on a thread of their own (default DEFAULT_WORKER_FROM). */
+  threadFrom?: number;
+  /** From how many designs a listing into a nearly empty cache is written in bulk (default bulk-fill.ts BULK_FILL_FROM). */
+  bulkFillFrom?: number;
+  searchRows?: SearchRowsTiming;
+  /** Up to how many designs a bulk fill leaves its set-aside indexes behind the pull with its search rows (default INDEXES_BEHIND_UP_TO). */
+  indexesBehindUpTo?: number;
 }
 
 let running = 0;

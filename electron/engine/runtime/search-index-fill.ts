@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { pauseSearchIndexMerges, resumeSearchIndexMerges } from '../cache/bulk-fill';
+import { pauseSearchIndexMerges, remakeOneSetAsideIndex, resumeSearchIndexMerges } from '../cache/bulk-fill';
 import type { WritableDB } from '../cache/cache-database';
 import { OPTIMIZE_AFTER_WRITES } from '../cache/pull-walk';
 import { cacheVersion } from '../cache/cache-version';
@@ -57,7 +57,9 @@ const afterIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Fills the search index behind the catalogue's pull (which leaves the rows of the designs it adds in the search
- * backlog: cache/search-backlog.ts), a slice at a time, letting the engine's requests run between slices. Search
+ * backlog: cache/search-backlog.ts), a slice at a time, letting the engine's requests run between slices. First it
+ * makes again, one between two slices, the library's indexes a small bulk fill left behind it (bulk-fill.ts
+ * INDEXES_BEHIND_UP_TO; the library's sorts are slower without them, never wrong). Search
  * meanwhile answers from what is indexed so far, and `waiting()` says how many designs it does not see yet. Once
  * the backlog is empty, the index's segments are merged, in slices too. A crash loses nothing: the backlog is
  * committed with the designs, and the engine starts the fill again when it next runs.
@@ -130,6 +132,7 @@ export class SearchIndexFill extends EventEmitter<SearchIndexFillEvents> {
       for (let more = true; more;) {
         await this.nextTurn();
         if (this.stopped || this.paused() || !this.db.open) return;
+        if (remakeOneSetAsideIndex(this.db)) continue;
         const waitingBefore = this.waiting();
         if (written === 0) sliceDesigns = Math.max(this.sliceDesigns, Math.ceil(waitingBefore / this.maxSlices));
         if (written === 0 && waitingBefore >= this.pauseMergesFrom) pauseSearchIndexMerges(this.db);

@@ -10,6 +10,7 @@ import { pullDesigns } from '../../../electron/engine/cache/pull';
 import { PullWriter, runningWriterThreads } from '../../../electron/engine/cache/pull-writer';
 import { PAGES_AHEAD } from '../../../electron/engine/cache/pull-walk';
 import { beginBulkFill, INDEXES_SET_ASIDE_FOR_BULK_FILL } from '../../../electron/engine/cache/bulk-fill';
+import { SearchIndexFill } from '../../../electron/engine/runtime/search-index-fill';
 import { startTestService, type TestService } from '../../support/local-service';
 import { sendJson, sendText, useMisbehavingServices } from '../../support/misbehaving-service';
 import { dumpDesignWrites, listFormDesign, tempDir } from './cache-fixtures';
@@ -55,10 +56,10 @@ async function writeWalk(writer: PullWriter, cache: DesignCache): Promise<Upsert
 describe('the pull\'s writer', () => {
   it('writes a walk on its thread exactly as on the main thread: rows, tags, authors, search rows, outcomes', async () => {
     const here = scratchCache();
-    const inThread = await writeWalk(new PullWriter(here.db, Number.POSITIVE_INFINITY), here);
+    const inThread = await writeWalk(new PullWriter(here.db, { threadFrom: Number.POSITIVE_INFINITY }), here);
 
     const there = scratchCache();
-    const writer = new PullWriter(there.db, 0);
+    const writer = new PullWriter(there.db, { threadFrom: 0 });
     writer.expect(1);
     expect(await writer.threadReady()).toBe(true);
     expect(runningWriterThreads()).toBe(1);
@@ -80,7 +81,7 @@ describe('the pull\'s writer', () => {
 
     const memory = openDesignCache({ cacheDatabase: ':memory:', fileCache: join(tempDir('pull-writer-memory'), 'files') });
     caches.push(memory);
-    const writer = new PullWriter(memory.db, 0);
+    const writer = new PullWriter(memory.db, { threadFrom: 0 });
     writer.expect(10_000);
     expect(await writer.threadReady()).toBe(false);
     await writeWalk(writer, memory);
@@ -91,7 +92,7 @@ describe('the pull\'s writer', () => {
     const cache = scratchCache();
     // The database refuses design 666 (as a full disk or a broken row would fail a page part-way).
     cache.db.exec(`CREATE TEMP TRIGGER refuse_666 BEFORE INSERT ON designs WHEN NEW.id = 666 BEGIN SELECT RAISE(ABORT, 'refused'); END`);
-    const writer = new PullWriter(cache.db, Number.POSITIVE_INFINITY);
+    const writer = new PullWriter(cache.db, { threadFrom: Number.POSITIVE_INFINITY });
     const at = 1_700_000_000_000;
     await writer.write([listFormDesign({ id: 1 }), listFormDesign({ id: 2 })], 'list', at, { inListing: true }).results;
     await expect(writer.write([listFormDesign({ id: 3 }), listFormDesign({ id: 666 })], 'list', at, { inListing: true }).results).rejects.toThrow('refused');
@@ -139,7 +140,7 @@ describe('a pull, on either thread', () => {
     const items = JSON.parse(LISTING.slice(1)) as unknown[];
     for (const texts of [WRITTEN, undefined]) {
       const cache = scratchCache();
-      const writer = new PullWriter(cache.db, 0);
+      const writer = new PullWriter(cache.db, { threadFrom: 0 });
       writer.expect(1);
       expect(await writer.threadReady()).toBe(true);
       await writer.write(items, 'list', 1_700_000_000_000, { inListing: true }, texts).results;
@@ -317,6 +318,48 @@ describe('a pull whose pages go to the writer thread', () => {
       });
       for (const seen of during) expect(seen).toEqual(allIndexes);
     });
+
+    it(`${where}, with its search rows left behind the pull, a small bulk fill leaves the indexes it set aside behind it too, its merges given back; the fill behind the pull makes them again first`, async () => {
+      await service.request('DELETE', '/__admin/faults');
+      const cache = scratchCache();
+      const allIndexes = indexNames(cache.db);
+      const setAsideIndexes: string[] = [...INDEXES_SET_ASIDE_FOR_BULK_FILL].sort();
+      const duringWalk: string[][] = [];
+      const summary = await pullDesigns(client, cache.db, cache.files, {
+        pageSize: 5, writerThreadFrom, bulkFillFrom: 10, indexesBehindUpTo: DESIGNS, searchRows: 'behind', imagePrefetchLimit: 0,
+        onProgress: (p) => { if (p.phase === 'designs' && p.done > 0) duringWalk.push(indexNames(cache.db)); },
+      });
+      expect(summary.designs).toMatchObject({ inserted: DESIGNS, skipped: 0 });
+      for (const seen of duringWalk) expect(seen).toEqual(allIndexes.filter((name) => !setAsideIndexes.includes(name)));
+      expect(indexNames(cache.db)).toEqual(allIndexes.filter((name) => !setAsideIndexes.includes(name)));
+      expect(setAside(cache.db)).toEqual(setAsideIndexes);
+      expect(merges(cache.db)).toEqual(DEFAULT_MERGES);
+      // Sorted right without them.
+      expect(byName(cache)).toEqual([...byName(cache)].sort((a, b) => a.localeCompare(b, 'en', { numeric: false, sensitivity: 'base' })));
+
+      const seenBetweenSlices: string[][] = [];
+      const fill = new SearchIndexFill(cache.db, { sliceDesigns: 10, nextTurn: async () => void seenBetweenSlices.push(setAside(cache.db)) });
+      fill.start();
+      await fill.whenIdle();
+      // One index a turn, in name order, before any search row is written.
+      expect(seenBetweenSlices.slice(0, setAsideIndexes.length + 1)).toEqual(setAsideIndexes.map((_, i) => setAsideIndexes.slice(i)).concat([[]]));
+      expect(indexNames(cache.db)).toEqual(allIndexes);
+      expect(setAside(cache.db)).toEqual([]);
+      expect(merges(cache.db)).toEqual(DEFAULT_MERGES);
+      expect(searchCachedDesigns(cache.reader, 'shelf bracket', { limit: 100 }).items).toHaveLength(DESIGNS);
+    });
+
+    it(`${where}, with its search rows left behind the pull, a bulk fill of more than indexesBehindUpTo designs makes its indexes again during the walk`, async () => {
+      await service.request('DELETE', '/__admin/faults');
+      const cache = scratchCache();
+      const allIndexes = indexNames(cache.db);
+      await pullDesigns(client, cache.db, cache.files, {
+        pageSize: 5, writerThreadFrom, bulkFillFrom: 10, indexesBehindUpTo: DESIGNS - 1, searchRows: 'behind', imagePrefetchLimit: 0,
+      });
+      expect(indexNames(cache.db)).toEqual(allIndexes);
+      expect(setAside(cache.db)).toEqual([]);
+      expect(merges(cache.db)).toEqual(DEFAULT_MERGES);
+    });
   }
 
   it('undoes its bulk fill when its walk fails part-way, and a small listing is written with every index', async () => {
@@ -356,14 +399,14 @@ describe('a bulk fill and another walk at the same time', () => {
     const cache = scratchCache();
     const names = () => cache.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL`).pluck().all() as string[];
     // The catalogue's pages go to its thread, as a listing this large's do in the app.
-    const catalogue = new PullWriter(cache.db, 0, 10);
+    const catalogue = new PullWriter(cache.db, { threadFrom: 0, bulkFillFrom: 10 });
     catalogue.expect(1_000);
     expect(await catalogue.threadReady()).toBe(true);
     catalogue.fillInBulkWhenLarge(1_000);
     expect(names()).not.toContain('designs_by_name');
     await catalogue.write(PAGES[0]!, 'list', 1_700_000_000_000, { inListing: true }).results;
 
-    const ownDesigns = new PullWriter(cache.db, Number.POSITIVE_INFINITY, 10);
+    const ownDesigns = new PullWriter(cache.db, { threadFrom: Number.POSITIVE_INFINITY, bulkFillFrom: 10 });
     await ownDesigns.write([listFormDesign({ id: 50, name: 'Own draft' })], 'user', 1_700_000_000_000, { own: true, ownScreenName: 'maker' }).results;
     await ownDesigns.endWalk();
     await ownDesigns.close();
