@@ -218,6 +218,7 @@ function writePage(
     if (write.existing) updateDesign(db, write, form, now, flags);
     else insertDesign(db, write, form, now, flags, session);
   }
+  linkTagsOfNewDesigns(db, pending);
   if (session.options.deferSearchRows) {
     addToSearchBacklog(db, pending.filter((write) => !write.existing).map((write) => ({ id: write.design.id, descriptionHtml: write.design.description })));
     noteSearchTerms(db, pending.filter((write) => write.existing).map((write) => write.design.id));
@@ -258,7 +259,7 @@ function insertDesign(db: WritableDB, { raw, rawText, design, tags }: PendingWri
     timestampMs(design.updated_at), rawText ?? JSON.stringify(raw), design.updated_at, flags.inListing ? 1 : 0, flags.own ? 1 : 0, now,
     popularityOf(raw) ?? 0,
   );
-  linkTags(db, design.id, tags);
+  // Its taggings follow, with those of the page's other new designs (linkTagsOfNewDesigns).
   if (session.options.deferSearchRows) return;
   const basedOn = basedOnText(raw);
   prepared(db, 'INSERT INTO designs_fts (rowid, name, excerpt, description, tags, author) VALUES (?, ?, ?, ?, ?, ?)')
@@ -373,6 +374,19 @@ function linkTags(db: WritableDB, designId: number, tags: readonly DesignTag[]):
   if (tags.length === 0) return;
   const link = prepared(db, 'INSERT OR IGNORE INTO design_tags (design_id, tag_id, position) VALUES (?, ?, ?)');
   for (const { tag, position } of tags) link.run(designId, tag.id, position);
+}
+
+/**
+ * Links the page's new designs to their tags in one statement (one statement a tagging cost a pull about 4 µs a
+ * design): by ascending design id, each design's tags in the order given, so the first position of a tag named twice
+ * is the one kept.
+ */
+function linkTagsOfNewDesigns(db: WritableDB, pending: readonly PendingWrite[]): void {
+  const links: [number, number, number][] = [];
+  for (const { existing, design, tags } of pending) if (!existing) for (const { tag, position } of tags) links.push([design.id, tag.id, position]);
+  if (links.length === 0) return;
+  prepared(db, 'INSERT OR IGNORE INTO design_tags (design_id, tag_id, position) SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?)')
+    .run(JSON.stringify(links));
 }
 
 /** A design's tag names as its search row holds them: each tag once, by tag id (as search-rows.ts reads them from design_tags). */
