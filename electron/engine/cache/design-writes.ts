@@ -208,9 +208,9 @@ function writePage(
   // Then the design rows, their taggings and their search rows, by ascending id.
   pending.sort((a, b) => a.design.id - b.design.id);
   const fresh = pending.filter((write) => !write.existing).map((write) => write.design.id);
+  const freshJson = JSON.stringify(fresh);
   if (fresh.length > 0) {
     // Leftovers of an earlier copy of a design not cached now (foreign keys normally remove them with it).
-    const freshJson = JSON.stringify(fresh);
     prepared(db, 'DELETE FROM designs_fts WHERE rowid IN (SELECT value FROM json_each(?))').run(freshJson);
     if (form === 'list') prepared(db, 'DELETE FROM design_tags WHERE design_id IN (SELECT value FROM json_each(?))').run(freshJson);
   }
@@ -220,7 +220,7 @@ function writePage(
   }
   linkTagsOfNewDesigns(db, pending);
   if (session.options.deferSearchRows) {
-    addToSearchBacklog(db, pending.filter((write) => !write.existing).map((write) => ({ id: write.design.id, descriptionHtml: write.design.description })));
+    if (fresh.length > 0) addToSearchBacklog(db, freshJson);
     noteSearchTerms(db, pending.filter((write) => write.existing).map((write) => write.design.id));
   } else {
     noteSearchTerms(db, pending.map((write) => write.design.id));

@@ -140,15 +140,18 @@ describe('design writes', () => {
     upsertDesigns(db, [listFormDesign({ id: 3, description: '<p>Cherry</p>', updated_at: at(4) })], 'list', 3, {}, session);
     // 4: edited here (waiting to be sent).
     applyLocalDesignEdit(db, 4, { description: '<p>Edited oak</p>' });
+    // 6: cached from its user-designs form only.
+    upsertDesigns(db, [{ ...listFormDesign({ id: 6, description: '<p>Pine &amp; ash</p>', updated_at: at(2) }), tags: undefined }], 'user', 3, { own: true, ownScreenName: 'me' }, session);
 
     writeBackloggedSearchRows(db);
-    expect([1, 2, 3, 4, 5].map(text)).toEqual(['New maple', 'Old walnut 2', 'Cherry', 'Edited oak', 'Old walnut 5']);
+    expect([1, 2, 3, 4, 5, 6].map(text)).toEqual(['New maple', 'Old walnut 2', 'Cherry', 'Edited oak', 'Old walnut 5', 'Pine & ash']);
+    expect(found('pine')).toEqual([6]);
     expect(found('walnut')).toEqual([2, 5]);
     expect(found('maple')).toEqual([1]);
     expect(found('birch')).toEqual([]);
     expect(found('cherry')).toEqual([3]);
     expect(found('oak')).toEqual([4]);
-    expect(db.prepare('SELECT count(*) AS n FROM designs_fts').get()).toEqual({ n: 5 });
+    expect(db.prepare('SELECT count(*) AS n FROM designs_fts').get()).toEqual({ n: 6 });
     expect(db.pragma('integrity_check')).toEqual([{ integrity_check: 'ok' }]);
     db.exec(`INSERT INTO designs_fts (designs_fts, rank) VALUES ('integrity-check', 1)`);
   });

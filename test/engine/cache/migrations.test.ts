@@ -91,6 +91,15 @@ describe('cache migrations', () => {
     expect(db.prepare('SELECT design_id, description_html FROM search_backlog').all()).toEqual([{ design_id: 1, description_html: null }]);
   });
 
+  it('0015 keeps a backlog\'s designs, each waiting for its description text as it did (a flag now, the HTML read from its form)', () => {
+    const db = databaseAt(14);
+    insertDesign(db, 1);
+    insertDesign(db, 2);
+    db.prepare(`INSERT INTO search_backlog (design_id, description_html) VALUES (1, '<p>A hinge</p>'), (2, NULL)`).run();
+    migrateCache(db, ':memory:', 15);
+    expect(db.prepare('SELECT * FROM search_backlog ORDER BY design_id').all()).toEqual([{ design_id: 1, text_pending: 1 }, { design_id: 2, text_pending: 0 }]);
+  });
+
   it('0005 gives every design its popularity from the forms already cached, and sorts by it with an index', () => {
     const db = databaseAt(4);
     insertDesign(db, 1, { json: '{"id":1,"last_trending_popularity":2.5}' });

@@ -13,6 +13,7 @@ import { migration0011SearchTerms } from './0011-search-terms';
 import { migration0012LicenseByIdIndex } from './0012-license-by-id-index';
 import { migration0013SearchBacklog } from './0013-search-backlog';
 import { migration0014BacklogDescriptions } from './0014-backlog-descriptions';
+import { migration0015BacklogTextFlag } from './0015-backlog-text-flag';
 
 /** Ordered; only ever appended to. Index + 1 is the schema version it produces (PRAGMA user_version). */
 export const CACHE_MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
@@ -30,4 +31,5 @@ export const CACHE_MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = 
   migration0012LicenseByIdIndex,
   migration0013SearchBacklog,
   migration0014BacklogDescriptions,
+  migration0015BacklogTextFlag,
 ];
