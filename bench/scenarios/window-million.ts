@@ -6,7 +6,7 @@ import { percentile, round, type ScenarioResult } from '../support/measure';
 import { pageQueries } from '../support/search-probe';
 import { queries } from '../support/search-queries';
 import { openBenchWindow, spread, waitForProbe, type BenchWindow } from '../support/window';
-import { FIRST_RENDER_GOAL_MS, measureFirstRender } from './window-first-render';
+import { FIRST_RENDER_GOAL_MS, measureFirstRender, NAVIGATIONS } from './window-first-render';
 import { measureScroll } from './window-scroll';
 import { expectedFor, KEYSTROKE_GOAL_MS, keystrokeFigures, typeQueries } from './window-search';
 
@@ -88,7 +88,7 @@ export async function windowMillionScenario(designs = 1_000_000, name = 'window-
     const licensedPageP95 = round(percentile(licensedPages, 95), 1);
     return {
       name,
-      description: `the library in Chromium over design-sync ui with ${designs} cached designs: first render (12 warm, 12 cold navigations), `
+      description: `the library in Chromium over design-sync ui with ${designs} cached designs: first render (${NAVIGATIONS} warm, ${NAVIGATIONS} cold navigations), `
         + `${typed.keystrokes} keystrokes without and ${licensed.keystrokes} with a license filter, ${pages.length} library.page requests `
         + `without and with it (counts stop at ${DEFAULT_COUNT_BOUND}), exact counts, and ${SCROLL_FRAMES} frames of scrolling`,
       metrics: {
