@@ -283,6 +283,7 @@ function updateDesign(
   ).run(rawText ?? JSON.stringify(raw), design.updated_at, now, design.id);
   setDesignFlags(db, design.id, flags);
   if (form === 'list') {
+    // Linked at once, not with the page's new designs (linkTagsOfNewDesigns): its search row, rewritten below, reads them.
     prepared(db, 'DELETE FROM design_tags WHERE design_id = ?').run(design.id);
     linkTags(db, design.id, tags);
   }

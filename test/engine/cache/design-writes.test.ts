@@ -83,6 +83,20 @@ describe('design writes', () => {
     expect(dump(byPage)).toEqual(dump(oneByOne));
   });
 
+  it('a design written again with other tags is found by its new tags only, and keeps them when its user-designs form comes', () => {
+    const db = openCacheDatabase(':memory:');
+    const tagsOf = (id: number) => db.prepare('SELECT t.name FROM design_tags dt JOIN tags t ON t.id = dt.tag_id WHERE dt.design_id = ? ORDER BY dt.position').pluck().all(id);
+    const found = (q: string) => searchCachedDesigns(db, q).items.map((d) => d.id);
+    upsertDesigns(db, [listFormDesign({ id: 1, tags: ['walnut', 'shelf'] }), listFormDesign({ id: 2, tags: ['walnut'] })], 'list', 1);
+    upsertDesigns(db, [listFormDesign({ id: 1, tags: ['maple', 'shelf'], updated_at: '2026-05-01T10:00:00.000+00:00' })], 'list', 2);
+    expect(tagsOf(1)).toEqual(['maple', 'shelf']);
+    expect(found('walnut')).toEqual([2]);
+    expect(found('maple')).toEqual([1]);
+    upsertDesigns(db, [{ ...listFormDesign({ id: 1, updated_at: '2026-06-01T10:00:00.000+00:00' }), tags: undefined }], 'user', 3, { own: true, ownScreenName: 'me' });
+    expect(tagsOf(1)).toEqual(['maple', 'shelf']);
+    expect(found('maple')).toEqual([1]);
+  });
+
   it('forgets what it wrote when a page fails, so the next page writes its tags again', () => {
     const db = openCacheDatabase(':memory:');
     const session = new DesignWriteSession();
