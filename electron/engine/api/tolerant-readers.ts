@@ -72,13 +72,13 @@ export const tolerantUser = z.looseObject({
 });
 export type TolerantUser = z.output<typeof tolerantUser>;
 
-/** Parses the items of a list that can be read; reports how many could not (missing or non-integer id). */
 /** The service's SHA-1 of a file's content (a document's `modelhash`, lower-cased); null where it gives none that is one. */
 export function serviceSha1(file: Image | Document): string | null {
   const modelhash = (file as { modelhash?: unknown }).modelhash;
   return typeof modelhash === 'string' && /^[0-9a-f]{40}$/i.test(modelhash) ? modelhash.toLowerCase() : null;
 }
 
+/** Parses the items of a list that can be read; reports how many could not (missing or non-integer id). */
 export function readList<T>(schema: z.ZodType<T>, items: unknown[]): { items: T[]; skipped: number } {
   const read: T[] = [];
   let skipped = 0;
