@@ -80,6 +80,7 @@ export async function pullDesignsScenario(name: string, designs: number, linkRou
   try {
     await bareFetchLoop(service.url); // warm-up: the service's own caches and JIT
     const bare: number[] = [];
+    const bareCpu: number[] = [];
     const bareServiceCpu: (number | null)[] = [];
     const pulls: number[] = [];
     const pullCpu: number[] = [];
@@ -93,6 +94,7 @@ export async function pullDesignsScenario(name: string, designs: number, linkRou
     for (let round_ = 0; round_ < ROUNDS; round_++) {
       const loop = await withCpu(pid, () => timed(() => bareFetchLoop(service.url)));
       bare.push(loop.result.ms);
+      bareCpu.push(loop.cpuMs);
       bareServiceCpu.push(loop.serviceCpuMs);
       counted = loop.result.result;
       const measured = await withMemoryPeak(() => enginePull(service.url, pid));
@@ -138,6 +140,10 @@ export async function pullDesignsScenario(name: string, designs: number, linkRou
         ratio: round(ratio, 2),
         pullCpuMs: round(median(pullCpu), 0),
         pullCpuPerDesignUs: round(cpuPerDesignUs, 1),
+        // Each round's, in order: the first pull of the process runs code not yet optimized by the JIT.
+        pullCpuPerDesignUsByRound: pullCpu.map((cpu) => round((cpu * 1000) / designs, 1)).join(' / '),
+        // The floor the pull's CPU stands on: fetch and JSON.parse of the same pages, nothing written.
+        bareFetchCpuPerDesignUs: round((median(bareCpu) * 1000) / designs, 1),
         searchIndexBehindMs: round(median(searchFills), 0),
         searchIndexBehindCpuMs: round(median(searchFillCpu), 0),
         ratioUntilSearchable: round(median(pulls.map((pull, i) => pull + searchFills[i]!)) / median(bare), 2),
