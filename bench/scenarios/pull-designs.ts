@@ -140,7 +140,7 @@ export async function pullDesignsScenario(name: string, designs: number, linkRou
         ratio: round(ratio, 2),
         pullCpuMs: round(median(pullCpu), 0),
         pullCpuPerDesignUs: round(cpuPerDesignUs, 1),
-        // Each round's, in order: the first pull of the process runs code not yet optimized by the JIT.
+        // Each round's, in order: they move with the machine's hour, and the first runs code the JIT has not optimized yet.
         pullCpuPerDesignUsByRound: pullCpu.map((cpu) => round((cpu * 1000) / designs, 1)).join(' / '),
         // The floor the pull's CPU stands on: fetch and JSON.parse of the same pages, nothing written.
         bareFetchCpuPerDesignUs: round((median(bareCpu) * 1000) / designs, 1),
