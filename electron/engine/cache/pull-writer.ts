@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { sqliteNativeBinding } from '../sqlite/open-sqlite';
-import { FROM_SOURCE, workerEntry } from '../sqlite/worker-entry';
+import { workerEntry } from '../sqlite/worker-entry';
 import {
   beginBulkFill, BULK_FILL_FROM, endBulkFill, endBulkFillAs, INDEXES_BEHIND_UP_TO, isInBulkFill, remakeSetAsideIndexQuietly,
   setAsideIndexesLeft, shouldFillInBulk, type BulkFillEnd,
@@ -15,11 +15,13 @@ import {
 } from './pull-writer-protocol';
 
 /**
- * From this many designs in a listing, its pages are written on a thread of their own: starting one costs about
- * 0.2 s of CPU from the bundle (the Electron app) but about 1 s from source (tsx transpiles the worker's modules
- * again), while it takes some 30–50 µs a design off the main thread.
+ * From this many designs in a listing, its pages are written on a thread of their own. Below it the thread costs more
+ * than it spares: at 10,000 designs (three pulls each way, alternating) the pull took 689–871 ms and 80–104 µs of CPU a
+ * design with it, against 557–613 ms and 44–56 µs without, and held the engine's thread no less (16–21 ms at most
+ * without it, 21–29 with it). At 100,000 it held the engine's thread at most 180 ms against 490 ms without (the
+ * indexes made again over the walk's last pages, commits and checkpoints), for about the same CPU.
  */
-export const DEFAULT_WORKER_FROM = FROM_SOURCE ? 50_000 : 5_000;
+export const DEFAULT_WORKER_FROM = 50_000;
 
 /** A page handed to the writer: `settled` turns true once `results` has settled. */
 export interface PageWrite {

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** Whether this code runs from its TypeScript source (tsx, vitest) rather than from the shell's bundle. */
-export const FROM_SOURCE = import.meta.url.endsWith('.ts');
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
 
 /**
  * A worker thread's entry, for `new Worker(entry, { eval })`: in the Electron shell, the bundle's sibling file
