@@ -24,6 +24,8 @@ await Promise.all([
   build({ ...common, entryPoints: ['electron/engine/cache/pull-writer-worker.ts'], outfile: join(out, 'pull-writer-worker.mjs'), format: 'esm', external: ['better-sqlite3'], banner: esmBanner }),
   // The library's exact counts (electron/engine/cache/count-thread.ts), as count-thread-worker.mjs.
   build({ ...common, entryPoints: ['electron/engine/cache/count-thread-worker.ts'], outfile: join(out, 'count-thread-worker.mjs'), format: 'esm', external: ['better-sqlite3'], banner: esmBanner }),
+  // The indexes a bulk fill set aside, made again behind the pull (electron/engine/cache/index-thread.ts), as index-thread-worker.mjs.
+  build({ ...common, entryPoints: ['electron/engine/cache/index-thread-worker.ts'], outfile: join(out, 'index-thread-worker.mjs'), format: 'esm', external: ['better-sqlite3'], banner: esmBanner }),
   build({ ...common, entryPoints: ['electron/preload/preload.ts'], outfile: join(out, 'preload.cjs'), format: 'cjs', platform: 'browser', external: ['electron'], minify: true }),
 ]);
 cpSync(join(root, 'electron', 'shell', 'tray', 'icons'), join(out, 'tray-icons'), { recursive: true, filter: (path) => !path.endsWith('.ts') });

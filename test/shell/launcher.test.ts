@@ -56,6 +56,7 @@ describe('the shell\'s bundles', () => {
     expect(imported('engine-process.mjs')).toEqual(['better-sqlite3']);
     expect(imported('pull-writer-worker.mjs')).toEqual(['better-sqlite3']);
     expect(imported('count-thread-worker.mjs')).toEqual(['better-sqlite3']);
+    expect(imported('index-thread-worker.mjs')).toEqual(['better-sqlite3']);
     expect(readFileSync(join(out, 'engine-process.mjs'), 'utf8')).not.toMatch(/from\s*["']electron["']/);
   });
 });

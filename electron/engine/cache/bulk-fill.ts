@@ -22,14 +22,14 @@ export const INDEXES_SET_ASIDE_FOR_BULK_FILL = [
 export const BULK_FILL_FROM = 5_000;
 
 /**
- * Up to this many designs, a bulk fill whose search rows are left behind the pull leaves the indexes it set aside
- * behind it too: whoever fills the search index behind the pull makes them again, one between two of its slices (the
- * library meanwhile sorts its few thousand rows without them). Made again at 10,000 designs, one took 4–10 ms; at
- * 50,000, 26–117 ms, more than a slice should hold the engine's thread. At 10,000 designs the walk's CPU was 36–45 µs
- * a design without them against 52–61 µs with them. A larger listing's are made by the walk's writer over its last
- * pages.
+ * Up to this many designs (any number), a bulk fill whose search rows are left behind the pull leaves the indexes it
+ * set aside behind it too: whoever fills the search index behind the pull makes them again first, on a thread of
+ * their own (runtime/search-index-fill.ts, cache/index-thread.ts); the library meanwhile sorts its rows without them.
+ * Made over the walk's last pages instead, at 100,000 designs they held the walk's end for 1.4–2.0 s of its 7–10 s
+ * (the pull 1.86–1.92× the bare loop, against 1.29–1.34× with them behind it, in alternating runs). A smaller limit
+ * (tests) makes them over the walk's last pages, as a walk that writes its own search rows does.
  */
-export const INDEXES_BEHIND_UP_TO = 20_000;
+export const INDEXES_BEHIND_UP_TO = Number.POSITIVE_INFINITY;
 
 /** FTS5's own defaults (automerge 4, crisismerge 16), given back when a bulk fill ends. */
 const SEARCH_INDEX_MERGES = { automerge: 4, crisismerge: 16 } as const;

@@ -58,3 +58,8 @@ export function migrateCache(db: Database.Database, location = 'the cache databa
 export function asWritable(db: Database.Database): WritableDB {
   return db as WritableDB;
 }
+
+/** Whether a second connection (a thread's) can open the same database: a file in WAL mode; ':memory:' or a temporary one cannot. */
+export function opensAgain(db: ReadableDB): boolean {
+  return db.name !== '' && db.name !== ':memory:' && !db.memory && !db.readonly;
+}

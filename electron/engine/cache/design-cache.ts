@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { join } from 'node:path';
 import { engineLog } from '../log/engine-log';
 import { damageReason, integrityProblem, isDamagedDatabaseError, setAsideDamaged } from '../sqlite/damaged-database';
-import { endBulkFill, isInBulkFill } from './bulk-fill';
+import { isInBulkFill, resumeSearchIndexMerges, setAsideIndexesLeft } from './bulk-fill';
 import type { ReadableDB, WritableDB } from './cache-database';
 import { openCacheDatabase } from './cache-database';
 import { FileCache, type FileCacheOptions } from './file-cache';
@@ -94,13 +94,19 @@ function openOrRebuild(paths: { cacheDatabase: string; fileCache: string }): { d
 }
 
 /**
- * A pull filling the cache in bulk that stopped (a crash) before it undid its changes (indexes set aside, the search
- * index's merges paused): they are undone now. A cache damaged where this looks is not refused here: the damage is
+ * A pull filling the cache in bulk that stopped (a crash) before it undid its changes: the search index's merges it
+ * paused are given back now. The indexes it set aside (or that a walk left behind it, the engine closed before its
+ * fill made them) are left to the engine's search index fill, which makes them on a thread of their own
+ * (runtime/search-index-fill.ts): made here, at a million designs they held the opening for seconds. The library's
+ * sorts are slower without them, never wrong. A cache damaged where this looks is not refused here: the damage is
  * met, and said, where the cache is used.
  */
 function undoStoppedBulkFill(db: WritableDB): void {
   try {
-    if (isInBulkFill(db)) engineLog.warn('cache', `a bulk fill did not end (a crash): ${endBulkFill(db)} of its changes undone`);
+    if (!isInBulkFill(db)) return;
+    resumeSearchIndexMerges(db);
+    const left = setAsideIndexesLeft(db);
+    if (left > 0) engineLog.info('cache', `${left} of the library's indexes, set aside by a pull that filled the cache in bulk, are still to be made again (by the search index fill)`);
   } catch (error) {
     engineLog.warn('cache', 'whether a bulk fill was left unfinished could not be checked', error);
   }

@@ -3,9 +3,9 @@ import { sqliteNativeBinding } from '../sqlite/open-sqlite';
 import { workerEntry } from '../sqlite/worker-entry';
 import {
   beginBulkFill, BULK_FILL_FROM, endBulkFill, endBulkFillAs, INDEXES_BEHIND_UP_TO, isInBulkFill, remakeSetAsideIndexQuietly,
-  setAsideIndexesLeft, shouldFillInBulk, type BulkFillEnd,
+  resumeSearchIndexMerges, setAsideIndexesLeft, shouldFillInBulk, type BulkFillEnd,
 } from './bulk-fill';
-import type { WritableDB } from './cache-database';
+import { opensAgain, type WritableDB } from './cache-database';
 import { DesignWriteSession, upsertDesigns, type DesignForm, type UpsertFlags, type UpsertResult } from './design-writes';
 import type { SearchRowsTiming } from './pull-types';
 import { writeBackloggedSearchRows } from './search-backlog';
@@ -78,7 +78,7 @@ export class PullWriter {
   /** Told how many designs the listing holds (null: unknown); starts the thread once it is worth it. */
   expect(total: number | null): void {
     // One thread a pull at most: after one stopped, the pull writes here.
-    if (this.starting || this.worker || this.retired.length > 0 || !canShare(this.db)) return;
+    if (this.starting || this.worker || this.retired.length > 0 || !opensAgain(this.db)) return;
     if ((total ?? this.writtenHere) >= this.workerFrom) this.starting = new WorkerChannel(this.db.name, this.searchRows);
   }
 
@@ -86,7 +86,8 @@ export class PullWriter {
    * Told, at a listing's first page, how many designs it holds: a large listing into a nearly empty cache is written
    * in bulk (bulk-fill.ts: without the indexes that take its rows in no useful order, the search index's merges
    * paused), which this writer's endWalk undoes. Otherwise what a stopped bulk fill left is undone before anything
-   * is written.
+   * is written: its paused merges given back, and its indexes made again, unless this walk leaves its search rows
+   * behind it (the engine's catalogue), whose fill makes them on a thread of their own rather than on this one.
    */
   fillInBulkWhenLarge(total: number | null): void {
     this.commit();
@@ -96,7 +97,8 @@ export class PullWriter {
       beginBulkFill(this.db);
       this.bulk = { listingTotal: total ?? 0, handed: 0, indexesAside: setAsideIndexesLeft(this.db) };
     } else if (isInBulkFill(this.db)) {
-      endBulkFill(this.db);
+      if (this.searchRows === 'behind') resumeSearchIndexMerges(this.db);
+      else endBulkFill(this.db);
     }
   }
 
@@ -241,10 +243,6 @@ export function runningWriterThreads(): number {
   return running;
 }
 
-/** A file database in WAL mode can be written from a second connection; ':memory:' or a temporary one cannot. */
-function canShare(db: WritableDB): boolean {
-  return db.name !== '' && db.name !== ':memory:' && !db.memory && !db.readonly;
-}
 
 /** The main thread's end of the writer thread: requests answered in order, each by a promise. */
 class WorkerChannel {

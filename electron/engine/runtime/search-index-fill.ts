@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
-import { pauseSearchIndexMerges, remakeOneSetAsideIndex, resumeSearchIndexMerges } from '../cache/bulk-fill';
-import type { WritableDB } from '../cache/cache-database';
+import { pauseSearchIndexMerges, remakeOneSetAsideIndex, resumeSearchIndexMerges, setAsideIndexesLeft } from '../cache/bulk-fill';
+import { opensAgain, type WritableDB } from '../cache/cache-database';
+import { remakeSetAsideIndexesOnThread } from '../cache/index-thread';
 import { OPTIMIZE_AFTER_WRITES } from '../cache/pull-walk';
 import { cacheVersion } from '../cache/cache-version';
 import { searchBacklogSize, writeBackloggedSearchRows } from '../cache/search-backlog';
@@ -58,11 +59,12 @@ const afterIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 /**
  * Fills the search index behind the catalogue's pull (which leaves the rows of the designs it adds in the search
  * backlog: cache/search-backlog.ts), a slice at a time, letting the engine's requests run between slices. First it
- * makes again, one between two slices, the library's indexes a small bulk fill left behind it (bulk-fill.ts
- * INDEXES_BEHIND_UP_TO; the library's sorts are slower without them, never wrong). Search
- * meanwhile answers from what is indexed so far, and `waiting()` says how many designs it does not see yet. Once
- * the backlog is empty, the index's segments are merged, in slices too. A crash loses nothing: the backlog is
- * committed with the designs, and the engine starts the fill again when it next runs.
+ * makes again the library's indexes a bulk fill left behind it (bulk-fill.ts INDEXES_BEHIND_UP_TO; the library's
+ * sorts are slower without them, never wrong), on a thread of their own (cache/index-thread.ts; one between two
+ * slices for a database no second connection can open). Search meanwhile answers from what is indexed so far, and
+ * `waiting()` says how many designs it does not see yet. Once the backlog is empty, the index's segments are merged,
+ * in slices too. A crash loses nothing: the backlog is committed with the designs, and the engine starts the fill
+ * again when it next runs.
  */
 export class SearchIndexFill extends EventEmitter<SearchIndexFillEvents> {
   private running: Promise<void> | null = null;
@@ -75,6 +77,7 @@ export class SearchIndexFill extends EventEmitter<SearchIndexFillEvents> {
   private readonly nextTurn: () => Promise<void>;
   private readonly pauseMergesFrom: number;
   private readonly maxSlices: number;
+  private indexThreadFailed = false;
 
   constructor(private readonly db: WritableDB, options: SearchIndexFillOptions = {}) {
     super();
@@ -132,7 +135,7 @@ export class SearchIndexFill extends EventEmitter<SearchIndexFillEvents> {
       for (let more = true; more;) {
         await this.nextTurn();
         if (this.stopped || this.paused() || !this.db.open) return;
-        if (remakeOneSetAsideIndex(this.db)) continue;
+        if (await this.remakeSetAsideIndexes()) continue;
         const waitingBefore = this.waiting();
         if (written === 0) sliceDesigns = Math.max(this.sliceDesigns, Math.ceil(waitingBefore / this.maxSlices));
         if (written === 0 && waitingBefore >= this.pauseMergesFrom) pauseSearchIndexMerges(this.db);
@@ -150,6 +153,25 @@ export class SearchIndexFill extends EventEmitter<SearchIndexFillEvents> {
     resumeSearchIndexMerges(this.db);
     this.emit('filled');
     if (written >= OPTIMIZE_AFTER_WRITES) await this.merge();
+  }
+
+  /**
+   * Makes the indexes a bulk fill set aside: all of them on the index thread, or one on this thread (a database no
+   * second connection can open, or a thread that failed). False when none was left; true when some were made, or the
+   * fill was stopped or paused meanwhile (the fill's loop looks again).
+   */
+  private async remakeSetAsideIndexes(): Promise<boolean> {
+    if (setAsideIndexesLeft(this.db) === 0) return false;
+    if (!this.indexThreadFailed && opensAgain(this.db)) {
+      const interrupted = () => this.stopped || this.paused() || !this.db.open;
+      try {
+        if ((await remakeSetAsideIndexesOnThread(this.db.name, interrupted)) > 0 || interrupted()) return true;
+      } catch (error) {
+        this.indexThreadFailed = true;
+        engineLog.warn('search-index', 'the indexes set aside could not be made on their thread: made on the engine\'s, one at a time', error);
+      }
+    }
+    return remakeOneSetAsideIndex(this.db);
   }
 
   /** The index's segments merged a slice at a time (as `optimize` does in one go, which takes seconds at a million). */

@@ -9,7 +9,9 @@ import type { UpsertResult } from '../../../electron/engine/cache/design-writes'
 import { pullDesigns } from '../../../electron/engine/cache/pull';
 import { PullWriter, runningWriterThreads } from '../../../electron/engine/cache/pull-writer';
 import { PAGES_AHEAD } from '../../../electron/engine/cache/pull-walk';
-import { beginBulkFill, INDEXES_SET_ASIDE_FOR_BULK_FILL } from '../../../electron/engine/cache/bulk-fill';
+import { runningIndexThreads } from '../../../electron/engine/cache/index-thread';
+import { searchBacklogSize } from '../../../electron/engine/cache/search-backlog';
+import { beginBulkFill, INDEXES_SET_ASIDE_FOR_BULK_FILL, resumeSearchIndexMerges } from '../../../electron/engine/cache/bulk-fill';
 import { SearchIndexFill } from '../../../electron/engine/runtime/search-index-fill';
 import { startTestService, type TestService } from '../../support/local-service';
 import { sendJson, sendText, useMisbehavingServices } from '../../support/misbehaving-service';
@@ -337,12 +339,19 @@ describe('a pull whose pages go to the writer thread', () => {
       // Sorted right without them.
       expect(byName(cache)).toEqual([...byName(cache)].sort((a, b) => a.localeCompare(b, 'en', { numeric: false, sensitivity: 'base' })));
 
-      const seenBetweenSlices: string[][] = [];
-      const fill = new SearchIndexFill(cache.db, { sliceDesigns: 10, nextTurn: async () => void seenBetweenSlices.push(setAside(cache.db)) });
+      const seenBetweenSlices: { setAside: string[]; searchRowsWaiting: number }[] = [];
+      const fill = new SearchIndexFill(cache.db, {
+        sliceDesigns: 10, nextTurn: async () => void seenBetweenSlices.push({ setAside: setAside(cache.db), searchRowsWaiting: searchBacklogSize(cache.db) }),
+      });
+      let indexThreadsSeen = 0;
+      const watch = setInterval(() => (indexThreadsSeen = Math.max(indexThreadsSeen, runningIndexThreads())), 1);
       fill.start();
       await fill.whenIdle();
-      // One index a turn, in name order, before any search row is written.
-      expect(seenBetweenSlices.slice(0, setAsideIndexes.length + 1)).toEqual(setAsideIndexes.map((_, i) => setAsideIndexes.slice(i)).concat([[]]));
+      clearInterval(watch);
+      // All made in the fill's first turn, on a thread of their own (none left running), before any search row is written.
+      expect(seenBetweenSlices.slice(0, 2)).toEqual([{ setAside: setAsideIndexes, searchRowsWaiting: DESIGNS }, { setAside: [], searchRowsWaiting: DESIGNS }]);
+      expect(indexThreadsSeen).toBe(1);
+      expect(runningIndexThreads()).toBe(0);
       expect(indexNames(cache.db)).toEqual(allIndexes);
       expect(setAside(cache.db)).toEqual([]);
       expect(merges(cache.db)).toEqual(DEFAULT_MERGES);
@@ -361,6 +370,24 @@ describe('a pull whose pages go to the writer thread', () => {
       expect(merges(cache.db)).toEqual(DEFAULT_MERGES);
     });
   }
+
+  it('for a database no second connection can open, the fill behind the pull makes the indexes set aside on the engine\'s thread, one a turn', async () => {
+    const memory = openDesignCache({ cacheDatabase: ':memory:', fileCache: join(tempDir('pull-writer-memory'), 'files') });
+    caches.push(memory);
+    const allIndexes = indexNames(memory.db);
+    beginBulkFill(memory.db);
+    resumeSearchIndexMerges(memory.db);
+    const setAsideIndexes: string[] = [...INDEXES_SET_ASIDE_FOR_BULK_FILL].sort();
+    expect(setAside(memory.db)).toEqual(setAsideIndexes);
+
+    const seenBetweenTurns: string[][] = [];
+    const fill = new SearchIndexFill(memory.db, { nextTurn: async () => void seenBetweenTurns.push(setAside(memory.db)) });
+    fill.start();
+    await fill.whenIdle();
+    expect(seenBetweenTurns).toEqual(setAsideIndexes.map((_, i) => setAsideIndexes.slice(i)).concat([[]]));
+    expect(indexNames(memory.db)).toEqual(allIndexes);
+    expect(runningIndexThreads()).toBe(0);
+  });
 
   it('undoes its bulk fill when its walk fails part-way, and a small listing is written with every index', async () => {
     await slowListing();
@@ -392,6 +419,22 @@ describe('a pull whose pages go to the writer thread', () => {
     expect(during.length).toBeGreaterThan(0);
     for (const seen of during) expect(seen).toEqual(allIndexes);
   });
+  it('finding indexes a bulk fill set aside still to be made: the engine\'s walk (search rows behind it) gives the merges back and leaves the indexes to the fill; one that writes its own search rows makes them first', async () => {
+    await service.request('DELETE', '/__admin/faults');
+    const cache = scratchCache();
+    const allIndexes = indexNames(cache.db);
+    beginBulkFill(cache.db);
+    const setAsideIndexes: string[] = [...INDEXES_SET_ASIDE_FOR_BULK_FILL].sort();
+
+    await pullDesigns(client, cache.db, cache.files, { pageSize: 10, bulkFillFrom: DESIGNS + 1, searchRows: 'behind', imagePrefetchLimit: 0 });
+    expect(merges(cache.db)).toEqual(DEFAULT_MERGES);
+    expect(setAside(cache.db)).toEqual(setAsideIndexes);
+    expect(byName(cache)).toEqual([...byName(cache)].sort((a, b) => a.localeCompare(b, 'en', { numeric: false, sensitivity: 'base' })));
+
+    await pullDesigns(client, cache.db, cache.files, { pageSize: 10, bulkFillFrom: DESIGNS + 1, imagePrefetchLimit: 0 });
+    expect(setAside(cache.db)).toEqual([]);
+    expect(indexNames(cache.db)).toEqual(allIndexes);
+  });
 });
 
 describe('a bulk fill and another walk at the same time', () => {
@@ -420,7 +463,7 @@ describe('a bulk fill and another walk at the same time', () => {
 });
 
 describe('a cache whose bulk fill stopped (a crash)', () => {
-  it('makes its indexes again and gives the search index back its merges when it is next opened', () => {
+  it('gives the search index back its merges when it is next opened, and leaves the indexes it set aside to the engine\'s fill behind the pull', async () => {
     const dir = tempDir('pull-writer-crash');
     dirs.push(dir);
     const paths = { cacheDatabase: join(dir, 'cache.sqlite'), fileCache: join(dir, 'files') };
@@ -433,9 +476,16 @@ describe('a cache whose bulk fill stopped (a crash)', () => {
 
     const reopened = openDesignCache(paths);
     caches.push(reopened);
-    expect(reopened.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name`).pluck().all()).toEqual(allIndexes);
-    expect(reopened.db.prepare('SELECT count(*) FROM bulk_fill_undo').pluck().get()).toBe(0);
+    const indexes = () => reopened.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name`).pluck().all();
     expect(reopened.db.prepare(`SELECT k, v FROM designs_fts_config WHERE k IN ('automerge', 'crisismerge') ORDER BY k`).all())
       .toEqual([{ k: 'automerge', v: 4 }, { k: 'crisismerge', v: 16 }]);
+    expect(indexes()).not.toContain('designs_by_name');
+    expect(reopened.db.prepare('SELECT name FROM bulk_fill_undo ORDER BY name').pluck().all()).toEqual([...INDEXES_SET_ASIDE_FOR_BULK_FILL].sort());
+
+    const fill = new SearchIndexFill(reopened.db);
+    fill.start();
+    await fill.whenIdle();
+    expect(indexes()).toEqual(allIndexes);
+    expect(reopened.db.prepare('SELECT count(*) FROM bulk_fill_undo').pluck().get()).toBe(0);
   });
 });
