@@ -16,10 +16,11 @@ import {
 
 /**
  * From this many designs in a listing, its pages are written on a thread of their own. Below it the thread costs more
- * than it spares: at 10,000 designs (three pulls each way, alternating) the pull took 689–871 ms and 80–104 µs of CPU a
- * design with it, against 557–613 ms and 44–56 µs without, and held the engine's thread no less (16–21 ms at most
- * without it, 21–29 with it). At 100,000 it held the engine's thread at most 180 ms against 490 ms without (the
- * indexes made again over the walk's last pages, commits and checkpoints), for about the same CPU.
+ * than it spares: at 10,000 designs (nine pulls each way, in alternating runs) the pull took 689–1,274 ms and 80–140
+ * µs of CPU a design with it, against 557–775 ms and 44–62 µs without, and held the engine's thread no less (16–21 ms
+ * at most without it, 21–29 with it). At 100,000 (the set-aside indexes then made over the walk's last pages) it held the
+ * engine's thread at most 180 ms against 490 ms without (those indexes, commits and checkpoints), though it cost more
+ * CPU (80–103 µs a design against 53–80, in runs alternating the two).
  */
 export const DEFAULT_WORKER_FROM = 50_000;
 
@@ -242,7 +243,6 @@ let running = 0;
 export function runningWriterThreads(): number {
   return running;
 }
-
 
 /** The main thread's end of the writer thread: requests answered in order, each by a promise. */
 class WorkerChannel {
