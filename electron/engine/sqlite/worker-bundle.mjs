@@ -2,8 +2,9 @@
 /**
  * A worker thread's bundle, made from its TypeScript source when the engine runs from source (tsx, vitest): loaded
  * through tsx, a worker's modules took about 1 s of CPU to start (each one resolved and transpiled through tsx's
- * loader thread), against about 0.3 s for one file. The bundle is kept in node_modules/.cache and made again only when
- * a file it was made from changed. Plain JavaScript: it runs in the worker before any TypeScript can be loaded.
+ * loader thread), against 0.16 s for one file (0.31 s the first time, while the file is made). The bundle is kept in
+ * node_modules/.cache and made again only when a file it was made from changed. Plain JavaScript: it runs in the
+ * worker before any TypeScript can be loaded.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
