@@ -3,6 +3,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ENGINE_NODE_FLAGS } from '../electron/engine/runtime/engine-node-flags';
+import { engineProcessArgs } from './support/engine-process';
 import type { ScenarioResult } from './support/measure';
 import { firstScan100kScenario, firstScanScenario } from './scenarios/first-scan';
 import { idleCpuScenario } from './scenarios/idle-cpu';
@@ -61,7 +63,7 @@ function table(results: ScenarioResult[]): string {
  * cannot show up in another's figures (idle CPU above all).
  */
 async function runIsolated(name: string): Promise<ScenarioResult> {
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--child', name], {
+  const child = spawn(process.execPath, engineProcessArgs(fileURLToPath(import.meta.url), '--child', name), {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -93,7 +95,7 @@ for (const name of asked.length > 0 ? asked : Object.keys(SCENARIOS).filter((nam
   process.stderr.write(`running ${name}…\n`);
   results.push(await runIsolated(name));
 }
-const report = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, results, skipped };
+const report = { date: new Date().toISOString(), node: process.version, nodeFlags: ENGINE_NODE_FLAGS.join(' '), cpus: cpus().length, results, skipped };
 mkdirSync(join(import.meta.dirname, 'results'), { recursive: true });
 writeFileSync(join(import.meta.dirname, 'results', 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
 process.stdout.write(`${table(results)}\n\n${JSON.stringify(report, null, 2)}\n`);

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=8
 // Runs the TypeScript CLI through tsx, so the engine needs no build step.
 import { register } from 'tsx/esm/api';
 

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=8
 // `npm start` and `npm run demo`: the desktop app, or the same window in the browser where Electron cannot run.
 import { register } from 'tsx/esm/api';
 

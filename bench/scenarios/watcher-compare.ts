@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { engineProcessArgs } from '../support/engine-process';
 import type { ScenarioResult } from '../support/measure';
 import { scratchDir } from '../support/service';
 import { writeTree } from '../support/sync-tree';
@@ -23,7 +24,7 @@ function parcelInstalled(): boolean {
 
 /** One watcher measured in a process of its own, on the given tree. */
 async function probe(kind: WatcherKind, root: string): Promise<WatcherFigures> {
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', PROBE, kind, root, String(FOLDERS), String(CHANGES), String(IDLE_MS)], {
+  const child = spawn(process.execPath, engineProcessArgs(PROBE, kind, root, String(FOLDERS), String(CHANGES), String(IDLE_MS)), {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';

@@ -5,6 +5,7 @@ import { boundedDesignCount } from '../../electron/engine/cache/design-counts';
 import { listCachedDesigns, searchCachedDesigns } from '../../electron/engine/cache/design-reads';
 import { DEFAULT_COUNT_BOUND } from '../../electron/engine/library/library';
 import { openDesignCache } from '../../electron/engine/cache/design-cache';
+import { engineProcessArgs } from './engine-process';
 import { MB, percentile, round } from './measure';
 import { queries } from './search-queries';
 
@@ -104,7 +105,7 @@ function probe(cacheDatabase: string, fileCache: string): SearchProbeResult {
  * engine's while searching, not what filling the cache left in the benchmark's heap.
  */
 export async function probeSearch(cacheDatabase: string, fileCache: string): Promise<SearchProbeResult> {
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), cacheDatabase, fileCache], {
+  const child = spawn(process.execPath, engineProcessArgs(fileURLToPath(import.meta.url), cacheDatabase, fileCache), {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';

@@ -89,6 +89,8 @@ export function diagnosticsText(profile: ProfilePaths, secrets: string[], tokenP
     `  downloaded files: ${profile.fileCache}`,
     `  sync database: ${describeDatabase(profile.syncDatabase)}`,
     `Versions: design-sync ${appVersion()}, Node ${process.versions.node}, SQLite ${sqliteVersion()}, ${process.platform} ${process.arch}`,
+    // The engine's own (engine-node-flags.ts) are missing when `design-sync` was started some other way than its command.
+    `Node flags: ${process.execArgv.join(' ') || 'none'}`,
     tail.length ? `Last ${tail.length} line${tail.length === 1 ? '' : 's'} of the engine log:` : 'The engine log is empty.',
     ...tail,
   ].join('\n');

@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ENGINE_NODE_FLAGS } from '../../electron/engine/runtime/engine-node-flags';
 import { until } from './until';
 
 /** The design-sync command as its own process (bin/design-sync.mjs), as a person or a script runs it in another terminal. */
@@ -55,7 +56,8 @@ const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
 
 /** The design-sync CLI as a real child process, with `argv` as given. */
 export function startCliChild(argv: string[], options: CliOptions = {}): CliProcess {
-  const args = [join(REPO, 'bin/design-sync.mjs'), ...argv];
+  // Node as the command's own first line starts it, with the engine's flags.
+  const args = [...ENGINE_NODE_FLAGS, join(REPO, 'bin/design-sync.mjs'), ...argv];
   const env = {
     ...process.env,
     ...(options.profile ? { DESIGN_SYNC_PROFILE: options.profile } : {}),
