@@ -18,9 +18,10 @@ import {
  * From this many designs in a listing, its pages are written on a thread of their own. Below it the thread costs more
  * than it spares: at 10,000 designs (nine pulls each way, in alternating runs) the pull took 689–1,274 ms and 80–140
  * µs of CPU a design with it, against 557–775 ms and 44–62 µs without, and held the engine's thread no less (16–21 ms
- * at most without it, 21–29 with it). At 100,000 (the set-aside indexes then made over the walk's last pages) it held the
- * engine's thread at most 180 ms against 490 ms without (those indexes, commits and checkpoints), though it cost more
- * CPU (80–103 µs a design against 53–80, in runs alternating the two).
+ * at most without it, 21–29 with it). At 100,000 it costs CPU too (56–63 µs a design against 39–45 without it, with
+ * the set-aside indexes left behind the pull) but is kept: without it the engine's thread was held 457–494 ms at once,
+ * by the WAL's checkpoint at PULL_WAL_CHECKPOINT_PAGES (checkpoints every 16 or 32 MiB held it 90–171 ms each), against
+ * 37–42 ms with it.
  */
 export const DEFAULT_WORKER_FROM = 50_000;
 
