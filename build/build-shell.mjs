@@ -19,9 +19,9 @@ const esmBanner = { js: "import { createRequire as __createRequire } from 'node:
 await Promise.all([
   build({ ...common, entryPoints: ['electron/shell/main/main.ts'], outfile: join(out, 'main.mjs'), format: 'esm', external: ['electron', 'better-sqlite3', 'electron-store'], banner: esmBanner }),
   build({ ...common, entryPoints: ['electron/shell/engine-process/engine-process.ts'], outfile: join(out, 'engine-process.mjs'), format: 'esm', external: ['electron', 'better-sqlite3'], banner: esmBanner }),
-  // The pull's writer thread (a worker_threads Worker needs a file of its own): electron/engine/cache/pull-writer.ts
-  // starts it from beside the engine's bundle, as pull-writer-worker.mjs.
-  build({ ...common, entryPoints: ['electron/engine/cache/pull-writer-worker.ts'], outfile: join(out, 'pull-writer-worker.mjs'), format: 'esm', external: ['better-sqlite3'], banner: esmBanner }),
+  // A large pull's checkpoint thread (a worker_threads Worker needs a file of its own): electron/engine/cache/checkpoint-thread.ts
+  // starts it from beside the engine's bundle, as checkpoint-thread-worker.mjs.
+  build({ ...common, entryPoints: ['electron/engine/cache/checkpoint-thread-worker.ts'], outfile: join(out, 'checkpoint-thread-worker.mjs'), format: 'esm', external: ['better-sqlite3'], banner: esmBanner }),
   // The library's exact counts (electron/engine/cache/count-thread.ts), as count-thread-worker.mjs.
   build({ ...common, entryPoints: ['electron/engine/cache/count-thread-worker.ts'], outfile: join(out, 'count-thread-worker.mjs'), format: 'esm', external: ['better-sqlite3'], banner: esmBanner }),
   // The indexes a bulk fill set aside, made again behind the pull (electron/engine/cache/index-thread.ts), as index-thread-worker.mjs.

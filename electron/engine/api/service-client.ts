@@ -1,6 +1,5 @@
 import type { CreatedDocument, Design, Document, Image, OwnUser, PublicUser, UserDesign } from '../../../shared';
 import { UnreadableAnswer } from './answer-body';
-import { jsonArrayElementTexts } from './json-array-elements';
 import { listKindOf, readListAnswer, readUserAnswer, type ListKind } from './list-answers';
 import { multipartBody, type UploadFile, type UploadProgress } from './multipart-upload';
 import { nextPageNamedByHead, PagesAhead } from './page-ahead';
@@ -17,10 +16,11 @@ export interface Paging {
 export interface Page<T> {
   items: T[];
   /**
-   * A list of designs sent as a bare array: each item's JSON as the service wrote it, for a cache that keeps designs
-   * whole (cut from the answer: cheaper than writing each item out again).
+   * A list of designs sent as a bare array: the answer's text, holding each item's JSON as the service wrote it, for
+   * a cache that keeps designs whole (cut from it, or handed whole to another thread: cheaper than writing the items
+   * out again).
    */
-  itemTexts?: string[];
+  itemsText?: string;
   page: number;
   /** The next page, or null when this is the last one. */
   nextPage: number | null;
@@ -118,8 +118,8 @@ export class ServiceClient {
       ? info.nextPage
       : !request.guessNext || items.length === 0 || (request.limit !== undefined && items.length < request.limit) ? null : page + 1;
     if (nextPage !== null && info.lastPage !== undefined && page >= info.lastPage) nextPage = null;
-    const itemTexts = request.kind === 'designs' && items === answer.body && answer.text ? jsonArrayElementTexts(answer.text) : null;
-    return { items, ...(itemTexts?.length === items.length ? { itemTexts } : {}), page, nextPage, totalCount: info.totalCount };
+    const itemsText = request.kind === 'designs' && items === answer.body && answer.text ? answer.text : undefined;
+    return { items, ...(itemsText !== undefined ? { itemsText } : {}), page, nextPage, totalCount: info.totalCount };
   }
 
   /** One page; `onNextNamed` is told the next page as soon as this one's head names it (see PagesAhead). */

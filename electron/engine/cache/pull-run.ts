@@ -11,7 +11,7 @@ export interface PullRun {
   client: ServiceClient;
   db: WritableDB;
   files: FileCache;
-  /** Where the walks write design rows (a thread of its own for large listings); ended by runPull. */
+  /** Where the walks write design rows (the WAL of a large listing checkpointed on a thread of its own); ended by runPull. */
   writer: PullWriter;
   options: PullOptions;
   signal: AbortSignal | undefined;
@@ -55,7 +55,7 @@ export function startPull(client: ServiceClient, db: WritableDB, files: FileCach
   const run: PullRun = {
     client, db, files, options, signal, started,
     writer: new PullWriter(db, {
-      threadFrom: options.writerThreadFrom, bulkFillFrom: options.bulkFillFrom, searchRows: options.searchRows,
+      checkpointThreadFrom: options.checkpointThreadFrom, bulkFillFrom: options.bulkFillFrom, searchRows: options.searchRows,
       indexesBehindUpTo: options.indexesBehindUpTo,
     }),
     now: options.now ?? Date.now,

@@ -32,10 +32,10 @@ export interface PullOptions {
   shrinkGuardMinimum?: number;
   now?: () => number;
   /**
-   * From how many designs in a listing its pages are written on a thread of their own, while the walk fetches the
-   * next ones (default pull-writer.ts DEFAULT_WORKER_FROM; 0 always, Infinity never).
+   * From how many designs in a listing the WAL the pull writes is checkpointed on a thread of its own (default
+   * pull-writer.ts CHECKPOINT_THREAD_FROM; 0 always, Infinity never).
    */
-  writerThreadFrom?: number;
+  checkpointThreadFrom?: number;
   /**
    * From how many designs in a listing, into a cache holding less than a quarter of it, the listing is written in bulk
    * (default bulk-fill.ts BULK_FILL_FROM; Infinity never).

@@ -52,7 +52,7 @@ export async function walk(
       if (first && form === 'list') writer.fillInBulkWhenLarge(page.totalCount ?? null);
       if (first) writer.expect(page.totalCount ?? null);
       if (page.nextPage !== null) await new Promise((resolve) => setImmediate(resolve)); // lets the request go out first
-      pending.push({ write: writer.write(page.items, form, now(), flags, page.itemTexts), total: page.totalCount ?? null });
+      pending.push({ write: writer.write(page.items, form, now(), flags, page.itemsText), total: page.totalCount ?? null });
       if (!first) writer.expect(null);
       while (pending.length > 0 && (pending[0]!.write.settled || pending.length > PAGES_AHEAD)) {
         const written = pending.shift()!;

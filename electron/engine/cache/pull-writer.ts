@@ -1,29 +1,52 @@
-import { Worker } from 'node:worker_threads';
-import { sqliteNativeBinding } from '../sqlite/open-sqlite';
-import { workerEntry } from '../sqlite/worker-entry';
+import { jsonArrayElementTexts } from '../api/json-array-elements';
+import { engineLog } from '../log/engine-log';
 import {
   beginBulkFill, BULK_FILL_FROM, endBulkFill, endBulkFillAs, INDEXES_BEHIND_UP_TO, isInBulkFill, remakeSetAsideIndexQuietly,
-  resumeSearchIndexMerges, setAsideIndexesLeft, shouldFillInBulk, type BulkFillEnd,
+  resumeSearchIndexMerges, setAsideIndexesLeft, shouldFillInBulk,
 } from './bulk-fill';
 import { opensAgain, type WritableDB } from './cache-database';
+import { CheckpointThread } from './checkpoint-thread';
 import { DesignWriteSession, upsertDesigns, type DesignForm, type UpsertFlags, type UpsertResult } from './design-writes';
 import type { SearchRowsTiming } from './pull-types';
 import { writeBackloggedSearchRows } from './search-backlog';
 import { optimizeSearchIndex } from './search-rows';
-import {
-  PULL_COMMIT_EVERY_DESIGNS, PULL_COMMIT_IDLE_MS, PULL_WAL_CHECKPOINT_PAGES, type WriterData, type WriterReply, type WriterRequest,
-} from './pull-writer-protocol';
 
 /**
- * From this many designs in a listing, its pages are written on a thread of their own. Below it the thread costs more
- * than it spares: at 10,000 designs (nine pulls each way, in alternating runs) the pull took 689–1,274 ms and 80–140
- * µs of CPU a design with it, against 557–775 ms and 44–62 µs without, and held the engine's thread no less (16–21 ms
- * at most without it, 21–29 with it). At 100,000 it costs CPU too (56–63 µs a design against 39–45 without it, with
- * the set-aside indexes left behind the pull) but is kept: without it the engine's thread was held 457–494 ms at once,
- * by the WAL's checkpoint at PULL_WAL_CHECKPOINT_PAGES (checkpoints every 16 or 32 MiB held it 90–171 ms each), against
- * 37–42 ms with it.
+ * From this many designs in a listing, the WAL its pull writes is checkpointed on a thread of its own. Without it, at
+ * 100,000 designs the checkpoint at PULL_WAL_CHECKPOINT_PAGES held the engine's thread 423–620 ms at once (one held
+ * it 90–171 ms for each 16 or 32 MiB); with it, 37–57 ms at most, for no more CPU. Below it the WAL is left to the
+ * first commit after the pull, as SQLite does.
  */
-export const DEFAULT_WORKER_FROM = 50_000;
+export const CHECKPOINT_THREAD_FROM = 50_000;
+
+/**
+ * With a checkpoint thread, how many designs a pull writes between two checkpoints: about 80 MiB of WAL at the
+ * service's designs (a pull of 100,000 wrote 159 MiB of it without any), under PULL_WAL_CHECKPOINT_PAGES, which stays
+ * the automatic checkpoint of the engine's connection should the thread fail or designs be larger.
+ */
+export const CHECKPOINT_EVERY_DESIGNS = 50_000;
+
+/**
+ * How many WAL pages a pull lets pile up before a commit checkpoints them (SQLite's default is 1000): checkpointing
+ * at every 1000 pages rewrote the same index pages again and again, while never checkpointing let the WAL of a
+ * million-design pull reach 30 GB. 32,768 pages (128 MiB of 4 KiB pages) keeps the WAL bounded and checkpoints rare.
+ */
+export const PULL_WAL_CHECKPOINT_PAGES = 32_768;
+
+/**
+ * How many designs a pull writes between commits: each commit writes every page it changed to the WAL, and a page of
+ * designs touches pages of every index (at 10,000 designs, a commit per page of 100 wrote 28,180 WAL pages in 197
+ * ms, a commit per 1,000 designs 8,644 in 50 ms; at 100,000 on a thread of its own, a commit per page cost 10 µs a
+ * design more than a commit per 1,000).
+ */
+export const PULL_COMMIT_EVERY_DESIGNS = 1_000;
+
+/**
+ * How long the pull's open transaction may wait for the next page before it is committed: while the walk waits on the
+ * network, another connection (another process on this profile) may need to write. Pages that follow each other
+ * sooner (a fast link) still share one commit.
+ */
+export const PULL_COMMIT_IDLE_MS = 50;
 
 /** A page handed to the writer: `settled` turns true once `results` has settled. */
 export interface PageWrite {
@@ -31,22 +54,30 @@ export interface PageWrite {
   readonly settled: boolean;
 }
 
+const ignore = () => {};
+
 /**
- * Where a pull's design rows are written. A walk over a large listing must not spend the main thread on SQLite
- * (index pages, commits, checkpoints) while the next pages could be fetched: once a listing is known to hold at least
- * `workerFrom` designs, a worker thread with its own connection to the same WAL database (pull-writer-worker.ts) is
- * started, and from the moment it is ready the pages go there. Until then, and for small listings (a sync pass's own
- * designs), pages are written here, at once, each in a savepoint of a transaction committed every
- * PULL_COMMIT_EVERY_DESIGNS designs, when no page came for PULL_COMMIT_IDLE_MS (the write lock is not held while
+ * Where a pull's design rows are written: on the engine's thread, each page in a savepoint of a transaction committed
+ * every PULL_COMMIT_EVERY_DESIGNS designs, when no page came for PULL_COMMIT_IDLE_MS (the write lock is not held while
  * the walk waits on the network) and when the walk ends (a commit per page rewrote the same index pages into the WAL
- * again and again). Whoever writes, pages are written in order, each only when the one before it was; close() always
+ * again and again). Once a listing is known to hold at least `checkpointThreadFrom` designs, a thread with its own
+ * connection to the same WAL database (checkpoint-thread.ts) is started, and from the moment it is ready it
+ * checkpoints the WAL every CHECKPOINT_EVERY_DESIGNS designs and when the pull ends; the pages that come while it does
+ * are written after it, in order (written meanwhile, they would keep the WAL from starting over). close() always
  * commits and ends the thread (the pull's `finally`).
+ *
+ * Pages were once written on that thread too, while the walk fetched the next ones: on this 2-core machine that cost
+ * 10–20 µs of CPU a design more (each page parsed twice, answers copied between threads, a fresh isolate's JIT) and
+ * no time (the service and the walk keep both cores busy), and two connections writing made either fail at once
+ * (SQLITE_BUSY) when it began a write after a read while the other wrote.
  */
 export class PullWriter {
   private session = new DesignWriteSession({ deferSearchRows: true });
-  private worker: WorkerChannel | null = null;
-  private starting: WorkerChannel | null = null;
+  private checkpoints: CheckpointThread | null = null;
+  /** Writes and the checkpoint they wait for, in order, not yet done (null when none is left). */
+  private deferred: Promise<void> | null = null;
   private writtenHere = 0;
+  private sinceCheckpoint = 0;
   /**
    * Whether this writer's walk fills the cache in bulk: only that walk undoes it (a sync pass's walk of own designs,
    * which may run meanwhile, leaves it as it is).
@@ -60,10 +91,10 @@ export class PullWriter {
   private uncommitted = 0;
   /** Commits the open transaction when no page came for PULL_COMMIT_IDLE_MS. */
   private idleCommit: ReturnType<typeof setTimeout> | null = null;
-  /** Threads no longer written to, ended by close(). */
-  private readonly retired: WorkerChannel[] = [];
 
-  private readonly workerFrom: number;
+  private readonly checkpointThreadFrom: number;
+  private readonly checkpointEvery: number;
+  private readonly commitEvery: number;
   private readonly bulkFillFrom: number;
   private readonly searchRows: SearchRowsTiming;
   private readonly indexesBehindUpTo: number;
@@ -71,17 +102,19 @@ export class PullWriter {
   private indexesBehind = false;
 
   constructor(private readonly db: WritableDB, options: PullWriterOptions = {}) {
-    this.workerFrom = options.threadFrom ?? DEFAULT_WORKER_FROM;
+    this.checkpointThreadFrom = options.checkpointThreadFrom ?? CHECKPOINT_THREAD_FROM;
+    this.checkpointEvery = options.checkpointEveryDesigns ?? CHECKPOINT_EVERY_DESIGNS;
+    this.commitEvery = options.commitEveryDesigns ?? PULL_COMMIT_EVERY_DESIGNS;
     this.bulkFillFrom = options.bulkFillFrom ?? BULK_FILL_FROM;
     this.searchRows = options.searchRows ?? 'at-walk-end';
     this.indexesBehindUpTo = options.indexesBehindUpTo ?? INDEXES_BEHIND_UP_TO;
   }
 
-  /** Told how many designs the listing holds (null: unknown); starts the thread once it is worth it. */
+  /** Told how many designs the listing holds (null: unknown); starts the checkpoint thread once it is worth it. */
   expect(total: number | null): void {
-    // One thread a pull at most: after one stopped, the pull writes here.
-    if (this.starting || this.worker || this.retired.length > 0 || !opensAgain(this.db)) return;
-    if ((total ?? this.writtenHere) >= this.workerFrom) this.starting = new WorkerChannel(this.db.name, this.searchRows);
+    // One thread a pull at most.
+    if (this.checkpoints || !opensAgain(this.db)) return;
+    if ((total ?? this.writtenHere) >= this.checkpointThreadFrom) this.checkpoints = new CheckpointThread(this.db.name);
   }
 
   /**
@@ -118,44 +151,81 @@ export class PullWriter {
     return true;
   }
 
-  /** Resolves once the writer thread started by expect() is ready for pages (false when none was started, or it failed). */
+  /** Resolves once the checkpoint thread started by expect() is ready (false when none was started, or it failed). */
   threadReady(): Promise<boolean> {
-    return (this.worker ?? this.starting)?.whenReady ?? Promise.resolve(false);
+    return this.checkpoints?.whenReady ?? Promise.resolve(false);
   }
 
-  /** Writes a page of designs; `itemTexts`, when given, are the items' JSON as the service sent them (kept as they are). */
-  write(items: readonly unknown[], form: DesignForm, at: number, flags: UpsertFlags, itemTexts?: readonly string[]): PageWrite {
+  /**
+   * Writes a page of designs (after the checkpoint under way, if any); `itemsText`, when given, is the answer that
+   * held them, a JSON array, from which each design is kept as the service wrote it.
+   */
+  write(items: readonly unknown[], form: DesignForm, at: number, flags: UpsertFlags, itemsText?: string): PageWrite {
     const remakeIndex = this.remakesAnIndex(items.length);
-    if (this.starting?.ready) [this.worker, this.starting] = [this.starting, null];
-    // A thread that stopped (its page failed, and the walk with it) is not asked again: this thread writes on.
-    if (this.worker?.failed || this.starting?.failed) this.retire();
-    if (this.worker) {
-      // The thread's connection cannot write while this one holds its transaction open.
-      this.commit();
+    const writeHere = () => this.writeHere(items, form, at, flags, itemsText, remakeIndex);
+    if (this.deferred) {
       const write = { settled: false } as { results: Promise<UpsertResult[]>; settled: boolean };
-      const itemsJson = itemTexts?.length === items.length ? `[${itemTexts.join(',')}]` : JSON.stringify(items);
-      write.results = this.worker.ask({ kind: 'page', itemsJson, form, at, flags, remakeIndex })
-        .then((reply) => (reply as Extract<WriterReply, { kind: 'written' }>).results)
-        .finally(() => (write.settled = true));
+      write.results = this.afterDeferred(writeHere).finally(() => (write.settled = true));
       return write;
     }
-    this.deferCheckpoints();
     try {
-      // Inside this writer's open transaction, upsertDesigns' own transaction is a savepoint: a page that fails is
-      // rolled back alone and the pages before it stay, to be committed.
-      if (!this.transactionOpen) {
-        this.db.exec('BEGIN');
-        this.transactionOpen = true;
-      }
-      const results = upsertDesigns(this.db, items, form, at, flags, this.session, itemTexts);
-      if (remakeIndex) remakeSetAsideIndexQuietly(this.db);
-      this.writtenHere += items.length;
-      this.uncommitted += items.length;
-      if (this.uncommitted >= PULL_COMMIT_EVERY_DESIGNS) this.commit();
-      else this.commitWhenIdle();
-      return { results: Promise.resolve(results), settled: true };
+      return { results: Promise.resolve(writeHere()), settled: true };
     } catch (error) {
       return { results: Promise.reject(error), settled: true };
+    }
+  }
+
+  private writeHere(items: readonly unknown[], form: DesignForm, at: number, flags: UpsertFlags, itemsText: string | undefined, remakeIndex: boolean): UpsertResult[] {
+    this.deferCheckpoints();
+    // Inside this writer's open transaction, upsertDesigns' own transaction is a savepoint: a page that fails is
+    // rolled back alone and the pages before it stay, to be committed. Another walk on this connection meanwhile (a
+    // sync pass's own designs during the catalogue's) writes in the transaction already open, committed by its writer.
+    if (!this.transactionOpen && !this.db.inTransaction) {
+      this.db.exec('BEGIN');
+      this.transactionOpen = true;
+    }
+    const itemTexts = itemsText === undefined ? undefined : jsonArrayElementTexts(itemsText) ?? undefined;
+    const results = upsertDesigns(this.db, items, form, at, flags, this.session, itemTexts);
+    if (remakeIndex) remakeSetAsideIndexQuietly(this.db);
+    this.writtenHere += items.length;
+    this.sinceCheckpoint += items.length;
+    this.uncommitted += items.length;
+    if (this.uncommitted >= this.commitEvery) {
+      this.commit();
+      this.checkpointWhenDue();
+    } else {
+      this.commitWhenIdle();
+    }
+    return results;
+  }
+
+  /** Runs `work` once the writes and the checkpoint deferred before it are done. */
+  private afterDeferred<T>(work: () => T | Promise<T>): Promise<T> {
+    const done = (this.deferred ?? Promise.resolve()).then(work);
+    const deferred = done.then(ignore, ignore);
+    this.deferred = deferred;
+    void deferred.then(() => {
+      if (this.deferred === deferred) this.deferred = null;
+    });
+    return done;
+  }
+
+  /** Has the thread checkpoint the WAL, once this writer wrote CHECKPOINT_EVERY_DESIGNS designs since the last time. */
+  private checkpointWhenDue(): void {
+    const thread = this.checkpoints;
+    if (!thread?.ready || thread.failed || this.sinceCheckpoint < this.checkpointEvery) return;
+    this.sinceCheckpoint = 0;
+    void this.afterDeferred(() => this.checkpointOn(thread));
+  }
+
+  private async checkpointOn(thread: CheckpointThread): Promise<void> {
+    // Nothing this writer wrote may wait uncommitted: the checkpoint copies only what was committed.
+    this.commit();
+    try {
+      await thread.checkpoint();
+    } catch (error) {
+      // SQLite's automatic checkpoints (PULL_WAL_CHECKPOINT_PAGES) take over.
+      engineLog.warn('pull', 'the cache\'s checkpoint thread failed; the WAL is checkpointed on the engine\'s thread', error);
     }
   }
 
@@ -172,7 +242,10 @@ export class PullWriter {
 
   private commitWhenIdle(): void {
     if (this.idleCommit) clearTimeout(this.idleCommit);
-    this.idleCommit = setTimeout(() => this.commit(), PULL_COMMIT_IDLE_MS);
+    this.idleCommit = setTimeout(() => {
+      this.commit();
+      this.checkpointWhenDue();
+    }, PULL_COMMIT_IDLE_MS);
   }
 
   /**
@@ -180,34 +253,34 @@ export class PullWriter {
    * behind the pull); a bulk fill undone (but for the indexes it leaves behind the pull).
    */
   async endWalk(): Promise<void> {
+    await this.deferred;
     this.commit();
-    const writeSearchRows = this.searchRows === 'at-walk-end';
-    const bulkFill: BulkFillEnd = !this.inBulk ? 'none' : this.indexesBehind ? 'merges' : 'all';
-    if (this.worker) {
-      await this.worker.ask({ kind: 'end-walk', writeSearchRows, bulkFill });
-    } else {
-      if (writeSearchRows) writeBackloggedSearchRows(this.db);
-      endBulkFillAs(this.db, bulkFill);
-    }
+    if (this.searchRows === 'at-walk-end') writeBackloggedSearchRows(this.db);
+    endBulkFillAs(this.db, !this.inBulk ? 'none' : this.indexesBehind ? 'merges' : 'all');
     this.inBulk = false;
     this.indexesBehind = false;
     this.session = new DesignWriteSession({ deferSearchRows: true });
   }
 
-  /** Merges the search index into one segment (on the writer thread when there is one). */
+  /** Merges the search index into one segment. */
   async optimize(): Promise<void> {
-    if (this.worker) await this.worker.ask({ kind: 'optimize' });
-    else optimizeSearchIndex(this.db);
+    await this.deferred;
+    optimizeSearchIndex(this.db);
   }
 
   /**
-   * Ends the writer thread, if one was started, once it has checkpointed what it wrote and closed its connection; the
-   * WAL is checkpointed again as usual (what this thread wrote, by the next commit on this connection).
+   * Commits, and ends the checkpoint thread, if one was started, once it has checkpointed what the pull wrote (not
+   * left to the engine's next commit, which would wait for up to PULL_WAL_CHECKPOINT_PAGES of it to be copied).
    */
   async close(): Promise<void> {
+    await this.deferred;
     this.commit();
-    this.retire();
-    await Promise.all(this.retired.splice(0).map((channel) => channel.close()));
+    const thread = this.checkpoints;
+    this.checkpoints = null;
+    if (thread) {
+      if (thread.ready && !thread.failed && this.sinceCheckpoint > 0) await this.checkpointOn(thread);
+      await thread.close();
+    }
     if (this.savedAutocheckpoint !== null && this.db.open) this.db.pragma(`wal_autocheckpoint = ${this.savedAutocheckpoint}`);
     this.savedAutocheckpoint = null;
   }
@@ -216,11 +289,6 @@ export class PullWriter {
    * While a walk writes, the WAL is not checkpointed at each 1000 pages (each time rewriting the same index pages into
    * the database, with an fsync) but at each PULL_WAL_CHECKPOINT_PAGES, and at the first commit after the pull.
    */
-  private retire(): void {
-    for (const channel of [this.worker, this.starting]) if (channel) this.retired.push(channel);
-    this.worker = this.starting = null;
-  }
-
   private deferCheckpoints(): void {
     if (this.savedAutocheckpoint !== null || !this.db.open) return;
     this.savedAutocheckpoint = this.db.pragma('wal_autocheckpoint', { simple: true }) as number;
@@ -229,78 +297,15 @@ export class PullWriter {
 }
 
 export interface PullWriterOptions {
-  /** From how many designs in a listing its pages are written on a thread of their own (default DEFAULT_WORKER_FROM). */
-  threadFrom?: number;
+  /** From how many designs in a listing the WAL is checkpointed on a thread of its own (default CHECKPOINT_THREAD_FROM). */
+  checkpointThreadFrom?: number;
+  /** How many designs are written between two checkpoints on that thread (default CHECKPOINT_EVERY_DESIGNS). */
+  checkpointEveryDesigns?: number;
+  /** How many designs are written between two commits (default PULL_COMMIT_EVERY_DESIGNS). */
+  commitEveryDesigns?: number;
   /** From how many designs a listing into a nearly empty cache is written in bulk (default bulk-fill.ts BULK_FILL_FROM). */
   bulkFillFrom?: number;
   searchRows?: SearchRowsTiming;
   /** Up to how many designs a bulk fill leaves its set-aside indexes behind the pull with its search rows (default INDEXES_BEHIND_UP_TO). */
   indexesBehindUpTo?: number;
-}
-
-let running = 0;
-
-/** Writer threads started and not yet exited, in this process (none once every pull has ended). */
-export function runningWriterThreads(): number {
-  return running;
-}
-
-/** The main thread's end of the writer thread: requests answered in order, each by a promise. */
-class WorkerChannel {
-  ready = false;
-  readonly whenReady: Promise<boolean>;
-  private onReady: (ready: boolean) => void = () => {};
-  private readonly worker: Worker;
-  private readonly waiting: { resolve(reply: WriterReply): void; reject(error: Error): void }[] = [];
-  private failure: Error | null = null;
-  private readonly exited: Promise<void>;
-
-  constructor(databasePath: string, searchRows: SearchRowsTiming) {
-    const { entry, eval: isEval } = workerEntry(new URL('./pull-writer-worker.ts', import.meta.url), 'pull-writer-worker.mjs');
-    this.whenReady = new Promise((resolve) => (this.onReady = resolve));
-    this.worker = new Worker(entry, { eval: isEval, workerData: { databasePath, nativeBinding: sqliteNativeBinding(), searchRows } satisfies WriterData });
-    running++;
-    this.worker.on('message', (reply: WriterReply) => {
-      if (reply.kind === 'ready') {
-        this.ready = true;
-        this.onReady(true);
-        return;
-      }
-      const waiter = this.waiting.shift();
-      if (reply.kind === 'failed') waiter?.reject(new Error(reply.message));
-      else waiter?.resolve(reply);
-    });
-    this.worker.on('error', (error) => this.fail(error));
-    this.exited = new Promise((resolve) => this.worker.once('exit', () => {
-      running--;
-      this.fail(new Error('The cache writer thread stopped.'));
-      resolve();
-    }));
-  }
-
-  ask(request: Exclude<WriterRequest, { kind: 'close' }>): Promise<WriterReply> {
-    if (this.failure) return Promise.reject(this.failure);
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ resolve, reject });
-      this.worker.postMessage(request);
-    });
-  }
-
-  get failed(): boolean {
-    return this.failure !== null;
-  }
-
-  async close(): Promise<void> {
-    if (!this.failure) this.worker.postMessage({ kind: 'close' } satisfies WriterRequest);
-    // A thread still starting (or stuck) is not waited for long: what it had not written is written by no one.
-    const timer = setTimeout(() => void this.worker.terminate(), 5_000);
-    await this.exited;
-    clearTimeout(timer);
-  }
-
-  private fail(error: Error): void {
-    this.failure ??= error;
-    this.onReady(false);
-    for (const waiter of this.waiting.splice(0)) waiter.reject(this.failure);
-  }
 }

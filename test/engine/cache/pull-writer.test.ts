@@ -7,8 +7,8 @@ import { openDesignCache, type DesignCache } from '../../../electron/engine/cach
 import { listCachedDesigns, searchCachedDesigns } from '../../../electron/engine/cache/design-reads';
 import type { UpsertResult } from '../../../electron/engine/cache/design-writes';
 import { pullDesigns } from '../../../electron/engine/cache/pull';
-import { PullWriter, runningWriterThreads } from '../../../electron/engine/cache/pull-writer';
-import { PAGES_AHEAD } from '../../../electron/engine/cache/pull-walk';
+import { PullWriter } from '../../../electron/engine/cache/pull-writer';
+import { runningCheckpointThreads } from '../../../electron/engine/cache/checkpoint-thread';
 import { runningIndexThreads } from '../../../electron/engine/cache/index-thread';
 import { searchBacklogSize } from '../../../electron/engine/cache/search-backlog';
 import { beginBulkFill, INDEXES_SET_ASIDE_FOR_BULK_FILL, resumeSearchIndexMerges } from '../../../electron/engine/cache/bulk-fill';
@@ -56,25 +56,42 @@ async function writeWalk(writer: PullWriter, cache: DesignCache): Promise<Upsert
 }
 
 describe('the pull\'s writer', () => {
-  it('writes a walk on its thread exactly as on the main thread: rows, tags, authors, search rows, outcomes', async () => {
-    const here = scratchCache();
-    const inThread = await writeWalk(new PullWriter(here.db, { threadFrom: Number.POSITIVE_INFINITY }), here);
+  const fileHoldsEveryPage = (cache: DesignCache) => statSync(cache.db.name).size
+    === (cache.db.pragma('page_count', { simple: true }) as number) * (cache.db.pragma('page_size', { simple: true }) as number);
 
-    const there = scratchCache();
-    const writer = new PullWriter(there.db, { threadFrom: 0 });
+  it('with a checkpoint thread, writes a walk exactly as without one, checkpointing between pages; a page that comes meanwhile is written after it, in order', async () => {
+    const alone = scratchCache();
+    const withoutThread = await writeWalk(new PullWriter(alone.db, { checkpointThreadFrom: Number.POSITIVE_INFINITY }), alone);
+
+    const cache = scratchCache();
+    // A commit after each design, and a checkpoint after every two.
+    const writer = new PullWriter(cache.db, { checkpointThreadFrom: 0, checkpointEveryDesigns: 2, commitEveryDesigns: 1 });
     writer.expect(1);
     expect(await writer.threadReady()).toBe(true);
-    expect(runningWriterThreads()).toBe(1);
-    const onThread = await writeWalk(writer, there);
+    expect(runningCheckpointThreads()).toBe(1);
+    const at = 1_700_000_000_000;
+    const first = writer.write(PAGES[0]!, 'list', at, { inListing: true });
+    expect(first.settled).toBe(true);
+    // The first page began a checkpoint: the next pages wait for it, and are written in the order they came.
+    const second = writer.write(PAGES[1]!, 'list', at, { inListing: true });
+    const third = writer.write(PAGES[2]!, 'list', at, { inListing: true });
+    expect([second.settled, third.settled]).toEqual([false, false]);
+    const withThread = [await first.results, await second.results, await third.results];
+    expect([second.settled, third.settled]).toEqual([true, true]);
+    await writer.endWalk();
+    await writer.close();
 
-    expect(runningWriterThreads()).toBe(0);
-    expect(onThread).toEqual(inThread);
-    expect(inThread[1]!.map((result) => result.outcome)).toEqual(['inserted', 'updated']);
-    expect(dump(there)).toEqual(dump(here));
-    expect(searchCachedDesigns(there.reader, 'updated').items.map((design) => design.id)).toEqual([10]);
+    expect(runningCheckpointThreads()).toBe(0);
+    expect(withThread).toEqual(withoutThread);
+    expect(withoutThread[1]!.map((result) => result.outcome)).toEqual(['inserted', 'updated']);
+    expect(dump(cache)).toEqual(dump(alone));
+    expect(searchCachedDesigns(cache.reader, 'updated').items.map((design) => design.id)).toEqual([10]);
+    // Checkpointed at the end too: nothing it wrote is left in the WAL for the engine's next commit to copy.
+    expect(fileHoldsEveryPage(cache)).toBe(true);
+    expect(cache.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
   });
 
-  it('stays on the main thread for a small listing, and for a database no second connection can open', async () => {
+  it('starts no checkpoint thread for a small listing, nor for a database no second connection can open', async () => {
     const cache = scratchCache();
     const small = new PullWriter(cache.db);
     small.expect(50);
@@ -83,9 +100,10 @@ describe('the pull\'s writer', () => {
 
     const memory = openDesignCache({ cacheDatabase: ':memory:', fileCache: join(tempDir('pull-writer-memory'), 'files') });
     caches.push(memory);
-    const writer = new PullWriter(memory.db, { threadFrom: 0 });
+    const writer = new PullWriter(memory.db, { checkpointThreadFrom: 0 });
     writer.expect(10_000);
     expect(await writer.threadReady()).toBe(false);
+    expect(runningCheckpointThreads()).toBe(0);
     await writeWalk(writer, memory);
     expect(listCachedDesigns(memory.reader, { limit: 10 }).map((design) => design.id)).toEqual(expect.arrayContaining([10, 20, 30, 40]));
   });
@@ -94,7 +112,7 @@ describe('the pull\'s writer', () => {
     const cache = scratchCache();
     // The database refuses design 666 (as a full disk or a broken row would fail a page part-way).
     cache.db.exec(`CREATE TEMP TRIGGER refuse_666 BEFORE INSERT ON designs WHEN NEW.id = 666 BEGIN SELECT RAISE(ABORT, 'refused'); END`);
-    const writer = new PullWriter(cache.db, { threadFrom: Number.POSITIVE_INFINITY });
+    const writer = new PullWriter(cache.db);
     const at = 1_700_000_000_000;
     await writer.write([listFormDesign({ id: 1 }), listFormDesign({ id: 2 })], 'list', at, { inListing: true }).results;
     await expect(writer.write([listFormDesign({ id: 3 }), listFormDesign({ id: 666 })], 'list', at, { inListing: true }).results).rejects.toThrow('refused');
@@ -115,7 +133,7 @@ describe('the pull\'s writer', () => {
 
 const serviceOfItsOwnWriting = useMisbehavingServices(afterEach);
 
-describe('a pull, on either thread', () => {
+describe('a pull', () => {
   /** Designs written as a service may write them: indented, characters escaped, a count past what a double holds. */
   const WRITTEN = [
     `{"id": 7, "name": "Caf\\u00e9 \\"table\\"", "updated_at": "2026-01-01T00:00:00.000+00:00", "download_count": 12345678901234567891,
@@ -138,22 +156,18 @@ describe('a pull, on either thread', () => {
     expect(listCachedDesigns(cache.reader, { limit: 10 }).map((design) => design.name)).toEqual(['Stool', 'Café "table"']);
   });
 
-  it('keeps them so on its own thread too, and writes them out itself when their texts are not known', async () => {
+  it('writes them out itself when their texts are not known', async () => {
     const items = JSON.parse(LISTING.slice(1)) as unknown[];
-    for (const texts of [WRITTEN, undefined]) {
-      const cache = scratchCache();
-      const writer = new PullWriter(cache.db, { threadFrom: 0 });
-      writer.expect(1);
-      expect(await writer.threadReady()).toBe(true);
-      await writer.write(items, 'list', 1_700_000_000_000, { inListing: true }, texts).results;
-      await writer.endWalk();
-      await writer.close();
-      expect(stored(cache)).toEqual(texts ?? items.map((item) => JSON.stringify(item)));
-    }
+    const cache = scratchCache();
+    const writer = new PullWriter(cache.db);
+    await writer.write(items, 'list', 1_700_000_000_000, { inListing: true }).results;
+    await writer.endWalk();
+    await writer.close();
+    expect(stored(cache)).toEqual(items.map((item) => JSON.stringify(item)));
   });
 });
 
-describe('a pull whose pages go to the writer thread', () => {
+describe('a pull of a listing large enough for a checkpoint thread', () => {
   let service: TestService;
   let client: ServiceClient;
   const DESIGNS = 40;
@@ -174,7 +188,7 @@ describe('a pull whose pages go to the writer thread', () => {
     await service?.stop().catch(() => {});
   });
 
-  /** Slow listing pages, so that the thread (started at the first page) takes over part-way through the walk. */
+  /** Slow listing pages, so that the thread (started at the first page) is ready part-way through the walk. */
   async function slowListing() {
     await service.request('DELETE', '/__admin/faults');
     expect((await service.request('POST', '/__admin/faults', { json: { kind: 'latency', ms: 60, path: '^/v1/designs$' } })).status).toBe(201);
@@ -183,36 +197,36 @@ describe('a pull whose pages go to the writer thread', () => {
   it('caches every design, searchable, and ends its thread; the next pull writes nothing', async () => {
     await slowListing();
     const cache = scratchCache();
-    const summary = await pullDesigns(client, cache.db, cache.files, { pageSize: 1, writerThreadFrom: 0 });
-    expect(runningWriterThreads()).toBe(0);
+    const summary = await pullDesigns(client, cache.db, cache.files, { pageSize: 1, checkpointThreadFrom: 0 });
+    expect(runningCheckpointThreads()).toBe(0);
     expect(summary.listingComplete).toBe(true);
     expect(summary.designs).toMatchObject({ inserted: DESIGNS, updated: 0, skipped: 0 });
     expect(listCachedDesigns(cache.reader, { limit: 100 })).toHaveLength(DESIGNS);
     expect(searchCachedDesigns(cache.reader, 'shelf bracket', { limit: 100 }).items).toHaveLength(DESIGNS);
     expect(cache.db.prepare('SELECT count(*) AS n FROM search_backlog').get()).toEqual({ n: 0 });
 
-    const again = await pullDesigns(client, cache.db, cache.files, { pageSize: 10, writerThreadFrom: 0 });
+    const again = await pullDesigns(client, cache.db, cache.files, { pageSize: 10, checkpointThreadFrom: 0 });
     expect(again.designs).toMatchObject({ inserted: 0, updated: 0, unchanged: DESIGNS, removed: 0 });
-    expect(runningWriterThreads()).toBe(0);
+    expect(runningCheckpointThreads()).toBe(0);
   });
 
-  it('on its thread, leaves what it wrote checkpointed into the database: the engine\'s next commit copies none of it', async () => {
+  it('with its checkpoint thread, leaves what it wrote checkpointed into the database: the engine\'s next commit copies none of it', async () => {
     await slowListing();
     const cache = scratchCache();
     const fileHoldsEveryPage = () => statSync(cache.db.name).size
       === (cache.db.pragma('page_count', { simple: true }) as number) * (cache.db.pragma('page_size', { simple: true }) as number);
-    await pullDesigns(client, cache.db, cache.files, { pageSize: 10, writerThreadFrom: 0, searchRows: 'behind' });
+    await pullDesigns(client, cache.db, cache.files, { pageSize: 10, checkpointThreadFrom: 0, searchRows: 'behind' });
     expect(fileHoldsEveryPage()).toBe(true);
 
-    // On the main thread the checkpoint is left to the next commit, as SQLite does (one checkpoint, not one per 1000 pages).
+    // Without it the checkpoint is left to the next commit, as SQLite does (one checkpoint, not one per 1000 pages).
     const here = scratchCache();
-    await pullDesigns(client, here.db, here.files, { pageSize: 10, writerThreadFrom: Number.POSITIVE_INFINITY, searchRows: 'behind' });
+    await pullDesigns(client, here.db, here.files, { pageSize: 10, checkpointThreadFrom: Number.POSITIVE_INFINITY, searchRows: 'behind' });
     const hereHoldsEveryPage = statSync(here.db.name).size
       === (here.db.pragma('page_count', { simple: true }) as number) * (here.db.pragma('page_size', { simple: true }) as number);
     expect(hereHoldsEveryPage).toBe(false);
   });
 
-  it('on the main thread, does not hold the cache\'s write lock while it waits for the next page', async () => {
+  it('does not hold the cache\'s write lock while it waits for the next page', async () => {
     await slowListing();
     const cache = scratchCache();
     // Another connection, as another process on the same profile has: it must get to write while the walk waits.
@@ -234,7 +248,7 @@ describe('a pull whose pages go to the writer thread', () => {
     let trying: Promise<void> | null = null;
     try {
       await pullDesigns(client, cache.db, cache.files, {
-        pageSize: 5, writerThreadFrom: Number.POSITIVE_INFINITY,
+        pageSize: 5, checkpointThreadFrom: Number.POSITIVE_INFINITY,
         onProgress: (p) => { if (p.phase === 'designs' && p.done > 0 && !trying) trying = tryWriting(); },
       });
       walking = false;
@@ -252,12 +266,12 @@ describe('a pull whose pages go to the writer thread', () => {
     const cache = scratchCache();
     const abort = new AbortController();
     const pull = pullDesigns(client, cache.db, cache.files, {
-      pageSize: 1, writerThreadFrom: 0, signal: abort.signal,
+      pageSize: 1, checkpointThreadFrom: 0, signal: abort.signal,
       // At the last page's progress no request is in flight (an aborted one would hold the test service's close).
       onProgress: (p) => { if (p.phase === 'designs' && p.done === DESIGNS) abort.abort(); },
     });
     await expect(pull).rejects.toMatchObject({ problem: { kind: 'cancelled' } });
-    expect(runningWriterThreads()).toBe(0);
+    expect(runningCheckpointThreads()).toBe(0);
     expect(listCachedDesigns(cache.reader, { limit: 100 })).toHaveLength(DESIGNS);
     expect(searchCachedDesigns(cache.reader, 'bracket', { limit: 100 }).items).toHaveLength(DESIGNS);
   });
@@ -268,7 +282,7 @@ describe('a pull whose pages go to the writer thread', () => {
   const DEFAULT_MERGES = [{ k: 'automerge', v: 4 }, { k: 'crisismerge', v: 16 }];
   const byName = (cache: DesignCache) => listCachedDesigns(cache.reader, { limit: 100, sort: 'name' }).map((design) => design.name);
 
-  for (const [where, writerThreadFrom] of [['on the main thread', Number.POSITIVE_INFINITY], ['on the writer thread', 0]] as const) {
+  for (const [where, checkpointThreadFrom] of [['without a checkpoint thread', Number.POSITIVE_INFINITY], ['with a checkpoint thread', 0]] as const) {
     it(`${where}, fills a nearly empty cache from a large listing in bulk (unordered indexes set aside, search merges paused), makes the indexes again one a page over the walk's last pages, and undoes the rest when the walk ends`, async () => {
       await slowListing();
       const cache = scratchCache();
@@ -278,32 +292,26 @@ describe('a pull whose pages go to the writer thread', () => {
       const mergesDuringWalk: unknown[] = [];
       let threadsSeen = 0;
       const summary = await pullDesigns(client, cache.db, cache.files, {
-        // Pages of one design, slowed: the thread (started at the first page) takes over part-way through the walk.
-        pageSize: 1, writerThreadFrom, bulkFillFrom: 10,
+        // Pages of one design, slowed: the thread (started at the first page) is ready part-way through the walk.
+        pageSize: 1, checkpointThreadFrom, bulkFillFrom: 10,
         onProgress: (p) => {
           if (p.phase !== 'designs' || p.done === 0 || p.done === DESIGNS) return;
           seenDuringWalk.push({ done: p.done, indexes: indexNames(cache.db) });
           mergesDuringWalk.push(merges(cache.db));
-          threadsSeen = Math.max(threadsSeen, runningWriterThreads());
+          threadsSeen = Math.max(threadsSeen, runningCheckpointThreads());
         },
       });
       await service.request('DELETE', '/__admin/faults');
-      expect(threadsSeen).toBe(writerThreadFrom === 0 ? 1 : 0);
+      expect(threadsSeen).toBe(checkpointThreadFrom === 0 ? 1 : 0);
       expect(summary.designs).toMatchObject({ inserted: DESIGNS, skipped: 0 });
       expect(seenDuringWalk.length).toBeGreaterThan(0);
-      // One index made again with each of the last pages (as many as there are indexes set aside), in name order. The
-      // thread answers a page's write before it makes its index (the walk may see it a page late), and it may be
-      // PAGES_AHEAD pages ahead of the progress reported.
-      const [lateBy, earlyBy] = writerThreadFrom === 0 ? [1, PAGES_AHEAD] : [0, 0];
+      // One index made again with each of the last pages (as many as there are indexes set aside), in name order.
       for (const { done, indexes } of seenDuringWalk) {
         const madeAgain = indexes.filter((name) => setAsideIndexes.includes(name));
-        const due = Math.max(0, done - (DESIGNS - setAsideIndexes.length));
-        expect(madeAgain).toEqual(setAsideIndexes.slice(0, madeAgain.length));
-        expect(madeAgain.length).toBeLessThanOrEqual(due + earlyBy);
-        expect(madeAgain.length).toBeGreaterThanOrEqual(due - lateBy);
+        expect(madeAgain).toEqual(setAsideIndexes.slice(0, Math.max(0, done - (DESIGNS - setAsideIndexes.length))));
         expect(indexes).toEqual(allIndexes.filter((name) => !setAsideIndexes.includes(name) || madeAgain.includes(name)));
       }
-      expect(seenDuringWalk.filter(({ done }) => done + earlyBy <= DESIGNS - setAsideIndexes.length).length).toBeGreaterThan(0);
+      expect(seenDuringWalk.filter(({ done }) => done <= DESIGNS - setAsideIndexes.length).length).toBeGreaterThan(0);
       for (const seen of mergesDuringWalk) expect(seen).toEqual([{ k: 'automerge', v: 0 }, { k: 'crisismerge', v: 10_000 }]);
       expect(indexNames(cache.db)).toEqual(allIndexes);
       expect(setAside(cache.db)).toEqual([]);
@@ -316,7 +324,7 @@ describe('a pull whose pages go to the writer thread', () => {
       // The cache now holds the listing: the next pull writes with every index in place.
       const during: string[][] = [];
       await pullDesigns(client, cache.db, cache.files, {
-        pageSize: 5, writerThreadFrom, bulkFillFrom: 10, onProgress: (p) => { if (p.phase === 'designs' && p.done > 0) during.push(indexNames(cache.db)); },
+        pageSize: 5, checkpointThreadFrom, bulkFillFrom: 10, onProgress: (p) => { if (p.phase === 'designs' && p.done > 0) during.push(indexNames(cache.db)); },
       });
       for (const seen of during) expect(seen).toEqual(allIndexes);
     });
@@ -328,7 +336,7 @@ describe('a pull whose pages go to the writer thread', () => {
       const setAsideIndexes: string[] = [...INDEXES_SET_ASIDE_FOR_BULK_FILL].sort();
       const duringWalk: string[][] = [];
       const summary = await pullDesigns(client, cache.db, cache.files, {
-        pageSize: 5, writerThreadFrom, bulkFillFrom: 10, indexesBehindUpTo: DESIGNS, searchRows: 'behind', imagePrefetchLimit: 0,
+        pageSize: 5, checkpointThreadFrom, bulkFillFrom: 10, indexesBehindUpTo: DESIGNS, searchRows: 'behind', imagePrefetchLimit: 0,
         onProgress: (p) => { if (p.phase === 'designs' && p.done > 0) duringWalk.push(indexNames(cache.db)); },
       });
       expect(summary.designs).toMatchObject({ inserted: DESIGNS, skipped: 0 });
@@ -363,7 +371,7 @@ describe('a pull whose pages go to the writer thread', () => {
       const cache = scratchCache();
       const allIndexes = indexNames(cache.db);
       await pullDesigns(client, cache.db, cache.files, {
-        pageSize: 5, writerThreadFrom, bulkFillFrom: 10, indexesBehindUpTo: DESIGNS - 1, searchRows: 'behind', imagePrefetchLimit: 0,
+        pageSize: 5, checkpointThreadFrom, bulkFillFrom: 10, indexesBehindUpTo: DESIGNS - 1, searchRows: 'behind', imagePrefetchLimit: 0,
       });
       expect(indexNames(cache.db)).toEqual(allIndexes);
       expect(setAside(cache.db)).toEqual([]);
@@ -395,9 +403,9 @@ describe('a pull whose pages go to the writer thread', () => {
     const allIndexes = indexNames(cache.db);
     let threadsSeen = 0;
     const summary = await pullDesigns(client, cache.db, cache.files, {
-      pageSize: 1, writerThreadFrom: 0, bulkFillFrom: 10,
+      pageSize: 1, checkpointThreadFrom: 0, bulkFillFrom: 10,
       onProgress: async (p) => {
-        threadsSeen = Math.max(threadsSeen, runningWriterThreads());
+        threadsSeen = Math.max(threadsSeen, runningCheckpointThreads());
         if (p.phase === 'designs' && p.done === 30) {
           await service.request('POST', '/__admin/faults', { json: { kind: 'status', status: 500, path: '^/v1/designs$', count: 50 } });
         }
@@ -414,7 +422,7 @@ describe('a pull whose pages go to the writer thread', () => {
     const small = scratchCache();
     const during: string[][] = [];
     await pullDesigns(client, small.db, small.files, {
-      pageSize: 5, writerThreadFrom: 0, bulkFillFrom: DESIGNS + 1, onProgress: (p) => { if (p.phase === 'designs' && p.done > 0) during.push(indexNames(small.db)); },
+      pageSize: 5, checkpointThreadFrom: 0, bulkFillFrom: DESIGNS + 1, onProgress: (p) => { if (p.phase === 'designs' && p.done > 0) during.push(indexNames(small.db)); },
     });
     expect(during.length).toBeGreaterThan(0);
     for (const seen of during) expect(seen).toEqual(allIndexes);
@@ -438,18 +446,18 @@ describe('a pull whose pages go to the writer thread', () => {
 });
 
 describe('a bulk fill and another walk at the same time', () => {
-  it('is undone only by the walk that began it: a sync pass\'s walk of own designs meanwhile leaves it as it is', async () => {
+  it('is undone only by the walk that began it: a sync pass\'s walk of own designs meanwhile leaves it as it is, writing in the transaction the catalogue\'s walk holds open', async () => {
     const cache = scratchCache();
     const names = () => cache.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL`).pluck().all() as string[];
-    // The catalogue's pages go to its thread, as a listing this large's do in the app.
-    const catalogue = new PullWriter(cache.db, { threadFrom: 0, bulkFillFrom: 10 });
+    // The catalogue with its checkpoint thread, as a listing this large has in the app.
+    const catalogue = new PullWriter(cache.db, { checkpointThreadFrom: 0, bulkFillFrom: 10 });
     catalogue.expect(1_000);
     expect(await catalogue.threadReady()).toBe(true);
     catalogue.fillInBulkWhenLarge(1_000);
     expect(names()).not.toContain('designs_by_name');
     await catalogue.write(PAGES[0]!, 'list', 1_700_000_000_000, { inListing: true }).results;
 
-    const ownDesigns = new PullWriter(cache.db, { threadFrom: Number.POSITIVE_INFINITY, bulkFillFrom: 10 });
+    const ownDesigns = new PullWriter(cache.db, { bulkFillFrom: 10 });
     await ownDesigns.write([listFormDesign({ id: 50, name: 'Own draft' })], 'user', 1_700_000_000_000, { own: true, ownScreenName: 'maker' }).results;
     await ownDesigns.endWalk();
     await ownDesigns.close();
@@ -459,6 +467,14 @@ describe('a bulk fill and another walk at the same time', () => {
     await catalogue.close();
     expect(names()).toContain('designs_by_name');
     expect(cache.db.prepare('SELECT count(*) FROM bulk_fill_undo').pluck().get()).toBe(0);
+    // The own designs' walk wrote in the catalogue's open transaction, committed with it.
+    expect(cache.db.inTransaction).toBe(false);
+    const other = new Database(cache.db.name, { readonly: true });
+    try {
+      expect(other.prepare('SELECT id FROM designs ORDER BY id').pluck().all()).toEqual([10, 11, 30, 50]);
+    } finally {
+      other.close();
+    }
   });
 });
 

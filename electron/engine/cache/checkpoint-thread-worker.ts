@@ -1,0 +1,32 @@
+/**
+ * The checkpoint thread (a worker_threads Worker started by checkpoint-thread.ts): its own connection to the cache's
+ * WAL database, on which the WAL a large pull writes is copied into the database, so that a checkpoint of tens of
+ * MiB (with its fsync) never holds the engine's thread. It never writes a row: a passive checkpoint takes no lock
+ * that a writer or a reader waits for.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { adoptSqliteNativeBinding } from '../sqlite/open-sqlite';
+import { openCacheDatabase } from './cache-database';
+import type { CheckpointReply, CheckpointRequest, CheckpointThreadData } from './checkpoint-thread-protocol';
+
+const port = parentPort!;
+const data = workerData as CheckpointThreadData;
+adoptSqliteNativeBinding(data.nativeBinding);
+const db = openCacheDatabase(data.databasePath);
+
+const reply = (message: CheckpointReply) => port.postMessage(message);
+
+port.on('message', (request: CheckpointRequest) => {
+  if (request.kind === 'close') {
+    db.close();
+    port.close();
+    return;
+  }
+  try {
+    const [result] = db.pragma('wal_checkpoint(PASSIVE)') as { log: number; checkpointed: number }[];
+    reply({ kind: 'checkpointed', walFrames: result?.log ?? 0, checkpointedFrames: result?.checkpointed ?? 0 });
+  } catch (error) {
+    reply({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
+  }
+});
+reply({ kind: 'ready' });
