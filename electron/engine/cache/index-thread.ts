@@ -14,7 +14,7 @@ export function runningIndexThreads(): number {
  * Makes again, on a thread of its own (index-thread-worker.ts), the indexes a bulk fill of the cache at `databasePath`
  * set aside, one at a time, until none is left or `stop()` says so between two; resolves with how many it made, once
  * the thread has ended. Each is made in a transaction of its own: meanwhile the cache's other writers wait for it
- * (their busy timeout), as they wait for the pull's writer thread. Rejects when the thread failed; what it did not
+ * (their busy timeout; a pull's writer begins its transactions IMMEDIATE for that). Rejects when the thread failed; what it did not
  * make stays set aside (bulk-fill.ts), for whoever tries next.
  */
 export async function remakeSetAsideIndexesOnThread(databasePath: string, stop: () => boolean): Promise<number> {

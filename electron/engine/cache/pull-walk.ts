@@ -8,8 +8,8 @@ import { engineLog } from '../log/engine-log';
 export const OPTIMIZE_AFTER_WRITES = 1000;
 
 /**
- * How many pages the walk may have fetched beyond those whose writes it has counted and reported: the writer thread
- * takes the pages that wait in one transaction, and a slow consumer of progress still holds the walk back.
+ * How many pages the walk may have fetched beyond those whose writes it has counted and reported: pages wait while
+ * the WAL is checkpointed (pull-writer.ts), and a slow consumer of progress still holds the walk back.
  */
 export const PAGES_AHEAD = 8;
 
@@ -85,7 +85,7 @@ export async function walk(
 
 /**
  * After the walks of a pull: merges the search index when they wrote many of its rows (a pull that leaves them behind
- * it leaves the merge to whoever writes them); the writer thread is done.
+ * it leaves the merge to whoever writes them); the writer is done (its checkpoint thread ended).
  */
 export async function finishWalks(run: PullRun): Promise<void> {
   const { summary } = run;

@@ -180,8 +180,10 @@ export class PullWriter {
     // Inside this writer's open transaction, upsertDesigns' own transaction is a savepoint: a page that fails is
     // rolled back alone and the pages before it stay, to be committed. Another walk on this connection meanwhile (a
     // sync pass's own designs during the catalogue's) writes in the transaction already open, committed by its writer.
+    // IMMEDIATE: while another connection writes (the index thread), this one waits for it (its busy timeout), where
+    // a transaction that read first would fail at its first write, at once.
     if (!this.transactionOpen && !this.db.inTransaction) {
-      this.db.exec('BEGIN');
+      this.db.exec('BEGIN IMMEDIATE');
       this.transactionOpen = true;
     }
     const itemTexts = itemsText === undefined ? undefined : jsonArrayElementTexts(itemsText) ?? undefined;

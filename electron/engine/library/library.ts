@@ -43,7 +43,7 @@ export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
   private counting: { key: string; controller: AbortController } | null = null;
   /**
    * Exact counts by filter, good while the cache is as it was when counted (a million designs take 17 ms to count):
-   * `version` changes with every write to the cache, by this connection or another (the pull's writer thread).
+   * `version` changes with every write to the cache, by this connection or another (the index thread, another process).
    */
   private exactCounts = { version: '', totals: new Map<string, number>() };
   private readonly stopFollowing: () => void;

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { rmSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
@@ -106,6 +107,34 @@ describe('the pull\'s writer', () => {
     expect(runningCheckpointThreads()).toBe(0);
     await writeWalk(writer, memory);
     expect(listCachedDesigns(memory.reader, { limit: 10 }).map((design) => design.id)).toEqual(expect.arrayContaining([10, 20, 30, 40]));
+  });
+
+  it('waits for another connection that is writing (its busy timeout) rather than failing at once', async () => {
+    const cache = scratchCache();
+    const at = 1_700_000_000_000;
+    const first = new PullWriter(cache.db);
+    await first.write([listFormDesign({ id: 1 })], 'list', at, { inListing: true }).results;
+    await first.close();
+    // Another process holds the write lock for 300 ms (as the index thread does while it makes an index).
+    const holder = spawn(process.execPath, ['-e', `
+      const db = new (require('better-sqlite3'))(process.argv[1]);
+      db.exec('BEGIN IMMEDIATE');
+      db.prepare('UPDATE designs SET name = name WHERE id = 1').run();
+      process.stdout.write('locked\\n');
+      setTimeout(() => { db.exec('COMMIT'); db.close(); }, 300);
+    `, cache.db.name], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise((resolve) => holder.once('exit', resolve));
+    await new Promise<void>((resolve, reject) => {
+      holder.stdout!.once('data', () => resolve());
+      holder.once('exit', () => reject(new Error('the holder ended before it held the lock')));
+    });
+    // The page reads the design it changes before writing it: begun deferred, that write failed at once ("database is locked").
+    const writer = new PullWriter(cache.db);
+    const results = await writer.write([listFormDesign({ id: 1, name: 'Renamed', updated_at: '2026-03-01T00:00:00.000+00:00' })], 'list', at, { inListing: true }).results;
+    await writer.close();
+    await exited;
+    expect(results.map((result) => result.outcome)).toEqual(['updated']);
+    expect(cache.db.prepare('SELECT name FROM designs WHERE id = 1').pluck().get()).toBe('Renamed');
   });
 
   it('on the main thread, a page that fails is rolled back alone; the pages before and after it are committed for other connections', async () => {
