@@ -14,8 +14,8 @@ import { optimizeSearchIndex } from './search-rows';
 /**
  * From this many designs in a listing, the WAL its pull writes is checkpointed on a thread of its own. Without it, at
  * 100,000 designs the checkpoint at PULL_WAL_CHECKPOINT_PAGES held the engine's thread 423–620 ms at once (one held
- * it 90–171 ms for each 16 or 32 MiB); with it, 37–57 ms at most, for no more CPU. Below it the WAL is left to the
- * first commit after the pull, as SQLite does.
+ * it 90–171 ms for each 16 or 32 MiB); with it, 37–66 ms at most, for about the same CPU. Below it the WAL is left to
+ * the first commit after the pull, as SQLite does.
  */
 export const CHECKPOINT_THREAD_FROM = 50_000;
 
@@ -36,8 +36,7 @@ export const PULL_WAL_CHECKPOINT_PAGES = 32_768;
 /**
  * How many designs a pull writes between commits: each commit writes every page it changed to the WAL, and a page of
  * designs touches pages of every index (at 10,000 designs, a commit per page of 100 wrote 28,180 WAL pages in 197
- * ms, a commit per 1,000 designs 8,644 in 50 ms; at 100,000 on a thread of its own, a commit per page cost 10 µs a
- * design more than a commit per 1,000).
+ * ms, a commit per 1,000 designs 8,644 in 50 ms).
  */
 export const PULL_COMMIT_EVERY_DESIGNS = 1_000;
 
