@@ -6,9 +6,3 @@ export type CheckpointReply =
   /** SQLite's answer to `PRAGMA wal_checkpoint(PASSIVE)`: the WAL's frames, and how many of them are now in the database. */
   | { kind: 'checkpointed'; walFrames: number; checkpointedFrames: number }
   | { kind: 'failed'; message: string };
-
-export interface CheckpointThreadData {
-  databasePath: string;
-  /** The better-sqlite3 build the main thread loaded (open-sqlite.ts), for the thread to load too. */
-  nativeBinding: string | undefined;
-}

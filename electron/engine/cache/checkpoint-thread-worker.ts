@@ -4,15 +4,12 @@
  * MiB (with its fsync) never holds the engine's thread. It never writes a row: a passive checkpoint takes no lock
  * that a writer or a reader waits for.
  */
-import { parentPort, workerData } from 'node:worker_threads';
-import { adoptSqliteNativeBinding } from '../sqlite/open-sqlite';
+import { databaseThreadStart } from '../sqlite/database-thread';
 import { openCacheDatabase } from './cache-database';
-import type { CheckpointReply, CheckpointRequest, CheckpointThreadData } from './checkpoint-thread-protocol';
+import type { CheckpointReply, CheckpointRequest } from './checkpoint-thread-protocol';
 
-const port = parentPort!;
-const data = workerData as CheckpointThreadData;
-adoptSqliteNativeBinding(data.nativeBinding);
-const db = openCacheDatabase(data.databasePath);
+const { port, databasePath } = databaseThreadStart();
+const db = openCacheDatabase(databasePath);
 
 const reply = (message: CheckpointReply) => port.postMessage(message);
 

@@ -1,13 +1,12 @@
-import { Worker } from 'node:worker_threads';
-import { sqliteNativeBinding } from '../sqlite/open-sqlite';
-import { workerEntry } from '../sqlite/worker-entry';
-import type { CheckpointReply, CheckpointRequest, CheckpointThreadData } from './checkpoint-thread-protocol';
+import type { Worker } from 'node:worker_threads';
+import { RunningThreads, startDatabaseThread } from '../sqlite/database-thread';
+import type { CheckpointReply, CheckpointRequest } from './checkpoint-thread-protocol';
 
-let running = 0;
+const running = new RunningThreads();
 
 /** Checkpoint threads started and not yet exited, in this process (none once every pull has ended). */
 export function runningCheckpointThreads(): number {
-  return running;
+  return running.count;
 }
 
 /**
@@ -25,10 +24,9 @@ export class CheckpointThread {
   private readonly exited: Promise<void>;
 
   constructor(databasePath: string) {
-    const { entry, eval: isEval } = workerEntry(new URL('./checkpoint-thread-worker.ts', import.meta.url), 'checkpoint-thread-worker.mjs');
     this.whenReady = new Promise((resolve) => (this.onReady = resolve));
-    this.worker = new Worker(entry, { eval: isEval, workerData: { databasePath, nativeBinding: sqliteNativeBinding() } satisfies CheckpointThreadData });
-    running++;
+    const thread = startDatabaseThread(new URL('./checkpoint-thread-worker.ts', import.meta.url), 'checkpoint-thread-worker.mjs', databasePath, running);
+    this.worker = thread.worker;
     this.worker.on('message', (reply: CheckpointReply) => {
       if (reply.kind === 'ready') {
         this.ready = true;
@@ -41,11 +39,7 @@ export class CheckpointThread {
       else waiter?.resolve(reply);
     });
     this.worker.on('error', (error) => this.fail(error));
-    this.exited = new Promise((resolve) => this.worker.once('exit', () => {
-      running--;
-      this.fail(new Error('The cache\'s checkpoint thread stopped.'));
-      resolve();
-    }));
+    this.exited = thread.exited.then(() => this.fail(new Error('The cache\'s checkpoint thread stopped.')));
   }
 
   get failed(): boolean {

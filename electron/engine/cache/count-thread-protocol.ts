@@ -7,9 +7,3 @@ export type CountReply =
   | { kind: 'ready' }
   | { kind: 'counted'; total: number }
   | { kind: 'failed'; message: string };
-
-export interface CountThreadData {
-  databasePath: string;
-  /** The better-sqlite3 build the main thread loaded (open-sqlite.ts), for the thread to load too. */
-  nativeBinding: string | undefined;
-}

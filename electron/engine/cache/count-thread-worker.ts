@@ -5,11 +5,11 @@
  */
 import { readlinkSync } from 'node:fs';
 import { constants, setPriority } from 'node:os';
-import { parentPort, workerData } from 'node:worker_threads';
 import type { ReadableDB } from './cache-database';
 import { countCachedDesigns } from './design-reads';
-import { adoptSqliteNativeBinding, openSqlite } from '../sqlite/open-sqlite';
-import type { CountReply, CountRequest, CountThreadData } from './count-thread-protocol';
+import { databaseThreadStart } from '../sqlite/database-thread';
+import { openSqlite } from '../sqlite/open-sqlite';
+import type { CountReply, CountRequest } from './count-thread-protocol';
 
 /**
  * This thread's scheduling priority lowered as far as it goes, where the system says which thread it is (Linux:
@@ -25,10 +25,8 @@ function lowerThisThreadsPriority(): void {
 }
 
 lowerThisThreadsPriority();
-const port = parentPort!;
-const data = workerData as CountThreadData;
-adoptSqliteNativeBinding(data.nativeBinding);
-const db = openSqlite(data.databasePath, { readonly: true, fileMustExist: true }) as ReadableDB;
+const { port, databasePath } = databaseThreadStart();
+const db = openSqlite(databasePath, { readonly: true, fileMustExist: true }) as ReadableDB;
 db.pragma('busy_timeout = 5000');
 
 const reply = (message: CountReply) => port.postMessage(message);

@@ -1,15 +1,14 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { LicenseCode } from '../../../shared';
 import { engineLog } from '../log/engine-log';
-import { sqliteNativeBinding } from '../sqlite/open-sqlite';
-import { workerEntry } from '../sqlite/worker-entry';
-import type { CountReply, CountRequest, CountThreadData } from './count-thread-protocol';
+import { RunningThreads, startDatabaseThread } from '../sqlite/database-thread';
+import type { CountReply, CountRequest } from './count-thread-protocol';
 
-let running = 0;
+const running = new RunningThreads();
 
 /** Count threads started and not yet exited, in this process. */
 export function runningCountThreads(): number {
-  return running;
+  return running.count;
 }
 
 interface CountJob {
@@ -35,17 +34,13 @@ export class ExactCountThread {
   private closing = false;
 
   constructor(databasePath: string) {
-    const { entry, eval: isEval } = workerEntry(new URL('./count-thread-worker.ts', import.meta.url), 'count-thread-worker.mjs');
-    this.worker = new Worker(entry, { eval: isEval, workerData: { databasePath, nativeBinding: sqliteNativeBinding() } satisfies CountThreadData });
+    const thread = startDatabaseThread(new URL('./count-thread-worker.ts', import.meta.url), 'count-thread-worker.mjs', databasePath, running);
+    this.worker = thread.worker;
     // Never what keeps the process alive.
     this.worker.unref();
     this.worker.on('message', (reply: CountReply) => this.onReply(reply));
     this.worker.on('error', (error) => this.fail(error));
-    running++;
-    this.worker.on('exit', () => {
-      running--;
-      this.fail(new Error('The count thread stopped.'));
-    });
+    void thread.exited.then(() => this.fail(new Error('The count thread stopped.')));
   }
 
   get failed(): boolean {

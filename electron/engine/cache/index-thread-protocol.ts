@@ -5,9 +5,3 @@ export type IndexReply =
   /** `made`: one of the indexes a bulk fill set aside was made again; false when none was left. */
   | { kind: 'remade'; made: boolean }
   | { kind: 'failed'; message: string };
-
-export interface IndexThreadData {
-  databasePath: string;
-  /** The better-sqlite3 build the main thread loaded (open-sqlite.ts), for the thread to load too. */
-  nativeBinding: string | undefined;
-}

@@ -3,16 +3,13 @@
  * database, on which the indexes a bulk fill set aside are made again, one a request, so that a CREATE INDEX over
  * every cached design (0.1–0.3 s at 100,000 designs, seconds at a million) never holds the engine's thread.
  */
-import { parentPort, workerData } from 'node:worker_threads';
-import { adoptSqliteNativeBinding } from '../sqlite/open-sqlite';
+import { databaseThreadStart } from '../sqlite/database-thread';
 import { remakeOneSetAsideIndex } from './bulk-fill';
 import { openCacheDatabase } from './cache-database';
-import type { IndexReply, IndexRequest, IndexThreadData } from './index-thread-protocol';
+import type { IndexReply, IndexRequest } from './index-thread-protocol';
 
-const port = parentPort!;
-const data = workerData as IndexThreadData;
-adoptSqliteNativeBinding(data.nativeBinding);
-const db = openCacheDatabase(data.databasePath);
+const { port, databasePath } = databaseThreadStart();
+const db = openCacheDatabase(databasePath);
 
 const reply = (message: IndexReply) => port.postMessage(message);
 

@@ -1,13 +1,11 @@
-import { Worker } from 'node:worker_threads';
-import { sqliteNativeBinding } from '../sqlite/open-sqlite';
-import { workerEntry } from '../sqlite/worker-entry';
-import type { IndexReply, IndexRequest, IndexThreadData } from './index-thread-protocol';
+import { RunningThreads, startDatabaseThread } from '../sqlite/database-thread';
+import type { IndexReply, IndexRequest } from './index-thread-protocol';
 
-let running = 0;
+const running = new RunningThreads();
 
 /** Index threads started and not yet exited, in this process. */
 export function runningIndexThreads(): number {
-  return running;
+  return running.count;
 }
 
 /**
@@ -18,13 +16,7 @@ export function runningIndexThreads(): number {
  * make stays set aside (bulk-fill.ts), for whoever tries next.
  */
 export async function remakeSetAsideIndexesOnThread(databasePath: string, stop: () => boolean): Promise<number> {
-  const { entry, eval: isEval } = workerEntry(new URL('./index-thread-worker.ts', import.meta.url), 'index-thread-worker.mjs');
-  const worker = new Worker(entry, { eval: isEval, workerData: { databasePath, nativeBinding: sqliteNativeBinding() } satisfies IndexThreadData });
-  running++;
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => {
-    running--;
-    resolve();
-  }));
+  const { worker, exited } = startDatabaseThread(new URL('./index-thread-worker.ts', import.meta.url), 'index-thread-worker.mjs', databasePath, running);
   const failure = new Promise<never>((_resolve, reject) => {
     worker.once('error', reject);
     void exited.then(() => reject(new Error('The index thread stopped.')));
