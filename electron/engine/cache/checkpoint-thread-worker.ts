@@ -4,26 +4,15 @@
  * MiB (with its fsync) never holds the engine's thread. It never writes a row: a passive checkpoint takes no lock
  * that a writer or a reader waits for.
  */
-import { databaseThreadStart } from '../sqlite/database-thread';
+import { answerEachRequest, databaseThreadStart } from '../sqlite/database-thread';
 import { openCacheDatabase } from './cache-database';
 import type { CheckpointReply, CheckpointRequest } from './checkpoint-thread-protocol';
 
 const { port, databasePath } = databaseThreadStart();
 const db = openCacheDatabase(databasePath);
 
-const reply = (message: CheckpointReply) => port.postMessage(message);
-
-port.on('message', (request: CheckpointRequest) => {
-  if (request.kind === 'close') {
-    db.close();
-    port.close();
-    return;
-  }
-  try {
-    const [result] = db.pragma('wal_checkpoint(PASSIVE)') as { log: number; checkpointed: number }[];
-    reply({ kind: 'checkpointed', walFrames: result?.log ?? 0, checkpointedFrames: result?.checkpointed ?? 0 });
-  } catch (error) {
-    reply({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
-  }
+answerEachRequest<CheckpointRequest, CheckpointReply>(port, db, () => {
+  const [result] = db.pragma('wal_checkpoint(PASSIVE)') as { log: number; checkpointed: number }[];
+  return { kind: 'checkpointed', walFrames: result?.log ?? 0, checkpointedFrames: result?.checkpointed ?? 0 };
 });
-reply({ kind: 'ready' });
+port.postMessage({ kind: 'ready' } satisfies CheckpointReply);

@@ -7,7 +7,7 @@ import { readlinkSync } from 'node:fs';
 import { constants, setPriority } from 'node:os';
 import type { ReadableDB } from './cache-database';
 import { countCachedDesigns } from './design-reads';
-import { databaseThreadStart } from '../sqlite/database-thread';
+import { answerEachRequest, databaseThreadStart } from '../sqlite/database-thread';
 import { openSqlite } from '../sqlite/open-sqlite';
 import type { CountReply, CountRequest } from './count-thread-protocol';
 
@@ -29,13 +29,7 @@ const { port, databasePath } = databaseThreadStart();
 const db = openSqlite(databasePath, { readonly: true, fileMustExist: true }) as ReadableDB;
 db.pragma('busy_timeout = 5000');
 
-const reply = (message: CountReply) => port.postMessage(message);
-
-port.on('message', (request: CountRequest) => {
-  try {
-    reply({ kind: 'counted', total: countCachedDesigns(db, { query: request.query, license: request.licenses }) });
-  } catch (error) {
-    reply({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
-  }
-});
-reply({ kind: 'ready' });
+answerEachRequest<CountRequest, CountReply>(port, db, (request) => ({
+  kind: 'counted', total: countCachedDesigns(db, { query: request.query, license: request.licenses }),
+}));
+port.postMessage({ kind: 'ready' } satisfies CountReply);

@@ -37,3 +37,24 @@ export function databaseThreadStart(): { port: MessagePort; databasePath: string
   adoptSqliteNativeBinding(data.nativeBinding);
   return { port: parentPort!, databasePath: data.databasePath };
 }
+
+/**
+ * In a database thread: answers each request with what `answer` returns, or `failed` with the error's message; a
+ * `close` request closes `db` and ends the thread.
+ */
+export function answerEachRequest<Request extends { kind: string }, Reply>(
+  port: MessagePort, db: { close(): unknown }, answer: (request: Exclude<Request, { kind: 'close' }>) => Reply,
+): void {
+  port.on('message', (request: Request) => {
+    if (request.kind === 'close') {
+      db.close();
+      port.close();
+      return;
+    }
+    try {
+      port.postMessage(answer(request as Exclude<Request, { kind: 'close' }>));
+    } catch (error) {
+      port.postMessage({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
+    }
+  });
+}
