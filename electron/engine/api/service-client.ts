@@ -17,8 +17,7 @@ export interface Page<T> {
   items: T[];
   /**
    * A list of designs sent as a bare array: the answer's text, holding each item's JSON as the service wrote it, for
-   * a cache that keeps designs whole (cut from it, or handed whole to another thread: cheaper than writing the items
-   * out again).
+   * a cache that keeps designs whole (cut from it where they are written: cheaper than writing the items out again).
    */
   itemsText?: string;
   page: number;
