@@ -209,11 +209,7 @@ function writePage(
   pending.sort((a, b) => a.design.id - b.design.id);
   const fresh = pending.filter((write) => !write.existing).map((write) => write.design.id);
   const freshJson = JSON.stringify(fresh);
-  if (fresh.length > 0) {
-    // Leftovers of an earlier copy of a design not cached now (foreign keys normally remove them with it).
-    prepared(db, 'DELETE FROM designs_fts WHERE rowid IN (SELECT value FROM json_each(?))').run(freshJson);
-    if (form === 'list') prepared(db, 'DELETE FROM design_tags WHERE design_id IN (SELECT value FROM json_each(?))').run(freshJson);
-  }
+  if (fresh.length > 0) removeLeftovers(db, fresh[0]!, fresh[fresh.length - 1]!, freshJson, form);
   for (const write of pending) {
     if (write.existing) updateDesign(db, write, form, now, flags);
     else insertDesign(db, write, form, now, flags, session);
@@ -226,6 +222,24 @@ function writePage(
     noteSearchTerms(db, pending.map((write) => write.design.id));
   }
   return results;
+}
+
+/**
+ * Removes the search row and taggings left by an earlier copy of these designs, not cached now (`freshJson`, their
+ * ids, from `lowest` to `highest`). The search row's trigger and the foreign keys remove them with a design, so they
+ * are looked for only when the search index or the taggings hold anything in that range: a page of new designs into
+ * an empty cache, or above the designs cached, then costs one look at each (deleting by id cost a pull about 1 µs a
+ * design). designs_fts_docsize is FTS5's table of each row's size, by rowid: FTS5 itself reads a range of rowids by
+ * scanning its index, milliseconds a page.
+ */
+function removeLeftovers(db: WritableDB, lowest: number, highest: number, freshJson: string, form: DesignForm): void {
+  const { found } = prepared(db,
+    `SELECT EXISTS (SELECT 1 FROM designs_fts_docsize WHERE id BETWEEN @lowest AND @highest)
+       OR EXISTS (SELECT 1 FROM design_tags WHERE design_id BETWEEN @lowest AND @highest) AS found`,
+  ).get({ lowest, highest }) as { found: number };
+  if (!found) return;
+  prepared(db, 'DELETE FROM designs_fts WHERE rowid IN (SELECT value FROM json_each(?))').run(freshJson);
+  if (form === 'list') prepared(db, 'DELETE FROM design_tags WHERE design_id IN (SELECT value FROM json_each(?))').run(freshJson);
 }
 
 /** The library's "most popular" sort key (spec §2.1 last_trending_popularity); null when the form lacks it. */
@@ -378,16 +392,13 @@ function linkTags(db: WritableDB, designId: number, tags: readonly DesignTag[]):
 }
 
 /**
- * Links the page's new designs to their tags in one statement (one statement a tagging cost a pull about 4 µs a
- * design): by ascending design id, each design's tags in the order given, so the first position of a tag named twice
- * is the one kept.
+ * Links the page's new designs to their tags once all of them are written, by ascending design id, each design's tags
+ * in the order given, so the first position of a tag named twice is the one kept. Between the design rows, one
+ * statement a tagging cost a pull about 4 µs a design more; after them, one a tagging costs 3.3–4.3 µs a design at
+ * 10,000 designs, against 5.1–6.7 µs for the page's links read from one JSON list (json_each) in one statement.
  */
 function linkTagsOfNewDesigns(db: WritableDB, pending: readonly PendingWrite[]): void {
-  const links: [number, number, number][] = [];
-  for (const { existing, design, tags } of pending) if (!existing) for (const { tag, position } of tags) links.push([design.id, tag.id, position]);
-  if (links.length === 0) return;
-  prepared(db, 'INSERT OR IGNORE INTO design_tags (design_id, tag_id, position) SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?)')
-    .run(JSON.stringify(links));
+  for (const { existing, design, tags } of pending) if (!existing) linkTags(db, design.id, tags);
 }
 
 /** A design's tag names as its search row holds them: each tag once, by tag id (as search-rows.ts reads them from design_tags). */

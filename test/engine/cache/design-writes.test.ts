@@ -97,6 +97,32 @@ describe('design writes', () => {
     expect(found('maple')).toEqual([1]);
   });
 
+  it('a new design does not inherit the search row or taggings an earlier copy left behind; designs around it keep theirs', () => {
+    for (const deferSearchRows of [false, true]) {
+      const db = openCacheDatabase(':memory:');
+      const tagsOf = (id: number) => db.prepare('SELECT t.name FROM design_tags dt JOIN tags t ON t.id = dt.tag_id WHERE dt.design_id = ? ORDER BY dt.position').pluck().all(id);
+      const found = (q: string) => searchCachedDesigns(db, q).items.map((d) => d.id).sort();
+      upsertDesigns(db, [listFormDesign({ id: 10, name: 'Walnut shelf', tags: ['walnut'] }), listFormDesign({ id: 30, name: 'Walnut box', tags: ['walnut'] })], 'list', 1);
+      // What a design removed without its trigger and foreign keys would leave (neither is ever off in the engine).
+      db.pragma('foreign_keys = OFF');
+      db.prepare(`INSERT INTO designs_fts (rowid, name, excerpt, description, tags, author) VALUES (20, 'Stale lamp', '', '', 'walnut', '')`).run();
+      db.prepare(`INSERT INTO design_tags (design_id, tag_id, position) SELECT 20, id, 0 FROM tags WHERE name = 'walnut'`).run();
+      db.pragma('foreign_keys = ON');
+
+      const session = new DesignWriteSession({ deferSearchRows });
+      // Between the designs cached (their rows are in the range looked at), and above them (nothing is).
+      upsertDesigns(db, [listFormDesign({ id: 20, name: 'Oak lamp', tags: ['oak'] }), listFormDesign({ id: 40, name: 'Oak stool', tags: ['oak'] })], 'list', 2, {}, session);
+      writeBackloggedSearchRows(db);
+      expect(tagsOf(20)).toEqual(['oak']);
+      expect(found('stale')).toEqual([]);
+      expect(found('oak')).toEqual([20, 40]);
+      expect(found('walnut')).toEqual([10, 30]);
+      expect(tagsOf(10)).toEqual(['walnut']);
+      db.exec(`INSERT INTO designs_fts (designs_fts, rank) VALUES ('integrity-check', 1)`);
+      db.close();
+    }
+  });
+
   it('forgets what it wrote when a page fails, so the next page writes its tags again', () => {
     const db = openCacheDatabase(':memory:');
     const session = new DesignWriteSession();
