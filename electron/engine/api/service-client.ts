@@ -2,7 +2,7 @@ import type { CreatedDocument, Design, Document, Image, OwnUser, PublicUser, Use
 import { UnreadableAnswer } from './answer-body';
 import { listKindOf, readListAnswer, readUserAnswer, type ListKind } from './list-answers';
 import { multipartBody, type UploadFile, type UploadProgress } from './multipart-upload';
-import { nextPageNamedByHead, PagesAhead } from './page-ahead';
+import { PagesAhead, pagesNamedByHead } from './page-ahead';
 import { publishTolerantly, type PublishForm, type PublishOutcome } from './publish-forms';
 import { ServiceError } from './service-error';
 import { pageInfo } from './tolerant-readers';
@@ -121,11 +121,13 @@ export class ServiceClient {
     return { items, ...(itemsText !== undefined ? { itemsText } : {}), page, nextPage, totalCount: info.totalCount };
   }
 
-  /** One page; `onNextNamed` is told the next page as soon as this one's head names it (see PagesAhead). */
-  private async getPage<T>(request: PageRequest, page: number, signal?: AbortSignal, onNextNamed?: (next: number) => void): Promise<Page<T>> {
-    const onHead = onNextNamed && ((headers: Headers) => {
-      const next = nextPageNamedByHead(headers, page, request.limit);
-      if (next !== null) onNextNamed(next);
+  /** One page; `onFollowingNamed` is told the pages following it as soon as this one's head names them (see PagesAhead). */
+  private async getPage<T>(
+    request: PageRequest, page: number, signal?: AbortSignal, onFollowingNamed?: (following: readonly number[]) => void,
+  ): Promise<Page<T>> {
+    const onHead = onFollowingNamed && ((headers: Headers) => {
+      const following = pagesNamedByHead(headers, page, request.limit);
+      if (following.length > 0) onFollowingNamed(following);
     });
     const answer = await this.getJson(request.path, { page, limit: request.limit, q: request.q }, signal, onHead);
     return this.pageOf<T>(answer, request, page);
@@ -183,11 +185,12 @@ export class ServiceClient {
    * Every page of a listing, in order, until the service says there is no next page (or, without paging headers, a
    * page comes back short): see pagesFrom. Each page's items are checked (list-answers.ts): a page that holds no list,
    * or items that are not objects with an integer id, is a 'server-error' ServiceError that says which part. A page
-   * the paging headers name is asked for as soon as the head of the page before it came (PagesAhead).
+   * the paging headers name is asked for as soon as the head of the page before it came, and the one after it when
+   * that head counts the pages (PagesAhead).
    */
   async *allPages<T extends { id?: unknown }>(path: string, options: WalkOptions = {}): AsyncGenerator<Page<T>> {
     const request: PageRequest = { path, kind: options.kind ?? listKindOf(path), limit: options.limit, q: options.q, guessNext: true };
-    const pages = new PagesAhead<Page<T>>((page, signal, onNextNamed) => this.getPage<T>(request, page, signal, onNextNamed),
+    const pages = new PagesAhead<Page<T>>((page, signal, onFollowingNamed) => this.getPage<T>(request, page, signal, onFollowingNamed),
       options.maxPages ?? MAX_PAGES, options.signal);
     try {
       const first = await pages.get(1);

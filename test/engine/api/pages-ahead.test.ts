@@ -1,14 +1,15 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PagesAhead } from '../../../electron/engine/api/page-ahead';
+import { PagesAhead, pagesNamedByHead } from '../../../electron/engine/api/page-ahead';
 import { ServiceClient } from '../../../electron/engine/api/service-client';
 import { designs, useMisbehavingServices, type SeenRequest } from '../../support/misbehaving-service';
 import { problemOf } from '../../support/problems';
 
 /**
  * A walk of pages asks for the next page as soon as the head of the page before it names it: the body of a page is
- * read, parsed and checked while the service works on the next one. Never more than one page ahead of the one the
- * walk waits for, never past the walk's page limit, and a page it does not take is cancelled.
+ * read, parsed and checked while the service works on the next one; when the head counts the pages, the one after
+ * too. Never more than two pages ahead of the one the walk waits for, never past the walk's page limit, and a page
+ * it does not take is cancelled.
  */
 
 const service = useMisbehavingServices(afterEach);
@@ -37,6 +38,31 @@ describe('a walk of a listing over HTTP', () => {
     expect(ids).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
     expect(bodyHeldUntilNextAsked).toEqual([true, true]);
     expect(requests.map((request) => request.query.get('page'))).toEqual(['1', '2', '3']);
+  });
+
+  it('when the heads count the pages, asks for the page after next as the walk takes the next, before that one answered at all', async () => {
+    const askedBeforeAnswered: boolean[] = [];
+    let requests: SeenRequest[] = [];
+    const counted = await service(async (_, response, seen) => {
+      const page = Number(seen.query.get('page'));
+      // Pages 2 to 5 say nothing until the page after them is asked for (or, should it never be, for a while).
+      if (page >= 2 && page <= 5) askedBeforeAnswered.push(await nextAskedWithin(() => requests, page + 1, 2_000));
+      const body = JSON.stringify(designs(5, (page - 1) * 5 + 1));
+      response.writeHead(200, {
+        'content-type': 'application/json', 'content-length': Buffer.byteLength(body),
+        'x-pagination-current-page': page, 'x-pagination-per-page': 5, 'x-pagination-total-count': 30, ...(page < 6 ? { 'x-pagination-next-page': page + 1 } : {}),
+      });
+      finish(response, body);
+    });
+    requests = counted.requests;
+    const ids: number[] = [];
+    for await (const page of new ServiceClient({ baseUrl: counted.url, token: () => null }).allPages<{ id: number }>('/v1/designs', { limit: 5 })) {
+      ids.push(...page.items.map((design) => design.id));
+    }
+    expect(ids).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    expect(askedBeforeAnswered).toEqual([true, true, true, true]);
+    // Each page once (two asked for at once may come in either order).
+    expect(requests.map((request) => Number(request.query.get('page'))).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
   it('does not ask ahead for a page past the items the head counts, though it names one (as the live service does)', async () => {
@@ -93,17 +119,17 @@ async function nextAskedWithin(requests: () => SeenRequest[], page: number, time
 
 /** A page asker whose heads and answers the test gives, one page at a time. */
 function scriptedPages() {
-  const asked: { page: number; signal: AbortSignal; head(next: number): void; answer(): void }[] = [];
-  const ask = (page: number, signal: AbortSignal, onNextNamed: (next: number) => void) => new Promise<string>((resolve, reject) => {
+  const asked: { page: number; signal: AbortSignal; head(...following: number[]): void; answer(): void }[] = [];
+  const ask = (page: number, signal: AbortSignal, onFollowingNamed: (following: readonly number[]) => void) => new Promise<string>((resolve, reject) => {
     signal.addEventListener('abort', () => reject(new Error(`page ${page} cancelled`)));
-    asked.push({ page, signal, head: onNextNamed, answer: () => resolve(`page ${page}`) });
+    asked.push({ page, signal, head: (...following) => onFollowingNamed(following), answer: () => resolve(`page ${page}`) });
   });
   const of = (page: number) => asked.filter((entry) => entry.page === page);
   return { ask, asked, of, pagesAsked: () => asked.map((entry) => entry.page) };
 }
 
 describe('PagesAhead', () => {
-  it('asks for the page a head names once the page it came with is the one the walk waits for, one page ahead at most', async () => {
+  it('asks for the page a head names once the page it came with is the one the walk waits for, the next only when that is all it names', async () => {
     const pages = scriptedPages();
     const ahead = new PagesAhead(pages.ask, 100);
     const first = ahead.get(1);
@@ -122,6 +148,52 @@ describe('PagesAhead', () => {
     pages.of(2)[0]!.answer();
     expect(await second).toBe('page 2');
     ahead.stop();
+  });
+
+  it('asks for both pages a head names, two under way at most, the page waited for included, and none when a page merely ends', async () => {
+    const pages = scriptedPages();
+    const ahead = new PagesAhead(pages.ask, 100);
+    const first = ahead.get(1);
+    pages.of(1)[0]!.head(2, 3);
+    // Page 1 and page 2 are under way: page 3 waits.
+    expect(pages.pagesAsked()).toEqual([1, 2]);
+    pages.of(2)[0]!.head(3, 4);
+    pages.of(1)[0]!.answer();
+    pages.of(2)[0]!.answer();
+    expect(await first).toBe('page 1');
+    expect(pages.pagesAsked()).toEqual([1, 2]);
+    // The walk takes page 2, which came whole: the two its head named are asked for at once.
+    expect(await ahead.get(2)).toBe('page 2');
+    expect(pages.pagesAsked()).toEqual([1, 2, 3, 4]);
+    const third = ahead.get(3);
+    pages.of(3)[0]!.head(4, 5);
+    expect(pages.pagesAsked()).toEqual([1, 2, 3, 4]);
+    pages.of(3)[0]!.answer();
+    expect(await third).toBe('page 3');
+    // The walk passes over page 4 (a service whose body said otherwise): it is cancelled.
+    void ahead.get(5).catch(() => {});
+    expect(pages.of(4)[0]!.signal.aborted).toBe(true);
+    expect(pages.pagesAsked()).toEqual([1, 2, 3, 4, 5]);
+    ahead.stop();
+  });
+
+  it('takes a page asked for two ahead when the walk passes over the one before it, which is cancelled', async () => {
+    const pages = scriptedPages();
+    const ahead = new PagesAhead(pages.ask, 100);
+    const first = ahead.get(1);
+    pages.of(1)[0]!.head(2, 3);
+    pages.of(1)[0]!.answer();
+    await first;
+    void ahead.get(2).catch(() => {});
+    pages.of(2)[0]!.head(3, 4);
+    pages.of(2)[0]!.answer();
+    expect(pages.pagesAsked()).toEqual([1, 2, 3]);
+    pages.of(3)[0]!.head(4, 5);
+    void ahead.get(4).catch(() => {});
+    expect(pages.of(3)[0]!.signal.aborted).toBe(true);
+    expect(pages.pagesAsked()).toEqual([1, 2, 3, 4]);
+    ahead.stop();
+    expect(pages.of(4)[0]!.signal.aborted).toBe(false);
   });
 
   it('cancels a page asked for ahead that the walk does not take, or when it stops', async () => {
@@ -152,5 +224,33 @@ describe('PagesAhead', () => {
     expect(pages.pagesAsked()).toEqual([1, 2]);
     walk.abort();
     expect(pages.asked.every((entry) => entry.signal.aborted)).toBe(true);
+  });
+});
+
+describe('the pages a head names', () => {
+  const named = (page: number, headers: Record<string, string | number>, limit?: number) =>
+    pagesNamedByHead(new Headers(Object.entries(headers).map(([name, value]) => [name, String(value)])), page, limit);
+
+  it('names the next page, and the one after it when the head counts items for it', () => {
+    const counted = { 'x-pagination-per-page': 5, 'x-pagination-total-count': 15 };
+    expect(named(1, { ...counted, 'x-pagination-next-page': 2 })).toEqual([2, 3]);
+    expect(named(2, { ...counted, 'x-pagination-next-page': 3 })).toEqual([3]);
+    expect(named(3, { ...counted, 'x-pagination-next-page': 4 })).toEqual([]);
+    // The page size asked for, when the head does not say it.
+    expect(named(1, { 'x-pagination-total-count': 11, 'x-pagination-next-page': 2 }, 5)).toEqual([2, 3]);
+    expect(named(1, { 'x-pagination-total-count': 10, 'x-pagination-next-page': 2 }, 5)).toEqual([2]);
+    // The live service's last page counts pages of its default size: its total count decides.
+    expect(named(1, { 'x-pagination-total-count': 10, 'x-pagination-last-page': 572, 'x-pagination-next-page': 2 }, 5)).toEqual([2]);
+  });
+
+  it('names the one after next by the last page when the head has no total count, and only the next without either', () => {
+    expect(named(1, { 'x-pagination-last-page': 3, 'x-pagination-next-page': 2 })).toEqual([2, 3]);
+    expect(named(2, { 'x-pagination-last-page': 3, 'x-pagination-next-page': 3 })).toEqual([3]);
+    expect(named(3, { 'x-pagination-last-page': 3, 'x-pagination-next-page': 4 })).toEqual([]);
+    expect(named(1, { 'x-pagination-next-page': 2 })).toEqual([2]);
+    expect(named(1, { link: '</v1/designs?page=2&limit=5>; rel="next"' }, 5)).toEqual([2]);
+    // A next page that is not the one after this: nothing is guessed beyond it.
+    expect(named(1, { 'x-pagination-total-count': 100, 'x-pagination-next-page': 3 }, 5)).toEqual([3]);
+    expect(named(2, { 'x-pagination-total-count': 100, 'x-pagination-next-page': 2 }, 5)).toEqual([]);
   });
 });
