@@ -184,6 +184,37 @@ describe('library.count on a thread of its own, from a large cache', () => {
   });
 });
 
+describe('opening a large cache', () => {
+  /** The window's endpoint, with its cache taken as large from `fromBytes` bytes. */
+  function openWithWarmUpFrom(fromBytes: number) {
+    const before = process.env.DESIGN_SYNC_WARM_UP_FROM_BYTES;
+    process.env.DESIGN_SYNC_WARM_UP_FROM_BYTES = String(fromBytes);
+    try {
+      return createContractEndpoint(engine);
+    } finally {
+      if (before === undefined) delete process.env.DESIGN_SYNC_WARM_UP_FROM_BYTES;
+      else process.env.DESIGN_SYNC_WARM_UP_FROM_BYTES = before;
+    }
+  }
+
+  it('the window\'s endpoint reads a large cache\'s narrow index through on the count thread, which then counts; a smaller cache starts none', async () => {
+    // The threads of the endpoints before it have ended (none of this file's other endpoints starts one).
+    await vi.waitFor(() => expect(runningCountThreads()).toBe(0));
+    const before = 0;
+    const small = openWithWarmUpFrom(1024 ** 4);
+    expect(runningCountThreads()).toBe(before);
+    await small.close();
+
+    const large = openWithWarmUpFrom(1);
+    expect(runningCountThreads()).toBe(before + 1);
+    const counted = await large.handle('library.count', { query: 'synthetic', licenses: ['ccby'] });
+    expect(counted).toEqual({ ok: true, value: await ok('library.count', { query: 'synthetic', licenses: ['ccby'] }) });
+    expect(runningCountThreads()).toBe(before + 1);
+    await large.close();
+    await vi.waitFor(() => expect(runningCountThreads()).toBe(before));
+  });
+});
+
 describe('library.licenseCounts with upTo', () => {
   it('counts the newest matches only and says the counts are "at least"; without upTo, every match', async () => {
     const bounded = await ok('library.licenseCounts', { query: 'synthetic', upTo: BOUND });

@@ -1,12 +1,13 @@
 /**
  * The exact-count thread (a worker_threads Worker started by count-thread.ts): a read-only connection to the cache's
  * WAL database that counts every match of a filter, so that a count of a million designs (up to a second) never
- * holds the engine's thread.
+ * holds the engine's thread; and reads the narrow index through when the window opens a large cache.
  */
 import { readlinkSync } from 'node:fs';
 import { constants, setPriority } from 'node:os';
 import type { ReadableDB } from './cache-database';
 import { countCachedDesigns } from './design-reads';
+import { readNarrowIndexThrough } from './index-warm-up';
 import { answerEachRequest, databaseThreadStart } from '../sqlite/database-thread';
 import { openSqlite } from '../sqlite/open-sqlite';
 import type { CountReply, CountRequest } from './count-thread-protocol';
@@ -30,6 +31,7 @@ const db = openSqlite(databasePath, { readonly: true, fileMustExist: true }) as 
 db.pragma('busy_timeout = 5000');
 
 answerEachRequest<CountRequest, CountReply>(port, db, (request) => ({
-  kind: 'counted', total: countCachedDesigns(db, { query: request.query, license: request.licenses }),
+  kind: 'counted',
+  total: request.kind === 'read-index-through' ? readNarrowIndexThrough(db) : countCachedDesigns(db, { query: request.query, license: request.licenses }),
 }));
 port.postMessage({ kind: 'ready' } satisfies CountReply);

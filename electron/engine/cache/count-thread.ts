@@ -19,7 +19,8 @@ interface CountJob {
 }
 
 /**
- * The library's exact counts on a thread of their own (count-thread-worker.ts), started at the first count asked.
+ * The library's exact counts on a thread of their own (count-thread-worker.ts), started at the first count asked (or
+ * when the window opens a large cache, to read its narrow index through).
  * One count runs at a time; one asked meanwhile waits here, and one whose signal is aborted before its turn is never
  * sent. A count already sent cannot be stopped (SQLite's statement runs to its end), but whoever asked it is answered
  * at once and its total is dropped. When the thread fails, every count waiting fails with it and `failed` turns
@@ -49,9 +50,18 @@ export class ExactCountThread {
 
   /** Every cached design matching the words and licenses, counted on the thread; `signal` stops waiting for it. */
   count(query: string, licenses: readonly LicenseCode[], signal: AbortSignal): Promise<number> {
+    return this.ask({ kind: 'count', query, licenses }, signal);
+  }
+
+  /** Reads the narrow index through (index-warm-up.ts), in its turn like a count: the designs it holds. */
+  readIndexThrough(): Promise<number> {
+    return this.ask({ kind: 'read-index-through' }, new AbortController().signal);
+  }
+
+  private ask(request: CountRequest, signal: AbortSignal): Promise<number> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
-      const job: CountJob = { request: { kind: 'count', query, licenses }, signal, resolve, reject };
+      const job: CountJob = { request, signal, resolve, reject };
       signal.addEventListener('abort', () => {
         const at = this.waiting.indexOf(job);
         if (at !== -1) this.waiting.splice(at, 1);

@@ -11,6 +11,7 @@ export interface EngineServices {
 export function openServices(engine: Engine): EngineServices & { close(): Promise<void> } {
   const ownDesigns = new OwnDesigns(engine);
   const library = new Library(engine);
+  library.warmUp();
   return {
     ownDesigns,
     library,

@@ -3,6 +3,8 @@ import { LICENSE_CODES, type LicenseCode } from '../../../shared';
 import { ExactCountThread } from '../cache/count-thread';
 import { boundedCountsByLicense, boundedDesignCount } from '../cache/design-counts';
 import { cacheVersion } from '../cache/cache-version';
+import { cacheFileBytes } from '../cache/index-warm-up';
+import { engineLog } from '../log/engine-log';
 import { countByLicense, countCachedDesigns, listCachedDesigns, readSyncState, searchCachedDesigns, summariesByIds, type CachedDesign, type DesignSort, type DesignSummary } from '../cache/design-reads';
 import { cachedUser, designIdsOfUser } from '../cache/user-reads';
 import { searchOnline, type SearchAnswer } from '../cache/online-search';
@@ -54,12 +56,15 @@ export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
   readonly countBound: number;
   /** From how many cached designs exact counts run on a thread of their own (COUNT_THREAD_FROM unless told). */
   private readonly countThreadFrom: number;
+  /** From how large a cache file warmUp reads its narrow index through (WARM_UP_FROM_BYTES unless told). */
+  private readonly warmUpFromBytes: number;
   private countThread: ExactCountThread | null = null;
 
-  constructor(private readonly engine: Engine, options: { countBound?: number; countThreadFrom?: number } = {}) {
+  constructor(private readonly engine: Engine, options: { countBound?: number; countThreadFrom?: number; warmUpFromBytes?: number } = {}) {
     super();
     this.countBound = options.countBound ?? countBoundFromEnvironment();
     this.countThreadFrom = options.countThreadFrom ?? positiveFromEnvironment('DESIGN_SYNC_COUNT_THREAD_FROM') ?? COUNT_THREAD_FROM;
+    this.warmUpFromBytes = options.warmUpFromBytes ?? positiveFromEnvironment('DESIGN_SYNC_WARM_UP_FROM_BYTES') ?? WARM_UP_FROM_BYTES;
     const onDesigns = (change: DesignsChange) => this.emit('changed', change);
     engine.changes.on('designs', onDesigns);
     this.stopFollowing = () => engine.changes.off('designs', onDesigns);
@@ -206,6 +211,21 @@ export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
     return this.countThread;
   }
 
+  /**
+   * For the window: a cache file of at least warmUpFromBytes has its narrow index read through on the count thread
+   * (started for it, and kept for counts), so that the first searches after a restart do not read it from the disk a
+   * page at a time (index-warm-up.ts). Nothing is counted on the engine's thread to decide it: that would read the
+   * same index from the disk there.
+   */
+  warmUp(): void {
+    const db = this.engine.cache.reader;
+    if (this.countThread || db.memory || db.name === '' || cacheFileBytes(db) < this.warmUpFromBytes) return;
+    this.countThread = new ExactCountThread(db.name);
+    this.countThread.readIndexThrough().catch((error: unknown) => {
+      if (!this.countThread?.failed) engineLog.warn('library', 'the cache\'s narrow index could not be read through', error);
+    });
+  }
+
   private rememberedCount(key: string): number | undefined {
     const version = cacheVersion(this.engine.cache.reader);
     if (this.exactCounts.version !== version) this.exactCounts = { version, totals: new Map() };
@@ -235,6 +255,12 @@ const REMEMBERED_COUNTS = 1_000;
  * a second at a million designs (a tenth of that at 100,000), and the engine's thread would wait for it.
  */
 export const COUNT_THREAD_FROM = 50_000;
+
+/**
+ * From this large a cache file (about 50,000 designs: COUNT_THREAD_FROM) the window reads its narrow index through
+ * when it opens it (warmUp).
+ */
+export const WARM_UP_FROM_BYTES = 128 * 1024 * 1024;
 
 /** A page's count stops above this many matches unless told otherwise. */
 export const DEFAULT_COUNT_BOUND = 10_000;
