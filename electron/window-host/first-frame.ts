@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { FIRST_FRAME_FILE, FIRST_FRAME_FOLDER, FIRST_LIBRARY_PAGE, type FirstFrameRenderer, type LibraryPage, type PreloadedAnswer } from '../../shared';
+import type { PageTemplate } from './page-template';
+import { pageWithAnswers } from './preloaded-page';
 
 /** The library's first screen as markup for the page's root, and the CSP hashes of the style attributes in it. */
 export interface FirstFrame {
@@ -77,27 +78,18 @@ export function drawFirstFrame(renderer: FirstFrameRenderer, answers: readonly P
   }
 }
 
-const EMPTY_ROOT = '<div id="root"></div>';
-/** The build's one stylesheet link (Vite writes it so), the file under the window's folder. */
-const STYLESHEET_LINK = /<link rel="stylesheet"(?: crossorigin)? href="\.\/(assets\/[\w.-]+\.css)">/;
-
 /**
- * The page with the frame in its root element, and the window's stylesheet written into the page: the frame's paint
- * then waits for no other request (a stylesheet blocks painting until it came). The page as it was when it has no
- * empty root; the link kept when the stylesheet cannot be read or could end its own element.
+ * The page with the answers it comes with (preloaded-page.ts) and the frame in its root element, with the window's
+ * stylesheet written in when the template could (page-template.ts). The built page with the answers alone when there
+ * is no frame, or no empty root to put it in.
  */
-export async function pageWithFirstFrame(html: string, frame: FirstFrame | null, staticDir: string): Promise<PageWithFrame> {
-  const at = frame ? html.indexOf(EMPTY_ROOT) : -1;
-  if (!frame || at === -1) return { html, styleHashes: [] };
+export function pageWithFirstFrame(template: PageTemplate, answers: readonly PreloadedAnswer[], frame: FirstFrame | null): PageWithFrame {
+  if (!frame || !template.framed) return { html: pageWithAnswers(template.html, answers), styleHashes: [] };
+  const { beforeRoot, afterRoot, styleHashes } = template.framed;
   // A picture of the library until the window starts: nothing in it takes input, or focus (inert), so that nothing
   // typed or chosen there is lost when the window replaces it; the window makes the root live again.
-  let page = `${html.slice(0, at)}<div id="root" inert>${frame.markup}</div>${html.slice(at + EMPTY_ROOT.length)}`;
-  const styleHashes = [...frame.styleHashes];
-  const link = STYLESHEET_LINK.exec(page);
-  const css = link ? await readFile(join(staticDir, link[1]!), 'utf8').catch(() => null) : null;
-  if (link && css !== null && !/<\/style/i.test(css)) {
-    page = `${page.slice(0, link.index)}<style>${css}</style>${page.slice(link.index + link[0].length)}`;
-    styleHashes.push(`sha256-${createHash('sha256').update(css).digest('base64')}`);
-  }
-  return { html: page, styleHashes };
+  return {
+    html: `${pageWithAnswers(beforeRoot, answers)}<div id="root" inert>${frame.markup}</div>${afterRoot}`,
+    styleHashes: [...frame.styleHashes, ...styleHashes],
+  };
 }

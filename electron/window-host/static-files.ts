@@ -26,11 +26,18 @@ function inside(base: string, path: string): boolean {
   return path === base || path.startsWith(base + sep);
 }
 
+/** A file of the window's folder: where it is, its size, and when it was last written (a rebuild writes it again). */
+export interface StaticFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
 /**
  * The file under `root` that a URL path names (index.html for a folder), or null: a path that leaves `root` (`..`,
  * encoded or not, or a symbolic link pointing out), names nothing, or is not a regular file.
  */
-export async function resolveStaticFile(root: string, pathname: string): Promise<{ path: string; size: number } | null> {
+export async function resolveStaticFile(root: string, pathname: string): Promise<StaticFile | null> {
   let decoded: string;
   try {
     decoded = decodeURIComponent(pathname);
@@ -50,7 +57,7 @@ export async function resolveStaticFile(root: string, pathname: string): Promise
     try {
       const real = await realpath(candidate);
       const info = await stat(real);
-      if (info.isFile() && inside(realBase, real)) return { path: real, size: info.size };
+      if (info.isFile() && inside(realBase, real)) return { path: real, size: info.size, mtimeMs: info.mtimeMs };
     } catch (error) {
       // Not this one (no such file, or a file where a folder was looked for); anything else is logged.
       const code = (error as NodeJS.ErrnoException).code;

@@ -1,5 +1,4 @@
 import { createReadStream, existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -9,7 +8,8 @@ import { DROP_ADDRESS_PREFIX } from '../engine/contract/drop-staging';
 import { contractSocket } from './contract-socket';
 import { handleDrop } from './drop-route';
 import { drawFirstFrame, firstFrameModuleBeside, loadFirstFrameRenderer, pageWithFirstFrame } from './first-frame';
-import { firstAnswers, pageWithAnswers } from './preloaded-page';
+import { pageTemplates } from './page-template';
+import { firstAnswers } from './preloaded-page';
 import { cookieValue, isOwnOrigin, ownHost, randomToken, sameSecret, securityHeaders, sessionCookie, sessionCookieName } from './host-security';
 import { contentTypeOf, NOT_BUILT_PAGE, NOT_SIGNED_PAGE, resolveStaticFile } from './static-files';
 import { engineLog } from '../engine/log/engine-log';
@@ -52,6 +52,8 @@ export function attachment(fileName: string): string {
 /** How long a browser may keep a file address's bytes (they change only with the design, whose views re-address them). */
 const FILE_MAX_AGE_SECONDS = 3600;
 const ASSET_MAX_AGE_SECONDS = 300;
+/** The addresses of the window's page (index.html). */
+const PAGE_PATHS = new Set(['/', '/index.html']);
 
 /**
  * The window and the contract on 127.0.0.1, secured like a local GUI people trust: a secret per run (then an HttpOnly
@@ -72,6 +74,7 @@ export async function startWindowHost(options: WindowHostOptions): Promise<Windo
   const socket = contractSocket(options.endpoint, log);
   // Loaded once, as the host starts (a few tens of ms), not by the first page asked.
   const firstFrameRenderer = staticDir ? loadFirstFrameRenderer(options.firstFrameModule ?? firstFrameModuleBeside(staticDir), log) : Promise.resolve(null);
+  const templateOf = staticDir ? pageTemplates(staticDir) : null;
   let port = 0;
 
   const headersOf = (request: IncomingMessage, styleHashes: readonly string[] = []) => securityHeaders(ownHost(request.headers.host, port) ?? `127.0.0.1:${port}`, styleHashes);
@@ -124,14 +127,16 @@ export async function startWindowHost(options: WindowHostOptions): Promise<Windo
       if (url.pathname === '/' || url.pathname === '/index.html') return reply(response, 200, NOT_BUILT_PAGE, 'text/html; charset=utf-8');
       return reply(response, 404, 'Not found.');
     }
+    // The window's first answers come with its page (preloaded-page.ts): its first screen does not wait for the
+    // WebSocket; and so does its first frame drawn from them (first-frame.ts): the first cards are painted as the page
+    // is parsed. Asked of the engine as the request comes, while the page's file is looked up.
+    const answers = request.method === 'GET' && PAGE_PATHS.has(url.pathname) ? firstAnswers(options.endpoint) : null;
     const found = await resolveStaticFile(staticDir, url.pathname);
     if (!found) return reply(response, 404, 'Not found.');
     const isPage = found.path.endsWith('index.html');
     if (isPage && request.method === 'GET') {
-      // The window's first answers come with it (preloaded-page.ts): its first screen does not wait for the WebSocket;
-      // and so does its first frame drawn from them (first-frame.ts): the first cards are painted as the page is parsed.
-      const [html, answers, renderer] = await Promise.all([readFile(found.path, 'utf8'), firstAnswers(options.endpoint), firstFrameRenderer]);
-      const page = await pageWithFirstFrame(pageWithAnswers(html, answers), renderer ? drawFirstFrame(renderer, answers, log) : null, staticDir);
+      const [template, answered, renderer] = await Promise.all([templateOf!(found), answers ?? firstAnswers(options.endpoint), firstFrameRenderer]);
+      const page = pageWithFirstFrame(template, answered, renderer ? drawFirstFrame(renderer, answered, log) : null);
       return reply(response, 200, page.html, contentTypeOf(found.path), {}, page.styleHashes);
     }
     return stream(response, found.path, contentTypeOf(found.path), found.size, isPage ? 'no-store' : `private, max-age=${ASSET_MAX_AGE_SECONDS}`);

@@ -91,6 +91,22 @@ describe('the window\'s page with the library\'s first frame drawn in', () => {
     expect(page.headers['content-security-policy']).toContain("script-src 'self';");
   });
 
+  it('is served as the window is built now: a rebuild while the host runs is read again, with its new stylesheet', async () => {
+    writeBuild();
+    const first = await openPage(endpointWith(['Gear']));
+    expect(first.body).toContain(`<style>${STYLESHEET}</style>`);
+    const rebuilt = '.card{color:#456;margin:0}';
+    writeFileSync(join(root, 'renderer', 'assets', 'index-2.css'), rebuilt);
+    writeFileSync(join(root, 'renderer', 'index.html'), '<!doctype html><html><head><title>rebuilt</title><script type="module" crossorigin src="./assets/index.js"></script>'
+      + '<link rel="stylesheet" crossorigin href="./assets/index-2.css"></head><body><div id="root"></div></body></html>');
+    const again = await raw(host!.port, '/', { cookie: await cookieOf(host!.port, host!.url) });
+    expect(again.body).toContain('<title>rebuilt</title>');
+    expect(again.body).toContain(`<style>${rebuilt}</style>`);
+    expect(again.body).toContain('<article class="card">Gear</article>');
+    expect(styleSources(again.headers['content-security-policy'])).toContain(`'${sha256(rebuilt)}'`);
+    expect(styleSources(again.headers['content-security-policy'])).not.toContain(`'${sha256(STYLESHEET)}'`);
+  });
+
   it('is served without a frame, and with its usual policy, when the build has no renderer of it', async () => {
     writeBuild({ renderer: null });
     const page = await openPage(endpointWith(['Gear']));
