@@ -1,9 +1,9 @@
-import { elementScroll, observeElementOffset, useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { PAGE_SIZE, useLibrary } from '../../stores/library-store';
 import { DesignCardView } from './DesignCardView';
 import { focusMove } from './grid-keys';
 import { noteCardOpened, noteLibraryScroll, takeLibraryPlace } from './library-return';
+import { offsetShowingRow, rowsOnScreen, sameRows } from './row-window';
 
 const CARD_WIDTH = 220;
 const GAP = 16;
@@ -13,13 +13,8 @@ const ROW_HEIGHT = 312;
  * drawn with it (renderer/src/first-frame/), and so is the window's first render, before its layout is known.
  */
 const UNMEASURED = { width: 4 * (CARD_WIDTH + GAP), height: 3 * ROW_HEIGHT };
+/** Rows drawn beyond the screen on each side. */
 const OVERSCAN = 2;
-/**
- * Drawn by the window host (no document: the first frame), the virtualizer counts only the rows that frame shows. It
- * keeps a measurement per row it counts (10 ms at a million designs, in the host's answer to the page); the rows are
- * all ROW_HEIGHT tall, so the grid's height does not need it.
- */
-const rowsCounted = (rows: number) => (typeof document === 'undefined' ? Math.min(rows, UNMEASURED.height / ROW_HEIGHT + OVERSCAN) : rows);
 /**
  * Browsers cap an element's height (Chromium near 33.5 million px: 430,000 designs at four a row). A grid taller than
  * this is scrolled at a scale: each pixel of the scrollbar moves the grid `scale` pixels, so a million designs fit.
@@ -55,23 +50,35 @@ export function DesignGrid({ total }: { total: number }) {
   const pages = useLibrary((store) => store.pages);
   const ensureRange = useLibrary((store) => store.ensureRange);
 
+  const rows = Math.ceil(total / columns);
+  const scale = Math.max(1, (rows * ROW_HEIGHT) / MAX_SCROLL_HEIGHT);
+  const scaleNow = useRef(scale);
+  // Where the grid is scrolled to (in its own pixels: the scroller's are `scale` times fewer) and how tall the
+  // scroller is; drawn before the layout is known with UNMEASURED (the host's first frame, the window's first render).
+  const [view, setView] = useState(() => ({ offset: (returning?.scrollTop ?? 0) * scale, viewport: UNMEASURED.height }));
+  const drawn = rowsOnScreen(rows, ROW_HEIGHT, view.offset, view.viewport, OVERSCAN);
+  const drawnNow = useRef({ rows, drawn });
+  drawnNow.current = { rows, drawn };
+
   useEffect(() => {
     const element = scroller.current;
     if (!element) return;
-    const observer = new ResizeObserver(([entry]) => setColumns(Math.max(1, Math.floor((entry!.contentRect.width + GAP) / (CARD_WIDTH + GAP)))));
+    const observer = new ResizeObserver(([entry]) => {
+      setColumns(Math.max(1, Math.floor((entry!.contentRect.width + GAP) / (CARD_WIDTH + GAP))));
+      setView((before) => (before.viewport === element.clientHeight ? before : { ...before, viewport: element.clientHeight }));
+    });
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
 
-  const rows = Math.ceil(total / columns);
-  const scale = Math.max(1, (rows * ROW_HEIGHT) / MAX_SCROLL_HEIGHT);
-  const scaleNow = useRef(scale);
-  const virtualizer = useVirtualizer({
-    count: rowsCounted(rows), getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: OVERSCAN, initialRect: UNMEASURED, initialOffset: (returning?.scrollTop ?? 0) * scale,
-    // The virtualizer works in the grid's own pixels; the scroller's are `scale` times fewer.
-    observeElementOffset: (instance, onOffset) => observeElementOffset(instance, (offset, scrolling) => onOffset(offset * scaleNow.current, scrolling)),
-    scrollToFn: (offset, options, instance) => elementScroll(offset / scaleNow.current, { ...options, adjustments: (options.adjustments ?? 0) / scaleNow.current }, instance),
-  });
+  // A scroll draws the grid again when it shows other rows, or, scrolled at a scale, always: its rows are then
+  // placed from the offset (the scroller moves them one pixel for each of the grid's `scale`).
+  const followScroll = (element: HTMLDivElement) => {
+    const offset = element.scrollTop * scaleNow.current;
+    const { rows: rowsNow, drawn: drawnBefore } = drawnNow.current;
+    if (scaleNow.current === 1 && sameRows(drawnBefore, rowsOnScreen(rowsNow, ROW_HEIGHT, offset, element.clientHeight, OVERSCAN))) return;
+    setView((before) => (before.offset === offset ? before : { ...before, offset }));
+  };
   // The count grew past the cap (an exact count replacing "10,000+"): the grid stays on the designs it showed.
   useLayoutEffect(() => {
     const before = scaleNow.current;
@@ -79,10 +86,9 @@ export function DesignGrid({ total }: { total: number }) {
     if (before !== scale && scroller.current) scroller.current.scrollTop = (scroller.current.scrollTop * before) / scale;
   }, [scale]);
   // Rows are placed in the grid's pixels, shifted so that the visible ones are where the scroller shows.
-  const shift = (virtualizer.scrollOffset ?? 0) * (1 - 1 / scale);
-  const visible = virtualizer.getVirtualItems();
-  const first = (visible[0]?.index ?? 0) * columns;
-  const last = Math.min(total - 1, ((visible[visible.length - 1]?.index ?? 0) + 1) * columns - 1);
+  const shift = view.offset * (1 - 1 / scale);
+  const first = drawn.first * columns;
+  const last = Math.min(total - 1, (drawn.last + 1) * columns - 1);
   useEffect(() => ensureRange(first, last), [first, last, ensureRange, pages]);
 
   useLayoutEffect(() => {
@@ -107,22 +113,27 @@ export function DesignGrid({ total }: { total: number }) {
     const next = index === null ? null : focusMove(event, index, columns, total);
     if (next === null) return;
     event.preventDefault();
-    virtualizer.scrollToIndex(Math.floor(next / columns), { align: 'auto' });
+    const element = scroller.current;
+    const to = element && offsetShowingRow(Math.floor(next / columns), ROW_HEIGHT, element.scrollTop * scale, element.clientHeight);
+    if (element && to !== null) element.scrollTop = to / scale;
     setFocusTarget({ index: next });
   };
 
   return (
     <div ref={scroller} className="grid-scroller" tabIndex={-1} onKeyDown={moveFocus} data-scroll-scale={scale}
-      onScroll={(event) => noteLibraryScroll(event.currentTarget.scrollTop, columns)}
+      onScroll={(event) => {
+        followScroll(event.currentTarget);
+        noteLibraryScroll(event.currentTarget.scrollTop, columns);
+      }}
       onClick={(event) => {
         const id = (event.target as HTMLElement).closest<HTMLElement>('[data-design-id]')?.dataset.designId;
         if (id) noteCardOpened(Number(id));
       }}>
-      <div className="grid-body" style={{ height: scaledHeight(rows * ROW_HEIGHT, virtualizer.scrollRect?.height ?? 0, scale) }}>
-        {visible.map((row) => (
-          <div key={row.key} className="grid-row" role="list" style={{ transform: `translateY(${row.start - shift}px)`, gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}>
+      <div className="grid-body" style={{ height: scaledHeight(rows * ROW_HEIGHT, view.viewport, scale) }}>
+        {Array.from({ length: Math.max(0, drawn.last - drawn.first + 1) }, (_, i) => drawn.first + i).map((row) => (
+          <div key={row} className="grid-row" role="list" style={{ transform: `translateY(${row * ROW_HEIGHT - shift}px)`, gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}>
             {Array.from({ length: columns }, (_, column) => {
-              const index = row.index * columns + column;
+              const index = row * columns + column;
               if (index >= total) return null;
               const card = pages[Math.floor(index / PAGE_SIZE)]?.[index % PAGE_SIZE];
               return <div key={index} role="listitem">{card ? <DesignCardView card={card} index={index} /> : <div className="card card-loading" aria-busy="true" />}</div>;
