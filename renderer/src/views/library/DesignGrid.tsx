@@ -57,8 +57,11 @@ export function DesignGrid({ total }: { total: number }) {
   // scroller is; drawn before the layout is known with UNMEASURED (the host's first frame, the window's first render).
   const [view, setView] = useState(() => ({ offset: (returning?.scrollTop ?? 0) * scale, viewport: UNMEASURED.height }));
   const drawn = rowsOnScreen(rows, ROW_HEIGHT, view.offset, view.viewport, OVERSCAN);
+  // What the grid drew last, for a scroll to tell whether it shows other rows.
   const drawnNow = useRef({ rows, drawn });
-  drawnNow.current = { rows, drawn };
+  useLayoutEffect(() => {
+    drawnNow.current = { rows, drawn };
+  });
 
   useEffect(() => {
     const element = scroller.current;
