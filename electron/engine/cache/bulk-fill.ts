@@ -3,14 +3,13 @@ import { prepared } from './prepared';
 
 /**
  * The secondary indexes whose keys come in no useful order during a pull (names, slugs, dates, licenses, authors,
- * popularity, tags). Inserting a million rows into each of them, one at a time, rewrites most of their pages at every
+ * popularity). Inserting a million rows into each of them, one at a time, rewrites most of their pages at every
  * commit; made again from the finished table, each is one sort. The indexes a walk or the window's default view
  * needs while the cache fills stay: the ids (newest first), own designs, covers.
  */
 export const INDEXES_SET_ASIDE_FOR_BULK_FILL = [
   'designs_by_slug', 'designs_by_updated', 'designs_by_created', 'designs_by_name', 'designs_by_license',
   'designs_by_user', 'designs_by_popularity', 'designs_by_license_popularity', 'designs_by_license_name',
-  'design_tags_by_tag',
 ] as const;
 
 /**

@@ -4,6 +4,7 @@ import { peekCachedFile } from './file-cache';
 import { countWords, foldForSearch, ftsWholeWordQuery, searchWords, wordMatch } from './fts-query';
 import { prepared } from './prepared';
 import { asksForWholeWordsOnly, searchMatch } from './search-terms';
+import { listedTagNames } from './tag-names';
 import { engineLog } from '../log/engine-log';
 
 /** What a grid or a result list shows of a design; read from the cache only. */
@@ -401,8 +402,8 @@ export function getCachedDesign(db: ReadableDB, idOrSlug: number | string, optio
     });
   const documents = (prepared(db, 'SELECT raw_json FROM documents WHERE design_id = ? ORDER BY position').all(row.id) as { raw_json: string }[])
     .map((document) => parseObject(document.raw_json) ?? {});
-  const tags = (prepared(db, 'SELECT t.name FROM design_tags dt JOIN tags t ON t.id = dt.tag_id WHERE dt.design_id = ? ORDER BY dt.position').all(row.id) as { name: string }[])
-    .map((tag) => tag.name);
+  // Only the list form has tags (spec §2.1).
+  const tags = listedTagNames(list?.tags);
   const userRow = row.userId === null ? undefined : prepared(db, 'SELECT screen_name, public_json, own_json FROM users WHERE id = ?').get(row.userId) as
     { screen_name: string; public_json: string | null; own_json: string | null } | undefined;
   const summary = toSummary({

@@ -2,7 +2,7 @@ import { tolerantDesign, tolerantUser, type TolerantDesign } from '../api/tolera
 import type { WritableDB } from './cache-database';
 import { basedOnText } from './attribution';
 import { htmlToPlainText } from './html-text';
-import { foldNoCase, tagParts } from './tag-names';
+import { listedTagNames } from './tag-names';
 import { prepared } from './prepared';
 import { addToSearchBacklog, descriptionTextWritten } from './search-backlog';
 import { rewriteSearchRow } from './search-rows';
@@ -82,18 +82,11 @@ export function readDesignFields(raw: unknown): DesignFields | null {
   return parsed.success ? parsed.data : null;
 }
 
-interface CachedTag { id: number; name: string; serviceId: number | null; count: number | null }
-
-/** A tag of a design, at its index in the list the service sent. */
-interface DesignTag { tag: CachedTag; position: number }
-
 /**
- * What one walk over a listing has already written: tag rows (by name as the tags table compares them) and
- * user summaries, so a tag or an author seen on every page is written once, not once per design. Valid only
- * while nothing else writes tags or users; cleared when a page's transaction fails.
+ * What one walk over a listing has already written: user summaries, so an author seen on every page is written once,
+ * not once per design. Valid only while nothing else writes users; cleared when a page's transaction fails.
  */
 export class DesignWriteSession {
-  readonly tags = new Map<string, CachedTag>();
   readonly users = new Map<number, string>();
 
   /**
@@ -104,7 +97,6 @@ export class DesignWriteSession {
   constructor(readonly options: { deferSearchRows?: boolean } = {}) {}
 
   clear(): void {
-    this.tags.clear();
     this.users.clear();
   }
 }
@@ -131,12 +123,11 @@ interface PendingWrite {
   rawText: string | undefined;
   design: DesignFields;
   existing: StoredDesign | undefined;
-  tags: DesignTag[];
 }
 
 /**
  * Writes a page of designs (upsertDesign for each, in one transaction): what the cache holds of them is read
- * in one query, tags and authors already written in this session are not written again, and rows are
+ * in one query, authors already written in this session are not written again, and rows are
  * written in ascending id order (a listing comes newest first; a B-tree and FTS5's pending index both take
  * ascending keys far more cheaply). Results come in the order of `items`. `itemTexts`, when given, are the items as the
  * service wrote them (Page.itemTexts): a form's JSON is stored as that text rather than written out again.
@@ -173,7 +164,7 @@ function writePage(
   const pending: PendingWrite[] = [];
   const wantListing = flags.inListing === undefined ? undefined : flags.inListing ? 1 : 0;
   const wantOwn = flags.own === undefined ? undefined : flags.own ? 1 : 0;
-  // First, in the order given: what each design needs, and the authors and tags of those written.
+  // First, in the order given: what each design needs, and the authors of those written.
   items.forEach((raw, i) => {
     const design = designs[i];
     if (!design) {
@@ -198,23 +189,19 @@ function writePage(
     }
     results.push({ outcome: existing ? 'updated' : 'inserted', id: design.id });
     if (design.user) upsertUserSummary(db, design.user.id, design.user.screen_name, now, session);
-    // Tags come only with the list form (spec §2.1): the user-designs form leaves them as they are.
-    pending.push({
-      raw, rawText: itemTexts?.[i], design, existing, tags: form === 'list' ? writeTagRows(db, (raw as { tags?: unknown }).tags, session) : [],
-    });
+    pending.push({ raw, rawText: itemTexts?.[i], design, existing });
   });
   if (pending.length === 0) return results;
 
-  // Then the design rows, their taggings and their search rows, by ascending id.
+  // Then the design rows and their search rows, by ascending id.
   pending.sort((a, b) => a.design.id - b.design.id);
   const fresh = pending.filter((write) => !write.existing).map((write) => write.design.id);
   const freshJson = JSON.stringify(fresh);
-  if (fresh.length > 0) removeLeftovers(db, fresh[0]!, fresh[fresh.length - 1]!, freshJson, form);
+  if (fresh.length > 0) removeLeftovers(db, fresh[0]!, fresh[fresh.length - 1]!, freshJson);
   for (const write of pending) {
     if (write.existing) updateDesign(db, write, form, now, flags);
     else insertDesign(db, write, form, now, flags, session);
   }
-  linkTagsOfNewDesigns(db, pending);
   if (session.options.deferSearchRows) {
     if (fresh.length > 0) addToSearchBacklog(db, freshJson);
     noteSearchTerms(db, pending.filter((write) => write.existing).map((write) => write.design.id));
@@ -225,21 +212,15 @@ function writePage(
 }
 
 /**
- * Removes the search row and taggings left by an earlier copy of these designs, not cached now (`freshJson`, their
- * ids, from `lowest` to `highest`). The search row's trigger and the foreign keys remove them with a design, so they
- * are looked for only when the search index or the taggings hold anything in that range: a page of new designs into
- * an empty cache, or above the designs cached, then costs one look at each (deleting by id cost a pull about 1 µs a
- * design). designs_fts_docsize is FTS5's table of each row's size, by rowid: FTS5 itself reads a range of rowids by
- * scanning its index, milliseconds a page.
+ * Removes the search row left by an earlier copy of these designs, not cached now (`freshJson`, their ids, from
+ * `lowest` to `highest`). The search row's trigger removes it with a design, so it is looked for only when the search
+ * index holds anything in that range: a page of new designs into an empty cache, or above the designs cached, then
+ * costs one look (deleting by id cost a pull about 1 µs a design). designs_fts_docsize is FTS5's table of each row's
+ * size, by rowid: FTS5 itself reads a range of rowids by scanning its index, milliseconds a page.
  */
-function removeLeftovers(db: WritableDB, lowest: number, highest: number, freshJson: string, form: DesignForm): void {
-  const { found } = prepared(db,
-    `SELECT EXISTS (SELECT 1 FROM designs_fts_docsize WHERE id BETWEEN @lowest AND @highest)
-       OR EXISTS (SELECT 1 FROM design_tags WHERE design_id BETWEEN @lowest AND @highest) AS found`,
-  ).get({ lowest, highest }) as { found: number };
-  if (!found) return;
-  prepared(db, 'DELETE FROM designs_fts WHERE rowid IN (SELECT value FROM json_each(?))').run(freshJson);
-  if (form === 'list') prepared(db, 'DELETE FROM design_tags WHERE design_id IN (SELECT value FROM json_each(?))').run(freshJson);
+function removeLeftovers(db: WritableDB, lowest: number, highest: number, freshJson: string): void {
+  const { found } = prepared(db, 'SELECT EXISTS (SELECT 1 FROM designs_fts_docsize WHERE id BETWEEN ? AND ?) AS found').get(lowest, highest) as { found: number };
+  if (found) prepared(db, 'DELETE FROM designs_fts WHERE rowid IN (SELECT value FROM json_each(?))').run(freshJson);
 }
 
 /** The library's "most popular" sort key (spec §2.1 last_trending_popularity); null when the form lacks it. */
@@ -262,8 +243,8 @@ const INSERT_DESIGN: Record<DesignForm, string> = {
   user: insertDesignSql('user_form_json', 'user_form_updated_at'),
 };
 
-/** A design not cached yet: one row with everything, its taggings, and its search row from the same values. */
-function insertDesign(db: WritableDB, { raw, rawText, design, tags }: PendingWrite, form: DesignForm, now: number, flags: UpsertFlags, session: DesignWriteSession): void {
+/** A design not cached yet: one row with everything, and its search row from the same values. */
+function insertDesign(db: WritableDB, { raw, rawText, design }: PendingWrite, form: DesignForm, now: number, flags: UpsertFlags, session: DesignWriteSession): void {
   const author = authorOf(design, flags, undefined);
   // Deferred with the search row, the description's text is made when the row is (search-backlog.ts).
   const descriptionText = session.options.deferSearchRows ? '' : htmlToPlainText(design.description);
@@ -273,16 +254,17 @@ function insertDesign(db: WritableDB, { raw, rawText, design, tags }: PendingWri
     timestampMs(design.updated_at), rawText ?? JSON.stringify(raw), design.updated_at, flags.inListing ? 1 : 0, flags.own ? 1 : 0, now,
     popularityOf(raw) ?? 0,
   );
-  // Its taggings follow, with those of the page's other new designs (linkTagsOfNewDesigns).
   if (session.options.deferSearchRows) return;
   const basedOn = basedOnText(raw);
+  // Tags come only with the list form (spec §2.1).
+  const tags = form === 'list' ? listedTagNames((raw as { tags?: unknown }).tags).join(' ') : '';
   prepared(db, 'INSERT INTO designs_fts (rowid, name, excerpt, description, tags, author) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(design.id, design.name, design.excerpt, basedOn ? `${descriptionText} ${basedOn}` : descriptionText, searchRowTagNames(tags), author);
+    .run(design.id, design.name, design.excerpt, basedOn ? `${descriptionText} ${basedOn}` : descriptionText, tags, author);
 }
 
 /** A cached design whose data changed: the columns unless the cache holds newer data from the other form. */
 function updateDesign(
-  db: WritableDB, { raw, rawText, design, existing, tags }: PendingWrite, form: DesignForm, now: number, flags: UpsertFlags,
+  db: WritableDB, { raw, rawText, design, existing }: PendingWrite, form: DesignForm, now: number, flags: UpsertFlags,
 ): void {
   const updatedMs = timestampMs(design.updated_at);
   const takeColumns = !existing || existing.updated_ms === null || updatedMs === null || updatedMs >= existing.updated_ms;
@@ -296,11 +278,6 @@ function updateDesign(
       : `UPDATE designs SET user_form_json = ?, user_form_updated_at = ?, fetched_at = ? WHERE id = ?`,
   ).run(rawText ?? JSON.stringify(raw), design.updated_at, now, design.id);
   setDesignFlags(db, design.id, flags);
-  if (form === 'list') {
-    // Linked at once, not with the page's new designs (linkTagsOfNewDesigns): its search row, rewritten below, reads them.
-    prepared(db, 'DELETE FROM design_tags WHERE design_id = ?').run(design.id);
-    linkTags(db, design.id, tags);
-  }
   rewriteSearchRow(db, design.id);
 }
 
@@ -357,55 +334,6 @@ export function upsertUser(db: WritableDB, raw: unknown, form: 'public' | 'own',
      WHERE users.${column} IS NOT excluded.${column} OR users.screen_name != excluded.screen_name`,
   ).run(parsed.data.id, parsed.data.screen_name, JSON.stringify(raw), now);
   return parsed.data.id;
-}
-
-/** Writes the tag rows of a design's tags (new ones, and changed ids or counts); the tags, in the order given. */
-function writeTagRows(db: WritableDB, tags: unknown, session: DesignWriteSession): DesignTag[] {
-  if (!Array.isArray(tags)) return [];
-  const rows: DesignTag[] = [];
-  tags.forEach((value, position) => {
-    const tag = tagParts(value);
-    if (!tag) return;
-    const key = foldNoCase(tag.name);
-    const cached = session.tags.get(key);
-    if (cached && (tag.serviceId ?? cached.serviceId) === cached.serviceId && (tag.count ?? cached.count) === cached.count) {
-      rows.push({ tag: cached, position });
-      return;
-    }
-    const row = prepared(db,
-      `INSERT INTO tags (name, service_id, taggings_count) VALUES (@name, @serviceId, @count)
-       ON CONFLICT (name) DO UPDATE SET service_id = coalesce(excluded.service_id, tags.service_id),
-         taggings_count = coalesce(excluded.taggings_count, tags.taggings_count)
-       RETURNING id, name, service_id AS serviceId, taggings_count AS count`,
-    ).get(tag) as CachedTag;
-    session.tags.set(key, row);
-    rows.push({ tag: row, position });
-  });
-  return rows;
-}
-
-/** Links a design to its tags (the first position of a tag named twice). */
-function linkTags(db: WritableDB, designId: number, tags: readonly DesignTag[]): void {
-  if (tags.length === 0) return;
-  const link = prepared(db, 'INSERT OR IGNORE INTO design_tags (design_id, tag_id, position) VALUES (?, ?, ?)');
-  for (const { tag, position } of tags) link.run(designId, tag.id, position);
-}
-
-/**
- * Links the page's new designs to their tags once all of them are written, by ascending design id, each design's tags
- * in the order given, so the first position of a tag named twice is the one kept. Between the design rows, one
- * statement a tagging cost a pull about 4 µs a design more; after them, one a tagging costs 3.3–4.3 µs a design at
- * 10,000 designs, against 5.1–6.7 µs for the page's links read from one JSON list (json_each) in one statement.
- */
-function linkTagsOfNewDesigns(db: WritableDB, pending: readonly PendingWrite[]): void {
-  for (const { existing, design, tags } of pending) if (!existing) linkTags(db, design.id, tags);
-}
-
-/** A design's tag names as its search row holds them: each tag once, by tag id (as search-rows.ts reads them from design_tags). */
-function searchRowTagNames(tags: readonly DesignTag[]): string {
-  const byId = new Map<number, string>();
-  for (const { tag } of tags) if (!byId.has(tag.id)) byId.set(tag.id, tag.name);
-  return [...byId.entries()].sort((a, b) => a[0] - b[0]).map(([, name]) => name).join(' ');
 }
 
 /** Fills the author of a user's cached designs that have none (the user-designs form has no user object; a list may lack it). */

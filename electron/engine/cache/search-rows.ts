@@ -4,7 +4,7 @@ import { noteSearchTerms } from './search-terms';
 
 /**
  * The full-text index's rows of designs (migration 0002: name, excerpt, description, tags, author; rowid = the
- * design's id), made from what the designs table and their tags hold, each written with its terms noted
+ * design's id), made from what the designs table holds, each written with its terms noted
  * (search-terms.ts) in the same transaction. A new design's row is written from its values by design-writes.ts.
  */
 
@@ -12,7 +12,19 @@ import { noteSearchTerms } from './search-terms';
 const SEARCH_DESCRIPTION = `d.description_text || coalesce(' ' || nullif(trim(coalesce(json_extract(d.list_json, '$.attribution'),
     json_extract(d.user_form_json, '$.attribution'))), ''), '')`;
 
-/** Rewrites a design's full-text row from its columns and tags, and notes its terms (in the caller's transaction). */
+/**
+ * A search row's tags: the names the stored list form gives (only that form has tags, spec §2.1), as tag-names.ts
+ * listedTagNames reads them: names or objects' names, each once (names that differ only in ASCII case are one), in
+ * the order given. A form SQLite cannot read as JSON has none.
+ */
+const SEARCH_TAGS = `coalesce((SELECT group_concat(name, ' ' ORDER BY position) FROM (
+    SELECT name, min(position) AS position FROM (
+      SELECT trim(CASE t.type WHEN 'text' THEN t.value WHEN 'object' THEN CASE WHEN json_type(t.value, '$.name') = 'text' THEN t.value ->> '$.name' END END) AS name,
+        t.key AS position
+      FROM json_each(CASE WHEN json_valid(d.list_json) AND json_type(d.list_json, '$.tags') = 'array' THEN d.list_json END, '$.tags') t)
+    WHERE name <> '' GROUP BY lower(name))), '')`;
+
+/** Rewrites a design's full-text row from its columns and stored list form, and notes its terms (in the caller's transaction). */
 export function writeSearchRow(db: WritableDB, designId: number): void {
   rewriteSearchRow(db, designId);
   noteSearchTerms(db, [designId]);
@@ -24,16 +36,14 @@ export function rewriteSearchRow(db: WritableDB, designId: number): void {
   prepared(db, 
     `INSERT INTO designs_fts (rowid, name, excerpt, description, tags, author)
      SELECT d.id, d.name, d.excerpt, ${SEARCH_DESCRIPTION},
-       coalesce((SELECT group_concat(t.name, ' ') FROM design_tags dt JOIN tags t ON t.id = dt.tag_id WHERE dt.design_id = d.id), ''),
-       d.author_screen_name
+       ${SEARCH_TAGS}, d.author_screen_name
      FROM designs d WHERE d.id = ?`,
   ).run(designId);
 }
 
-/** The search rows of designs, from their columns and tags: `${SEARCH_ROW_SELECT} WHERE …` (search-backlog.ts). */
+/** The search rows of designs, from their columns and stored list forms: `${SEARCH_ROW_SELECT} WHERE …` (search-backlog.ts). */
 export const SEARCH_ROW_SELECT = `SELECT d.id, d.name, d.excerpt, ${SEARCH_DESCRIPTION},
-    coalesce((SELECT group_concat(t.name, ' ') FROM design_tags dt JOIN tags t ON t.id = dt.tag_id WHERE dt.design_id = d.id), ''),
-    d.author_screen_name
+    ${SEARCH_TAGS}, d.author_screen_name
   FROM designs d`;
 
 /** Merges the full-text index's segments: worth it after a pull that wrote many rows (FTS5 merges small batches by itself). */

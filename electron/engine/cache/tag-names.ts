@@ -1,17 +1,22 @@
-/** A tag as the service sends it (a name, or an object with its id and count), read tolerantly. */
-export function tagParts(value: unknown): { name: string; serviceId: number | null; count: number | null } | null {
-  if (typeof value === 'string') return value.trim() ? { name: value.trim(), serviceId: null, count: null } : null;
-  if (value && typeof value === 'object') {
-    const tag = value as { id?: unknown; name?: unknown; taggings_count?: unknown };
-    if (typeof tag.name !== 'string' || !tag.name.trim()) return null;
-    return {
-      name: tag.name.trim(),
-      serviceId: Number.isInteger(tag.id) ? (tag.id as number) : null,
-      count: Number.isInteger(tag.taggings_count) ? (tag.taggings_count as number) : null,
-    };
-  }
-  return null;
+/** A tag's name as the service sends it (a name, or an object with its name, id and count), read tolerantly. */
+function tagNameOf(value: unknown): string | null {
+  const name = typeof value === 'string' ? value : value && typeof value === 'object' ? (value as { name?: unknown }).name : undefined;
+  return typeof name === 'string' && name.trim() ? name.trim() : null;
 }
 
-/** ASCII case folded, as the tags table's NOCASE collation compares names. */
-export const foldNoCase = (name: string) => name.replace(/[A-Z]+/g, (upper) => upper.toLowerCase());
+/** ASCII case folded, as SQLite's lower() and NOCASE compare names. */
+const foldNoCase = (name: string) => name.replace(/[A-Z]+/g, (upper) => upper.toLowerCase());
+
+/**
+ * A design's tag names, from the list form's `tags` (only that form has them, spec §2.1): in the order given, each
+ * name once (its first spelling; names that differ only in ASCII case are one tag), those that cannot be read left out.
+ */
+export function listedTagNames(tags: unknown): string[] {
+  if (!Array.isArray(tags)) return [];
+  const names = new Map<string, string>();
+  for (const value of tags) {
+    const name = tagNameOf(value);
+    if (name !== null && !names.has(foldNoCase(name))) names.set(foldNoCase(name), name);
+  }
+  return [...names.values()];
+}

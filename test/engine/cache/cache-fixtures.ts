@@ -41,8 +41,6 @@ export function tempDir(prefix: string): string {
 export function dumpDesignWrites(db: Database.Database) {
   return {
     designs: db.prepare('SELECT * FROM designs ORDER BY id').all(),
-    tags: db.prepare('SELECT * FROM tags ORDER BY id').all(),
-    designTags: db.prepare('SELECT * FROM design_tags ORDER BY design_id, tag_id').all(),
     users: db.prepare('SELECT * FROM users ORDER BY id').all(),
     search: db.prepare('SELECT rowid, * FROM designs_fts ORDER BY rowid').all(),
     syncState: db.prepare('SELECT * FROM sync_state').all(),

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tolerantDesign } from '../../../electron/engine/api/tolerant-readers';
 import { openCacheDatabase } from '../../../electron/engine/cache/cache-database';
-import { searchCachedDesigns } from '../../../electron/engine/cache/design-reads';
+import { getCachedDesign, searchCachedDesigns } from '../../../electron/engine/cache/design-reads';
 import { deleteDesigns, DesignWriteSession, readDesignFields, upsertDesign, upsertDesigns } from '../../../electron/engine/cache/design-writes';
 import { readValidators, writeValidators } from '../../../electron/engine/cache/fetch-state-writes';
 import { htmlToPlainText } from '../../../electron/engine/cache/html-text';
@@ -85,7 +85,7 @@ describe('design writes', () => {
 
   it('a design written again with other tags is found by its new tags only, and keeps them when its user-designs form comes', () => {
     const db = openCacheDatabase(':memory:');
-    const tagsOf = (id: number) => db.prepare('SELECT t.name FROM design_tags dt JOIN tags t ON t.id = dt.tag_id WHERE dt.design_id = ? ORDER BY dt.position').pluck().all(id);
+    const tagsOf = (id: number) => getCachedDesign(db, id)!.tags;
     const found = (q: string) => searchCachedDesigns(db, q).items.map((d) => d.id);
     upsertDesigns(db, [listFormDesign({ id: 1, tags: ['walnut', 'shelf'] }), listFormDesign({ id: 2, tags: ['walnut'] })], 'list', 1);
     upsertDesigns(db, [listFormDesign({ id: 1, tags: ['maple', 'shelf'], updated_at: '2026-05-01T10:00:00.000+00:00' })], 'list', 2);
@@ -97,17 +97,14 @@ describe('design writes', () => {
     expect(found('maple')).toEqual([1]);
   });
 
-  it('a new design does not inherit the search row or taggings an earlier copy left behind; designs around it keep theirs', () => {
+  it('a new design does not inherit the search row an earlier copy left behind; designs around it keep theirs', () => {
     for (const deferSearchRows of [false, true]) {
       const db = openCacheDatabase(':memory:');
-      const tagsOf = (id: number) => db.prepare('SELECT t.name FROM design_tags dt JOIN tags t ON t.id = dt.tag_id WHERE dt.design_id = ? ORDER BY dt.position').pluck().all(id);
+      const tagsOf = (id: number) => getCachedDesign(db, id)!.tags;
       const found = (q: string) => searchCachedDesigns(db, q).items.map((d) => d.id).sort();
       upsertDesigns(db, [listFormDesign({ id: 10, name: 'Walnut shelf', tags: ['walnut'] }), listFormDesign({ id: 30, name: 'Walnut box', tags: ['walnut'] })], 'list', 1);
-      // What a design removed without its trigger and foreign keys would leave (neither is ever off in the engine).
-      db.pragma('foreign_keys = OFF');
+      // What a design removed without its trigger would leave (it is never off in the engine).
       db.prepare(`INSERT INTO designs_fts (rowid, name, excerpt, description, tags, author) VALUES (20, 'Stale lamp', '', '', 'walnut', '')`).run();
-      db.prepare(`INSERT INTO design_tags (design_id, tag_id, position) SELECT 20, id, 0 FROM tags WHERE name = 'walnut'`).run();
-      db.pragma('foreign_keys = ON');
 
       const session = new DesignWriteSession({ deferSearchRows });
       // Between the designs cached (their rows are in the range looked at), and above them (nothing is).
@@ -123,14 +120,32 @@ describe('design writes', () => {
     }
   });
 
-  it('forgets what it wrote when a page fails, so the next page writes its tags again', () => {
+  it('forgets what it wrote when a page fails, so the next page writes its author again', () => {
     const db = openCacheDatabase(':memory:');
     const session = new DesignWriteSession();
     db.exec(`CREATE TEMP TRIGGER fail_on_99 BEFORE INSERT ON designs WHEN new.id = 99 BEGIN SELECT RAISE(ABORT, 'refused'); END;`);
-    expect(() => upsertDesigns(db, [listFormDesign({ id: 1, tags: ['kept'] }), listFormDesign({ id: 99, tags: ['kept'] })], 'list', 1, {}, session)).toThrow(/refused/);
-    expect(db.prepare('SELECT count(*) AS n FROM tags').get()).toEqual({ n: 0 });
-    upsertDesigns(db, [listFormDesign({ id: 2, tags: ['kept'] })], 'list', 1, {}, session);
-    expect(db.prepare('SELECT t.name FROM design_tags dt JOIN tags t ON t.id = dt.tag_id WHERE dt.design_id = 2').all()).toEqual([{ name: 'kept' }]);
+    const author = { user: { id: 5, screen_name: 'kept' }, user_id: 5 };
+    expect(() => upsertDesigns(db, [listFormDesign({ id: 1, ...author }), listFormDesign({ id: 99, ...author })], 'list', 1, {}, session)).toThrow(/refused/);
+    expect(db.prepare('SELECT count(*) AS n FROM users').get()).toEqual({ n: 0 });
+    upsertDesigns(db, [listFormDesign({ id: 2, ...author })], 'list', 1, {}, session);
+    expect(db.prepare('SELECT screen_name FROM users WHERE id = 5').all()).toEqual([{ screen_name: 'kept' }]);
+  });
+
+  it('a design\'s tags are its list form\'s, each once, in the order given, in its page and its search row, however its search row was written', () => {
+    const tags = [' Gear ', 'gear', { id: 3, name: 'Mechanical', taggings_count: 9 }, { id: 4 }, 42, '', 'CLIP', { name: 'clip' }];
+    for (const deferSearchRows of [false, true]) {
+      const db = openCacheDatabase(':memory:');
+      upsertDesigns(db, [listFormDesign({ id: 1, name: 'Reducer', tags })], 'list', 1, {}, new DesignWriteSession({ deferSearchRows }));
+      writeBackloggedSearchRows(db);
+      expect(getCachedDesign(db, 1)!.tags).toEqual(['Gear', 'Mechanical', 'CLIP']);
+      expect(db.prepare('SELECT tags FROM designs_fts WHERE rowid = 1').pluck().get()).toBe('Gear Mechanical CLIP');
+      expect(searchCachedDesigns(db, 'mechanical').items.map((d) => d.id)).toEqual([1]);
+      // A form whose tags are not a list has none.
+      upsertDesigns(db, [listFormDesign({ id: 1, tags: 'gear' as unknown as string[], updated_at: '2026-05-01T10:00:00.000+00:00' })], 'list', 2);
+      expect(getCachedDesign(db, 1)!.tags).toEqual([]);
+      expect(searchCachedDesigns(db, 'gear').items).toEqual([]);
+      db.close();
+    }
   });
 
   it('deferred search rows: the designs wait in the search backlog, and get their rows from it in batches, by id', () => {

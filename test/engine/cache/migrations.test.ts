@@ -100,6 +100,21 @@ describe('cache migrations', () => {
     expect(db.prepare('SELECT * FROM search_backlog ORDER BY design_id').all()).toEqual([{ design_id: 1, text_pending: 1 }, { design_id: 2, text_pending: 0 }]);
   });
 
+  it('0016 drops the copy of the tags (read from the list form now), and a bulk fill under way no longer makes its index again', () => {
+    const db = databaseAt(15);
+    insertDesign(db, 1, { json: '{"id":1,"tags":["gear"]}' });
+    db.prepare(`INSERT INTO tags (name) VALUES ('gear')`).run();
+    db.prepare(`INSERT INTO design_tags (design_id, tag_id) VALUES (1, 1)`).run();
+    db.exec('DROP INDEX design_tags_by_tag; DROP INDEX designs_by_name');
+    db.prepare(`INSERT INTO bulk_fill_undo (name, sql) VALUES ('design_tags_by_tag', 'CREATE INDEX design_tags_by_tag ON design_tags(tag_id)'),
+      ('designs_by_name', 'CREATE INDEX designs_by_name ON designs(name)')`).run();
+    migrateCache(db, ':memory:', 16);
+    const tables = db.prepare(`SELECT name FROM sqlite_master WHERE name IN ('tags', 'design_tags')`).all();
+    expect(tables).toEqual([]);
+    expect(db.prepare('SELECT name FROM bulk_fill_undo').all()).toEqual([{ name: 'designs_by_name' }]);
+    expect(db.prepare('SELECT count(*) AS n FROM designs').get()).toEqual({ n: 1 });
+  });
+
   it('0005 gives every design its popularity from the forms already cached, and sorts by it with an index', () => {
     const db = databaseAt(4);
     insertDesign(db, 1, { json: '{"id":1,"last_trending_popularity":2.5}' });
