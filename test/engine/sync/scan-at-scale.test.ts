@@ -68,20 +68,27 @@ describe('reading a large sync folder', () => {
     }
   });
 
-  it('queues a newer change of a file not yet sent into its waiting item, in one statement that returns the item', () => {
+  it('queues a newer change of a file not yet sent into its waiting item, and gives back each item as the queue holds it', () => {
     const db = openSyncDatabase(join(scratch(), 'sync.sqlite'));
     try {
       const queue = new QueueStore(db);
       const seen: number[] = [];
       queue.on('change', (event) => event.type === 'item' && seen.push(event.item.id));
       const first = queue.enqueue({ kind: 'upload', path: 'Gear/a.stl', folder: 'Gear', designId: 1, fileKind: 'document', payload: { name: 'a.stl' }, file: { size: 1, mtimeMs: 1, sha1: 'aa' } });
+      expect(queue.get(first.id)).toStrictEqual(first);
       queue.setPaused(first.id, true);
       const second = queue.enqueue({ kind: 'upload', path: 'Gear/a.stl', folder: 'Gear', designId: 1, fileKind: 'document', payload: { name: 'a.stl' }, file: { size: 2, mtimeMs: 2, sha1: 'bb' } });
       expect(second).toMatchObject({ id: first.id, paused: true, fileSize: 2, fileSha1: 'bb', createdAt: first.createdAt });
       expect(queue.get(first.id)).toEqual(second);
       const other = queue.enqueue({ kind: 'create-design', folder: 'New', payload: { name: 'New' } });
       expect(other.id).not.toBe(first.id);
-      expect(seen).toEqual([first.id, first.id, first.id, other.id]);
+      expect(queue.get(other.id)).toStrictEqual(other);
+      const refused = db.transaction(() => queue.enqueue({
+        kind: 'upload', path: 'Gear/run.exe', folder: 'Gear', designId: 1, fileKind: 'document', file: { size: 3, mtimeMs: 3 },
+        attention: { kind: 'refused', reason: 'a program' },
+      }))();
+      expect(queue.get(refused.id)).toStrictEqual(refused);
+      expect(seen).toEqual([first.id, first.id, first.id, other.id, refused.id]);
     } finally {
       db.close();
     }
