@@ -97,23 +97,10 @@ interface NewItemFields {
 export type NewQueueItem = { [K in QueueKind]: NewItemFields & { kind: K; payload?: PayloadOf<K> } }[QueueKind];
 
 /** A queue_items row as the runner and the window read it. */
-/** The values an item is added with (QueueStore.enqueue). */
-export interface NewQueueRowValues {
-  kind: QueueKind;
-  state: QueueState;
-  attention: AttentionKind | null;
-  reason: string | null;
-  folder: string | null;
-  path: string | null;
-  design_id: number | null;
-  file_kind: 'image' | 'document' | null;
-  remote_id: number | null;
-  payload: string;
-  file_size: number | null;
-  file_mtime_ms: number | null;
-  file_sha1: string | null;
-  at: number;
-}
+/** The values an item is added with (QueueStore.enqueue): the columns it sets, and when. */
+export type NewQueueRowValues = Pick<QueueRow,
+  'kind' | 'state' | 'attention' | 'reason' | 'folder' | 'path' | 'design_id' | 'file_kind' | 'remote_id' | 'payload'
+  | 'file_size' | 'file_mtime_ms' | 'file_sha1'> & { at: number };
 
 /** The row an item added with these values is, the table's defaults for the rest (a test holds the two to the same). */
 export function newQueueRow(id: number, values: NewQueueRowValues): QueueRow {
