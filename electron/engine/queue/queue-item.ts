@@ -97,23 +97,6 @@ interface NewItemFields {
 export type NewQueueItem = { [K in QueueKind]: NewItemFields & { kind: K; payload?: PayloadOf<K> } }[QueueKind];
 
 /** A queue_items row as the runner and the window read it. */
-/** The values an item is added with (QueueStore.enqueue): the columns it sets, and when. */
-export type NewQueueRowValues = Pick<QueueRow,
-  'kind' | 'state' | 'attention' | 'reason' | 'folder' | 'path' | 'design_id' | 'file_kind' | 'remote_id' | 'payload'
-  | 'file_size' | 'file_mtime_ms' | 'file_sha1'> & { at: number };
-
-/** The row an item added with these values is, the table's defaults for the rest (a test holds the two to the same). */
-export function newQueueRow(id: number, values: NewQueueRowValues): QueueRow {
-  return {
-    id, kind: values.kind, state: values.state, paused: 0, attention: values.attention, reason: values.reason,
-    folder: values.folder, path: values.path, design_id: values.design_id, file_kind: values.file_kind, remote_id: values.remote_id,
-    payload: values.payload, bytes_sent: 0, bytes_total: null, attempts: 0, next_attempt_at: 0, started_at: null,
-    file_size: values.file_size, file_mtime_ms: values.file_mtime_ms, file_sha1: values.file_sha1,
-    created_at: values.at, updated_at: values.at, finished_at: null,
-    sent_at: null, sent_name: null, sent_sha1: null, sent_size: null, sent_mtime_ms: null, sent_inode: null,
-  };
-}
-
 export function toItem(row: QueueRow): QueueItem {
   return {
     id: row.id, kind: row.kind, state: row.state, paused: row.paused === 1, attention: row.attention, reason: row.reason,

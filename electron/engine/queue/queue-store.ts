@@ -5,10 +5,11 @@ import type { Statement } from 'better-sqlite3';
 import { commitLightly, commitThenFlush } from '../sync-state/light-commit';
 import { statementsOf, type SyncDatabase } from '../sync-state/sync-database';
 import { SyncFolder } from '../sync-state/sync-root';
+import { addOrMergeItem } from './item-additions';
 import { completeItem, settleItem } from './item-endings';
 import { DISMISS_ON_CANCEL, dismissedVersions, type DismissedVersion } from './dismissed-versions';
 import { DESIGN_EDIT_FIELDS, type CreateDesignPayload, type DesignEditFields, type DesignEditPayload } from './job-payloads';
-import { CLEAR_SENT, heldBack, newQueueRow, toItem, type ActivityEntry, type NewQueueItem, type QueueEvent, type QueueItem, type QueueRow, type SentAttempt, type Settlement } from './queue-item';
+import { CLEAR_SENT, heldBack, toItem, type ActivityEntry, type NewQueueItem, type QueueEvent, type QueueItem, type QueueRow, type SentAttempt, type Settlement } from './queue-item';
 
 /**
  * The durable queue: every change is a row (written with synchronous=FULL) before anything is sent. A few writes of
@@ -43,31 +44,10 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [
       remote_id: item.remoteId ?? null, payload: JSON.stringify(item.payload ?? {}),
       file_size: item.file?.size ?? null, file_mtime_ms: item.file?.mtimeMs ?? null, file_sha1: item.file?.sha1 ?? null, at,
     };
-    // One write, after a read in the same transaction (the scan's, or one of its own). A new item is made from the
-    // values written rather than read back: a scan queues thousands of items, and reading each row back (RETURNING *)
-    // cost more than writing it.
-    const write = () => {
-      const pending = values.path === null ? undefined : this.sql(
-        `SELECT id FROM queue_items WHERE path = ? AND state IN ('waiting', 'attention')`,
-      ).get(values.path) as { id: number } | undefined;
-      if (!pending) {
-        const { lastInsertRowid } = this.sql(
-          `INSERT INTO queue_items (kind, state, attention, reason, folder, path, design_id, file_kind, remote_id, payload,
-             file_size, file_mtime_ms, file_sha1, created_at, updated_at)
-           VALUES (@kind, @state, @attention, @reason, @folder, @path, @design_id, @file_kind, @remote_id, @payload,
-             @file_size, @file_mtime_ms, @file_sha1, @at, @at)`,
-        ).run(values);
-        return toItem(newQueueRow(Number(lastInsertRowid), values));
-      }
-      this.sql(
-        `UPDATE queue_items SET kind = @kind, state = @state, attention = @attention, reason = @reason, folder = @folder,
-           design_id = @design_id, file_kind = @file_kind, remote_id = @remote_id, payload = @payload, file_size = @file_size,
-           file_mtime_ms = @file_mtime_ms, file_sha1 = @file_sha1, bytes_sent = 0, bytes_total = NULL, updated_at = @at
-         WHERE id = @id`,
-      ).run({ ...values, id: pending.id });
-      return this.get(pending.id)!;
-    };
-    const queued = this.db.inTransaction ? write() : this.db.transaction(write).immediate();
+    // In the caller's transaction (a scan's), or in one begun IMMEDIATE: no other process adds the same file's item
+    // between the read and the write.
+    const add = () => addOrMergeItem(this.sql, values);
+    const queued = this.db.inTransaction ? add() : this.db.transaction(add).immediate();
     this.emit('change', { type: 'item', item: queued });
     return queued;
   }
