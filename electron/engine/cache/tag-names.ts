@@ -16,7 +16,9 @@ export function listedTagNames(tags: unknown): string[] {
   const names = new Map<string, string>();
   for (const value of tags) {
     const name = tagNameOf(value);
-    if (name !== null && !names.has(foldNoCase(name))) names.set(foldNoCase(name), name);
+    if (name === null) continue;
+    const key = foldNoCase(name);
+    if (!names.has(key)) names.set(key, name);
   }
   return [...names.values()];
 }
