@@ -13,13 +13,22 @@ const SEARCH_DESCRIPTION = `d.description_text || coalesce(' ' || nullif(trim(co
     json_extract(d.user_form_json, '$.attribution'))), ''), '')`;
 
 /**
+ * The characters JavaScript's `trim()` strips (white space and line terminators), for SQLite's `trim(X, Y)`, which
+ * strips only spaces when not told which: a tag name padded with a tab or a no-break space is the same name here as in
+ * listedTagNames.
+ */
+const JS_WHITE_SPACE = `char(9, 10, 11, 12, 13, 32, 160, 5760, 8192, 8193, 8194, 8195, 8196, 8197, 8198, 8199, 8200, 8201, 8202, 8232,
+  8233, 8239, 8287, 12288, 65279)`;
+
+/**
  * A search row's tags: the names the stored list form gives (only that form has tags, spec §2.1), as tag-names.ts
  * listedTagNames reads them: names or objects' names, each once (names that differ only in ASCII case are one), in
  * the order given. A form SQLite cannot read as JSON has none.
  */
 const SEARCH_TAGS = `coalesce((SELECT group_concat(name, ' ' ORDER BY position) FROM (
     SELECT name, min(position) AS position FROM (
-      SELECT trim(CASE t.type WHEN 'text' THEN t.value WHEN 'object' THEN CASE WHEN json_type(t.value, '$.name') = 'text' THEN t.value ->> '$.name' END END) AS name,
+      SELECT trim(CASE t.type WHEN 'text' THEN t.value WHEN 'object' THEN CASE WHEN json_type(t.value, '$.name') = 'text' THEN t.value ->> '$.name' END END,
+          ${JS_WHITE_SPACE}) AS name,
         t.key AS position
       FROM json_each(CASE WHEN json_valid(d.list_json) AND json_type(d.list_json, '$.tags') = 'array' THEN d.list_json END, '$.tags') t)
     WHERE name <> '' GROUP BY lower(name))), '')`;

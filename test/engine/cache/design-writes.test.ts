@@ -132,7 +132,9 @@ describe('design writes', () => {
   });
 
   it('a design\'s tags are its list form\'s, each once, in the order given, in its page and its search row, however its search row was written', () => {
-    const tags = [' Gear ', 'gear', { id: 3, name: 'Mechanical', taggings_count: 9 }, { id: 4 }, 42, '', 'CLIP', { name: 'clip' }];
+    // Padded with white space JavaScript's trim() strips and SQLite's trim() alone would not: a tab, a no-break space,
+    // a line break, an ideographic space.
+    const tags = [' Gear ', 'gear', { id: 3, name: '\tMechanical\u00a0', taggings_count: 9 }, { id: 4 }, 42, '', '\u3000', 'CLIP\n', { name: 'clip' }];
     for (const deferSearchRows of [false, true]) {
       const db = openCacheDatabase(':memory:');
       upsertDesigns(db, [listFormDesign({ id: 1, name: 'Reducer', tags })], 'list', 1, {}, new DesignWriteSession({ deferSearchRows }));
