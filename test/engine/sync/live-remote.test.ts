@@ -197,8 +197,11 @@ describe('a design deleted on the service', () => {
 
     await api.deleteDesign(unchanged!.id);
     await api.deleteDesign(changed!.id);
-    await until('the unchanged folder moved to the trash', () => !existsSync(join(root, folders[0]!)), 15_000);
-    await until('the kept folder unlinked', () => sync.folders.get(folders[1]!)?.state === 'ignored', 15_000);
+    // The folder leaves the sync folder (on libuv's thread) before the engine's thread hears the move is done and
+    // says it: what is waited for is the saying.
+    const said = (design: string) => activity(engine).some((line) => line.includes(`“${design}” was deleted on the service`));
+    await until('the unchanged folder moved to the trash, and said', () => !existsSync(join(root, folders[0]!)) && said('Unchanged'), 15_000);
+    await until('the kept folder unlinked, and said', () => sync.folders.get(folders[1]!)?.state === 'ignored' && said('Changed here'), 15_000);
 
     const trash = join(root, '.design-sync-trash');
     expect(readdirSync(join(trash, readdirSync(trash)[0]!))).toEqual([folders[0]]);
