@@ -1,7 +1,9 @@
 /** A tag's name as the service sends it (a name, or an object with its name, id and count), read tolerantly. */
 function tagNameOf(value: unknown): string | null {
   const name = typeof value === 'string' ? value : value && typeof value === 'object' ? (value as { name?: unknown }).name : undefined;
-  return typeof name === 'string' && name.trim() ? name.trim() : null;
+  if (typeof name !== 'string') return null;
+  const trimmed = name.trim();
+  return trimmed === '' ? null : trimmed;
 }
 
 /** ASCII case folded, as SQLite's lower() and NOCASE compare names. */
