@@ -165,6 +165,27 @@ describe('what the window is told when designs change', () => {
       rmSync(root, { recursive: true, force: true });
     }
   }, 40_000);
+
+  it('a pass that finds a design\'s folder in step tells My designs its last sync, whatever the sync view said before', async () => {
+    const draft = await clientFor(service.url, token).createDesign({ name: 'Spacer', excerpt: 'Spaces things', license: 'cc0' });
+    const app = await open({ signedIn: true });
+    const root = tempDir('design-change-events-scan');
+    try {
+      await app.engine.catalogue.pullNow();
+      await app.engine.chooseSyncFolder(root);
+      app.engine.acceptContentPolicy();
+      const from = app.events.length;
+      await app.engine.syncParts().sync.syncOnce({ settle: 'wait' });
+      // The window hears of it from the design's own view: no sync.changed needs to be compared with an earlier one.
+      const told = await app.event('own.changed', (change) => viewOf(change, draft.id)?.lastSyncedAt != null, from);
+      const view = viewOf(told, draft.id)!;
+      expect(view.folderState).toBe('in-step');
+      expect(Date.parse(view.lastSyncedAt!)).toBe(app.engine.queue.status().lastScanAt);
+    } finally {
+      await app.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 40_000);
 });
 
 describe('a design deleted in the window', () => {

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { chromiumSkipReason } from '../support/chromium';
@@ -74,6 +77,38 @@ describe.skipIf(chromiumSkipReason !== undefined)('My designs stays current, in 
       await until('the signed-in window', () => page.getByText('Sign in to see and manage your designs.').count().then((count) => count === 0));
       await rowOf(page, 'Draft bracket').waitFor();
       expect(await rowOf(page, 'Draft bracket').locator('.badge').first().textContent()).toBe('Draft');
+    });
+  });
+
+  describe('hearing no change of the sync view', () => {
+    let app: WindowFixture;
+    let page: Page;
+
+    beforeAll(async () => {
+      app = await openWindow(async (service, makerToken) => {
+        await clientFor(service.url, makerToken).createDesign({ name: 'Spool holder', excerpt: 'Holds a spool', license: 'cc0' });
+      }, { dropEvents: ['sync.changed'] });
+      page = app.page;
+      await openMyDesigns(page);
+      await rowOf(page, 'Spool holder').waitFor();
+    }, 90_000);
+
+    afterAll(() => app?.close());
+
+    // A window whose socket opened late, or where a whole pass fitted in one of the host's sync.changed, hears one
+    // sync.changed at most: a folder's last sync is told with its design, not inferred from sync.changed.
+    it('says when a folder last synced from what the engine tells of the design itself', async () => {
+      const root = mkdtempSync(join(tmpdir(), 'stay-current-root-'));
+      try {
+        await app.engine.chooseSyncFolder(root);
+        app.engine.acceptContentPolicy();
+        await app.engine.syncParts().sync.syncOnce({ settle: 'wait' });
+        const row = rowOf(page, 'Spool holder');
+        await until('its folder in step', async () => (await row.getByTestId('own-folder-state').textContent()) === 'In step');
+        await until('its last sync said', async () => (await row.getByTestId('own-last-sync').textContent()) === 'Synced just now');
+      } finally {
+        rmSync(root, { recursive: true, force: true });
+      }
     });
   });
 });

@@ -21,11 +21,24 @@ const untilFocused = (what: string, locator: Locator) => until(`the focus on ${w
 
 describe.skipIf(chromiumSkipReason !== undefined)('the window\'s My designs in Chromium', () => {
   beforeAll(async () => {
+    // Each test reads and changes designs of its own: none depends on what another did or left behind.
     app = await openWindow(async (service, makerToken) => {
       const maker = clientFor(service.url, makerToken);
-      const hinge = await maker.createDesign({ name: 'Hinge', excerpt: 'A draft hinge', license: 'cc0', description: '<p>Print at 0.2 mm.</p>' });
-      await maker.uploadImage(hinge.id, { path: join(FIXTURES, 'images', 'jpg-sample.jpg'), fileName: 'front.jpg' });
-      await maker.uploadImage(hinge.id, { path: join(FIXTURES, 'images', 'png-sample.png'), fileName: 'side.png' });
+      const withImages = async (name: string, excerpt: string) => {
+        const design = await maker.createDesign({ name, excerpt, license: 'cc0', description: '<p>Print at 0.2 mm.</p>' });
+        await maker.uploadImage(design.id, { path: join(FIXTURES, 'images', 'jpg-sample.jpg'), fileName: 'front.jpg' });
+        await maker.uploadImage(design.id, { path: join(FIXTURES, 'images', 'png-sample.png'), fileName: 'side.png' });
+      };
+      // Only looked at: its card, its menu, its edit form opened and closed.
+      await withImages('Hinge', 'A draft hinge');
+      // Edited and published.
+      await withImages('Latch', 'A draft latch');
+      // Synced into a folder (a draft), beside a published design in step.
+      await maker.createDesign({ name: 'Shelf', excerpt: 'Holds books', license: 'cc0' });
+      const peg = await maker.createDesign({ name: 'Peg', excerpt: 'Hangs a bag', license: 'cc0' });
+      await maker.publishDesign(peg.id);
+      // Deleted.
+      await maker.createDesign({ name: 'Spare', excerpt: 'Not needed', license: 'cc0' });
     });
     page = app.page;
     await page.getByRole('link', { name: 'My designs' }).click();
@@ -143,37 +156,37 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s My designs in C
   });
 
   it('edits a design without losing its description, and publishes only when asked and confirmed', async () => {
-    await (await ownAction(row('Hinge'), 'Edit')).click();
-    const form = page.getByRole('form', { name: /Edit “Hinge”/ });
+    await (await ownAction(row('Latch'), 'Edit')).click();
+    const form = page.getByRole('form', { name: /Edit “Latch”/ });
     expect(await form.getByLabel('Description').inputValue()).toBe('<p>Print at 0.2 mm.</p>');
-    await form.getByLabel('Name').fill('Hinge v2');
+    await form.getByLabel('Name').fill('Latch v2');
     const cover = form.getByRole('group', { name: 'Cover image' });
     expect(await cover.getByRole('radio').count()).toBe(2);
     await cover.getByRole('radio', { name: 'side.png' }).check();
     await form.getByRole('button', { name: 'Save changes' }).click();
-    await row('Hinge v2').waitFor();
+    await row('Latch v2').waitFor();
     const api = clientFor(app.service.url, app.makerToken);
-    const [hinge] = (await api.listUserDesigns('maker', { limit: 100 })).items.filter((design) => design.name === 'Hinge v2');
-    expect((await api.getDesign(hinge!.id)).description).toBe('<p>Print at 0.2 mm.</p>');
-    const side = (await api.listImages(hinge!.id)).find((image) => image.name === 'side.png')!;
-    expect((await api.getDesign(hinge!.id)).primary_image_id).toBe(side.id);
-    expect((await api.getDesign(hinge!.id)).state).not.toBe('published');
+    const [latch] = (await api.listUserDesigns('maker', { limit: 100 })).items.filter((design) => design.name === 'Latch v2');
+    expect((await api.getDesign(latch!.id)).description).toBe('<p>Print at 0.2 mm.</p>');
+    const side = (await api.listImages(latch!.id)).find((image) => image.name === 'side.png')!;
+    expect((await api.getDesign(latch!.id)).primary_image_id).toBe(side.id);
+    expect((await api.getDesign(latch!.id)).state).not.toBe('published');
 
-    await (await ownAction(row('Hinge v2'), 'Publish…')).click();
-    await row('Hinge v2').getByRole('button', { name: 'Not now' }).click();
-    await untilFocused('the menu button', actionsButton(row('Hinge v2')));
-    expect((await api.getDesign(hinge!.id)).state).not.toBe('published');
+    await (await ownAction(row('Latch v2'), 'Publish…')).click();
+    await row('Latch v2').getByRole('button', { name: 'Not now' }).click();
+    await untilFocused('the menu button', actionsButton(row('Latch v2')));
+    expect((await api.getDesign(latch!.id)).state).not.toBe('published');
     // Escape closes the question as "Not now" does: nothing published, the focus back on the menu button.
-    await (await ownAction(row('Hinge v2'), 'Publish…')).click();
-    await row('Hinge v2').getByRole('button', { name: 'Not now' }).waitFor();
+    await (await ownAction(row('Latch v2'), 'Publish…')).click();
+    await row('Latch v2').getByRole('button', { name: 'Not now' }).waitFor();
     await page.keyboard.press('Escape');
-    await row('Hinge v2').getByRole('button', { name: 'Not now' }).waitFor({ state: 'detached' });
-    await untilFocused('the menu button', actionsButton(row('Hinge v2')));
-    expect((await api.getDesign(hinge!.id)).state).not.toBe('published');
-    await (await ownAction(row('Hinge v2'), 'Publish…')).click();
-    await row('Hinge v2').getByRole('button', { name: 'Publish', exact: true }).click();
-    await row('Hinge v2').getByText('Published', { exact: true }).waitFor();
-    expect((await api.getDesign(hinge!.id)).state).toBe('published');
+    await row('Latch v2').getByRole('button', { name: 'Not now' }).waitFor({ state: 'detached' });
+    await untilFocused('the menu button', actionsButton(row('Latch v2')));
+    expect((await api.getDesign(latch!.id)).state).not.toBe('published');
+    await (await ownAction(row('Latch v2'), 'Publish…')).click();
+    await row('Latch v2').getByRole('button', { name: 'Publish', exact: true }).click();
+    await row('Latch v2').getByText('Published', { exact: true }).waitFor();
+    expect((await api.getDesign(latch!.id)).state).toBe('published');
   });
 
   it('says each folder\'s state as it syncs: in step, uploading, then when it last synced', async () => {
@@ -185,39 +198,39 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s My designs in C
       const { sync, runner } = engine.syncParts();
       await sync.syncOnce({ settle: 'wait' });
       const folderState = (name: string) => row(name).getByTestId('own-folder-state');
-      await until('Bracket in step', async () => (await folderState('Bracket').textContent()) === 'In step', 10_000);
+      await until('Shelf in step', async () => (await folderState('Shelf').textContent()) === 'In step', 10_000);
       // The pass's scan found its folder in step.
-      await until('its last sync said', async () => (await row('Bracket').getByTestId('own-last-sync').textContent()) === 'Synced just now', 10_000);
+      await until('its last sync said', async () => (await row('Shelf').getByTestId('own-last-sync').textContent()) === 'Synced just now', 10_000);
 
-      const bracket = engine.syncParts().sync.folders.all().find((folder) => folder.folder.toLowerCase().includes('bracket'))!.folder;
-      copyFileSync(join(FIXTURES, 'images', 'png-sample.png'), join(root, bracket, 'front.png'));
+      const shelfId = (await clientFor(app.service.url, app.makerToken).listUserDesigns('maker', { limit: 100 })).items.find((design) => design.name === 'Shelf')!.id;
+      const shelf = engine.syncParts().sync.folders.ofDesign(shelfId)!.folder;
+      copyFileSync(join(FIXTURES, 'images', 'png-sample.png'), join(root, shelf, 'front.png'));
       await sync.scan({ settle: 'wait' });
-      await until('Bracket uploading', async () => (await folderState('Bracket').textContent()) === 'Uploading 1');
+      await until('Shelf uploading', async () => (await folderState('Shelf').textContent()) === 'Uploading 1');
 
       // Its upload needs the person: the card says so, and its menu leads to where that is done.
-      const upload = engine.queue.list({ states: ['waiting'] }).find((item) => item.folder === bracket)!;
+      const upload = engine.queue.list({ states: ['waiting'] }).find((item) => item.folder === shelf)!;
       engine.queue.needsAttention(upload.id, 'conflict', 'Changed here and on the service.');
-      await until('Bracket in conflict', async () => (await folderState('Bracket').textContent()) === 'Conflict');
-      await actionsButton(row('Hinge v2')).click();
+      await until('Shelf in conflict', async () => (await folderState('Shelf').textContent()) === 'Conflict');
+      await actionsButton(row('Peg')).click();
       // Published, in step: nothing to publish, nothing to look at in Sync.
-      expect(await row('Hinge v2').getByRole('menuitem').allTextContents()).toEqual(['Open', 'Edit', 'Delete…']);
+      expect(await row('Peg').getByRole('menuitem').allTextContents()).toEqual(['Open', 'Edit', 'Delete…']);
       await page.keyboard.press('Escape');
-      await (await ownAction(row('Bracket'), 'Show in Sync')).click();
+      await (await ownAction(row('Shelf'), 'Show in Sync')).click();
       await page.getByRole('heading', { name: 'Recent activity' }).waitFor();
       await page.getByRole('link', { name: 'My designs' }).click();
       engine.queue.confirm(upload.id);
-      await until('Bracket uploading again', async () => (await folderState('Bracket').textContent()) === 'Uploading 1');
+      await until('Shelf uploading again', async () => (await folderState('Shelf').textContent()) === 'Uploading 1');
       runner.start();
       await runner.waitForIdle({ timeoutMs: 20_000 });
-      await until('Bracket in step again', async () => (await folderState('Bracket').textContent()) === 'In step');
-      await until('its last sync said', async () => (await row('Bracket').getByTestId('own-last-sync').textContent()) === 'Synced just now');
-      await until('its image counted', async () => (await row('Bracket').getByTestId('own-files').textContent()) === '1 image · 0 documents');
+      await until('Shelf in step again', async () => (await folderState('Shelf').textContent()) === 'In step');
+      await until('its last sync said', async () => (await row('Shelf').getByTestId('own-last-sync').textContent()) === 'Synced just now');
+      await until('its image counted', async () => (await row('Shelf').getByTestId('own-files').textContent()) === '1 image · 0 documents');
       // No cover was chosen for it: its one image is shown, not an empty frame.
-      await until('its image as its cover', () => row('Bracket').locator('img.own-cover').evaluate((element) => {
+      await until('its image as its cover', () => row('Shelf').locator('img.own-cover').evaluate((element) => {
         const image = element as unknown as { complete: boolean; naturalWidth: number };
         return image.complete && image.naturalWidth > 0;
       }).catch(() => false), 20_000);
-      await page.setViewportSize({ width: 1400, height: 900 });
     } finally {
       await app.engine.syncParts().runner.stop();
       rmSync(root, { recursive: true, force: true });
@@ -226,13 +239,13 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s My designs in C
 
   it('deletes a design only once the deletion is confirmed', async () => {
     const api = clientFor(app.service.url, app.makerToken);
-    const bracket = (await api.listUserDesigns('maker', { limit: 100 })).items.find((design) => design.name === 'Bracket')!;
-    await (await ownAction(row('Bracket'), 'Delete…')).click();
-    await row('Bracket').getByRole('button', { name: 'Keep it' }).click();
-    expect((await api.getDesign(bracket.id)).name).toBe('Bracket');
-    await (await ownAction(row('Bracket'), 'Delete…')).click();
-    await row('Bracket').getByRole('button', { name: 'Delete', exact: true }).click();
-    await row('Bracket').waitFor({ state: 'detached' });
-    await expect(api.getDesign(bracket.id)).rejects.toSatisfy((error: unknown) => isServiceError(error, 'not-found'));
+    const spare = (await api.listUserDesigns('maker', { limit: 100 })).items.find((design) => design.name === 'Spare')!;
+    await (await ownAction(row('Spare'), 'Delete…')).click();
+    await row('Spare').getByRole('button', { name: 'Keep it' }).click();
+    expect((await api.getDesign(spare.id)).name).toBe('Spare');
+    await (await ownAction(row('Spare'), 'Delete…')).click();
+    await row('Spare').getByRole('button', { name: 'Delete', exact: true }).click();
+    await row('Spare').waitFor({ state: 'detached' });
+    await expect(api.getDesign(spare.id)).rejects.toSatisfy((error: unknown) => isServiceError(error, 'not-found'));
   });
 });

@@ -47,6 +47,11 @@ export interface WindowOptions {
   remotePollMs?: number;
   /** A first run: the profile has no service chosen (the service still runs, for the test to give its address). */
   noService?: boolean;
+  /**
+   * Events of these names never reach the page (the host sends them; the page's socket drops them): what a window
+   * does when it misses them, as one does whose socket was not open yet or whose events came together.
+   */
+  dropEvents?: readonly string[];
 }
 
 export async function openWindow(seed: (service: TestService, makerToken: string) => Promise<void>, options: WindowOptions = {}): Promise<WindowFixture> {
@@ -75,6 +80,7 @@ export async function openWindow(seed: (service: TestService, makerToken: string
     if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
   });
   const answers = contractAnswers(page);
+  if (options.dropEvents?.length) await dropEvents(page, new Set(options.dropEvents));
   await page.setViewportSize({ width: 1100, height: 760 });
   await page.goto(host.url);
   await windowStarted(page);
@@ -102,6 +108,17 @@ export async function windowStarted(page: Page): Promise<void> {
     const root = (globalThis as unknown as { document: { getElementById(id: string): { hasAttribute(name: string): boolean; childElementCount: number } | null } }).document.getElementById('root');
     return root !== null && !root.hasAttribute('inert') && root.childElementCount > 0;
   }, undefined, { timeout: 15_000 });
+}
+
+/** The contract's socket relayed, but for the events named in `names`. */
+async function dropEvents(page: Page, names: ReadonlySet<string>): Promise<void> {
+  await page.routeWebSocket(/\/contract$/, (socket) => {
+    const host = socket.connectToServer();
+    host.onMessage((message) => {
+      const frame = JSON.parse(String(message)) as { type?: string; name?: string };
+      if (frame.type !== 'event' || !frame.name || !names.has(frame.name)) socket.send(message);
+    });
+  });
 }
 
 /** Counts, by request name, the contract's answers the page receives over the host's WebSocket. */

@@ -265,6 +265,7 @@ export class Engine extends EventEmitter<{ state: []; service: [] }> {
     // for a sign-in, a token another process stores (`design-sync login` in another terminal) is taken up at once.
     // All of it is let go when the parts are dropped (another service chosen): only the new parts are followed.
     const { baseUrl } = parts;
+    const { sync, runner } = parts.sync;
     const onBlocked = (block: QueueBlock | null) => {
       this.storedToken.follow(block?.kind === 'sign-in' ? baseUrl : null);
       this.emit('state');
@@ -273,9 +274,13 @@ export class Engine extends EventEmitter<{ state: []; service: [] }> {
       // A pass read the own designs again, or made a design's folder: tell what changed.
       if (event.type === 'remote') this.changes.checkOwn();
       if (event.type === 'folder-created') this.changes.ownSyncChanged([event.designId]);
+      // A scan that ran to its end is each linked folder's last sync when it left nothing of it to send: told as the
+      // designs' own views, so that no window has to infer it from how the sync view changed.
+      if (event.type === 'scan' && event.summary.stopped === null) {
+        this.changes.ownSyncChanged(sync.folders.all().flatMap((folder) => (folder.state === 'linked' && folder.designId !== null ? [folder.designId] : [])));
+      }
       if (event.type === 'stopped' || event.type === 'resumed' || event.type === 'warning') this.emit('state');
     };
-    const { sync, runner } = parts.sync;
     runner.on('blocked', onBlocked);
     sync.on('event', onEvent);
     parts.unfollow.push(

@@ -109,17 +109,6 @@ contract.on('own.changed', (change) => {
   if (items) useMyDesigns.setState({ items: applyOwnChange(items, designs, removed) });
 });
 
-// A scan of the sync folder ended (or sync stopped, started): each folder's state and last sync are read again, once.
-let seenScan: { lastScanAt: string | null; state: string } | null = null;
-let rescanTimer: ReturnType<typeof setTimeout> | undefined;
-contract.on('sync.changed', ({ lastScanAt, state }) => {
-  const changed = seenScan !== null && (seenScan.lastScanAt !== lastScanAt || seenScan.state !== state);
-  seenScan = { lastScanAt, state };
-  if (!changed || !useMyDesigns.getState().items) return;
-  clearTimeout(rescanTimer);
-  rescanTimer = setTimeout(() => void useMyDesigns.getState().refresh(), 300);
-});
-
 // Signed in as someone else, or signed out: another list.
 let shownUser: number | null | undefined;
 contract.on('account.changed', (account) => {
