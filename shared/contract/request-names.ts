@@ -26,6 +26,8 @@ export const CONTRACT_REQUEST_NAMES = [
   'sync.stop',
   'sync.now',
   'sync.acceptContentPolicy',
+  'sync.neverSent',
+  'sync.saveIgnoreFile',
   'queue.list',
   'queue.retry',
   'queue.cancel',

@@ -3,7 +3,7 @@ import { LICENSE_CODES } from '../licenses/licenses';
 import { QUEUE_STATES } from '../sync/sync-types';
 import type { ContractRequestName } from './request-names';
 import type {
-  AccountView, AuthorPage, DesignDetail, DiagnosticsView, LibraryPage, OwnDesignView, PullView, QueueEntry, QueueView, SampleServiceView, SettingsView, SyncView,
+  AccountView, AuthorPage, DesignDetail, DiagnosticsView, LibraryPage, NeverSentView, OwnDesignView, PullView, QueueEntry, QueueView, SampleServiceView, SettingsView, SyncView,
 } from './views';
 
 const nothing = z.object({}).strict();
@@ -83,6 +83,10 @@ export const REQUEST_INPUTS = {
   'sync.now': nothing,
   /** Rule 5: the person confirms they upload only what they have the right to publish, under the content policy. */
   'sync.acceptContentPolicy': z.object({ accept: z.literal(true, { error: 'must be true: only the person can accept the content policy' }) }).strict(),
+  /** What is never sent: the sync folder's ignore file, the built-in list, and what the scans held back. */
+  'sync.neverSent': nothing,
+  /** Replaces the sync folder's ignore file (gitignore syntax; an empty text removes it); a full scan follows. */
+  'sync.saveIgnoreFile': z.object({ text: z.string().max(64 * 1024, { error: 'must be at most 64 KB of patterns' }) }).strict(),
 
   'queue.list': z.object({ states: z.array(z.enum(QUEUE_STATES)).min(1).optional(), limit: z.number().int().min(1).max(1000).default(200) }).strict(),
   'queue.retry': z.object({ target: queueTarget }).strict(),
@@ -150,6 +154,8 @@ export interface RequestResults {
   'sync.stop': SyncView;
   'sync.now': SyncView;
   'sync.acceptContentPolicy': SyncView;
+  'sync.neverSent': NeverSentView;
+  'sync.saveIgnoreFile': NeverSentView;
   'queue.list': QueueView;
   'queue.retry': { changed: number };
   'queue.cancel': { changed: number };

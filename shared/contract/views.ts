@@ -298,6 +298,41 @@ export interface SyncView {
   contentPolicyAccepted: boolean;
   /** A problem of the folder watcher (limit reached…): sync goes on with rescans. */
   watcherWarning: string | null;
+  /** What the scans held back (never sent), grouped by why: "3 Blender backups not sent". */
+  heldBack: HeldBackGroupView[];
+}
+
+/** Why a file or folder is never sent: an entry of the built-in list, or a line of an ignore file. */
+export type HoldReasonView =
+  | { source: 'built-in'; ruleId: string; tool: string; label: string; pattern: string }
+  | { source: 'ignore-file'; file: string; line: number; pattern: string };
+
+/** What the scans held back for one reason. */
+export interface HeldBackGroupView {
+  key: string;
+  reason: HoldReasonView;
+  count: number;
+  /** Of them, files synced before they became ignored: they stay on the service as they were. */
+  onService: number;
+  /** A few of their paths (relative to the sync folder; a folder's ends with '/'). */
+  examples: string[];
+}
+
+/** One entry of the built-in list of names never sent, with where the tool's habit is documented. */
+export interface BuiltInRuleView {
+  id: string;
+  tool: string;
+  label: string;
+  patterns: string[];
+  source: string;
+}
+
+/** What is never sent, for the Sync view's "Never sent" and `design-sync ignore`. */
+export interface NeverSentView {
+  /** The sync folder's ignore file: its path (null while no sync folder is chosen) and text ('' when there is none). */
+  ignoreFile: { path: string | null; text: string; problem: string | null };
+  builtIn: BuiltInRuleView[];
+  heldBack: HeldBackGroupView[];
 }
 
 /**

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REQUEST_NAMES, type Outcome, type RequestName, type RequestResult } from '../../shared';
@@ -179,6 +179,22 @@ const CASES: { [K in RequestName]: Case<K> } = {
   'sync.status': { valid: () => ({}), check: (r) => expect(r).toMatchObject({ state: 'not-set-up', folder: null }), malformed: () => ({ detail: 1 }), field: 'detail' },
   'sync.chooseFolder': { valid: () => ({ path: rootPath() }), check: (r) => expect(r.folder).toBe(rootPath()), malformed: () => ({ path: '' }), field: 'path' },
   'sync.acceptContentPolicy': { valid: () => ({ accept: true }), check: (r) => expect(r.contentPolicyAccepted).toBe(true), malformed: () => ({ accept: false }), field: 'accept' },
+  'sync.saveIgnoreFile': {
+    valid: () => ({ text: '# renders stay here\nrenders/\n' }),
+    check: (r) => {
+      expect(r.ignoreFile).toEqual({ path: join(rootPath(), '.designsyncignore'), text: '# renders stay here\nrenders/\n', problem: null });
+      expect(readFileSync(join(rootPath(), '.designsyncignore'), 'utf8')).toBe('# renders stay here\nrenders/\n');
+    },
+    malformed: () => ({ text: 42 }), field: 'text',
+  },
+  'sync.neverSent': {
+    valid: () => ({}),
+    check: (r) => {
+      expect(r.ignoreFile.text).toBe('# renders stay here\nrenders/\n');
+      expect(r.builtIn.map((rule) => rule.id)).toContain('blender-backup');
+    },
+    malformed: () => ({ all: true }), field: 'all',
+  },
   'sync.start': {
     valid: () => ({}),
     check: async (r) => {

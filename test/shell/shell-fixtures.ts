@@ -4,7 +4,7 @@ export function syncView(overrides: Partial<SyncView> = {}): SyncView {
   return {
     state: 'up-to-date', reasonCode: 'in-step', reason: null, serviceUrl: 'https://designs.example', until: null, detail: null, runState: 'idle', folder: '/home/ada/Designs', running: true, queuePaused: false, lastScanAt: null,
     counts: { waiting: 0, running: 0, done: 0, failed: 0, attention: 0, cancelled: 0 }, bytesSent: 0, bytesTotal: 0,
-    contentPolicyAccepted: true, watcherWarning: null,
+    contentPolicyAccepted: true, watcherWarning: null, heldBack: [],
     ...overrides,
   };
 }

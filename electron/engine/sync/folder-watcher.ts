@@ -1,10 +1,11 @@
 import { relative, sep } from 'node:path';
 import { watch, type ChokidarOptions, type FSWatcher } from 'chokidar';
+import { IGNORE_FILE } from './ignore/never-sent-rules';
 import { isIgnoredName } from './sync-names';
 
 /**
  * How the sync root is watched: chokidar on the root and the design folders in it (depth 1: a design holds files
- * only), never following symbolic links, no polling, the same ignored names as a scan. `awaitWriteFinish` is off:
+ * only), never following symbolic links, no polling, the names a scan never looks at skipped (but the ignore files). `awaitWriteFinish` is off:
  * the scan's own settle check decides when a file stopped changing (chokidar's is known to be unreliable,
  * paulmillr/chokidar#675, #954). The watcher only says where to look; scans find what changed.
  */
@@ -19,7 +20,8 @@ export function syncFolderWatchOptions(rootPath: string): ChokidarOptions {
     ignored: (path: string) => {
       const rel = relative(rootPath, path);
       if (rel === '') return false;
-      return rel.split(sep).some((part) => isIgnoredName(part));
+      // The ignore files are read by the scan: a change to one is a reason to look again.
+      return rel.split(sep).some((part) => part !== IGNORE_FILE && isIgnoredName(part));
     },
   };
 }

@@ -5,7 +5,10 @@ import { isDismissedVersion } from '../queue/dismissed-versions';
 import type { BaseFile } from '../sync-state/base-files';
 import { describeSpecial, readContents, readFolder, statEntries, statEntry, type BadlyNamedEntry, type LocalEntry } from './local-files';
 import { sleep, type ScanSummary, type SyncContext, type SyncEvent } from './sync-context';
-import { isConflictCopy, isIgnoredName, nameKey } from './sync-names';
+import { isConflictCopy, isIgnoredName, isOwnName, nameKey } from './sync-names';
+import type { HeldBackEntry } from '../sync-state/held-back';
+import { loadIgnoreFile, type LoadedIgnoreFile } from './ignore/ignore-files';
+import { holdKey, holdReason, holdReasonWords, IGNORE_FILE, type CompiledIgnoreFile, type HoldReason } from './ignore/never-sent-rules';
 
 /** Stop instead of proposing deletions when more than this share of the synced files vanished at once… */
 export const MASS_MISSING_RATIO = 0.5;
@@ -54,7 +57,7 @@ const leaf = (path: string) => path.slice(path.indexOf('/') + 1);
  */
 export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Promise<ScanSummary> {
   const started = performance.now();
-  const summary: ScanSummary = { folders: 0, files: 0, unchanged: 0, refreshed: 0, enqueued: 0, unsettled: [], deferred: [], proposedDesigns: [], durationMs: 0, stopped: null };
+  const summary: ScanSummary = { folders: 0, files: 0, unchanged: 0, refreshed: 0, enqueued: 0, unsettled: [], deferred: [], proposedDesigns: [], heldBack: 0, durationMs: 0, stopped: null };
   const done = () => {
     summary.durationMs = Math.round(performance.now() - started);
     ctx.emit({ type: 'scan', summary });
@@ -68,6 +71,18 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
   }
   const rootPath = check.root.path;
   const only = options.folders ? new Set(options.folders) : null;
+  // What is never sent: the built-in list and the ignore files. One that cannot be read or used holds everything
+  // back (it may mean to hold a file back): nothing is decided until it is fixed.
+  const rootIgnore = await loadIgnoreFile(rootPath, IGNORE_FILE);
+  if (rootIgnore.problem) {
+    ctx.reportOnce(rootIgnore.problem, IGNORE_FILE);
+    return done();
+  }
+  const held: HeldBackEntry[] = [];
+  const heldTop = new Set<string>();
+  const hold = (path: string, folder: string, isFolder: boolean, reason: HoldReason, onService: boolean, size: number | null) => {
+    held.push({ path, folder, isFolder, reason, onService, size });
+  };
 
   // 1. The top level: design folders, proposals of new designs, files that belong nowhere.
   const topBadNames: BadlyNamedEntry[] = [];
@@ -78,7 +93,16 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
   const known = new Set(ctx.folders.all().map((f) => f.folder));
   const toScan: { folder: string; designId: number }[] = [];
   for (const entry of top) {
-    if (isIgnoredName(entry.name)) continue;
+    if (isOwnName(entry.name)) continue;
+    // A folder an ignore file holds back is no design's: not proposed, and a linked one is no longer looked at (its
+    // files stay on the service; none is taken for deleted).
+    const topReason = entry.type === 'directory' ? holdReason(`${entry.name}/`, { root: rootIgnore.compiled, folder: null }) : null;
+    if (topReason && (!only || only.has(entry.name))) {
+      hold(`${entry.name}/`, entry.name, true, topReason, linked.has(entry.name), null);
+      heldTop.add(entry.name);
+      continue;
+    }
+    if (topReason || isIgnoredName(entry.name)) continue;
     if (entry.type === 'other') {
       ctx.reportOnce(`${entry.name} is ${describeSpecial(entry)}, not a file: it is not synced.`, entry.name);
       continue;
@@ -99,7 +123,7 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
   // Linked folders no longer on disk: their files count as missing.
   const present = new Set(toScan.map((f) => f.folder));
   for (const [folder, designId] of linked) {
-    if (!present.has(folder) && (!only || only.has(folder)) && !top.some((e) => e.name === folder && e.type === 'directory')) toScan.push({ folder, designId });
+    if (!present.has(folder) && !heldTop.has(folder) && (!only || only.has(folder)) && !top.some((e) => e.name === folder && e.type === 'directory')) toScan.push({ folder, designId });
   }
   summary.folders = toScan.length;
 
@@ -107,15 +131,32 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
   const candidates: Candidate[] = [];
   const onDisk = new Set<string>();
   const missing = new Map<string, BaseFile>();
+  const heldSynced = new Set<string>();
+  const scanned: string[] = [];
   for (const { folder, designId } of toScan) {
     const badNames: BadlyNamedEntry[] = [];
     const entries = (await readFolder(join(rootPath, folder), badNames)) ?? [];
+    const folderIgnore: LoadedIgnoreFile | null = entries.some((entry) => entry.name === IGNORE_FILE && entry.type === 'file')
+      ? await loadIgnoreFile(rootPath, `${folder}/${IGNORE_FILE}`) : null;
+    if (folderIgnore?.problem) {
+      // Its files wait (none sent, none taken for deleted) until its ignore file can be used.
+      ctx.reportOnce(folderIgnore.problem, `${folder}/${IGNORE_FILE}`);
+      continue;
+    }
+    scanned.push(folder);
+    const rules: { root: CompiledIgnoreFile | null; folder: CompiledIgnoreFile | null } = { root: rootIgnore.compiled, folder: folderIgnore?.compiled ?? null };
     for (const bad of badNames) reportBadName(ctx, folder, bad);
     const bases = new Map(ctx.base.inFolder(folder).map((b) => [b.path, b]));
     for (const entry of entries) {
       const path = `${folder}/${entry.name}`;
       const base = bases.get(path) ?? null;
-      if (!base && (isIgnoredName(entry.name) || isConflictCopy(entry.name))) continue;
+      if (isOwnName(entry.name) || (!base && isConflictCopy(entry.name))) continue;
+      const reason = entry.type === 'symlink' || entry.type === 'other' ? null : holdReason(entry.type === 'directory' ? `${path}/` : path, rules);
+      if (reason) {
+        hold(entry.type === 'directory' ? `${path}/` : path, folder, entry.type === 'directory', reason, base !== null, entry.type === 'file' ? entry.size : null);
+        if (base) heldSynced.add(path);
+        continue;
+      }
       if (entry.type === 'directory') {
         ctx.reportOnce(`${path}: folders inside a design's folder are not synced (a design holds files only). Move its files up one level.`, path);
         continue;
@@ -134,8 +175,16 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
       }
       candidates.push({ path, folder, designId, name: entry.name, entry, base });
     }
-    for (const [path, base] of bases) if (!onDisk.has(path)) missing.set(path, base);
+    // A synced file gone from the folder is a deletion to propose, unless it is one never sent now: no file leaves
+    // the service because a pattern came to match it.
+    for (const [path, base] of bases) {
+      if (onDisk.has(path) || heldSynced.has(path)) continue;
+      if (holdReason(path, rules)) continue;
+      missing.set(path, base);
+    }
   }
+  summary.heldBack = held.length;
+  const heldPaths = new Set(held.map((entry) => entry.path));
 
   // 3. Only files that stopped changing go further (never a half-written file).
   const settled = await settle(ctx, candidates, options.settle ?? 'once', summary);
@@ -269,6 +318,15 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
     }
   }
 
+  // A change waiting to be sent of a file that is never sent now: withdrawn, and said (the file stays as it is, here
+  // and on the service).
+  for (const [path, { pending }] of open) {
+    if (!pending || !heldPaths.has(path) || !['upload', 'replace', 'rename'].includes(pending.kind)) continue;
+    const entry = held.find((candidate) => candidate.path === path)!;
+    const what = pending.kind === 'upload' ? 'upload' : pending.kind === 'replace' ? 'new version' : 'rename';
+    decisions.push({ type: 'cancel', id: pending.id, path, message: `${path} is never sent now (${holdReasonWords(entry.reason)}): its ${what} was cancelled.${entry.onService ? ' The file on the service stays as it is.' : ''}` });
+  }
+
   // The folder may have gone while it was read (moved, its disk unmounted): what it held is then not "deleted".
   if (!ctx.root.verify().ok) return stopped();
 
@@ -316,6 +374,7 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
   const events: SyncEvent[] = [];
   ctx.db.transaction(() => {
     for (const decision of decisions) apply(decision);
+    ctx.heldBack.replace(only ? [...scanned, ...heldTop] : 'all', held, holdKey);
   })();
   for (const event of events) ctx.emit(event);
   ctx.queue.markScanned(ctx.now());

@@ -2,6 +2,7 @@ import type { QueueStore } from '../queue/queue-store';
 import type { QueueItem } from '../queue/queue-item';
 import type { BaseFiles } from '../sync-state/base-files';
 import type { DesignFolders } from '../sync-state/design-folders';
+import type { HeldBack } from '../sync-state/held-back';
 import type { TrashFile } from './local-files';
 import type { SyncDatabase } from '../sync-state/sync-database';
 import type { SyncFolder } from '../sync-state/sync-root';
@@ -38,6 +39,8 @@ export interface ScanSummary {
   /** Skipped because an item of the same file is being sent: looked at again when it is done. */
   deferred: string[];
   proposedDesigns: string[];
+  /** Files and folders never sent (the built-in list, an ignore file), found by this scan. */
+  heldBack: number;
   durationMs: number;
   stopped: string | null;
 }
@@ -62,6 +65,8 @@ export interface SyncContext {
   base: BaseFiles;
   folders: DesignFolders;
   root: SyncFolder;
+  /** What scans held back and why (written only by the scan). */
+  heldBack: HeldBack;
   settleMs: number;
   /** In a one-shot pass: how long to wait for a file being written before leaving it for the next pass. */
   maxSettleWaitMs: number;

@@ -1,10 +1,14 @@
 import { EventEmitter } from 'node:events';
+import { join } from 'node:path';
 import type { FSWatcher } from 'chokidar';
 import { isServiceError } from '../api/service-error';
 import type { QueueStore } from '../queue/queue-store';
 import { type QueueEvent } from '../queue/queue-item';
 import { BaseFiles } from '../sync-state/base-files';
 import { DesignFolders } from '../sync-state/design-folders';
+import { HeldBack } from '../sync-state/held-back';
+import { IGNORE_FILE } from './ignore/never-sent-rules';
+import { loadIgnoreFile, readIgnoreText, writeIgnoreText } from './ignore/ignore-files';
 import { trashFunction } from './local-files';
 import { discardConflictCopy } from './conflict-copy';
 import { watcherFailureMessage, watchSyncFolderReady } from './folder-watcher';
@@ -35,6 +39,7 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
   readonly base: BaseFiles;
   readonly folders: DesignFolders;
   readonly root: SyncFolder;
+  readonly heldBack: HeldBack;
   private readonly ctx: SyncContext;
   private readonly settleMs: number;
   private readonly rescanIntervalMs: number;
@@ -75,12 +80,13 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
     this.base = new BaseFiles(options.db);
     this.folders = new DesignFolders(options.db, now);
     this.root = new SyncFolder(options.db, now);
+    this.heldBack = new HeldBack(options.db, now);
     this.settleMs = options.settleMs ?? 2000;
     this.rescanIntervalMs = options.rescanIntervalMs ?? 10 * 60_000;
     this.debounceMs = options.debounceMs ?? 300;
     const trash = trashFunction(options.trash ?? 'system');
     this.ctx = {
-      db: options.db, queue: this.queue, base: this.base, folders: this.folders, root: this.root,
+      db: options.db, queue: this.queue, base: this.base, folders: this.folders, root: this.root, heldBack: this.heldBack,
       settleMs: this.settleMs, maxSettleWaitMs: options.maxSettleWaitMs ?? 60_000, trash, now,
       emit: (event) => this.emit('event', event),
       log: (level, message, path = null) => {
@@ -148,6 +154,33 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
   designGone(designId: number, options: { confirmed?: boolean } = {}): Promise<DesignGoneOutcome> {
     const goneOptions = { confirmed: options.confirmed === true, userId: this.userId, name: this.watch.nameOf(designId), signal: this.abort.signal };
     return this.serial(() => handleDesignGone(this.ctx, this.options.client, designId, goneOptions));
+  }
+
+  /** The sync folder's ignore file: its path and text ('' when there is none), and why it cannot be used, if it cannot. */
+  async ignoreFile(): Promise<{ path: string | null; text: string; problem: string | null }> {
+    const root = this.root.current();
+    if (!root) return { path: null, text: '', problem: null };
+    const { problem } = await loadIgnoreFile(root.path, IGNORE_FILE);
+    let text = '';
+    try {
+      text = (await readIgnoreText(root.path, IGNORE_FILE)) ?? '';
+    } catch {
+      // Its problem says why.
+    }
+    return { path: join(root.path, IGNORE_FILE), text, problem };
+  }
+
+  /**
+   * Replaces the sync folder's ignore file (IgnoreFileError names a line that cannot be taken; an empty text removes
+   * it), then looks at the folder again at once: what is never sent now is held back, and what waited to be sent of it
+   * is withdrawn.
+   */
+  async saveIgnoreFile(text: string): Promise<PassResult> {
+    const root = this.root.current();
+    if (!root) throw new Error('No sync folder is chosen: the ignore file is kept in it.');
+    await writeIgnoreText(root.path, text);
+    this.queue.log('info', text.trim() === '' ? `${IGNORE_FILE} was removed: only the built-in list holds files back.` : `${IGNORE_FILE} was saved: what is never sent was looked at again.`, IGNORE_FILE);
+    return this.scan({ settle: 'once' });
   }
 
   /** Only the local comparison (what the watcher triggers). */
@@ -333,7 +366,8 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
       if (!this.started || !check.ok) return;
       const watcher = await watchSyncFolderReady(check.root.path, {
         changed: (top) => {
-          if (top === null) this.dirtyAll = true;
+          // The sync folder's ignore file changed: what is never sent may have changed in every folder.
+          if (top === null || top === IGNORE_FILE) this.dirtyAll = true;
           else this.dirtyFolders.add(top);
           this.scheduleScan(this.debounceMs);
         },

@@ -1,12 +1,22 @@
 import { fileExtension, isImageFileName, LIMITS } from '../../../shared';
+import { MARKER_FILE } from '../sync-state/sync-root';
+import { IGNORE_FILE } from './ignore/never-sent-rules';
 
 /** The marker file in the sync root; see sync-root.ts. */
-export { MARKER_FILE } from '../sync-state/sync-root';
+export { MARKER_FILE };
 /** Our own temporary downloads: written beside their destination, then renamed into place. */
 export const TEMP_PREFIX = '.design-sync-';
 export const TEMP_SUFFIX = '.tmp';
 /** Where files removed on the service go when the system has no trash. */
 export const FALLBACK_TRASH_DIR = '.design-sync-trash';
+
+/**
+ * design-sync's own files in the sync folder (its marker, its temporary downloads, its trash, the ignore file): never
+ * sent, and never listed as held back (they are not the person's).
+ */
+export function isOwnName(name: string): boolean {
+  return name.startsWith(TEMP_PREFIX) || name === FALLBACK_TRASH_DIR || name === MARKER_FILE || name === IGNORE_FILE;
+}
 
 const CONFLICT_PATTERN = / \(conflicted copy \d{4}-\d{2}-\d{2} \d{4}(?: \d+)?\)(?:\.[^.]*)?$/;
 

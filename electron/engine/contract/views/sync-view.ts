@@ -25,5 +25,6 @@ export function syncView(engine: Engine): SyncView {
     uploads: status.uploads,
     contentPolicyAccepted: engine.contentPolicyAccepted(),
     watcherWarning: engine.serviceUrl() ? engine.syncParts().sync.watcherWarning : null,
+    heldBack: engine.serviceUrl() ? engine.syncParts().sync.heldBack.groups() : [],
   };
 }

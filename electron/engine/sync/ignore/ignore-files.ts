@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { open, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { systemErrorWords } from '../../log/error-words';
+import { compileIgnoreFile, IGNORE_FILE, MAX_IGNORE_FILE_BYTES, parseIgnoreText, type CompiledIgnoreFile, type IgnoreLineProblem } from './never-sent-rules';
+
+/** An ignore file as read: its patterns compiled (null when there is none), or why it cannot be used. */
+export interface LoadedIgnoreFile {
+  compiled: CompiledIgnoreFile | null;
+  /** In people's words, naming the file: while it is set, nothing is sent (the file may mean to hold something back). */
+  problem: string | null;
+}
+
+/** The words for an ignore file's refused lines: "Line 3 of .designsyncignore: …". */
+export function lineProblemsWords(file: string, problems: readonly IgnoreLineProblem[]): string {
+  return problems.map(({ line, problem }) => `Line ${line} of ${file}: ${problem}.`).join(' ');
+}
+
+/** The text of an ignore file (relative to the sync folder), or null when there is none; throws when it cannot be read. */
+export async function readIgnoreText(rootPath: string, file: string): Promise<string | null> {
+  let handle;
+  try {
+    handle = await open(join(rootPath, file), 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  try {
+    const { size } = await handle.stat();
+    if (size > MAX_IGNORE_FILE_BYTES) throw new Error(`it is ${size} bytes, more than the ${MAX_IGNORE_FILE_BYTES} an ignore file may be`);
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Reads and compiles an ignore file (the sync folder's, or `folder/.designsyncignore`). */
+export async function loadIgnoreFile(rootPath: string, file: string): Promise<LoadedIgnoreFile> {
+  let text: string | null;
+  try {
+    text = await readIgnoreText(rootPath, file);
+  } catch (error) {
+    const why = systemErrorWords(error) ?? (error instanceof Error ? error.message : String(error));
+    return { compiled: null, problem: `${file} cannot be read (${why.replace(/\.$/, '')}): nothing is sent until it can, since it may hold files back. Fix or remove it.` };
+  }
+  if (text === null) return { compiled: null, problem: null };
+  const { lines, problems } = parseIgnoreText(text);
+  if (problems.length > 0) return { compiled: null, problem: `${lineProblemsWords(file, problems)} Nothing is sent until ${file} is corrected, since it may mean to hold files back.` };
+  return { compiled: compileIgnoreFile(file, lines), problem: null };
+}
+
+/**
+ * Writes the sync folder's ignore file (empty text removes it), refusing a text with lines that cannot be taken: the
+ * file is replaced whole, through a temporary file renamed into place, so a crash never leaves half a list.
+ */
+export async function writeIgnoreText(rootPath: string, text: string): Promise<void> {
+  const { problems } = parseIgnoreText(text);
+  if (problems.length > 0) throw new IgnoreFileError(lineProblemsWords(IGNORE_FILE, problems));
+  if (Buffer.byteLength(text) > MAX_IGNORE_FILE_BYTES) throw new IgnoreFileError(`${IGNORE_FILE} may hold at most ${MAX_IGNORE_FILE_BYTES / 1024} KB of patterns.`);
+  const target = join(rootPath, IGNORE_FILE);
+  if (text.trim() === '') {
+    await rm(target, { force: true });
+    return;
+  }
+  const temporary = join(rootPath, `.design-sync-${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await writeFile(temporary, text.endsWith('\n') ? text : `${text}\n`, { flag: 'wx', mode: (await modeOf(target)) ?? 0o644 });
+    await rename(temporary, target);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+async function modeOf(path: string): Promise<number | null> {
+  try {
+    return (await stat(path)).mode & 0o777;
+  } catch {
+    return null;
+  }
+}
+
+/** An ignore file's text refused, in words that name the line. */
+export class IgnoreFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'IgnoreFileError';
+  }
+}
