@@ -10,4 +10,5 @@ export * from './validation/field-labels';
 export * from './problems/service-problem';
 export * from './sync/sync-types';
 export * from './sync/sync-state-words';
+export * from './sync/held-back-words';
 export * from './contract';

@@ -1,5 +1,6 @@
 import type { CommandModule } from '../command-module';
 import { designsCommand } from './designs';
+import { ignoreCommand } from './ignore';
 import { loginCommand } from './login';
 import { logoutCommand } from './logout';
 import { pullCommand } from './pull';
@@ -22,5 +23,6 @@ export const COMMAND_MODULES: CommandModule[] = [
   statusCommand,
   queueCommand,
   syncCommand,
+  ignoreCommand,
   uiCommand,
 ];

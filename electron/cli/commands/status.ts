@@ -3,6 +3,7 @@ import { engineLog } from '../../engine/log/engine-log';
 import { formatReport, queueReport } from '../../engine/queue/queue-report';
 import { SYNC_STATE_LABELS, syncReasonWords } from '../../../shared/sync/sync-state-words';
 import { syncUploadWords } from '../../../shared/sync/upload-progress-words';
+import { heldBackGroupWords } from '../../../shared/sync/held-back-words';
 import type { CommandModule } from '../command-module';
 import { diagnosticsText } from '../diagnostics';
 
@@ -49,9 +50,12 @@ export const statusCommand: CommandModule = (program, context) => {
         // "Uploading 3 of 7 · 12 MB of 40 MB · about 20 s left", in the words the window and the tray use.
         const progress = syncUploadWords(status);
         const sync = { state: status.state, label: SYNC_STATE_LABELS[status.state], reasonCode: status.reasonCode, reason, uploads: status.uploads, progress };
+        // What the scans held back, grouped by why ("Blender backups: 3 not sent").
+        const heldBack = engine.serviceUrl() ? engine.syncParts().sync.heldBack.groups() : [];
+        const heldLines = heldBack.map((group) => `\n  ${heldBackGroupWords(group)}: ${group.examples.join(', ')}${group.count > group.examples.length ? ', …' : ''}`).join('');
         ctx.io.out(options.json
-          ? JSON.stringify({ sync, ...report }, null, options.follow ? 0 : 2)
-          : formatReport(report, `Sync: ${sync.label}${reason ? ` — ${reason}` : ''}${progress ? `\n${progress}` : ''}`));
+          ? JSON.stringify({ sync, ...report, heldBack }, null, options.follow ? 0 : 2)
+          : formatReport(report, `Sync: ${sync.label}${reason ? ` — ${reason}` : ''}${progress ? `\n${progress}` : ''}${heldLines ? `\nNever sent (design-sync ignore says why and how to change it):${heldLines}` : ''}`));
       };
       // Taken before the first print: a write landing between the two would otherwise count as already seen.
       const changed = store.changedSince();

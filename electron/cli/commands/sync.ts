@@ -47,7 +47,7 @@ function printPass(io: CliIo, result: PassResult): void {
   if (remote) io.out(`from the service: ${remote.downloaded} downloaded, ${remote.replaced} updated, ${remote.renamed} renamed, ${remote.trashed} moved to the trash, ${remote.conflicts} conflicts`);
   const scan = result.scan;
   if (scan) {
-    io.out(`folder: ${scan.files} files in ${scan.folders} design folders, ${scan.enqueued} changes queued${scan.unsettled.length ? `, ${scan.unsettled.length} still being written (next pass)` : ''}`);
+    io.out(`folder: ${scan.files} files in ${scan.folders} design folders, ${scan.enqueued} changes queued${scan.unsettled.length ? `, ${scan.unsettled.length} still being written (next pass)` : ''}${scan.heldBack ? `, ${scan.heldBack} never sent (design-sync ignore says why)` : ''}`);
   }
 }
 

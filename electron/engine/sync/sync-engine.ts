@@ -8,7 +8,7 @@ import { BaseFiles } from '../sync-state/base-files';
 import { DesignFolders } from '../sync-state/design-folders';
 import { HeldBack } from '../sync-state/held-back';
 import { IGNORE_FILE } from './ignore/never-sent-rules';
-import { loadIgnoreFile, readIgnoreText, writeIgnoreText } from './ignore/ignore-files';
+import { loadIgnoreFile, readIgnoreText, writeIgnoreText, type LoadedIgnoreFile } from './ignore/ignore-files';
 import { trashFunction } from './local-files';
 import { discardConflictCopy } from './conflict-copy';
 import { watcherFailureMessage, watchSyncFolderReady } from './folder-watcher';
@@ -175,12 +175,18 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
    * it), then looks at the folder again at once: what is never sent now is held back, and what waited to be sent of it
    * is withdrawn.
    */
-  async saveIgnoreFile(text: string): Promise<PassResult> {
+  async saveIgnoreFile(text: string, options: { scan?: boolean } = {}): Promise<PassResult | null> {
     const root = this.root.current();
     if (!root) throw new Error('No sync folder is chosen: the ignore file is kept in it.');
     await writeIgnoreText(root.path, text);
-    this.queue.log('info', text.trim() === '' ? `${IGNORE_FILE} was removed: only the built-in list holds files back.` : `${IGNORE_FILE} was saved: what is never sent was looked at again.`, IGNORE_FILE);
-    return this.scan({ settle: 'once' });
+    this.queue.log('info', text.trim() === '' ? `${IGNORE_FILE} was removed: only the built-in list holds files back.` : `${IGNORE_FILE} was saved.`, IGNORE_FILE);
+    return options.scan === false ? null : this.scan({ settle: 'once' });
+  }
+
+  /** A design folder's own ignore file, compiled (null when it has none), or why it cannot be used. */
+  ignoreFileOf(folder: string): Promise<LoadedIgnoreFile> {
+    const root = this.root.current();
+    return root ? loadIgnoreFile(root.path, `${folder}/${IGNORE_FILE}`) : Promise.resolve({ compiled: null, problem: null });
   }
 
   /** Only the local comparison (what the watcher triggers). */

@@ -114,7 +114,5 @@ export function holdKey(reason: HoldReason): string {
   return reason.source === 'built-in' ? `built-in:${reason.ruleId}` : `file:${reason.file}:${reason.line}`;
 }
 
-/** A reason in words, for the activity log and the command line: "Blender backups, built-in list" or "line 3 of .designsyncignore: *.bak". */
-export function holdReasonWords(reason: HoldReason): string {
-  return reason.source === 'built-in' ? `${reason.label}, built-in list (${reason.tool})` : `line ${reason.line} of ${reason.file}: ${reason.pattern}`;
-}
+/** A reason in words, for the activity log and the command line (the words the window uses too). */
+export { holdReasonWords } from '../../../../shared/sync/held-back-words';
