@@ -4,6 +4,7 @@ import { useSync } from '../../stores/sync-store';
 import { ProblemBanner } from '../shell/ProblemBanner';
 import { ActivityList } from './ActivityList';
 import { ContentPolicy } from './ContentPolicy';
+import { NeverSentPanel } from './NeverSentPanel';
 import { QueueList } from './QueueList';
 import { SyncFolderPanel } from './SyncFolderPanel';
 import { WaitingForYou } from './WaitingForYou';
@@ -26,6 +27,7 @@ export function SyncView() {
         <>
           <WaitingForYou items={queue.items.filter((item) => item.state === 'attention')} />
           <QueueList items={queue.items.filter((item) => item.state !== 'attention')} />
+          {sync ? <NeverSentPanel heldBack={sync.heldBack} folderChosen={sync.folder !== null} /> : null}
           <ActivityList activity={queue.activity} />
         </>
       ) : <p className="empty" role="status">Loading the queue…</p>}
