@@ -34,6 +34,7 @@ export const CONTRACT_REQUEST_NAMES = [
   'queue.pause',
   'queue.resume',
   'queue.confirmDelete',
+  'queue.sendReady',
   'queue.resolveConflict',
   'queue.confirmDesign',
   'catalogue.pull',

@@ -94,6 +94,8 @@ export const REQUEST_INPUTS = {
   'queue.pause': z.object({ target: queueTarget }).strict(),
   'queue.resume': z.object({ target: queueTarget }).strict(),
   'queue.confirmDelete': z.object({ id }).strict(),
+  /** Sends files that wait as ready to publish (one, or all of them): the person's go-ahead (rule 4). */
+  'queue.sendReady': z.object({ target: queueTarget }).strict(),
   /**
    * A file changed both here and on the service: 'both' uploads the person's copy as a new file beside the service's
    * version; 'service' keeps only the service's version and moves the copy to the trash (where it can be got back).
@@ -112,6 +114,8 @@ export const REQUEST_INPUTS = {
     webUrl: z.string().trim().max(2048).optional(),
     cacheLimitMb: z.number().int().min(50).max(1_000_000).optional(),
     catalogueRefreshMinutes: z.number().int().min(5).max(7 * 24 * 60).optional(),
+    /** Files added to a published design wait as "ready to publish" until sent (off by default). */
+    reviewBeforePublishing: z.boolean().optional(),
   }).strict(),
 
   /** Where the engine log is (to attach to a bug report), and the engine's notices (a rebuilt cache). */
@@ -162,6 +166,7 @@ export interface RequestResults {
   'queue.pause': { changed: number };
   'queue.resume': { changed: number };
   'queue.confirmDelete': QueueEntry;
+  'queue.sendReady': { changed: number };
   'queue.confirmDesign': QueueEntry;
   'queue.resolveConflict': QueueEntry;
   'catalogue.pull': PullView;

@@ -385,6 +385,8 @@ export interface SettingsView {
   /** When the catalogue was last pulled whole (how old the cache is). */
   catalogueCheckedAt: IsoTime | null;
   catalogueRefreshMinutes: number;
+  /** Files added to a published design wait as "ready to publish" until the person sends them. */
+  reviewBeforePublishing: boolean;
 }
 
 /** What helps when something goes wrong: where the engine log is, and what the engine had to tell (once). */

@@ -7,7 +7,7 @@ export const QUEUE_KINDS = ['upload', 'replace', 'rename', 'delete-remote', 'cre
 export type QueueKind = (typeof QUEUE_KINDS)[number];
 
 /** Why an item waits for a person: each has one thing to do. */
-export const ATTENTION_KINDS = ['confirm-delete', 'confirm-design', 'sign-in', 'invalid-file', 'conflict', 'refused', 'missing-design'] as const;
+export const ATTENTION_KINDS = ['confirm-delete', 'confirm-design', 'sign-in', 'invalid-file', 'conflict', 'refused', 'missing-design', 'ready-to-publish'] as const;
 export type AttentionKind = (typeof ATTENTION_KINDS)[number];
 
 export interface QueueItemView {

@@ -19,6 +19,7 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   webUrl: 'Web address',
   cacheLimitMb: 'Image cache limit',
   catalogueRefreshMinutes: 'Catalogue refresh interval',
+  reviewBeforePublishing: 'Review files before they are published',
   path: 'Sync folder',
 };
 

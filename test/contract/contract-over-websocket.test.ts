@@ -237,6 +237,7 @@ const CASES: { [K in RequestName]: Case<K> } = {
   },
   'queue.pause': { valid: () => ({ target: 'all' }), check: () => expect(engine.queue.status().queuePaused).toBe(true), malformed: () => ({ target: 'some' }), field: 'target' },
   'queue.resume': { valid: () => ({ target: 'all' }), check: () => expect(engine.queue.status().queuePaused).toBe(false), malformed: () => ({ target: -2 }), field: 'target' },
+  'queue.sendReady': { valid: () => ({ target: 'all' }), check: (r) => expect(r.changed).toBe(0), malformed: () => ({ target: 'every' }), field: 'target' },
   'queue.confirmDelete': { valid: () => ({ id: itemOf('confirm-delete').id }), check: (r) => expect(r).toMatchObject({ state: 'waiting', kind: 'delete-remote' }), malformed: () => ({ id: 'x' }), field: 'id' },
   'queue.confirmDesign': {
     valid: () => ({ id: itemOf('confirm-design').id, name: 'New part', excerpt: 'A part', license: 'cc0' }),

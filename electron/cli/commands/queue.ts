@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { LICENSE_CODES } from '../../../shared';
 import { isEngineError } from '../../engine/runtime/engine-error';
-import { cancelItem, confirmDeletion, confirmNewDesign, existingItem, pauseItem, retryItem, subjectOf } from '../../engine/runtime/queue-actions';
+import { cancelItem, confirmDeletion, confirmNewDesign, existingItem, pauseItem, retryItem, sendReady, subjectOf } from '../../engine/runtime/queue-actions';
 import { formatItems, percentOf } from '../../engine/queue/queue-report';
 import { runnerLockHolder } from '../../engine/queue/runner-lock';
 import type { Engine } from '../../engine/runtime/engine';
@@ -50,6 +50,11 @@ function confirmItem(store: QueueStore, id: number, options: ConfirmOptions): st
       throw error;
     }
     return `Confirmed: the design "${options.name}" will be created${options.publish ? ' and published' : ' (as a draft)'} for ${subjectOf(item)}.`;
+  }
+  if (item.state === 'attention' && item.attention === 'ready-to-publish') {
+    if (options.name || options.excerpt || options.license || options.publish) throw new CliError('--name, --excerpt, --license and --publish are for a new design, not for a file ready to publish.');
+    sendReady(store, id);
+    return `Confirmed: ${subjectOf(item)} will be sent to its published design.`;
   }
   throw new CliError(`Item ${id} (${subjectOf(item)}) is ${item.state}${item.attention ? ` [${item.attention}]` : ''}: there is nothing to confirm.`);
 }
@@ -168,7 +173,7 @@ export const queueCommand: CommandModule = (program: Command, context) => {
 
   queue
     .command('confirm')
-    .description('confirm a deletion on the service, or create the design proposed for a new folder')
+    .description('confirm a deletion on the service, create the design proposed for a new folder, or send a file ready to publish')
     .argument('<id>')
     .option('--name <name>', 'the new design\'s name')
     .option('--excerpt <text>', 'the new design\'s one-line summary')
@@ -177,5 +182,14 @@ export const queueCommand: CommandModule = (program: Command, context) => {
     .action(async (target: string, options: ConfirmOptions) => {
       const ctx = context();
       await withQueue(ctx, (store) => ctx.io.out(confirmItem(store, idOf(target), options)));
+    });
+
+  queue
+    .command('send-ready')
+    .description('send every file that waits as ready to publish (added to a published design while review before publishing is on)')
+    .action(async () => {
+      const ctx = context();
+      const sent = await withQueue(ctx, (store) => sendReady(store, 'all'));
+      ctx.io.out(sent === 0 ? 'Nothing waits as ready to publish.' : `${sent} file${sent === 1 ? '' : 's'} will be sent to ${sent === 1 ? 'its' : 'their'} published design${sent === 1 ? '' : 's'}.`);
     });
 };

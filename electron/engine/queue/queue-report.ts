@@ -36,6 +36,8 @@ export function whatToDo(item: QueueItemView): string {
       return `link the folder to another design, or: design-sync queue cancel ${item.id}`;
     case 'conflict':
       return `keep one of the two versions, then: design-sync queue retry ${item.id}`;
+    case 'ready-to-publish':
+      return `design-sync queue confirm ${item.id} to send it (all of them: design-sync queue send-ready), or: design-sync queue cancel ${item.id}`;
     default:
       return `design-sync queue retry ${item.id}   (or: design-sync queue cancel ${item.id})`;
   }

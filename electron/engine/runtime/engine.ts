@@ -260,6 +260,7 @@ export class Engine extends EventEmitter<{ state: []; service: [] }> {
       ...(this.config.remotePollMs !== undefined ? { remotePollMs: this.config.remotePollMs } : {}),
       online: () => this.connectivity.state.online,
       connectivity: this.connectivity,
+      reviewBeforePublishing: () => this.settings.read().reviewBeforePublishing === true,
     });
     // What the overall state is made of, besides the queue's own rows: tell whoever shows it. While the queue waits
     // for a sign-in, a token another process stores (`design-sync login` in another terminal) is taken up at once.

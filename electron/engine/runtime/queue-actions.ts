@@ -31,13 +31,24 @@ export function pauseItem(queue: QueueStore, id: number, paused: boolean): Queue
   return queue.setPaused(existingItem(queue, id).id, paused);
 }
 
-function needsConfirming(queue: QueueStore, id: number, attention: 'confirm-delete' | 'confirm-design' | 'conflict'): QueueItem {
+function needsConfirming(queue: QueueStore, id: number, attention: 'confirm-delete' | 'confirm-design' | 'conflict' | 'ready-to-publish'): QueueItem {
   const item = existingItem(queue, id);
   if (item.state !== 'attention' || item.attention !== attention) {
-    const what = attention === 'confirm-delete' ? 'a deletion' : attention === 'conflict' ? 'a conflict' : 'a new design';
+    const what = attention === 'confirm-delete' ? 'a deletion' : attention === 'conflict' ? 'a conflict' : attention === 'ready-to-publish' ? 'file ready to publish' : 'a new design';
     throw new EngineError({ kind: 'conflict', message: `Item ${id} (${subjectOf(item)}) is ${item.state}${item.attention ? ` [${item.attention}]` : ''}: there is no ${what} to confirm.` });
   }
   return item;
+}
+
+/**
+ * The person sends files that wait as ready to publish (added to a published design while review before publishing
+ * is on): one, or all of them. Returns how many were sent on their way.
+ */
+export function sendReady(queue: QueueStore, target: number | 'all'): number {
+  if (target !== 'all') return (queue.confirm(needsConfirming(queue, target, 'ready-to-publish').id), 1);
+  const ready = queue.list({ states: ['attention'], limit: 100_000 }).filter((item) => item.attention === 'ready-to-publish');
+  for (const item of ready) queue.confirm(item.id);
+  return ready.length;
 }
 
 /** The person confirms deleting a file on the service (it was deleted from the folder). */

@@ -2,7 +2,7 @@ import { ServiceClient } from '../api/service-client';
 import { isServiceError } from '../api/service-error';
 import type { Session } from '../authorization/session';
 import type { DesignCache } from '../cache/design-cache';
-import { ownDesignRefs, readSyncState } from '../cache/design-reads';
+import { ownDesignRefs, readSyncState, summariesByIds } from '../cache/design-reads';
 import { pullOwnDesigns } from '../cache/pull';
 import { QueueRunner, type QueueRunnerOptions } from '../queue/queue-runner';
 import type { ConnectivitySource } from '../queue/connectivity-source';
@@ -37,6 +37,8 @@ export interface SyncPartsOptions {
   online?: () => boolean;
   /** The engine's one connectivity source: the queue waits on it while the service is away. */
   connectivity?: ConnectivitySource;
+  /** Whether files added to a published design wait for the person before they are sent (a setting, off by default). */
+  reviewBeforePublishing?: () => boolean;
   /** Timings the engine's defaults fix (tests shorten them; the assembly is the same). */
   tuning?: Pick<SyncEngineOptions, 'debounceMs' | 'maxSettleWaitMs' | 'rootPollMs' | 'watchTimers'> & Pick<QueueRunnerOptions, 'random'>;
 }
@@ -61,6 +63,11 @@ export function makeSyncParts(options: SyncPartsOptions): SyncParts {
     trash: options.trash,
     ...(options.remotePollMs !== undefined ? { remotePollMs: options.remotePollMs } : {}),
     ...(options.online ? { online: options.online } : {}),
+    reviewBeforePublishing: (designId) => {
+      if (!options.reviewBeforePublishing?.()) return null;
+      const [design] = summariesByIds(cache.reader, [designId]);
+      return design?.state === 'published' ? design.name : null;
+    },
     // Written to the cache on the way: My designs shows what the folder gets (drafts included).
     ownDesigns: async (signal) => {
       try {

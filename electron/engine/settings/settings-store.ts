@@ -24,6 +24,11 @@ export const engineSettings = z.looseObject({
   cacheLimitBytes: z.number().int().positive().optional(),
   /** How often the catalogue is refreshed while the engine runs. */
   catalogueRefreshMinutes: z.number().int().positive().optional(),
+  /**
+   * Files added to a published design wait as "ready to publish" until the person sends them (rule 4: a published
+   * design is public the moment a file lands). Drafts are unaffected. Off unless the person turns it on.
+   */
+  reviewBeforePublishing: z.boolean().optional(),
   /** Rule 5: when the person confirmed they upload only what they have the right to publish. */
   contentPolicyAcceptedAt: z.string().optional(),
 });

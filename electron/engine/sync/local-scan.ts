@@ -311,9 +311,14 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
       if (openItems(ctx.queue, moved.path).pending?.kind !== 'delete-remote') decisions.push(deleteDecision(moved, `${leaf(moved.path)} was moved from ${moved.folder} to ${candidate.folder}: it is uploaded to the other design; confirm to delete it from the design of ${moved.folder} on the service too.`));
     }
     if (!(pending?.kind === 'upload' && pending.fileSha1 === sha1) && !dismissed(candidate, sha1)) {
+      // A published design is public the moment a file lands: with review before publishing on, it waits for the person.
+      const published = ctx.reviewBeforePublishing(candidate.designId);
+      const review = published === null ? {} : {
+        attention: { kind: 'ready-to-publish' as const, reason: `Ready to publish: ${candidate.name} is sent to “${published}”, which is public, when you say so.` },
+      };
       decisions.push({
         type: 'enqueue',
-        item: { kind: 'upload', path: candidate.path, folder: candidate.folder, designId: candidate.designId, fileKind, payload: { name: candidate.name.normalize('NFC') }, file: fileOf(entry, sha1) },
+        item: { kind: 'upload', path: candidate.path, folder: candidate.folder, designId: candidate.designId, fileKind, payload: { name: candidate.name.normalize('NFC') }, file: fileOf(entry, sha1), ...review },
       });
     }
   }

@@ -67,6 +67,8 @@ export interface SyncContext {
   root: SyncFolder;
   /** What scans held back and why (written only by the scan). */
   heldBack: HeldBack;
+  /** The published design's name when a new file of it waits for the person before it is sent, else null. */
+  reviewBeforePublishing(designId: number): string | null;
   settleMs: number;
   /** In a one-shot pass: how long to wait for a file being written before leaving it for the next pass. */
   maxSettleWaitMs: number;

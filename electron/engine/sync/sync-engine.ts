@@ -87,6 +87,7 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
     const trash = trashFunction(options.trash ?? 'system');
     this.ctx = {
       db: options.db, queue: this.queue, base: this.base, folders: this.folders, root: this.root, heldBack: this.heldBack,
+      reviewBeforePublishing: options.reviewBeforePublishing ?? (() => null),
       settleMs: this.settleMs, maxSettleWaitMs: options.maxSettleWaitMs ?? 60_000, trash, now,
       emit: (event) => this.emit('event', event),
       log: (level, message, path = null) => {

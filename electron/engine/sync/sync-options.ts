@@ -46,6 +46,11 @@ export interface SyncEngineOptions {
   watchTimers?: WatchTimers;
   /** Whether the service is reachable as far as the app knows: no poll is made while it is not. */
   online?: () => boolean;
+  /**
+   * Whether a new file of this design waits for the person before it is sent: the design's name when it does (review
+   * before publishing is on and the design is published), null when it goes at once.
+   */
+  reviewBeforePublishing?: (designId: number) => string | null;
   now?: () => number;
 }
 

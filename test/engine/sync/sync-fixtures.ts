@@ -42,6 +42,7 @@ export interface ComputerOptions {
   rescanIntervalMs?: number;
   remotePollMs?: number;
   tuning?: SyncPartsOptions['tuning'];
+  reviewBeforePublishing?: () => boolean;
 }
 
 /**
@@ -54,6 +55,7 @@ export function assemble(options: Omit<ComputerOptions, 'root'> & { url: string;
     queue: new QueueStore(options.db), transportHooks: {},
     settleMs: options.settleMs ?? 120, rescanIntervalMs: options.rescanIntervalMs ?? 10 * 60_000, trash: 'folder', contentPolicyAccepted: () => true,
     ...(options.remotePollMs !== undefined ? { remotePollMs: options.remotePollMs } : {}),
+    ...(options.reviewBeforePublishing ? { reviewBeforePublishing: options.reviewBeforePublishing } : {}),
     tuning: { maxSettleWaitMs: 10_000, random: () => 0.5, ...options.tuning },
   });
 }

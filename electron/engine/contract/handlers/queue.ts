@@ -1,12 +1,12 @@
 import type { QueueState } from '../../../../shared';
-import { cancelItem, confirmDeletion, confirmNewDesign, pauseItem, resolveConflict, retryItem } from '../../runtime/queue-actions';
+import { cancelItem, confirmDeletion, confirmNewDesign, pauseItem, resolveConflict, retryItem, sendReady } from '../../runtime/queue-actions';
 import { decisionTaken } from '../../runtime/sync-actions';
 import type { Handlers } from '../handler-types';
 import { activityView, queueEntry } from '../views/queue-entry';
 
 const NOT_DONE: QueueState[] = ['running', 'waiting', 'attention', 'failed'];
 
-export const QUEUE_HANDLERS: Handlers<'queue.list' | 'queue.retry' | 'queue.cancel' | 'queue.pause' | 'queue.resume' | 'queue.confirmDelete' | 'queue.confirmDesign' | 'queue.resolveConflict'> = {
+export const QUEUE_HANDLERS: Handlers<'queue.list' | 'queue.retry' | 'queue.cancel' | 'queue.pause' | 'queue.resume' | 'queue.confirmDelete' | 'queue.sendReady' | 'queue.confirmDesign' | 'queue.resolveConflict'> = {
   'queue.list': (engine, { states, limit }) => ({
     items: engine.queue.list({ states: states ?? NOT_DONE, limit }).map(queueEntry),
     activity: engine.queue.recentActivity(50).map(activityView),
@@ -34,6 +34,7 @@ export const QUEUE_HANDLERS: Handlers<'queue.list' | 'queue.retry' | 'queue.canc
     return { changed: engine.queue.status().counts.waiting };
   },
   'queue.confirmDelete': (engine, { id }) => queueEntry(confirmDeletion(engine.queue, id)),
+  'queue.sendReady': (engine, { target }) => ({ changed: sendReady(engine.queue, target) }),
   'queue.confirmDesign': (engine, { id, name, excerpt, license, publish }) => queueEntry(confirmNewDesign(engine.queue, id, { name, excerpt, license }, publish)),
   'queue.resolveConflict': async (engine, { id, keep }) => {
     const item = await resolveConflict(engine.queue, id, keep, (path) => engine.syncParts().sync.discardConflictCopy(path));

@@ -121,6 +121,16 @@ export function SettingsView() {
         <div className="form-actions"><button type="submit">Save the limit</button></div>
       </form>
 
+      <section className="panel" aria-labelledby="publishing-title">
+        <h3 id="publishing-title">Publishing</h3>
+        <label className="checkbox">
+          <input type="checkbox" checked={settings.reviewBeforePublishing} aria-describedby="review-help"
+            onChange={(event) => void update({ reviewBeforePublishing: event.target.checked }, event.target.checked ? 'Review before publishing' : 'Publishing without review')} />
+          {' '}Review files before they are published
+        </label>
+        <p id="review-help" className="field-help">A published design is public the moment a file lands in it. With this on, files added to a published design&apos;s folder wait in Sync as “ready to publish” until you send them. Drafts are not affected.</p>
+      </section>
+
       {diagnostics?.logFile ? <EngineLogPanel file={diagnostics.logFile} problem={diagnostics.logProblem} /> : null}
     </section>
   );

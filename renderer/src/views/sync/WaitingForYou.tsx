@@ -58,16 +58,31 @@ export function WaitingForYou({ items }: { items: QueueEntry[] }) {
   const controls = useDecisionControls();
   const { disabled, describedBy } = controls;
   if (items.length === 0) return null;
+  const ready = items.filter((item) => item.attention === 'ready-to-publish').length;
   return (
     <section className="panel panel-attention" aria-labelledby="waiting-title">
       <h3 id="waiting-title">Waiting for you</h3>
       {controls.note ? <p id={controls.noteId} className="action-reason" data-testid="decision-note">{controls.note}</p> : null}
+      {ready > 1 ? (
+        <div className="form-actions">
+          <button type="button" className="primary" disabled={disabled} {...describedBy}
+            onClick={() => void act(() => contract.request('queue.sendReady', { target: 'all' }))}>Send all {ready} ready to publish</button>
+        </div>
+      ) : null}
       <ul className="waiting-list">
         {items.map((item) => (
           <li key={item.id} data-testid="waiting-item">
             <p><strong>{item.path ?? item.folder}</strong>: {windowWords(item.reason)}</p>
             {item.attention === 'confirm-design' ? <ConfirmDesign item={item} controls={controls} />
               : item.attention === 'conflict' && item.conflict ? <ConflictChoice item={item} conflict={item.conflict} controls={controls} />
+              : item.attention === 'ready-to-publish' ? (
+                <div className="form-actions">
+                  <button type="button" className="primary" disabled={disabled} {...describedBy}
+                    onClick={() => void act(() => contract.request('queue.sendReady', { target: item.id }))}>Send</button>
+                  <button type="button" disabled={disabled} {...describedBy}
+                    onClick={() => void act(() => contract.request('queue.cancel', { target: item.id }))}>Don&apos;t send</button>
+                </div>
+              )
               : item.attention === 'confirm-delete' ? (
                 <div className="form-actions">
                   <button type="button" className="danger" disabled={disabled} {...describedBy}
