@@ -8,7 +8,7 @@ import { sleep, type ScanSummary, type SyncContext, type SyncEvent } from './syn
 import { isConflictCopy, isIgnoredName, isOwnName, nameKey } from './sync-names';
 import type { HeldBackEntry } from '../sync-state/held-back';
 import { loadIgnoreFile, type LoadedIgnoreFile } from './ignore/ignore-files';
-import { holdKey, holdReason, holdReasonWords, IGNORE_FILE, type CompiledIgnoreFile, type HoldReason } from './ignore/never-sent-rules';
+import { builtInPatterns, holdKey, holdReason, holdReasonWords, IGNORE_FILE, type HoldReason, type HoldRules } from './ignore/never-sent-rules';
 
 /** Stop instead of proposing deletions when more than this share of the synced files vanished at once… */
 export const MASS_MISSING_RATIO = 0.5;
@@ -78,6 +78,8 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
     ctx.reportOnce(rootIgnore.problem, IGNORE_FILE);
     return done();
   }
+  // Compiled for this scan only: the matchers keep every path they were asked of.
+  const builtIn = builtInPatterns();
   const held: HeldBackEntry[] = [];
   const heldTop = new Set<string>();
   const hold = (path: string, folder: string, isFolder: boolean, reason: HoldReason, onService: boolean, size: number | null) => {
@@ -144,7 +146,7 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
       continue;
     }
     scanned.push(folder);
-    const rules: { root: CompiledIgnoreFile | null; folder: CompiledIgnoreFile | null } = { root: rootIgnore.compiled, folder: folderIgnore?.compiled ?? null };
+    const rules: HoldRules = { root: rootIgnore.compiled, folder: folderIgnore?.compiled ?? null, builtIn };
     for (const bad of badNames) reportBadName(ctx, folder, bad);
     const bases = new Map(ctx.base.inFolder(folder).map((b) => [b.path, b]));
     for (const entry of entries) {

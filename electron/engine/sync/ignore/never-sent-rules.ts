@@ -1,6 +1,6 @@
-import ignore, { type Ignore } from 'ignore';
 import type { HoldReasonView } from '../../../../shared';
 import { BUILT_IN_RULES, type BuiltInRule } from './built-in-rules';
+import { PatternSet, type MarkedPattern } from './pattern-set';
 
 /** The file people edit, in the sync folder (for every design) or in one design's folder (for that design). */
 export const IGNORE_FILE = '.designsyncignore';
@@ -57,19 +57,23 @@ export function parseIgnoreText(text: string): { lines: IgnoreLine[]; problems: 
 }
 
 const builtIns: readonly BuiltInRule[] = [HIDDEN_FILES_RULE, ...BUILT_IN_RULES];
-let builtInMatcher: Ignore | null = null;
 const builtInById = new Map(builtIns.map((rule) => [rule.id, rule]));
 
 /**
- * The built-in list, compiled once: each pattern marked with its entry's id. `ignore` names the last pattern that
- * matches: the list is compiled from its end, so that of two entries that match (Bambu Studio's `*.3mf.tmp` and the
- * generic `*.tmp`), the one listed first, the more specific, is the one named; the hidden-files entry comes before all.
+ * The built-in list's patterns, each marked with its entry's id. `ignore` names the last pattern that matches: the list
+ * is given from its end, so that of two entries that match (Bambu Studio's `*.3mf.tmp` and the generic `*.tmp`), the
+ * one listed first, the more specific, is the one named; the hidden-files entry comes before all.
  */
-function builtInIgnore(): Ignore {
-  const order = [HIDDEN_FILES_RULE, ...[...BUILT_IN_RULES].reverse()];
-  builtInMatcher ??= ignore().add(order.flatMap((rule) => rule.patterns.map((pattern) => ({ pattern, mark: rule.id }))));
-  return builtInMatcher;
+const BUILT_IN_PATTERNS: readonly MarkedPattern[] = [HIDDEN_FILES_RULE, ...[...BUILT_IN_RULES].reverse()]
+  .flatMap((rule) => rule.patterns.map((pattern) => ({ pattern, mark: rule.id })));
+
+/** The built-in list, compiled: one per scan (the matcher keeps every path it was asked of). */
+export function builtInPatterns(): PatternSet {
+  return new PatternSet(BUILT_IN_PATTERNS);
 }
+
+/** For single questions (`design-sync ignore check`): a scan makes its own. */
+let sharedBuiltIn: PatternSet | null = null;
 
 /** The entries of the built-in list, the generic one first (what the window and `design-sync ignore` show). */
 export function builtInRules(): readonly BuiltInRule[] {
@@ -79,33 +83,44 @@ export function builtInRules(): readonly BuiltInRule[] {
 /** The patterns of one ignore file, compiled, with the file's path relative to the sync folder. */
 export interface CompiledIgnoreFile {
   file: string;
-  matcher: Ignore;
+  matcher: PatternSet;
 }
 
 /** An ignore file's lines compiled; each pattern marked with its line number. */
 export function compileIgnoreFile(file: string, lines: readonly IgnoreLine[]): CompiledIgnoreFile {
-  return { file, matcher: ignore().add(lines.map(({ line, pattern }) => ({ pattern, mark: String(line) }))) };
+  return { file, matcher: new PatternSet(lines.map(({ line, pattern }) => ({ pattern, mark: String(line) }))) };
+}
+
+/** What decides, for one scan: the built-in list, the sync folder's ignore file and the design folder's. */
+export interface HoldRules {
+  root: CompiledIgnoreFile | null;
+  folder: CompiledIgnoreFile | null;
+  /** The built-in list compiled for this scan (a shared one when absent). */
+  builtIn?: PatternSet;
 }
 
 /**
  * Whether a path of the sync folder is never sent, and why. `path` is relative to the sync folder, with `/`
- * between names, and ends with `/` for a folder. The built-in list is asked first and cannot be overridden (a
- * `!pattern` of an ignore file un-ignores only what that file or one before it ignored); then the sync folder's
- * ignore file, then the design folder's own, whose patterns are relative to the design's folder.
+ * between names, and ends with `/` for a folder. The built-in list is asked first, of the path inside the design's
+ * folder (a design whose folder is named like a tool's backup folder is still a design), and cannot be overridden (a
+ * `!pattern` of an ignore file un-ignores only what that file or one before it ignored); then the design folder's
+ * ignore file, whose patterns are relative to the design's folder, then the sync folder's.
  */
-export function holdReason(path: string, files: { root: CompiledIgnoreFile | null; folder: CompiledIgnoreFile | null }): HoldReason | null {
-  const builtIn = builtInIgnore().test(path);
-  if (builtIn.ignored && builtIn.rule) {
-    const rule = builtInById.get(builtIn.rule.mark ?? '')!;
-    return { source: 'built-in', ruleId: rule.id, tool: rule.tool, label: rule.label, pattern: builtIn.rule.pattern };
-  }
+export function holdReason(path: string, rules: HoldRules): HoldReason | null {
   const inFolder = path.slice(path.indexOf('/') + 1);
+  if (inFolder !== '') {
+    const builtIn = (rules.builtIn ?? (sharedBuiltIn ??= builtInPatterns())).test(inFolder);
+    if (builtIn.ignored && builtIn.rule) {
+      const rule = builtInById.get(builtIn.rule.mark ?? '')!;
+      return { source: 'built-in', ruleId: rule.id, tool: rule.tool, label: rule.label, pattern: builtIn.rule.pattern };
+    }
+  }
   // The design folder's file has the last word on what is inside it (a `!` there un-ignores what the root's ignored).
-  const folderResult = files.folder && inFolder !== '' ? files.folder.matcher.test(inFolder) : null;
-  if (folderResult?.ignored && folderResult.rule) return { source: 'ignore-file', file: files.folder!.file, line: Number(folderResult.rule.mark), pattern: folderResult.rule.pattern };
+  const folderResult = rules.folder && inFolder !== '' ? rules.folder.matcher.test(inFolder) : null;
+  if (folderResult?.ignored && folderResult.rule) return { source: 'ignore-file', file: rules.folder!.file, line: Number(folderResult.rule.mark), pattern: folderResult.rule.pattern };
   if (folderResult?.unignored) return null;
-  const rootResult = files.root ? files.root.matcher.test(path) : null;
-  if (rootResult?.ignored && rootResult.rule) return { source: 'ignore-file', file: files.root!.file, line: Number(rootResult.rule.mark), pattern: rootResult.rule.pattern };
+  const rootResult = rules.root ? rules.root.matcher.test(path) : null;
+  if (rootResult?.ignored && rootResult.rule) return { source: 'ignore-file', file: rules.root!.file, line: Number(rootResult.rule.mark), pattern: rootResult.rule.pattern };
   return null;
 }
 
