@@ -7,7 +7,7 @@ import { isIgnoredName } from '../../../electron/engine/sync/sync-names';
 import { startTestService, type TestService } from '../../support/local-service';
 import { replayToolSave } from '../../support/tool-saves';
 import { until } from '../../support/until';
-import { pending, send, syncedFolder, type Computer } from './sync-fixtures';
+import { clientFor, makeComputer, pending, send, syncedFolder, type Computer } from './sync-fixtures';
 
 let service: TestService;
 const computers: Computer[] = [];
@@ -154,6 +154,22 @@ describe('what is never sent', () => {
 });
 
 describe('the built-in list', () => {
+  it('applies inside a design\'s folder, not to the folder: a design named like a tool\'s backup folder is synced', async () => {
+    const { token } = service.addUser(`never${++users}`);
+    const api = clientFor(service.url, token);
+    const design = await api.createDesign({ name: 'Board backups', excerpt: 'Spare boards', license: 'cc0' });
+    const computer = await makeComputer(service.url, token);
+    computers.push(computer);
+    await computer.engine.syncOnce({ settle: 'wait' });
+    const folder = computer.engine.folders.ofDesign(design.id)!.folder;
+    expect(holdReason(`${folder}/`, { root: null, folder: null })).toBeNull();
+    writeFileSync(join(computer.rootPath, folder, 'board.kicad_pcb'), 'board');
+    await computer.engine.syncOnce({ settle: 'wait' });
+    await send(computer);
+    expect(await onService(api, design.id)).toEqual(['board.kicad_pcb']);
+  });
+
+
   it('holds back every name sync always skipped (editors\' and systems\' files, partial downloads)', () => {
     for (const name of ['.DS_Store', '.~lock.part.odt#', 'part.stl.swp', 'Thumbs.db', 'desktop.ini', 'ehthumbs.db', '~$part.docx', 'part.stl~', '#part.scad#', 'part.stl.part', 'part.crdownload', 'part.tmp']) {
       expect(isIgnoredName(name), name).toBe(true);
