@@ -81,10 +81,14 @@ interface OpenFile {
 /**
  * Performs a recorded save for real in the folder `into` (which must exist): the tool's opens, writes of the recorded
  * sizes (its real bytes where the fixture kept them), closes, renames and unlinks, in its order, with `pauseMs`
- * (awaited, at most MAX_PAUSE_MS) between steps so a watcher can see each. Returns the files `into` holds at the end,
+ * (awaited, at most MAX_PAUSE_MS) between steps so a watcher can see each. `beforeStep`, when given, is awaited before
+ * each step (e.g. to let sync catch up before the tool's next save begins). Returns the files `into` holds at the end,
  * sorted.
  */
-export async function replayToolSave(fixture: ToolSaveFixture, into: string, options: { pauseMs?: number } = {}): Promise<{ finalFiles: string[] }> {
+export async function replayToolSave(
+  fixture: ToolSaveFixture, into: string,
+  options: { pauseMs?: number; beforeStep?: (step: ToolSaveStep, index: number) => Promise<void> | void } = {},
+): Promise<{ finalFiles: string[] }> {
   const pauseMs = options.pauseMs ?? 0;
   if (!Number.isFinite(pauseMs) || pauseMs < 0 || pauseMs > MAX_PAUSE_MS) {
     throw new RangeError(`pauseMs must be between 0 and ${MAX_PAUSE_MS}, not ${pauseMs}`);
@@ -110,6 +114,7 @@ export async function replayToolSave(fixture: ToolSaveFixture, into: string, opt
   try {
     for (const [index, step] of save.steps.entries()) {
       if (index > 0 && pauseMs > 0) await sleep(pauseMs);
+      await options.beforeStep?.(step, index);
       switch (step.op) {
         case 'open': {
           if (opened.has(step.path)) throw new Error(`${fixture}: ${step.path} opened twice`);

@@ -40,7 +40,7 @@ export interface SyncPartsOptions {
   /** Whether files added to a published design wait for the person before they are sent (a setting, off by default). */
   reviewBeforePublishing?: () => boolean;
   /** Timings the engine's defaults fix (tests shorten them; the assembly is the same). */
-  tuning?: Pick<SyncEngineOptions, 'debounceMs' | 'maxSettleWaitMs' | 'rootPollMs' | 'watchTimers'> & Pick<QueueRunnerOptions, 'random'>;
+  tuning?: Pick<SyncEngineOptions, 'debounceMs' | 'maxSettleWaitMs' | 'emptySettleMs' | 'rootPollMs' | 'watchTimers'> & Pick<QueueRunnerOptions, 'random'>;
 }
 
 /**

@@ -191,8 +191,11 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
   // 3. Only files that stopped changing go further (never a half-written file).
   const settled = await settle(ctx, candidates, options.settle ?? 'once', summary);
 
-  // Paths gone a moment ago may be back (an editor saving through a rename): look again.
+  // Paths gone a moment ago may be back (an editor saving through a rename: Blender and FreeCAD move the file to its
+  // backup name, then their new save into place): look again once the settle time has passed, as the settle check
+  // did if there was anything to settle.
   const gonePaths = [...missing.keys()];
+  if (gonePaths.length > 0 && candidates.length === 0) await sleep(ctx.settleMs);
   const lookedAgain = await statEntries(gonePaths.map((path) => join(rootPath, path)));
   gonePaths.forEach((path, i) => lookedAgain[i]?.type === 'file' && missing.delete(path));
 
@@ -489,7 +492,10 @@ async function settle(ctx: SyncContext, candidates: Candidate[], mode: 'wait' | 
     for (const [i, candidate] of pending.entries()) {
       const now = stats[i] ?? null;
       if (!now || now.type !== 'file') continue; // gone meanwhile (a temp file renamed away): the next scan sees the result
-      if (sameStat(now, candidate.entry) && now.inode === candidate.entry.inode) {
+      // An empty file is what many tools leave while they work (OpenSCAD truncates its export, then writes it once
+      // the model is computed, which can take minutes): it is sent only once it stayed empty for emptySettleMs.
+      const emptyForNow = now.size === 0 && ctx.now() - now.mtimeMs < ctx.emptySettleMs;
+      if (!emptyForNow && sameStat(now, candidate.entry) && now.inode === candidate.entry.inode) {
         settled.push(candidate);
         ctx.emit({ type: 'settled', path: candidate.path, size: now.size, mtimeMs: now.mtimeMs });
       } else {
@@ -497,7 +503,9 @@ async function settle(ctx: SyncContext, candidates: Candidate[], mode: 'wait' | 
       }
     }
     pending = still;
-    if (pending.length === 0 || mode === 'once' || Date.now() + ctx.settleMs > deadline) break;
+    // An empty file is waited for only when its wait ends before the deadline; else it is left to a later pass.
+    const waitable = pending.some((candidate) => candidate.entry.size > 0 || candidate.entry.mtimeMs + ctx.emptySettleMs <= ctx.now() + (deadline - Date.now()));
+    if (!waitable || mode === 'once' || Date.now() + ctx.settleMs > deadline) break;
   }
   for (const candidate of pending) {
     summary.unsettled.push(candidate.path);

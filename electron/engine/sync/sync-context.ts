@@ -72,6 +72,8 @@ export interface SyncContext {
   settleMs: number;
   /** In a one-shot pass: how long to wait for a file being written before leaving it for the next pass. */
   maxSettleWaitMs: number;
+  /** How long an empty file must stay empty (by its time) before it is sent: tools empty a file before writing it. */
+  emptySettleMs: number;
   trash: TrashFile;
   now: () => number;
   emit(event: SyncEvent): void;

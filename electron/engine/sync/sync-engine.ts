@@ -26,6 +26,9 @@ import { engineLog } from '../log/engine-log';
 import { systemErrorWords } from '../log/error-words';
 
 export type { PassOptions, PassResult, SyncEngineOptions } from './sync-options';
+
+/** An empty file is sent once it stayed empty this long: a tool that empties a file first may work minutes before writing. */
+export const EMPTY_SETTLE_MS = 60_000;
 export type { FolderSideState, RemoteProblem } from './folder-side-state';
 
 /**
@@ -88,7 +91,8 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
     this.ctx = {
       db: options.db, queue: this.queue, base: this.base, folders: this.folders, root: this.root, heldBack: this.heldBack,
       reviewBeforePublishing: options.reviewBeforePublishing ?? (() => null),
-      settleMs: this.settleMs, maxSettleWaitMs: options.maxSettleWaitMs ?? 60_000, trash, now,
+      settleMs: this.settleMs, maxSettleWaitMs: options.maxSettleWaitMs ?? 60_000,
+      emptySettleMs: options.emptySettleMs ?? EMPTY_SETTLE_MS, trash, now,
       emit: (event) => this.emit('event', event),
       log: (level, message, path = null) => {
         this.queue.log(level, message, path);

@@ -24,6 +24,8 @@ export interface SyncEngineOptions {
   settleMs?: number;
   /** In a one-shot pass, how long to wait for files being written (default 60 s). */
   maxSettleWaitMs?: number;
+  /** How long an empty file must stay empty before it is sent (default 60 s). */
+  emptySettleMs?: number;
   /** The full rescan (local and service) that catches what the watcher missed (default 10 min). */
   rescanIntervalMs?: number;
   /** Events are gathered this long before a scan (default 300 ms). */

@@ -56,7 +56,7 @@ export function assemble(options: Omit<ComputerOptions, 'root'> & { url: string;
     settleMs: options.settleMs ?? 120, rescanIntervalMs: options.rescanIntervalMs ?? 10 * 60_000, trash: 'folder', contentPolicyAccepted: () => true,
     ...(options.remotePollMs !== undefined ? { remotePollMs: options.remotePollMs } : {}),
     ...(options.reviewBeforePublishing ? { reviewBeforePublishing: options.reviewBeforePublishing } : {}),
-    tuning: { maxSettleWaitMs: 10_000, random: () => 0.5, ...options.tuning },
+    tuning: { maxSettleWaitMs: 10_000, emptySettleMs: 300, random: () => 0.5, ...options.tuning },
   });
 }
 
