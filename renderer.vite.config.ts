@@ -10,6 +10,9 @@ export default defineConfig({
   root: resolve(import.meta.dirname, 'renderer'),
   base: './',
   plugins: [react()],
+  // The 3D preview's model worker (renderer/src/views/design/model-worker.ts): an ES module worker, a file of its own
+  // served from the window's origin (the CSP's worker-src 'self'), never a blob: or data: URL.
+  worker: { format: 'es' },
   build: {
     outDir: resolve(import.meta.dirname, 'dist/renderer'),
     emptyOutDir: true,

@@ -7,6 +7,17 @@
 /** The model types a slicer opens: only these are ever handed to the system (never an executable, whatever its label). */
 export const SLICER_FILE_TYPES: readonly string[] = ['stl', 'obj', '3mf', 'amf', 'ply'];
 
+/**
+ * The model types the window shows in 3D, by their file's extension (lowercased): meshes (STL, OBJ, 3MF, AMF, PLY,
+ * glTF and GLB) and G-code as toolpaths. The window host serves these (and keeps them in the file cache) once viewed.
+ */
+export const VIEWABLE_MODEL_TYPES = ['stl', 'obj', '3mf', 'amf', 'ply', 'gltf', 'glb', 'gcode'] as const;
+export type ViewableModelType = (typeof VIEWABLE_MODEL_TYPES)[number];
+
+export function isViewableModelType(type: string): type is ViewableModelType {
+  return (VIEWABLE_MODEL_TYPES as readonly string[]).includes(type.toLowerCase());
+}
+
 export const MODEL_DOWNLOAD_PREFIX = '/files/downloads/';
 
 /** The window host's own address of a cached model file's download (same origin; the host names the file). */

@@ -1,7 +1,8 @@
 /**
  * The window's Content-Security-Policy and security headers, one builder for both of its hosts: the Electron shell's
  * `app://` protocol and `design-sync ui`'s local web host. Only the window's own scripts, styles, images and files;
- * nothing remote, nothing inline, no plugins, workers, frames or forms.
+ * nothing remote, nothing inline, no plugins, frames or forms; workers only from the window's own scripts (the 3D
+ * preview reads model files in a module worker built with the window: `worker-src 'self'`, no `blob:`).
  *
  * React's `style={…}` props are set through the CSSOM (`element.style`), which `style-src 'self'` does not govern, so
  * no `'unsafe-inline'` is needed; style *attributes* in markup (the service's HTML) stay blocked. The one exception is
@@ -44,7 +45,7 @@ export function windowContentSecurityPolicy(options: WindowPolicyOptions = {}): 
     ['style-src', "'self'", ...(styleHashes.length > 0 ? ["'unsafe-hashes'", ...styleHashes.map((hash) => `'${hash}'`)] : [])].join(' '),
     "img-src 'self'",
     ['connect-src', "'self'", ...connect].join(' '),
-    "worker-src 'none'",
+    "worker-src 'self'",
     "frame-src 'none'",
     "object-src 'none'",
     "base-uri 'none'",

@@ -38,13 +38,13 @@ beforeAll(async () => {
   const { token } = service.addUser('labeller');
   scratch = tempDir('document-types-files');
   writeFileSync(join(scratch, 'notes.txt'), 'Print at 0.2 mm.\n');
-  writeFileSync(join(scratch, 'case.3mf'), 'not really a 3MF, but named as one');
+  writeFileSync(join(scratch, 'case.step'), 'ISO-10303-21;\nEND-ISO-10303-21;\n');
   const client = clientFor(service.url, token);
   const design = await client.createDesign({ name: 'Rack Gear Segment', excerpt: 'A rack', license: 'ccby' });
   ids.labelled = (await client.uploadDocument(design.id, { path: CUBE }, { name: 'Rack Gear Segment (STL)' })).id;
   ids.upperCase = (await client.uploadDocument(design.id, { path: CUBE, fileName: 'SEGMENT.STL' }, { name: 'Segment' })).id;
   ids.misleading = (await client.uploadDocument(design.id, { path: join(scratch, 'notes.txt') }, { name: 'bracket.stl' })).id;
-  ids.unpreviewed = (await client.uploadDocument(design.id, { path: join(scratch, 'case.3mf') }, { name: 'Case (3MF)' })).id;
+  ids.unpreviewed = (await client.uploadDocument(design.id, { path: join(scratch, 'case.step') }, { name: 'Case (STEP)' })).id;
   await client.publishDesign(design.id);
   ids.design = design.id;
 
@@ -86,6 +86,7 @@ describe('a document\'s type comes from its file, not its name', () => {
   });
 
   it('calls a model the window cannot preview a 3D model, from the service\'s file_contains_3d_model', () => {
-    expect(documentOf(ids.unpreviewed!)).toMatchObject({ name: 'Case (3MF)', type: '3mf', isModel: true, previewUrl: null });
+    // A CAD file (STEP): a 3D model to the service, not one the window draws (3MF, AMF, PLY and the rest it does).
+    expect(documentOf(ids.unpreviewed!)).toMatchObject({ name: 'Case (STEP)', type: 'step', isModel: true, previewUrl: null });
   });
 });

@@ -21,7 +21,7 @@ describe('the window\'s Content-Security-Policy', () => {
       'style-src': ["'self'"],
       'img-src': ["'self'"],
       'connect-src': ["'self'"],
-      'worker-src': ["'none'"],
+      'worker-src': ["'self'"],
       'frame-src': ["'none'"],
       'object-src': ["'none'"],
       'base-uri': ["'none'"],

@@ -5,6 +5,7 @@ import { cachedDocument, cachedImage, designOfCover, primaryImageOfCover } from 
 import { renditionUrl } from '../cache/design-reads';
 import { cachedUser } from '../cache/user-reads';
 import { cachedModelFile } from '../library/model-files';
+import { VIEWABLE_MODEL_TYPES } from '../../../shared/files/model-files';
 import type { Engine } from '../runtime/engine';
 import type { ServedFile } from './contract-endpoint';
 import { engineLog } from '../log/engine-log';
@@ -13,8 +14,11 @@ import { engineLog } from '../log/engine-log';
 export const RENDITIONS = ['grid', 'large', 'small', 'medium', 'span4', 'span2', 'span1', 'mini', 'carousel', 'carousel_thumb'] as const;
 type Rendition = (typeof RENDITIONS)[number];
 
-/** The 3D files the window previews (rule 1: only as the host's own address, never a link to the service's file). */
-export const PREVIEW_TYPES = new Set(['stl', 'obj']);
+/**
+ * The 3D files the window previews (rule 1: only as the host's own address, never a link to the service's file):
+ * STL, OBJ, 3MF, AMF, PLY, glTF/GLB and G-code.
+ */
+export const PREVIEW_TYPES: ReadonlySet<string> = new Set(VIEWABLE_MODEL_TYPES);
 
 /** How long an address may wait for the service to list the images of a design whose cover it names. */
 const LIST_TIMEOUT_MS = 3_000;
@@ -25,7 +29,8 @@ export const avatarAddress = (userId: number) => `/files/avatars/${userId}`;
 
 const TYPES: Record<string, string> = {
   jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', tif: 'image/tiff', tiff: 'image/tiff', bmp: 'image/bmp', gif: 'image/gif',
-  stl: 'model/stl', obj: 'model/obj',
+  stl: 'model/stl', obj: 'model/obj', '3mf': 'model/3mf', amf: 'application/x-amf', ply: 'application/x-ply',
+  gltf: 'model/gltf+json', glb: 'model/gltf-binary', gcode: 'text/x-gcode',
 };
 
 /** The extension of a file's address (its path, not its query), lowercased: "STL" and "stl" are one type. */

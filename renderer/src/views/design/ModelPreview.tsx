@@ -1,13 +1,48 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { DocumentView } from '../../../../shared';
 import type { ModelScene } from './model-scene';
+import { formatLayerHeight, formatModelSize } from './model-measure';
 import { useOpenedInPlace } from '../use-escape';
 
-type State = { kind: 'loading' } | { kind: 'shown'; triangles: number } | { kind: 'failed'; message: string };
+type State =
+  | { kind: 'loading' }
+  | { kind: 'shown'; triangles: number; size: string; layers: { z: number }[] }
+  | { kind: 'failed'; message: string };
+
+/** Why the file could not be shown, naming it: a loader's own words only when it gave none of ours. */
+function failure(document: DocumentView, error: unknown): string {
+  const reason = error instanceof Error ? error.message : String(error);
+  return error instanceof Error && error.name === 'UnreadableModelError'
+    ? `${document.name} cannot be shown in 3D: ${reason}`
+    : `${document.name} cannot be shown in 3D. ${reason}`;
+}
+
+/** The layer slider of a G-code file's toolpaths: layers 1 to N are drawn. Keyboard: arrows, Page Up/Down, Home, End. */
+function LayerSlider({ layers, onChange }: { layers: { z: number }[]; onChange(layer: number): void }) {
+  const id = useId();
+  const [shown, setShown] = useState(layers.length);
+  const z = layers[shown - 1]?.z ?? 0;
+  const words = `Layers 1 to ${shown} of ${layers.length} (up to ${formatLayerHeight(z)} mm)`;
+  return (
+    <div className="layer-slider">
+      <label htmlFor={id}>Layers shown</label>
+      <input id={id} type="range" min={1} max={layers.length} step={1} value={shown} aria-valuetext={words}
+        onChange={(event) => {
+          const layer = Number(event.currentTarget.value);
+          setShown(layer);
+          onChange(layer);
+        }} />
+      {/* Shown beside the slider; a screen reader hears it as the slider's value (aria-valuetext), not twice. */}
+      <span className="layer-shown" data-testid="layer-shown" aria-hidden="true">{words}</span>
+    </div>
+  );
+}
 
 /**
  * The interactive 3D view of one model, made on demand (three.js is loaded only then). Its bytes come from the host's
- * own address for the file (never a link to the service's file: rule 1), so a model seen once works offline.
+ * own address for the file (never a link to the service's file: rule 1), so a model seen once works offline. Beside
+ * it: the model's size in millimetres, and for G-code a slider of the layers shown. A file that cannot be read says
+ * which and why, in the view; the page goes on.
  * Opened, it takes the focus; Escape closes it, and the focus goes back to the button that opened it.
  */
 export function ModelPreview({ document, onClose, onCached }: { document: DocumentView; onClose(): void; onCached(): void }) {
@@ -18,37 +53,56 @@ export function ModelPreview({ document, onClose, onCached }: { document: Docume
 
   useEffect(() => {
     let cancelled = false;
+    const reading = new AbortController();
     void (async () => {
       try {
         const [{ showModel }, response] = await Promise.all([import('./model-scene'), fetch(document.previewUrl!)]);
         if (!response.ok) throw new Error(response.status === 404 ? 'The file is not cached, and the service cannot be reached.' : `The file could not be read (HTTP ${response.status}).`);
         const bytes = await response.arrayBuffer();
+        // Fetched once, the file is now kept for offline use: the file list says so (whether or not it can be shown).
+        if (!cancelled && !document.cached) onCached();
         if (cancelled || !canvas.current) return;
         const dark = matchMedia('(prefers-color-scheme: dark)').matches;
-        scene.current = showModel(canvas.current, document.type, bytes, dark);
-        setState({ kind: 'shown', triangles: scene.current.triangles });
-        // Fetched once, the file is now kept for offline use: the file list says so.
-        if (!document.cached) onCached();
+        const shown = await showModel(canvas.current, document.type, bytes, dark, reading.signal);
+        if (cancelled) {
+          shown.dispose();
+          return;
+        }
+        scene.current = shown;
+        setState({ kind: 'shown', triangles: shown.triangles, size: formatModelSize(shown.size), layers: shown.layers });
       } catch (error) {
-        if (!cancelled) setState({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
+        if (!cancelled) setState({ kind: 'failed', message: failure(document, error) });
       }
     })();
     return () => {
       cancelled = true;
+      reading.abort();
       scene.current?.dispose();
       scene.current = null;
     };
     // Only a new document shows anew (a refreshed list gives the same one as a new object).
   }, [document.id]);
 
+  const description = state.kind !== 'shown' ? null
+    : state.layers.length > 0 ? `${document.name}: toolpaths of ${state.layers.length.toLocaleString()} layers. Drag to turn, scroll to zoom.`
+      : `${document.name}: ${state.triangles.toLocaleString()} triangles. Drag to turn, scroll to zoom.`;
   return (
     <section ref={focusRef} tabIndex={-1} className="model-preview" aria-label={`3D view of ${document.name}`} onKeyDown={onKeyDown}>
-      <canvas ref={canvas} className="model-canvas" data-loaded={state.kind === 'shown' ? 'true' : undefined}
-        aria-label={`${document.name}: drag to turn, scroll to zoom`} />
+      {state.kind === 'failed' ? null : (
+        <canvas ref={canvas} className="model-canvas" data-loaded={state.kind === 'shown' ? 'true' : undefined}
+          aria-label={`${document.name}: drag to turn, scroll to zoom`} />
+      )}
+      {state.kind === 'failed' ? <p className="model-problem" role="alert">{state.message}</p> : null}
+      {state.kind === 'shown' ? (
+        <dl className="model-facts">
+          <dt>Size</dt>
+          <dd data-testid="model-size">{state.size}</dd>
+        </dl>
+      ) : null}
+      {state.kind === 'shown' && state.layers.length > 0
+        ? <LayerSlider layers={state.layers} onChange={(layer) => scene.current?.showLayersUpTo(layer)} /> : null}
       <div className="form-actions">
-        <span role="status">
-          {state.kind === 'loading' ? 'Loading the model…' : state.kind === 'failed' ? state.message : `${document.name}: ${state.triangles.toLocaleString()} triangles. Drag to turn, scroll to zoom.`}
-        </span>
+        <span role="status">{state.kind === 'loading' ? 'Loading the model…' : state.kind === 'failed' ? '' : description}</span>
         {state.kind === 'shown' ? <button type="button" onClick={() => scene.current?.fit()}>Fit to view</button> : null}
         <button type="button" onClick={onClose}>Close the 3D view</button>
       </div>

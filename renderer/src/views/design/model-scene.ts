@@ -1,47 +1,51 @@
 import {
-  AmbientLight, Box3, BufferGeometry, Color, DirectionalLight, Group, Mesh, MeshStandardMaterial, PerspectiveCamera, Scene, Sphere, Vector3, WebGLRenderer,
-  type Object3D,
+  AmbientLight, Box3, Color, DirectionalLight, GridHelper, Mesh, MeshStandardMaterial, PerspectiveCamera, Scene, Sphere, Vector3, WebGLRenderer,
+  type Material, type Object3D,
 } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
-import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
-import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
+import { bedGrid, clampLayer } from './model-measure';
+import { parseModel, type ParsedModel } from './model-parse';
+
+export { UnreadableModelError } from './model-parse';
 
 export interface ModelScene {
   triangles: number;
+  /** Its size in millimetres: width, depth (along the bed) and height. */
+  size: ParsedModel['size'];
+  /** A G-code file's layers (bottom first, with their height in mm); empty for a mesh. */
+  layers: { z: number }[];
+  /** Shows a G-code file's layers 1 to `layer` (all of them by default). */
+  showLayersUpTo(layer: number): void;
   fit(): void;
   dispose(): void;
 }
 
-/** The model's triangles, whether indexed or not. */
-function triangleCount(object: Object3D): number {
-  let count = 0;
+function disposeObject(object: Object3D): void {
   object.traverse((child) => {
-    const geometry = (child as Mesh).geometry as BufferGeometry | undefined;
-    if (!geometry) return;
-    count += (geometry.index ? geometry.index.count : geometry.getAttribute('position').count) / 3;
+    const mesh = child as Mesh;
+    mesh.geometry?.dispose();
+    const materials = Array.isArray(mesh.material) ? mesh.material : mesh.material ? [mesh.material] : [];
+    for (const material of materials as Material[]) material.dispose();
   });
-  return Math.round(count);
-}
-
-/** Parses STL (binary or text) or OBJ bytes into something to show. */
-function parseModel(type: string, bytes: ArrayBuffer, material: MeshStandardMaterial): Object3D {
-  if (type === 'stl') {
-    const geometry = new STLLoader().parse(bytes);
-    geometry.computeVertexNormals();
-    return new Mesh(geometry, material);
-  }
-  const group: Group = new OBJLoader().parse(new TextDecoder().decode(bytes));
-  group.traverse((child) => {
-    if ((child as Mesh).isMesh) (child as Mesh).material = material;
-  });
-  return group;
 }
 
 /**
- * An interactive view of a 3D model: orbit with the mouse or touch, zoom with the wheel, fit to view. The bytes come
- * from the host's own address (the file cache), so a model seen once works offline.
+ * An interactive view of a 3D model: right way up, in millimetres, standing on a print bed's grid (10 mm cells; see
+ * bedGrid); orbit with the mouse or touch, zoom with the wheel, fit to view. The bytes come from the
+ * host's own address (the file cache), so a model seen once works offline. Throws UnreadableModelError for a file
+ * that cannot be read, before anything is drawn; `signal` stops the reading (the view was closed).
  */
-export function showModel(canvas: HTMLCanvasElement, type: string, bytes: ArrayBuffer, dark: boolean): ModelScene {
+export async function showModel(canvas: HTMLCanvasElement, type: string, bytes: ArrayBuffer, dark: boolean, signal?: AbortSignal): Promise<ModelScene> {
+  const material = new MeshStandardMaterial({ color: 0x7aa7ff, roughness: 0.6, metalness: 0.1 });
+  let parsed: ParsedModel;
+  try {
+    parsed = await parseModel(type, bytes, material, dark ? 0x8fb8ff : 0x2f6fd6, signal);
+  } catch (error) {
+    material.dispose();
+    throw error;
+  }
+  const model = parsed.object;
+
   const renderer = new WebGLRenderer({ canvas, antialias: true });
   renderer.setPixelRatio(Math.min(2, globalThis.devicePixelRatio || 1));
   const scene = new Scene();
@@ -50,8 +54,9 @@ export function showModel(canvas: HTMLCanvasElement, type: string, bytes: ArrayB
   const sun = new DirectionalLight(0xffffff, 1.2);
   sun.position.set(1, 2, 3);
   scene.add(sun);
-  const material = new MeshStandardMaterial({ color: 0x7aa7ff, roughness: 0.6, metalness: 0.1 });
-  const model = parseModel(type, bytes, material);
+  const grid = bedGrid(parsed.size.width, parsed.size.depth);
+  const bed = new GridHelper(grid.size, grid.divisions, dark ? 0x6b7380 : 0x8a94a3, dark ? 0x3a414b : 0xc8ced6);
+  scene.add(bed);
   scene.add(model);
 
   const camera = new PerspectiveCamera(45, 1, 0.01, 100_000);
@@ -88,13 +93,22 @@ export function showModel(canvas: HTMLCanvasElement, type: string, bytes: ArrayB
   loop();
 
   return {
-    triangles: triangleCount(model),
+    triangles: parsed.triangles,
+    size: parsed.size,
+    layers: parsed.layers.map((layer) => ({ z: layer.z })),
+    showLayersUpTo(layer: number) {
+      const shown = clampLayer(layer, parsed.layers.length);
+      parsed.layers.forEach((each, index) => {
+        each.object.visible = index < shown;
+      });
+    },
     fit,
     dispose() {
       cancelAnimationFrame(frame);
       observer.disconnect();
       controls.dispose();
-      model.traverse((child) => (child as Mesh).geometry?.dispose());
+      disposeObject(model);
+      bed.dispose();
       material.dispose();
       renderer.dispose();
     },
