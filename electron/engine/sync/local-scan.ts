@@ -135,6 +135,9 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
   const missing = new Map<string, BaseFile>();
   const heldSynced = new Set<string>();
   const scanned: string[] = [];
+  const rulesOfFolder = new Map<string, HoldRules>();
+  /** Files held back, by inode: a synced file renamed to a name never sent is not taken for deleted. */
+  const heldInodes = new Set<string>();
   for (const { folder, designId } of toScan) {
     const badNames: BadlyNamedEntry[] = [];
     const entries = (await readFolder(join(rootPath, folder), badNames)) ?? [];
@@ -147,6 +150,7 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
     }
     scanned.push(folder);
     const rules: HoldRules = { root: rootIgnore.compiled, folder: folderIgnore?.compiled ?? null, builtIn };
+    rulesOfFolder.set(folder, rules);
     for (const bad of badNames) reportBadName(ctx, folder, bad);
     const bases = new Map(ctx.base.inFolder(folder).map((b) => [b.path, b]));
     for (const entry of entries) {
@@ -157,6 +161,7 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
       if (reason) {
         hold(entry.type === 'directory' ? `${path}/` : path, folder, entry.type === 'directory', reason, base !== null, entry.type === 'file' ? entry.size : null);
         if (base) heldSynced.add(path);
+        if (entry.type === 'file' && entry.inode) heldInodes.add(entry.inode);
         continue;
       }
       if (entry.type === 'directory') {
@@ -185,8 +190,11 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
       missing.set(path, base);
     }
   }
+  // A synced file renamed to a name that is never sent stays on the service as it was: no deletion is proposed.
+  for (const [path, base] of [...missing]) {
+    if (base.inode && heldInodes.has(base.inode)) missing.delete(path);
+  }
   summary.heldBack = held.length;
-  const heldPaths = new Set(held.map((entry) => entry.path));
 
   // 3. Only files that stopped changing go further (never a half-written file).
   const settled = await settle(ctx, candidates, options.settle ?? 'once', summary);
@@ -330,11 +338,18 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
 
   // A change waiting to be sent of a file that is never sent now: withdrawn, and said (the file stays as it is, here
   // and on the service).
+  // Asked of the rules of the item's folder, whether the file is still there or not (a rename to a name that became
+  // ignored, the file renamed again since) and whether it is its own name or its folder that is held back.
+  const rootRules: HoldRules = { root: rootIgnore.compiled, folder: null, builtIn };
   for (const [path, { pending }] of open) {
-    if (!pending || !heldPaths.has(path) || !['upload', 'replace', 'rename'].includes(pending.kind)) continue;
-    const entry = held.find((candidate) => candidate.path === path)!;
+    if (!pending || !['upload', 'replace', 'rename'].includes(pending.kind)) continue;
+    const folder = path.split('/')[0]!;
+    const rules = rulesOfFolder.get(folder) ?? (heldTop.has(folder) ? rootRules : null);
+    const reason = rules ? holdReason(path, rules) : null;
+    if (!reason) continue;
+    const onService = pending.kind !== 'upload' || heldSynced.has(path);
     const what = pending.kind === 'upload' ? 'upload' : pending.kind === 'replace' ? 'new version' : 'rename';
-    decisions.push({ type: 'cancel', id: pending.id, path, message: `${path} is never sent now (${holdReasonWords(entry.reason)}): its ${what} was cancelled.${entry.onService ? ' The file on the service stays as it is.' : ''}` });
+    decisions.push({ type: 'cancel', id: pending.id, path, message: `${path} is never sent now (${holdReasonWords(reason)}): its ${what} was cancelled.${onService ? ' The file on the service stays as it is.' : ''}` });
   }
 
   // The folder may have gone while it was read (moved, its disk unmounted): what it held is then not "deleted".
@@ -382,10 +397,12 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
 
   // 6. Apply, in one transaction: one durable commit (synchronous=FULL) instead of one per file.
   const events: SyncEvent[] = [];
+  // Immediate: the write lock is taken (or waited for) at once, so that another process's write (design-sync ignore
+  // add, the app) between its reads and writes cannot fail it half-way with "database is locked".
   ctx.db.transaction(() => {
     for (const decision of decisions) apply(decision);
     ctx.heldBack.replace(only ? [...scanned, ...heldTop] : 'all', held, holdKey);
-  })();
+  }).immediate();
   for (const event of events) ctx.emit(event);
   ctx.queue.markScanned(ctx.now());
   return done();
@@ -463,7 +480,9 @@ function refusalOf(name: string, head: Uint8Array): string | null {
 
 /** Synced files this new file may be, moved (same inode, or same size and content), same folder first. */
 function moveOptions(candidate: Candidate, sha1: string, consumed: Set<string>, index: () => BaseIndex): BaseFile[] {
-  const byInode = (index().byInode.get(candidate.entry.inode) ?? []).filter((b) => b.size === candidate.entry.size || b.sha1 === sha1);
+  // The same inode is the same file only with the same content: a file edited and then renamed is a new file (its
+  // edit would be lost if it were taken for a rename, which keeps the service's content).
+  const byInode = (index().byInode.get(candidate.entry.inode) ?? []).filter((b) => b.sha1 === sha1);
   const bySha = (index().bySha1.get(sha1) ?? []).filter((b) => b.size === candidate.entry.size);
   const options = [...byInode, ...bySha].filter((b) => b.path !== candidate.path && !consumed.has(b.path));
   return options.sort((a, b) => Number(b.folder === candidate.folder) - Number(a.folder === candidate.folder));

@@ -36,12 +36,17 @@ export class CliProcess {
   private killedByUs = false;
   /** stop() had to use SIGKILL: Ctrl-C did not end it in time. */
   stoppedHard = false;
+  readonly startedAt = Date.now();
+  endedAt: number | null = null;
 
   constructor(paths: FuzzPaths, args: string[]) {
     this.child = spawn(process.execPath, [CLI, '--profile', paths.profile, ...args], { cwd: REPO, env: childEnv(paths), stdio: ['ignore', 'pipe', 'pipe'] });
     this.child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
     this.child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
-    this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve({ code, signal })));
+    this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => {
+      this.endedAt = Date.now();
+      resolve({ code, signal });
+    }));
   }
 
   get running(): boolean {

@@ -1,13 +1,14 @@
 /**
  * The invariants of the sync fuzz test, checked once a run settled (faults lifted, a final `design-sync sync` pass):
  * nothing lost, nothing trashed without a real deletion on the service, no deletion proposed for a file the person
- * kept, nothing sent twice, no second design for one folder, and both sides the same apart from what waits for a
- * person. Each failure names the paths (and contents) involved.
+ * kept, nothing sent twice, no second design for one folder, no ignored file sent, none removed from the service for
+ * being ignored, and both sides the same apart from what waits for a person and what is never sent. Each failure
+ * names the paths (and contents) involved.
  */
 import type { QueueItem } from '../../../../electron/engine/queue/queue-item';
 import type { DesignFolder } from '../../../../electron/engine/sync-state/design-folders';
 import type { RemoteFile, TrashedFile } from './driver';
-import type { LocalFile, World } from './world';
+import { IgnoreRules, type LocalFile, type World } from './world';
 
 export interface Snapshot {
   local: LocalFile[];
@@ -22,6 +23,8 @@ export interface Snapshot {
   /** What the last final pass still did (it should find nothing to do). */
   restless: string[];
   status: { state: string; counts: Record<string, number> } | null;
+  /** The syncing processes, in the order they ran (Date.now() times), with the items those before them left running. */
+  processes: { startedAt: number; endedAt: number | null; leftRunning: Set<number> }[];
 }
 
 export interface Violation { invariant: string; details: string[] }
@@ -81,20 +84,55 @@ export function checkInvariants(world: World, snap: Snapshot): Violation[] {
     ...snap.designs.filter((design) => !folderOf.has(design.id)).map((design) => `the design "${design.name}" (#${design.id}) has no folder`),
   ]);
 
-  // 6. Both sides the same, apart from what waits for a person (listed in the queue as waiting for them).
+  // 6. Names never sent: no content the test wrote where it was held back (and never at a path sent since) is on the
+  // service, nor a name of the built-in list, at any moment the test looked (each ignore-file change) or at the end.
+  const sightings = new Map(world.sightings);
+  for (const file of allRemote) {
+    const what = `design #${file.designId} (${folderOf.get(file.designId) ?? 'no folder'}) holds ${file.name} (${file.kind} ${file.id}, ${short(file.sha1)})`;
+    const record = `${file.designId}:${file.kind}:${file.id}`;
+    const never = world.neverSendable.get(file.sha1);
+    if (never && !sightings.has(`${record}:${file.sha1}`)) sightings.set(`${record}:${file.sha1}`, `at the end: ${what}, a content written at #${never.step} to ${never.path}, held back then (${never.why}) and ever since`);
+    const builtIn = IgnoreRules.builtIn(file.name);
+    if (builtIn && !sightings.has(`${record}:${file.name}`)) sightings.set(`${record}:${file.name}`, `at the end: ${what}, a name of the built-in list (${IgnoreRules.words(builtIn)})`);
+  }
+  fail('no ignored file reaches the service', [...sightings.values()]);
+
+  // 7. A syncing process's first pass (before it sends anything) withdraws what waits to be sent of a path held back: no
+  // process that started while a path was held back sends a change of it, as long as it stays held back (an item a
+  // process before it left running, killed while sending, may finish).
+  const at = (time: number) => `+${((time - world.startedAt) / 1000).toFixed(1)} s`;
+  fail('a change waiting for a file held back is withdrawn', snap.items.flatMap((item) => {
+    if (item.state !== 'done' || !['upload', 'replace', 'rename'].includes(item.kind) || !item.path || item.startedAt === null) return [];
+    const sentAt = item.startedAt;
+    const sender = snap.processes.find((p) => p.startedAt <= sentAt && (p.endedAt === null || sentAt <= p.endedAt));
+    const slash = item.path.indexOf('/');
+    if (!sender || sender.leftRunning.has(item.id) || !world.ignore.heldThroughout(item.path.slice(0, slash), item.path.slice(slash + 1), sender.startedAt, sentAt)) return [];
+    return [`#${item.id} ${item.kind} ${item.path} was sent at ${at(sentAt)} by the syncing process started at ${at(sender.startedAt)}, though the path was held back all that time (${world.ignore.history.join('; ')})`];
+  }));
+
+  // 8. A file of the service held back here stays there: only the test removes it (deleted there, or its deletion
+  // confirmed after the test took the file away here), never sync because a pattern came to match it.
+  const onService = new Set(allRemote.map((f) => `${f.designId}:${f.kind}:${f.id}`));
+  fail('nothing leaves the service for being ignored', [...world.heldOnService.entries()]
+    .filter(([record]) => !onService.has(record) && !world.goneByTest.has(record))
+    .map(([record, held]) => `${held.path} (${record}) was held back here at #${held.step} (${held.why}) and is no longer on the service; the test neither deleted it there nor confirmed its deletion after taking it away`));
+
+  // 9. Both sides the same, apart from what waits for a person (listed in the queue as waiting for them) and what is
+  // never sent now (a file held back here; a file of the service under such a name; a whole folder held back).
   const waitsHere = new Map(snap.items.filter((i) => i.state === 'attention' && i.path && LOCAL_ONLY_WAITS.has(i.attention ?? '')).map((i) => [i.path!, i]));
   const waitsThere = new Set(snap.items.filter((i) => i.state === 'attention' && i.kind === 'delete-remote').map((i) => `${i.designId}:${i.fileKind}:${i.remoteId}`));
   const differences: string[] = [];
   for (const [designId, folder] of folderOf) {
     const remote = snap.remote.get(designId);
-    if (!remote) continue;
-    const localFiles = snap.local.filter((f) => f.folder === folder);
-    const onService = new Set(remote.map((f) => `${f.name}\u0000${f.sha1}`));
+    if (!remote || world.ignore.folderHeld(folder)) continue;
+    const sent = (name: string) => world.ignore.reason(folder, name) === null;
+    const localFiles = snap.local.filter((f) => f.folder === folder && sent(f.name));
+    const there = new Set(remote.map((f) => `${f.name}\u0000${f.sha1}`));
     const hereToo = new Set(localFiles.map((f) => `${f.name}\u0000${f.sha1}`));
     for (const file of localFiles) {
-      if (!onService.has(`${file.name}\u0000${file.sha1}`) && !waitsHere.has(file.path)) differences.push(`${file.path} (${short(file.sha1)}) is only in the folder, and nothing waits for the person about it`);
+      if (!there.has(`${file.name}\u0000${file.sha1}`) && !waitsHere.has(file.path)) differences.push(`${file.path} (${short(file.sha1)}) is only in the folder, and nothing waits for the person about it`);
     }
-    for (const file of remote) {
+    for (const file of remote.filter((f) => sent(f.name))) {
       if (!hereToo.has(`${file.name}\u0000${file.sha1}`) && !waitsThere.has(`${designId}:${file.kind}:${file.id}`)) differences.push(`${folder}/${file.name} (${file.kind} ${file.id}, ${short(file.sha1)}) is only on the service, and no deletion waits for the person`);
     }
   }

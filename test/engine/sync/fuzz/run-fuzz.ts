@@ -47,7 +47,9 @@ try {
       const result = await runSeed(service, seed, options);
       const warnings = result.warnings.map((w) => `  (warning) ${w}`);
       if (result.violations.length === 0) {
-        line = [`seed ${seed}: ok (${result.plan.steps.length} steps, ${(result.ms / 1000).toFixed(1)} s)`, ...warnings].join('\n');
+        const { written, onService, ignoreChanges } = result.neverSent;
+        const neverSent = `never sent: ${written} contents held back since written, ${onService} files of the service held back here, ${ignoreChanges} ignore-file changes`;
+        line = [`seed ${seed}: ok (${result.plan.steps.length} steps, ${(result.ms / 1000).toFixed(1)} s; ${neverSent})`, ...warnings].join('\n');
       } else {
         failed.push(seed);
         line = [
@@ -56,6 +58,7 @@ try {
           ...warnings,
           '  steps:',
           ...result.plan.designs.map((d) => `    #0 service: design "${d.name}" with ${d.files.map((f) => f.name).join(', ') || 'no files'}`),
+          ...(result.plan.ignoreFile.length > 0 ? [`    #0 .designsyncignore: ${result.plan.ignoreFile.join(', ')}`] : []),
           ...result.plan.steps.map((step, i) => `    #${i + 1} ${describeStep(step)}`),
           '  what they did:',
           ...result.log.map((entry) => `    ${entry}`),

@@ -5,12 +5,13 @@
  * are checked. The plan is the seed's; the timing of the engine against the steps is not, so a failing seed may
  * need a few runs to fail again.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestService } from '../../../support/local-service';
 import { runCliCapturing } from '../../../support/cli';
 import { act, type ActionContext } from './actions';
+import { IGNORE_FILE, parseIgnoreText } from '../../../../electron/engine/sync/ignore/never-sent-rules';
 import { CliProcess, Faults, readSyncState, readTrash, ServiceSide, sleep, type FuzzPaths } from './driver';
 import { checkInvariants, oddities, type Snapshot, type Violation } from './invariants';
 import { describeStep, planRun, type Plan, type PlanOptions } from './steps';
@@ -24,7 +25,11 @@ export interface RunOptions extends PlanOptions {
 }
 
 /** `warnings`: odd things seen that break none of the invariants (printed, not failing the run). */
-export interface RunResult { seed: number; plan: Plan; violations: Violation[]; warnings: string[]; log: string[]; ms: number; dir: string | null }
+export interface RunResult {
+  seed: number; plan: Plan; violations: Violation[]; warnings: string[]; log: string[]; ms: number; dir: string | null;
+  /** What the run did with names never sent: contents written held back, files of the service seen held back, ignore-file changes. */
+  neverSent: { written: number; onService: number; ignoreChanges: number };
+}
 
 // The service is looked at every second, so that its changes are brought in while local ones happen (live sync).
 const WATCH = (root: string) => ['sync', root, '--watch', '--settle-ms', '50', '--poll-seconds', '1', '--accept-content-policy'];
@@ -45,6 +50,15 @@ export async function runSeed(service: TestService, seed: number, options: RunOp
     faults: new Faults(service.url, (text) => world.note(0, text)),
   };
   const processes: CliProcess[] = [];
+  // For each process: the items the ones before it left running (killed while sending), which it may let finish.
+  const leftRunning = new Map<CliProcess, Set<number>>();
+  const spawnCli = (args: string[]) => {
+    const running = new Set((readSyncState(paths.profile)?.items ?? []).filter((item) => item.state === 'running').map((item) => item.id));
+    const child = new CliProcess(paths, args);
+    leftRunning.set(child, running);
+    processes.push(child);
+    return child;
+  };
   const problems: string[] = [];
   const warnings: string[] = [];
   let engine: CliProcess | null = null;
@@ -53,8 +67,7 @@ export async function runSeed(service: TestService, seed: number, options: RunOp
     options.onStep?.(`seed ${seed} #${index} ${text}`);
   };
   const startEngine = () => {
-    engine = new CliProcess(paths, WATCH(paths.root));
-    processes.push(engine);
+    engine = spawnCli(WATCH(paths.root));
     return engine;
   };
   const stopEngine = async (index: number) => {
@@ -68,6 +81,11 @@ export async function runSeed(service: TestService, seed: number, options: RunOp
   const login = await runCliCapturing(paths.profile, ['--service', service.url, 'login', '--with-token'], token);
   if (login.code !== 0) throw new Error(`login failed: ${login.err}`);
   for (const design of plan.designs) say(0, (await act(ctx, 0, { do: 'remote-design', name: design.name, files: design.files })) ?? '');
+  if (plan.ignoreFile.length > 0) {
+    writeFileSync(join(paths.root, IGNORE_FILE), plan.ignoreFile.map((line) => `${line}\n`).join(''));
+    world.ignore.set(null, plan.ignoreFile, 0);
+    say(0, `${IGNORE_FILE} holds ${plan.ignoreFile.join(', ')}`);
+  }
 
   for (const [i, step] of plan.steps.entries()) {
     const index = i + 1;
@@ -125,8 +143,7 @@ export async function runSeed(service: TestService, seed: number, options: RunOp
   }
   const restless: string[] = [];
   for (const pass of [1, 2]) {
-    const final = new CliProcess(paths, FINAL(paths.root));
-    processes.push(final);
+    const final = spawnCli(FINAL(paths.root));
     const timer = setTimeout(() => void final.kill(), 120_000);
     const exit = await final.exited;
     clearTimeout(timer);
@@ -137,10 +154,19 @@ export async function runSeed(service: TestService, seed: number, options: RunOp
     if (pass === 2) restless.push(...leftoverWork(final.output));
   }
 
+  // The ignore files are the test's alone: as it last wrote them.
+  for (const folder of [null, ...ctx.local.folders()]) {
+    const path = join(paths.root, folder ?? '', IGNORE_FILE);
+    const onDisk = existsSync(path) ? parseIgnoreText(readFileSync(path, 'utf8')).lines.map((l) => l.pattern) : [];
+    if (onDisk.join('\n') !== world.ignore.lines(folder).join('\n')) {
+      warnings.push(`${folder ? `${folder}/` : ''}${IGNORE_FILE} holds ${onDisk.join(', ') || 'nothing'}, not what the test last wrote (${world.ignore.lines(folder).join(', ') || 'nothing'})`);
+    }
+  }
   const snap: Snapshot = {
-    local: ctx.local.all(), topFolders: ctx.local.folders(),
+    local: ctx.local.all(true), topFolders: ctx.local.folders(),
     designs: (await ctx.service.designs()).map((d) => ({ id: d.id, name: d.name })), remote: new Map(),
     folders: [], items: [], trash: readTrash(paths), processProblems: problems, restless, status: null,
+    processes: processes.map((p) => ({ startedAt: p.startedAt, endedAt: p.endedAt, leftRunning: leftRunning.get(p)! })),
   };
   for (const design of snap.designs) snap.remote.set(design.id, await ctx.service.files(design.id));
   const state = readSyncState(paths.profile);
@@ -153,7 +179,8 @@ export async function runSeed(service: TestService, seed: number, options: RunOp
   const keep = (violations.length > 0 || warnings.length > 0) && options.keepFailed === true;
   if (keep) writeFileSync(join(dir, 'processes.log'), processes.map((p, n) => `=== process ${n + 1}\n${p.output}`).join('\n'));
   else rmSync(dir, { recursive: true, force: true });
-  return { seed, plan, violations, warnings, log: world.log, ms: Date.now() - started, dir: keep ? dir : null };
+  const neverSent = { written: world.neverSendable.size, onService: world.heldOnService.size, ignoreChanges: world.ignore.history.length };
+  return { seed, plan, violations, warnings, log: world.log, ms: Date.now() - started, dir: keep ? dir : null, neverSent };
 }
 
 /**

@@ -41,12 +41,33 @@ export type Step =
   | { do: 'remote-design'; name: string; files: FileSpec[] }
   | { do: 'fault'; rule: FaultRule }
   | { do: 'clear-faults' }
-  | { do: 'confirm'; what: 'delete' | 'design'; via: 'cli' | 'api'; pick: number | 'all' };
+  | { do: 'confirm'; what: 'delete' | 'design'; via: 'cli' | 'api'; pick: number | 'all' }
+  | { do: 'ignored-file'; folder: number; pick: number; byPattern: boolean; form: number; n: number; size: number; content: number }
+  | { do: 'edit-ignored'; folder: number; pick: number; size: number; content: number }
+  | { do: 'ignore-edit'; scope: 'root' | 'folder'; folder: number; pattern: string; via: IgnoreEditVia; target: number | null };
+
+/**
+ * How the test changes an ignore file: 'file' writes it in place, 'rename' writes a file beside it and renames it
+ * into place (as most editors save), 'cli' runs `design-sync ignore add|remove` (the engine's saveIgnoreFile).
+ */
+export type IgnoreEditVia = 'file' | 'rename' | 'cli';
+
+/**
+ * The patterns the ignore-file steps add and remove, chosen to meet names the plan makes: `*.scad` and `f*3.*` hold
+ * back files of the plan (synced ones too), `r*.txt` files renamed here, `w*` files renamed on the service,
+ * `my idea *[05]/` whole new folders, `!f*1.scad` lets some .scad files through again; `*.autosave`, `*.bak2` and
+ * `draft-*` only names the ignored-file steps make.
+ */
+export const IGNORE_POOL = ['*.autosave', '*.bak2', 'draft-*', '*.scad', 'f*3.*', 'r*.txt', 'w*', 'my idea *[05]/', '!f*1.scad'] as const;
+/** The share of a plan's steps (before each step but a kill -9) that are about names never sent. */
+const IGNORE_SHARE = 0.25;
 
 export interface Plan {
   seed: number;
   /** The user's designs on the service before the first sync, with their files. */
   designs: { name: string; files: FileSpec[] }[];
+  /** The lines of the sync folder's .designsyncignore before the first sync (none: no file). */
+  ignoreFile: string[];
   steps: Step[];
 }
 
@@ -147,7 +168,41 @@ export function planRun(seed: number, options: PlanOptions): Plan {
     if (step.do === 'start') running = true;
     if (step.do === 'stop' || step.do === 'kill') running = false;
   }
-  return { seed, designs, steps };
+  const { ignoreFile, withIgnored } = addIgnoreSteps(seed, steps);
+  return { seed, designs, ignoreFile, steps: withIgnored };
+}
+
+/**
+ * The steps about names never sent, drawn from a stream of their own (the seed's other steps stay what they were
+ * without them) and put between the others: files with names the built-in list or the ignore file holds back,
+ * created or changed, and patterns added to or removed from an ignore file. Never right before a kill -9, whose
+ * moment is the step before it.
+ */
+function addIgnoreSteps(seed: number, steps: readonly Step[]): { ignoreFile: string[]; withIgnored: Step[] } {
+  const random = seededRandom((seed ^ 0x5f3759df) >>> 0);
+  const int = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
+  const chance = (p: number) => random() < p;
+  const oneOf = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+  let n = 0;
+  // Contents of their own: far from the numbers of the other stream.
+  let contents = 1_000_000;
+  const ignoreFile = chance(0.3) ? [...new Set([oneOf(IGNORE_POOL), oneOf(IGNORE_POOL)])] : [];
+  const ignoreStep = (): Step => {
+    const roll = random();
+    if (roll < 0.4) return { do: 'ignored-file', folder: random(), pick: random(), byPattern: chance(0.5), form: random(), n: ++n, size: int(1, 4_000), content: ++contents };
+    if (roll < 0.55) return { do: 'edit-ignored', folder: random(), pick: random(), size: int(1, 6_000), content: ++contents };
+    const scope = chance(0.2) ? 'folder' : 'root';
+    const via: IgnoreEditVia = scope === 'root' && chance(0.3) ? 'cli' : chance(0.5) ? 'file' : 'rename';
+    // In two of five, a pattern that holds back a change waiting to be sent, when one does (`target` picks it).
+    const target = chance(0.4) ? random() : null;
+    return { do: 'ignore-edit', scope, folder: random(), pattern: oneOf(IGNORE_POOL.filter((p) => scope === 'root' || !p.endsWith('/'))), via, target };
+  };
+  const withIgnored: Step[] = [];
+  for (const step of steps) {
+    if (step.do !== 'kill' && chance(IGNORE_SHARE)) withIgnored.push(ignoreStep());
+    withIgnored.push(step);
+  }
+  return { ignoreFile, withIgnored };
 }
 
 const fraction = (x: number) => x.toFixed(2);
@@ -173,6 +228,9 @@ export function describeStep(step: Step): string {
     case 'remote-design': return `service: new design "${step.name}" with ${filesText(step.files)}`;
     case 'fault': return `fault ${JSON.stringify(step.rule)}`;
     case 'confirm': return `confirm ${step.pick === 'all' ? 'every' : `the one@${fraction(step.pick)}`} ${step.what === 'delete' ? 'deletion' : 'new design'} via ${step.via}`;
+    case 'ignored-file': return `add or change a file of folder@${fraction(step.folder)} named ${step.byPattern ? 'for the ignore file' : 'for the built-in list'} (form@${fraction(step.form)}, after file@${fraction(step.pick)}, ${step.size} B)`;
+    case 'edit-ignored': return `edit the never-sent file@${fraction(step.pick)} of folder@${fraction(step.folder)} (${step.size} B)`;
+    case 'ignore-edit': return `${step.target === null ? '' : `add the pattern@${fraction(step.target)} that holds back a change waiting to be sent, else `}add or remove "${step.pattern}" in the .designsyncignore of ${step.scope === 'root' ? 'the sync folder' : `folder@${fraction(step.folder)}`} (${step.via})`;
     default: return step.do;
   }
 }

@@ -1,6 +1,7 @@
 /**
  * The short form of the sync fuzz test (the long form: `npm run test:sync-fuzz -- --runs N`, see run-fuzz.ts).
- * A few fixed seeds, each a plan of 16 steps against the real CLI in a child process, with at most two kill -9.
+ * A few fixed seeds, each a plan of 16 steps against the real CLI in a child process, with at most two kill -9, and
+ * between them 2 to 6 steps about names never sent (drawn from a stream of their own: the 16 are what they were).
  * These seeds were kept because their plans hold the interleavings that broke sync before the fix of issue 15 (files
  * put in a folder while sync was not running, listings delayed by the service, then sync started; kill -9 while
  * the first sync made the design folders): on that code (58ffbe9) each failed "no file trashed without a real
@@ -32,6 +33,7 @@ describe('sync under random local and remote changes, faults and kill -9', () =>
     const report = [
       formatViolations(seed, result.violations),
       'steps:',
+      ...(result.plan.ignoreFile.length > 0 ? [`  #0 .designsyncignore: ${result.plan.ignoreFile.join(', ')}`] : []),
       ...result.plan.steps.map((step, i) => `  #${i + 1} ${describeStep(step)}`),
       'what they did:',
       ...result.log.map((line) => `  ${line}`),
