@@ -136,8 +136,6 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
   const heldSynced = new Set<string>();
   const scanned: string[] = [];
   const rulesOfFolder = new Map<string, HoldRules>();
-  /** Files held back, by inode: a synced file renamed to a name never sent is not taken for deleted. */
-  const heldInodes = new Set<string>();
   for (const { folder, designId } of toScan) {
     const badNames: BadlyNamedEntry[] = [];
     const entries = (await readFolder(join(rootPath, folder), badNames)) ?? [];
@@ -161,7 +159,6 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
       if (reason) {
         hold(entry.type === 'directory' ? `${path}/` : path, folder, entry.type === 'directory', reason, base !== null, entry.type === 'file' ? entry.size : null);
         if (base) heldSynced.add(path);
-        if (entry.type === 'file' && entry.inode) heldInodes.add(entry.inode);
         continue;
       }
       if (entry.type === 'directory') {
@@ -189,10 +186,6 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
       if (holdReason(path, rules)) continue;
       missing.set(path, base);
     }
-  }
-  // A synced file renamed to a name that is never sent stays on the service as it was: no deletion is proposed.
-  for (const [path, base] of [...missing]) {
-    if (base.inode && heldInodes.has(base.inode)) missing.delete(path);
   }
   summary.heldBack = held.length;
 
