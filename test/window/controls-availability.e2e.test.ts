@@ -8,10 +8,13 @@ import { clientFor } from '../engine/sync/sync-fixtures';
 import { until } from '../support/until';
 import { ownAction } from './own-design-menu';
 import { openWindow, type WindowFixture } from './window-fixture';
+import { showView } from './views';
+import { StoppableService } from './stoppable-service';
 
 let app: WindowFixture;
 let page: Page;
 const rootParent = tempDir('window-controls-root');
+const service = new StoppableService();
 const row = (name: string) => page.getByTestId('own-design').filter({ has: page.getByRole('link', { name, exact: true }) });
 const ROW_BUTTONS = ['Edit', 'Publish…', 'Delete…'] as const;
 
@@ -22,38 +25,61 @@ async function descriptionOf(control: Locator): Promise<string> {
   return texts.join(' ').trim();
 }
 
-async function myDesigns(): Promise<void> {
+/** My designs, drawn anew, once the row of `name` shows. */
+async function myDesigns(name: string): Promise<void> {
+  await showView(page, app.host.origin, '#/');
   await page.getByRole('link', { name: 'My designs' }).click();
-  await row('Hinge').waitFor();
+  await row(name).waitFor();
+}
+
+/** The maker signed in (again, with a token given by hand as `login --with-token` does, after a test signed out). */
+async function signedIn(): Promise<void> {
+  await service.answering();
+  if (app.engine.session.state.status !== 'signed-in') await app.engine.session.signInWithToken(app.service.url, app.makerToken);
+  await page.locator('.topbar .account').getByRole('button', { name: 'Sign out' }).waitFor();
 }
 
 describe.skipIf(chromiumSkipReason !== undefined)('the window\'s controls say why they are off, in Chromium', () => {
+  // Each test works on a design of its own, and first puts the service and the sign-in as it needs them.
   beforeAll(async () => {
+    const ids: number[] = [];
     app = await openWindow(async (service, makerToken) => {
-      await clientFor(service.url, makerToken).createDesign({ name: 'Hinge', excerpt: 'A draft hinge', license: 'cc0' });
-    });
+      for (const name of ['Hinge', 'Latch', 'Hasp', 'Pivot', 'Knob']) {
+        ids.push((await clientFor(service.url, makerToken).createDesign({ name, excerpt: `A draft ${name.toLowerCase()}`, license: 'cc0' })).id);
+      }
+    }, { serviceDataDir: service.dataDir });
     page = app.page;
+    service.of(app);
     await app.engine.chooseSyncFolder(join(rootParent, 'Designs'));
     app.engine.acceptContentPolicy();
     await app.engine.startBackground();
-    await myDesigns();
+    // Each design has its folder (where files added to it go) before a test reads its row.
+    await until('the designs\' folders', () => ids.every((id) => app.engine.syncParts().sync.folders.ofDesign(id) !== null), 20_000);
   }, 90_000);
 
   afterAll(async () => {
     await app?.close();
+    await service.close();
     rmSync(rootParent, { recursive: true, force: true });
   });
 
   it('signed in with the service answering, offers every action of a design and says nothing against them', async () => {
+    await signedIn();
+    await myDesigns('Hinge');
+    // The window hears of the service and the sign-in as events: the controls follow them.
+    await until('the actions offered', async () => await page.getByRole('button', { name: 'New design' }).isEnabled());
     for (const name of ROW_BUTTONS) expect(await (await ownAction(row('Hinge'), name)).isEnabled()).toBe(true);
     await page.keyboard.press('Escape');
     expect(await page.getByRole('button', { name: 'New design' }).isEnabled()).toBe(true);
     expect(await row('Hinge').getByTestId('action-reason').count()).toBe(0);
+    expect(app.cspViolations).toEqual([]);
   });
 
   it('says a refused Summary with the label the window shows: "Summary can\'t be blank", never the service\'s field name', async () => {
-    await (await ownAction(row('Hinge'), 'Edit')).click();
-    const form = page.getByRole('form', { name: /Edit “Hinge”/ });
+    await signedIn();
+    await myDesigns('Latch');
+    await (await ownAction(row('Latch'), 'Edit')).click();
+    const form = page.getByRole('form', { name: /Edit “Latch”/ });
     await form.getByLabel('Summary').fill('');
     await form.getByRole('button', { name: 'Save changes' }).click();
     await form.getByText("Summary can't be blank").waitFor();
@@ -72,43 +98,52 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s controls say wh
     expect(await proposal.getByLabel('Summary').getAttribute('aria-invalid')).toBe('true');
     await page.getByTestId('waiting-item').filter({ hasText: 'Shelf' }).getByRole('button', { name: 'Not a design' }).click();
     await proposal.waitFor({ state: 'detached' });
-    await myDesigns();
+    expect(app.cspViolations).toEqual([]);
   });
 
   it('with the service stopped: publishing, deleting and creating are off because it cannot be reached; an edit is offered and waits', async () => {
-    await app.service.stop();
-    // The window learns it from the engine (an edit that could not be sent, or the engine's own probe).
-    await (await ownAction(row('Hinge'), 'Edit')).click();
-    const form = page.getByRole('form', { name: /Edit “Hinge”/ });
-    await form.getByLabel('Name').fill('Hinge offline');
+    await signedIn();
+    await myDesigns('Hasp');
+    await service.stopped();
+    // The window learns it from the engine (its own probe, or an edit that could not be sent).
+    await (await ownAction(row('Hasp'), 'Edit')).click();
+    const form = page.getByRole('form', { name: /Edit “Hasp”/ });
+    await form.getByLabel('Name').fill('Hasp offline');
     await form.getByRole('button', { name: 'Save changes' }).click();
-    await row('Hinge offline').getByTestId('own-note').filter({ hasText: /when the service is back/ }).waitFor();
+    await row('Hasp offline').getByTestId('own-note').filter({ hasText: /when the service is back/ }).waitFor();
 
-    const publish = await ownAction(row('Hinge offline'), 'Publish…');
-    const remove = await ownAction(row('Hinge offline'), 'Delete…');
+    const publish = await ownAction(row('Hasp offline'), 'Publish…');
+    const remove = await ownAction(row('Hasp offline'), 'Delete…');
     await until('Publish… turned off', async () => await publish.isDisabled());
     expect(await remove.isDisabled()).toBe(true);
     for (const control of [publish, remove]) expect(await descriptionOf(control)).toMatch(/Publishing and deleting need the service, which cannot be reached now\./);
-    const reason = row('Hinge offline').getByTestId('action-reason');
+    const reason = row('Hasp offline').getByTestId('action-reason');
     expect(await reason.isVisible()).toBe(true);
     expect(await reason.textContent()).toContain('Edits are saved here and sent when the service is back.');
 
-    const edit = await ownAction(row('Hinge offline'), 'Edit');
+    const edit = await ownAction(row('Hasp offline'), 'Edit');
     expect(await edit.isEnabled()).toBe(true);
     await edit.click();
-    const again = page.getByRole('form', { name: /Edit “Hinge offline”/ });
+    const again = page.getByRole('form', { name: /Edit “Hasp offline”/ });
     expect(await descriptionOf(again.getByRole('button', { name: 'Save changes' }))).toBe('Saved here; sent when the service is back.');
     await again.getByRole('button', { name: 'Cancel' }).click();
 
     const create = page.getByRole('button', { name: 'New design' });
     expect(await create.isDisabled()).toBe(true);
     expect(await descriptionOf(create)).toBe('Creating a design needs the service, which cannot be reached now.');
+    expect(app.cspViolations).toEqual([]);
   });
 
   it('with the service stopped: files can still be added and say they wait; Sync now is off; a new folder can be confirmed and waits', async () => {
-    const add = row('Hinge offline').getByRole('button', { name: 'Add files…' });
+    await signedIn();
+    await myDesigns('Pivot');
+    await service.stopped();
+    const add = row('Pivot').getByRole('button', { name: 'Add files…' });
+    const waits = 'Files added now go into the design\'s folder and are uploaded when the service is back.';
+    // The window hears of it as an event: the control follows it.
+    await until('Add files… saying the files wait', async () => (await descriptionOf(add)) === waits);
     expect(await add.isEnabled()).toBe(true);
-    expect(await descriptionOf(add)).toBe('Files added now go into the design\'s folder and are uploaded when the service is back.');
+    expect(await descriptionOf(add)).toBe(waits);
 
     mkdirSync(join(rootParent, 'Designs', 'Bracket'));
     writeFileSync(join(rootParent, 'Designs', 'Bracket', 'bracket.stl'), 'solid bracket\nendsolid bracket\n');
@@ -130,14 +165,17 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s controls say wh
     expect(await page.locator('.sync-view [role="alert"]').count()).toBe(0);
 
     await page.getByRole('link', { name: 'My designs' }).click();
-    await row('Hinge offline').waitFor();
+    await row('Pivot').waitFor();
+    expect(app.cspViolations).toEqual([]);
   });
 
   it('signed out: no row offers Edit, Publish… or Delete…, and each says to sign in', async () => {
+    await signedIn();
+    await myDesigns('Knob');
     await page.locator('.topbar .account').getByRole('button', { name: 'Sign out' }).click();
     await page.locator('.topbar .account').getByRole('button', { name: 'Sign in' }).waitFor();
     const rows = page.getByTestId('own-design');
-    await until('the rows turned off', async () => await (await ownAction(row('Hinge offline'), 'Edit')).isDisabled());
+    await until('the rows turned off', async () => await (await ownAction(row('Knob'), 'Edit')).isDisabled());
     await page.keyboard.press('Escape');
     expect(await rows.count()).toBeGreaterThan(0);
     for (const own of await rows.all()) {
@@ -151,7 +189,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s controls say wh
       await page.keyboard.press('Escape');
     }
     expect(await descriptionOf(page.getByRole('button', { name: 'New design' }))).toBe('Sign in to create a design.');
-    const add = row('Hinge offline').getByRole('button', { name: 'Add files…' });
+    const add = row('Knob').getByRole('button', { name: 'Add files…' });
     expect(await add.isDisabled()).toBe(true);
     expect(await descriptionOf(add)).toBe('Sign in to add files.');
 

@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { chromiumSkipReason } from '../support/chromium';
 import { clientFor } from '../engine/sync/sync-fixtures';
 import { openWindow, type PageGlobals, type WindowFixture } from './window-fixture';
+import { loadWindow, showView } from './views';
+import { StoppableService } from './stoppable-service';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures');
 
@@ -23,7 +25,25 @@ const HOSTILE = [
 
 let app: WindowFixture;
 let page: Page;
-let gearId: number;
+const service = new StoppableService();
+/** The designs by name: alice's Gear, whose page most tests read; bob's Cog and Bolt, whose models one test each views in 3D. */
+const ids = new Map<string, number>();
+const gearId = () => ids.get('Gear')!;
+
+/** Gear's page, drawn anew. */
+async function onGear(): Promise<void> {
+  await showView(page, app.host.origin, `#/designs/${gearId()}`);
+  await page.getByRole('heading', { name: 'Gear', level: 2 }).waitFor();
+}
+
+/** Views the model of `name` in 3D (the window keeps a copy of a model once seen) and gives the 3D view. */
+async function viewInThreeD(name: string) {
+  await page.goto(`${app.host.origin}/#/designs/${ids.get(name)}`);
+  await page.getByRole('button', { name: `View ${name} (STL) in 3D` }).click();
+  const preview = page.getByRole('region', { name: `3D view of ${name} (STL)` });
+  await preview.locator('canvas[data-loaded="true"]').waitFor({ timeout: 15_000 });
+  return preview;
+}
 
 describe.skipIf(chromiumSkipReason !== undefined)('the window\'s design view in Chromium', () => {
   beforeAll(async () => {
@@ -35,38 +55,59 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s design view in 
       // Named as the service names documents: a label, not a file name. Its type comes from its file.
       await alice.uploadDocument(gear.id, { path: join(FIXTURES, 'models', 'cube.stl') }, { name: 'Gear (STL)' });
       await alice.publishDesign(gear.id);
-      gearId = gear.id;
-    });
+      ids.set('Gear', gear.id);
+      // Another author's: alice's designs are Gear alone.
+      const bob = clientFor(service.url, service.addUser('bob').token);
+      for (const name of ['Cog', 'Bolt']) {
+        const design = await bob.createDesign({ name, excerpt: `A ${name.toLowerCase()}`, license: 'ccbysa' });
+        await bob.uploadDocument(design.id, { path: join(FIXTURES, 'models', 'cube.stl') }, { name: `${name} (STL)` });
+        await bob.publishDesign(design.id);
+        ids.set(name, design.id);
+      }
+    }, { serviceDataDir: service.dataDir });
     page = app.page;
+    service.of(app);
     // A desktop window's size, as people use it (and as the README's screenshots are taken: npm run screenshots).
     await page.setViewportSize({ width: 1400, height: 900 });
-    await page.getByRole('link', { name: 'Gear' }).click();
-    await page.getByRole('heading', { name: 'Gear', level: 2 }).waitFor();
   }, 90_000);
 
-  afterAll(() => app?.close());
+  afterAll(async () => {
+    await app?.close();
+    await service.close();
+  });
+
+  // The service answers at each test's start (two stop it).
+  beforeEach(() => service.answering());
 
   it('opens from its card, with the author, the license and what it means, and the attribution naming the author', async () => {
-    expect(page.url()).toBe(`${app.host.origin}/#/designs/${gearId}`);
+    await loadWindow(page, app.host.origin);
+    await page.getByRole('link', { name: 'Gear' }).click();
+    await page.getByRole('heading', { name: 'Gear', level: 2 }).waitFor();
+    expect(page.url()).toBe(`${app.host.origin}/#/designs/${gearId()}`);
     expect(await page.locator('.design-author strong').textContent()).toBe('alice');
     expect(await page.locator('.design-license').textContent()).toContain('Creative Commons Attribution-ShareAlike: Commercial use allowed, attribution, share-alike.');
     expect(await page.getByTestId('attribution').textContent()).toBe('“Gear” by alice, licensed Creative Commons Attribution-ShareAlike');
   });
 
   it('shows its images from the file cache and lists its files with type and size, never linking to them', async () => {
+    await onGear();
     await page.waitForFunction(() => Array.from((globalThis as unknown as PageGlobals).document.querySelectorAll('img.gallery-main')).some((img) => (img.naturalWidth ?? 0) > 0));
     expect(await page.locator('.gallery-thumbs button').count()).toBe(2);
     const row = page.locator('.design-documents tbody tr');
     expect(await row.locator('td').allTextContents()).toEqual([
       'Gear (STL)', '3D model (STL)', expect.stringMatching(/^\d+(\.\d)? (B|KB)$/), 'Not kept offline', 'View Gear (STL) in 3D',
-      // Not kept offline yet: nothing to hand to a slicer; why is said once, under the table.
+      // Not kept offline yet: nothing to hand to a slicer.
       '',
     ]);
-    expect(await page.locator('.design-documents').getByText('view it in 3D', { exact: false }).count()).toBeGreaterThan(0);
+    // And why, once under the table, which describes the file's offline state.
+    const note = page.getByTestId('offline-note');
+    expect(await note.textContent()).toBe('A model file is kept offline once you view it in 3D: then it opens in your slicer, without the service.');
+    expect(await row.locator('td.document-offline').getAttribute('aria-describedby')).toBe(await note.getAttribute('id'));
     expect(await page.locator('.design-documents a').count()).toBe(0);
   });
 
   it('shows the service\'s HTML inert: no script ran, no handler, no remote content, no javascript: link', async () => {
+    await onGear();
     const description = page.locator('.design-description');
     expect(await description.textContent()).toContain('Twenty teeth, module 1.');
     expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).pwned)).toBeUndefined();
@@ -82,6 +123,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s design view in 
   });
 
   it('copies exactly the attribution line, and says so', async () => {
+    await onGear();
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.host.origin });
     await page.getByRole('button', { name: 'Copy attribution' }).click();
     await page.getByTestId('copy-attribution-status').getByText('Copied.').waitFor();
@@ -90,6 +132,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s design view in 
   });
 
   it('offers more by this author: the author\'s view', async () => {
+    await onGear();
     await page.getByRole('link', { name: 'More by this author' }).click();
     await page.getByRole('heading', { name: 'alice', level: 2 }).waitFor();
     expect(page.url()).toMatch(/#\/authors\/\d+$/);
@@ -98,6 +141,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s design view in 
   });
 
   it('links to the author\'s view: who they are and their designs, from the users endpoints', async () => {
+    await onGear();
     await page.locator('.design-author a').click();
     await page.getByRole('heading', { name: 'alice', level: 2 }).waitFor();
     expect(page.url()).toMatch(/#\/authors\/\d+$/);
@@ -110,27 +154,21 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s design view in 
     await page.getByRole('alert').getByText('There is no design "987654" on the service.').waitFor();
     await page.getByRole('link', { name: '← Library' }).click();
     await page.getByPlaceholder('Search designs').waitFor();
-    await page.goto(`${app.host.origin}/#/designs/${gearId}`);
+    await page.goto(`${app.host.origin}/#/designs/${gearId()}`);
     await page.getByRole('heading', { name: 'Gear', level: 2 }).waitFor();
   });
 
   it('goes back to the library', async () => {
+    await onGear();
     await page.getByRole('link', { name: '← Library' }).click();
     await page.getByPlaceholder('Search designs').waitFor();
   });
 
   it('shows a model in 3D on demand (orbit, zoom, fit), and again offline once it was seen', async () => {
-    const view = async () => {
-      await page.goto(`${app.host.origin}/#/designs/${gearId}`);
-      await page.getByRole('button', { name: 'View Gear (STL) in 3D' }).click();
-      const preview = page.getByRole('region', { name: '3D view of Gear (STL)' });
-      await preview.locator('canvas[data-loaded="true"]').waitFor({ timeout: 15_000 });
-      return preview;
-    };
-    let preview = await view();
-    expect(await preview.getByRole('status').textContent()).toBe('Gear (STL): 12 triangles. Drag to turn, scroll to zoom.');
+    let preview = await viewInThreeD('Cog');
+    expect(await preview.getByRole('status').textContent()).toBe('Cog (STL): 12 triangles. Drag to turn, scroll to zoom.');
     // Seen once, the model is kept for offline use, and the file list says so.
-    await page.locator('.design-documents tbody tr td').nth(3).getByText('kept').waitFor();
+    await page.locator('.design-documents tbody tr td').nth(3).getByText('Kept offline', { exact: true }).waitFor();
     const canvas = preview.locator('canvas');
     const box = (await canvas.boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
@@ -141,16 +179,21 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s design view in 
     await preview.getByRole('button', { name: 'Fit to view' }).click();
     await preview.getByRole('button', { name: 'Close the 3D view' }).click();
 
-    await app.service.stop();
-    preview = await view();
+    await service.stopped();
+    preview = await viewInThreeD('Cog');
     expect(await preview.getByRole('status').textContent()).toContain('12 triangles');
     expect(app.cspViolations.every((report) => /inline (event handler|style)/.test(report))).toBe(true);
   });
 
   it('downloads a model kept offline for the person\'s slicer, from the window host (offline too), never the service\'s file', async () => {
-    // The service is stopped (above); the model was viewed in 3D, so a copy is kept.
-    await page.goto(`${app.host.origin}/#/designs/${gearId}`);
-    const download = page.getByRole('link', { name: 'Download Gear (STL) for your slicer' });
+    // Viewed in 3D, the model is kept; then the service stops.
+    const preview = await viewInThreeD('Bolt');
+    await page.locator('.design-documents tbody tr td').nth(3).getByText('Kept offline', { exact: true }).waitFor();
+    await preview.getByRole('button', { name: 'Close the 3D view' }).click();
+    await service.stopped();
+
+    await page.goto(`${app.host.origin}/#/designs/${ids.get('Bolt')}`);
+    const download = page.getByRole('link', { name: 'Download Bolt (STL) for your slicer' });
     await download.waitFor();
     expect(await download.getAttribute('href')).toMatch(/^\/files\/downloads\/\d+$/);
     expect(await download.getAttribute('download')).toBe('');

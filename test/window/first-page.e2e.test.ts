@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Page } from 'playwright-core';
-import { upsertDesign } from '../../electron/engine/cache/design-writes';
+import { deleteDesigns, upsertDesign } from '../../electron/engine/cache/design-writes';
 import { chromiumSkipReason } from '../support/chromium';
 import { clientFor } from '../engine/sync/sync-fixtures';
 import { listFormDesign } from '../engine/cache/cache-fixtures';
@@ -46,6 +46,8 @@ describe.skipIf(chromiumSkipReason !== undefined)('the library\'s first page, ha
 
   it('reads the page again once the socket opens, so that a design cached after the page was served shows', async () => {
     let written = false;
+    // Sprocket is this test's: gone from the cache again after it, whatever its outcome (the library is the others' too).
+    onTestFinished(() => { deleteDesigns(app.engine.cache.db, [900_001]); });
     await page.routeWebSocket(/\/contract$/, (socket) => {
       // Between the page (its first answers) and the socket: written behind the engine's back, so nothing tells of it.
       upsertDesign(app.engine.cache.db, listFormDesign({ id: 900_001, name: 'Sprocket' }), 'list', Date.now());

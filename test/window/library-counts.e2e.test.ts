@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Page } from 'playwright-core';
-import { DesignWriteSession, upsertDesigns } from '../../electron/engine/cache/design-writes';
+import { deleteDesigns, DesignWriteSession, upsertDesigns } from '../../electron/engine/cache/design-writes';
 import { seedSynthetic } from '../../service/seed/synthetic-seed';
 import { listFormDesign } from '../engine/cache/cache-fixtures';
 import { chromiumSkipReason } from '../support/chromium';
 import { openWindow, type PageGlobals, type WindowFixture } from './window-fixture';
+import { loadWindow } from './views';
 
 /** More designs than the page counts: its count stops at BOUND, and the exact one follows. */
 const DESIGNS = 150;
@@ -31,6 +32,29 @@ const waitForCount = (text: string) => page.waitForFunction(
   text, { timeout: 15_000 },
 );
 
+/** The library loaded afresh (nothing typed, no filter), once it counts every design. */
+async function freshLibrary(): Promise<void> {
+  await loadWindow(page, app.host.origin);
+  await waitForCount(`${DESIGNS} designs`);
+}
+
+/**
+ * Types `words`, which every design matches, and waits for the count to say the bound, then the exact count: the
+ * count read "150 designs" before the search too, so a wait for "150 designs" alone passes at once, before the
+ * search's page (as it did under load in the clean-clone CI run). The engine remembers an exact count until the cache
+ * changes, and then shows no bound for those words again: each test searches words of its own ("synthetic",
+ * "synthe", "synth": prefixes of the word every design's description holds).
+ */
+async function searchEveryDesign(words: string): Promise<void> {
+  await watchCount();
+  await page.getByPlaceholder('Search designs').fill(words);
+  await page.waitForFunction(([bound, exact]) => {
+    const counts = (globalThis as unknown as CountWatch).__counts;
+    const at = counts.indexOf(bound!);
+    return at >= 0 && counts.lastIndexOf(exact!) > at;
+  }, [`${BOUND}+ designs`, `${DESIGNS} designs`], { timeout: 15_000 });
+}
+
 describe.skipIf(chromiumSkipReason !== undefined)('the library\'s count over more designs than a page counts, in Chromium', () => {
   beforeAll(async () => {
     process.env.DESIGN_SYNC_COUNT_BOUND = String(BOUND);
@@ -45,20 +69,14 @@ describe.skipIf(chromiumSkipReason !== undefined)('the library\'s count over mor
   });
 
   it('counts every design at once when nothing is typed', async () => {
+    await loadWindow(page, app.host.origin);
     await waitForCount(`${DESIGNS} designs`);
   });
 
   it('shows "80+ designs" for a search matching more, then the exact count once it is counted', async () => {
-    await watchCount();
+    await freshLibrary();
     const countsBefore = app.answered('library.count');
-    await page.getByPlaceholder('Search designs').fill('synthetic');
-    // The count read "150 designs" before the search too: what is waited for is the bound, then the exact count after
-    // it (a wait for "150 designs" alone passed at once under load in the clean-clone CI run, before the search's page).
-    await page.waitForFunction(([bound, exact]) => {
-      const counts = (globalThis as unknown as CountWatch).__counts;
-      const at = counts.indexOf(bound!);
-      return at >= 0 && counts.lastIndexOf(exact!) > at;
-    }, [`${BOUND}+ designs`, `${DESIGNS} designs`], { timeout: 15_000 });
+    await searchEveryDesign('synthetic');
     expect(await countText()).toBe(`${DESIGNS} designs`);
     const seen = await seenCounts();
     expect(seen).toContain(`${BOUND}+ designs`);
@@ -67,12 +85,15 @@ describe.skipIf(chromiumSkipReason !== undefined)('the library\'s count over mor
   });
 
   it('scrolls the grid to the last design once the exact count came (the bound held it to 80 before)', async () => {
+    await freshLibrary();
+    await searchEveryDesign('synthe');
     await page.locator('.grid-scroller').evaluate((scroller) => (scroller.scrollTop = scroller.scrollHeight));
     await page.locator(`a[data-index="${DESIGNS - 1}"]`).waitFor({ timeout: 10_000 });
     expect(await countText()).toBe(`${DESIGNS} designs`);
   });
 
   it('a search with fewer matches than the bound is counted exactly at once, without "+"', async () => {
+    await freshLibrary();
     await watchCount();
     await page.getByPlaceholder('Search designs').fill('synthetic pulley');
     await page.waitForFunction(() => !/\+|150/.test((globalThis as unknown as { document: { querySelector(selector: string): { textContent: string | null } | null } }).document.querySelector('.library .count')?.textContent ?? '+'));
@@ -82,8 +103,8 @@ describe.skipIf(chromiumSkipReason !== undefined)('the library\'s count over mor
   });
 
   it('a license filter with words: at least the licensed designs among the newest matches, then all of them', async () => {
-    await page.getByPlaceholder('Search designs').fill('synthetic');
-    await waitForCount(`${DESIGNS} designs`);
+    await freshLibrary();
+    await searchEveryDesign('synth');
     const licensed = app.service.db.prepare("SELECT count(*) AS n FROM designs WHERE license = 'ccby'").get() as { n: number };
     await watchCount();
     await page.getByLabel('License').selectOption('ccby');
@@ -92,10 +113,13 @@ describe.skipIf(chromiumSkipReason !== undefined)('the library\'s count over mor
   });
 
   it('a search while the search index is filled behind a pull says how many designs it could not see; they show once indexed', async () => {
-    await page.getByLabel('License').selectOption('');
+    await freshLibrary();
     // Designs a pull wrote with their search rows left behind it, the fill not started yet.
     const names = ['Backlogged hook', 'Backlogged hanger', 'Backlogged hinge'];
-    upsertDesigns(app.engine.cache.db, names.map((name, i) => listFormDesign({ id: 900_001 + i, name })), 'list', Date.now(), {}, new DesignWriteSession({ deferSearchRows: true }));
+    const ids = names.map((_, i) => 900_001 + i);
+    // This test's designs: gone from the cache after it, whatever its outcome (the others count the library's designs).
+    onTestFinished(() => { deleteDesigns(app.engine.cache.db, ids); });
+    upsertDesigns(app.engine.cache.db, names.map((name, i) => listFormDesign({ id: ids[i]!, name })), 'list', Date.now(), {}, new DesignWriteSession({ deferSearchRows: true }));
     await page.getByPlaceholder('Search designs').fill('backlogged');
     await waitForCount('0 designs · 3 cached designs not indexed for search yet');
     expect(await page.getByTestId('not-searched-yet').isVisible()).toBe(true);

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Page } from 'playwright-core';
 import { chromiumSkipReason } from '../support/chromium';
 import { until } from '../support/until';
@@ -8,6 +8,7 @@ import { tempDir } from '../engine/cache/cache-fixtures';
 import { clientFor } from '../engine/sync/sync-fixtures';
 import { ownAction } from './own-design-menu';
 import { openWindow, type WindowFixture } from './window-fixture';
+import { showView } from './views';
 
 /**
  * While the window runs sync, what changes on the service reaches the sync folder within a poll of the service, and
@@ -22,11 +23,24 @@ let app: WindowFixture;
 let page: Page;
 let hingeId: number;
 let doomedId: number;
+let latchId: number;
 const rootParent = tempDir('window-live-root');
 const root = join(rootParent, 'Designs');
 
 const upToDate = (page: Page) => page.getByRole('button', { name: /^Up to date/ });
 const activity = (page: Page) => page.locator('.activity-list');
+
+/** Sync, drawn anew. */
+const onSync = () => showView(page, app.host.origin, '#/sync');
+
+/**
+ * Stops the engine's polls of the service for this test (what it checks is brought by something else), and starts
+ * them again after it, whatever its outcome: the other tests count on them.
+ */
+function noPollsDuringThisTest(): void {
+  app.engine.syncParts().sync.watch.stop();
+  onTestFinished(() => app.engine.syncParts().sync.watch.start());
+}
 
 describe.skipIf(chromiumSkipReason !== undefined)('live sync in the window, in Chromium', () => {
   beforeAll(async () => {
@@ -34,14 +48,13 @@ describe.skipIf(chromiumSkipReason !== undefined)('live sync in the window, in C
       const maker = clientFor(service.url, makerToken);
       hingeId = (await maker.createDesign({ name: 'Hinge', excerpt: 'A hinge', license: 'cc0' })).id;
       doomedId = (await maker.createDesign({ name: 'Doomed', excerpt: 'Soon gone', license: 'cc0' })).id;
+      latchId = (await maker.createDesign({ name: 'Latch', excerpt: 'A latch', license: 'cc0' })).id;
     }, { remotePollMs: POLL_MS });
     page = app.page;
     await app.engine.chooseSyncFolder(root);
     app.engine.acceptContentPolicy();
     await app.engine.startBackground();
-    await until('both design folders', () => existsSync(join(root, 'hinge')) && existsSync(join(root, 'doomed')), 30_000);
-    await page.getByRole('link', { name: 'Sync', exact: true }).click();
-    await upToDate(page).waitFor({ timeout: 20_000 });
+    await until('the designs\' folders', () => ['hinge', 'doomed', 'latch'].every((folder) => existsSync(join(root, folder))), 30_000);
   }, 90_000);
 
   afterAll(async () => {
@@ -50,6 +63,8 @@ describe.skipIf(chromiumSkipReason !== undefined)('live sync in the window, in C
   });
 
   it('an image and a document added on the service land in the design\'s folder within a poll; the pill never says up to date long without them', async () => {
+    await onSync();
+    await upToDate(page).waitFor({ timeout: 20_000 });
     const api = clientFor(app.service.url, app.makerToken);
     const source = join(rootParent, 'bolt.stl');
     writeFileSync(source, 'solid bolt\nendsolid bolt\n');
@@ -76,8 +91,9 @@ describe.skipIf(chromiumSkipReason !== undefined)('live sync in the window, in C
   });
 
   it('a design deleted in the window (My designs → Delete…) has its unchanged folder moved to the trash within seconds, and says so', async () => {
-    // No poll from now on: what moves the folder is the deletion in the window, not a later look at the service.
-    app.engine.syncParts().sync.watch.stop();
+    // No poll in this test: what moves the folder is the deletion in the window, not a later look at the service.
+    noPollsDuringThisTest();
+    await onSync();
     await page.getByRole('link', { name: 'My designs' }).click();
     const row = page.getByTestId('own-design').filter({ has: page.getByRole('link', { name: 'Doomed', exact: true }) });
     await (await ownAction(row, 'Delete…')).click();
@@ -100,13 +116,13 @@ describe.skipIf(chromiumSkipReason !== undefined)('live sync in the window, in C
     const api = clientFor(app.service.url, app.makerToken);
     const source = join(rootParent, 'washer.stl');
     writeFileSync(source, 'solid washer\nendsolid washer\n');
-    await api.uploadDocument(hingeId, { path: source }, { name: 'washer.stl' });
     // The watch is stopped: nothing but the button brings it.
-    app.engine.syncParts().sync.watch.stop();
-    await page.getByRole('link', { name: 'Sync', exact: true }).click();
+    noPollsDuringThisTest();
+    await api.uploadDocument(latchId, { path: source }, { name: 'washer.stl' });
+    await onSync();
     await page.getByRole('region', { name: 'Sync folder' }).getByRole('button', { name: 'Sync now' }).click();
-    await until('the document in the folder', () => existsSync(join(root, 'hinge', 'washer.stl')), 10_000);
-    await activity(page).getByText('hinge/washer.stl was added on the service: downloaded.').waitFor({ timeout: 5_000 });
+    await until('the document in the folder', () => existsSync(join(root, 'latch', 'washer.stl')), 10_000);
+    await activity(page).getByText('latch/washer.stl was added on the service: downloaded.').waitFor({ timeout: 5_000 });
     expect(app.cspViolations).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@ import { startRecordedService, type RecordedService } from '../support/recorded-
 import { buildWindow, type BuiltWindow } from '../support/window-build';
 import { tempDir } from '../engine/cache/cache-fixtures';
 import { windowStarted, type PageGlobals } from './window-fixture';
+import { loadWindow } from './views';
 
 /**
  * The window on the live service's recorded answers (test/fixtures/recorded): covers come from the storage host
@@ -56,6 +57,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window on recorded design
   });
 
   it('shows the placeholder for a design whose cover is gone, and the covers of the others', async () => {
+    await loadWindow(page, host.origin);
     const gone = page.getByRole('article', { name: 'M4 Carry Handle for Retaliator' });
     await gone.waitFor();
     expect(await gone.locator('img').count()).toBe(0);
@@ -75,6 +77,8 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window on recorded design
   });
 
   it('copies the attribution a remixer must paste, with what the design is based on on a line of its own', async () => {
+    await page.goto(`${host.url}#/designs/14695`);
+    await page.getByTestId('based-on').waitFor();
     await chromium.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(host.url).origin });
     await page.getByRole('button', { name: 'Copy attribution' }).click();
     await page.getByTestId('copy-attribution-status').getByText('Copied.').waitFor();

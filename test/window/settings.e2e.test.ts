@@ -1,14 +1,35 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createUser } from '../../service/users/user-accounts';
 import { chromiumSkipReason } from '../support/chromium';
 import { clientFor } from '../engine/sync/sync-fixtures';
 import { openWindow, type WindowFixture } from './window-fixture';
+import { showView } from './views';
 
 
 let app: WindowFixture;
 let page: Page;
 const account = () => page.getByRole('region', { name: 'Account' });
+/** The image cache's limit until a test changes it. */
+const DEFAULT_LIMIT = 500 * 1024 * 1024;
+
+/** Settings, drawn anew. */
+async function settings(): Promise<void> {
+  await showView(page, app.host.origin, '#/settings');
+  await page.getByRole('heading', { name: 'Account and settings', level: 2 }).waitFor();
+}
+
+/** No one signed in, whoever an earlier test signed in. */
+async function signedOut(): Promise<void> {
+  if (app.engine.session.state.status !== 'signed-out') await app.engine.session.signOut();
+  await account().getByText('Not signed in.').waitFor();
+}
+
+/** Someone signed in (the maker, with a token given by hand as `login --with-token` does), unless someone is. */
+async function signedIn(): Promise<void> {
+  if (app.engine.session.state.status !== 'signed-in') await app.engine.session.signInWithToken(app.service.url, app.makerToken);
+  await account().getByText('Signed in as').waitFor();
+}
 
 describe.skipIf(chromiumSkipReason !== undefined)('the window\'s account and settings in Chromium', () => {
   beforeAll(async () => {
@@ -21,14 +42,13 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s account and set
     page = app.page;
     // A desktop window's size, as people use it (and as the README's screenshots are taken: npm run screenshots).
     await page.setViewportSize({ width: 1400, height: 900 });
-    await page.getByRole('link', { name: 'Settings' }).click();
-    await page.getByRole('heading', { name: 'Account and settings', level: 2 }).waitFor();
   }, 90_000);
 
   afterAll(() => app?.close());
 
   it('signs in a newcomer through the service\'s own pages: sign-in form, Allow, then the window says who is signed in', async () => {
-    await account().getByText('Not signed in.').waitFor();
+    await settings();
+    await signedOut();
     await account().getByRole('button', { name: 'Sign in' }).click();
     const link = account().getByRole('link', { name: 'the service\'s sign-in page' });
     await link.waitFor();
@@ -50,6 +70,9 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s account and set
   });
 
   it('shows the cache: how many designs, how much space of what limit, how old; and changes the limit', async () => {
+    // The limit as it was before, after this test, whatever its outcome: the others read it.
+    onTestFinished(() => app.engine.setCacheLimit(DEFAULT_LIMIT));
+    await settings();
     const cache = page.getByRole('form', { name: 'Offline cache' });
     expect(await cache.textContent()).toMatch(/1 design cached; their images take [\d.]+ MB of 500 MB\./);
     expect(await cache.textContent()).toContain('The catalogue was last checked just now; it is refreshed every 60 minutes');
@@ -61,6 +84,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s account and set
   });
 
   it('leaves room between a field\'s help line and the next field\'s label, and the form\'s buttons', async () => {
+    await settings();
     const service = page.getByRole('form', { name: 'Service' });
     const help = (await service.getByText('Checked before it is saved').boundingBox())!;
     const nextLabel = (await service.locator('label[for="web-url"]').boundingBox())!;
@@ -71,6 +95,9 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s account and set
   });
 
   it('refuses another service while signed in, saying what to do; a limit out of range names the field by its label', async () => {
+    await settings();
+    await signedIn();
+    const limitBefore = app.engine.cache.files.maxBytes;
     const service = page.getByRole('form', { name: 'Service' });
     await service.getByLabel('Service address').fill('http://127.0.0.1:9');
     await service.getByRole('button', { name: 'Save the address' }).click();
@@ -83,10 +110,12 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s account and set
     // The field as the window labels it, in plain words: never the request's field name or the schema's wording.
     await page.getByRole('alert').getByText('Image cache limit must be at least 50.').waitFor();
     expect(await page.locator('.settings').textContent()).not.toMatch(/cacheLimitMb|Too small|settings\.update/);
-    expect(app.engine.cache.files.maxBytes).toBe(120 * 1024 * 1024);
+    expect(app.engine.cache.files.maxBytes).toBe(limitBefore);
   });
 
   it('signs out', async () => {
+    await settings();
+    await signedIn();
     await account().getByRole('button', { name: 'Sign out' }).click();
     await account().getByText('Not signed in.').waitFor();
     expect(app.engine.session.state.status).toBe('signed-out');

@@ -1,12 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startService, type RunningService } from '../../service/server/start-service';
 import { chromiumSkipReason } from '../support/chromium';
 import { tempDir } from '../engine/cache/cache-fixtures';
 import { openWindow, type WindowFixture } from './window-fixture';
+import { showView } from './views';
 
 let app: WindowFixture;
 let page: Page;
@@ -33,6 +34,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s status pill in 
   const pill = (state: RegExp) => page.getByRole('button', { name: state });
 
   it('says the service is offline within 10 s of it stopping, and up to date again by itself once it is back', async () => {
+    await showView(page, app.host.origin, '#/');
     await pill(/^Up to date/).waitFor({ timeout: 20_000 });
     const port = app.service.port;
     await app.service.close();
@@ -50,8 +52,10 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s status pill in 
   });
 
   it('gives its reason on focus, and opens Sync when clicked', async () => {
-    await page.getByRole('link', { name: 'Library', exact: true }).click();
+    await showView(page, app.host.origin, '#/');
     app.engine.queue.setQueuePaused(true);
+    // Uploads resumed after this test, whatever its outcome: the other one waits for "Up to date".
+    onTestFinished(() => app.engine.queue.setQueuePaused(false));
     const paused = pill(/^Paused/);
     await paused.focus();
     await page.getByRole('tooltip').filter({ hasText: 'Uploads are paused: resume to send your changes.' }).waitFor();

@@ -7,11 +7,18 @@ import { until } from '../support/until';
 import { clientFor } from '../engine/sync/sync-fixtures';
 import { seriousViolations } from './axe-check';
 import { openWindow, type WindowFixture } from './window-fixture';
+import { loadWindow } from './views';
 
 
 const headerSignIn = (page: Page) => page.locator('header .account').getByRole('button', { name: 'Sign in' });
 const welcome = (page: Page) => page.getByRole('heading', { name: 'Welcome to design-sync', level: 2 });
 const addressField = (page: Page) => page.getByLabel('Service address');
+
+/** The window loaded afresh, on the welcome: nothing typed in it, no address checked. */
+async function freshWelcome(app: WindowFixture): Promise<void> {
+  await loadWindow(app.page, app.host.origin);
+  await welcome(app.page).waitFor();
+}
 
 describe.skipIf(chromiumSkipReason !== undefined)('a first run, with no service chosen: the welcome', () => {
   let app: WindowFixture;
@@ -26,13 +33,12 @@ describe.skipIf(chromiumSkipReason !== undefined)('a first run, with no service 
   afterAll(() => app?.close());
 
   it('opens on the welcome instead of the library, and the greyed Sign in says why', async () => {
-    await welcome(page).waitFor();
+    await freshWelcome(app);
     await page.getByRole('heading', { name: 'Connect to your service' }).waitFor();
     await page.getByRole('button', { name: 'Try it with sample designs' }).waitFor();
     expect(await headerSignIn(page).isDisabled()).toBe(true);
     expect(await page.locator('header .account [data-testid="action-reason"]').textContent()).toMatch(/No service is chosen yet/);
     expect(await page.locator('[data-testid="design-card"]').count()).toBe(0);
-    await page.setViewportSize({ width: 1400, height: 900 });
   });
 
   it('shows nothing of the library while it starts: the window host draws no frame of a library with no designs', async () => {
@@ -43,7 +49,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('a first run, with no service 
   for (const size of [{ width: 1400, height: 900 }, { width: 1024, height: 700 }] as const) {
     it(`has no serious accessibility problem at ${size.width}×${size.height} (axe-core, both themes)`, async () => {
       await page.setViewportSize(size);
-      await welcome(page).waitFor();
+      await freshWelcome(app);
       expect(await seriousViolations(page)).toEqual([]);
     });
   }
@@ -55,6 +61,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('a first run, with no service 
     await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
     const address = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
     try {
+      await freshWelcome(app);
       await addressField(page).fill(address);
       await page.getByRole('button', { name: 'Connect' }).click();
       const checking = page.getByRole('button', { name: 'Checking…' });
@@ -75,6 +82,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('a first run, with no service 
 
   it('shows why a wrong address cannot be used beside the field, saves nothing, and stays', async () => {
     const wrong = `http://127.0.0.1:${await closedPort()}`;
+    await freshWelcome(app);
     await addressField(page).fill(wrong);
     await page.getByRole('button', { name: 'Connect' }).click();
     const alert = page.locator('.welcome [role="alert"]');
@@ -85,8 +93,22 @@ describe.skipIf(chromiumSkipReason !== undefined)('a first run, with no service 
     expect(await welcome(page).isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Connect' }).isEnabled()).toBe(true);
   });
+});
+
+describe.skipIf(chromiumSkipReason !== undefined)('a first run, with no service chosen: the welcome, then a service that answers', () => {
+  let app: WindowFixture;
+  let page: Page;
+  beforeAll(async () => {
+    app = await openWindow(async (service) => {
+      const alice = clientFor(service.url, service.addUser('alice').token);
+      await alice.publishDesign((await alice.createDesign({ name: 'Gear', excerpt: 'A spur gear', license: 'cc0' })).id);
+    }, { signedIn: false, noService: true });
+    page = app.page;
+  }, 90_000);
+  afterAll(() => app?.close());
 
   it('goes on to the library with a service that answers: its designs pulled, Sign in offered', async () => {
+    await freshWelcome(app);
     await addressField(page).fill(app.service.url);
     await page.getByRole('button', { name: 'Connect' }).click();
     await page.locator('[data-testid="design-card"]', { hasText: 'Gear' }).waitFor({ timeout: 30_000 });
