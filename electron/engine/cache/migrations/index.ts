@@ -15,6 +15,7 @@ import { migration0013SearchBacklog } from './0013-search-backlog';
 import { migration0014BacklogDescriptions } from './0014-backlog-descriptions';
 import { migration0015BacklogTextFlag } from './0015-backlog-text-flag';
 import { migration0016TagsFromListForm } from './0016-tags-from-list-form';
+import { migration0017KeptOffline } from './0017-kept-offline';
 
 /** Ordered; only ever appended to. Index + 1 is the schema version it produces (PRAGMA user_version). */
 export const CACHE_MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
@@ -34,4 +35,5 @@ export const CACHE_MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = 
   migration0014BacklogDescriptions,
   migration0015BacklogTextFlag,
   migration0016TagsFromListForm,
+  migration0017KeptOffline,
 ];
