@@ -30,11 +30,13 @@ const ENGINE_LAYERS = {
   'sync-state': ['log', 'sqlite'],
   queue: ['log', 'api', 'authorization', 'sync-state'],
   sync: ['log', 'api', 'authorization', 'queue', 'sync-state'],
-  runtime: ['log', 'api', 'profile', 'settings', 'sample-service', 'authorization', 'cache', 'sync-state', 'queue', 'sync'],
+  // Designs the person keeps offline: their files brought into the file cache and held there (a service of the engine).
+  'keep-offline': ['log', 'api', 'cache'],
+  runtime: ['log', 'api', 'profile', 'settings', 'sample-service', 'authorization', 'cache', 'sync-state', 'queue', 'sync', 'keep-offline'],
   // The application services, one folder per capability: the front ends' one way to change what they own.
-  'own-designs': ['log', 'api', 'profile', 'settings', 'sample-service', 'authorization', 'cache', 'sync-state', 'queue', 'sync', 'runtime'],
-  library: ['log', 'api', 'profile', 'settings', 'sample-service', 'authorization', 'cache', 'sync-state', 'queue', 'sync', 'runtime'],
-  contract: ['log', 'api', 'profile', 'settings', 'sample-service', 'authorization', 'cache', 'sync-state', 'queue', 'sync', 'runtime', 'own-designs', 'library'],
+  'own-designs': ['log', 'api', 'profile', 'settings', 'sample-service', 'authorization', 'cache', 'sync-state', 'queue', 'sync', 'keep-offline', 'runtime'],
+  library: ['log', 'api', 'profile', 'settings', 'sample-service', 'authorization', 'cache', 'sync-state', 'queue', 'sync', 'keep-offline', 'runtime'],
+  contract: ['log', 'api', 'profile', 'settings', 'sample-service', 'authorization', 'cache', 'sync-state', 'queue', 'sync', 'keep-offline', 'runtime', 'own-designs', 'library'],
 };
 const engineLayer = (name, allowed) => ({
   target: `./electron/engine/${name}`,

@@ -1,4 +1,4 @@
-import type { AccountView, ActivityView, ConnectivityView, OwnDesignView, PullProgressView, PullView, QueueEntry, SyncView } from './views';
+import type { AccountView, ActivityView, ConnectivityView, KeptDesignView, OwnDesignView, PullProgressView, PullView, QueueEntry, SyncView } from './views';
 import type { ContractProblem } from './problems';
 
 /** Every event a window receives: one map of event name → payload. */
@@ -29,7 +29,9 @@ export interface ContractEvents {
    * a second while it fills, and 0 once it is done). A search that said it could not see some is asked again.
    */
   'search.indexing': { waiting: number };
+  /** A design kept offline moved on (a file downloaded, bytes of one, waiting for the service, ready, a problem). */
+  'offline.progress': KeptDesignView;
 }
 
 export type EventName = keyof ContractEvents;
-export const EVENT_NAMES: readonly EventName[] = ['account.changed', 'account.signInEnded', 'pull.progress', 'pull.finished', 'designs.changed', 'own.changed', 'sync.changed', 'queue.item', 'activity', 'connectivity', 'search.indexing'];
+export const EVENT_NAMES: readonly EventName[] = ['account.changed', 'account.signInEnded', 'pull.progress', 'pull.finished', 'designs.changed', 'own.changed', 'sync.changed', 'queue.item', 'activity', 'connectivity', 'search.indexing', 'offline.progress'];

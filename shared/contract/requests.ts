@@ -3,7 +3,7 @@ import { LICENSE_CODES } from '../licenses/licenses';
 import { QUEUE_STATES } from '../sync/sync-types';
 import type { ContractRequestName } from './request-names';
 import type {
-  AccountView, AuthorPage, DesignDetail, DiagnosticsView, LibraryPage, NeverSentView, OwnDesignView, PullView, QueueEntry, QueueView, SampleServiceView, SettingsView, SyncView,
+  AccountView, AuthorPage, DesignDetail, DiagnosticsView, KeptOfflineView, LibraryPage, NeverSentView, OwnDesignView, PullView, QueueEntry, QueueView, SampleServiceView, SettingsView, SyncView,
 } from './views';
 
 const nothing = z.object({}).strict();
@@ -35,6 +35,8 @@ export const REQUEST_INPUTS = {
     sort: z.enum(['newest', 'popular', 'name', 'updated']).default('newest'),
     offset: z.number().int().min(0).default(0),
     limit: z.number().int().min(1).max(200).default(60),
+    /** Only the designs kept offline. */
+    keptOnly: z.boolean().default(false),
   }).strict(),
   /**
    * Every cached design matching counted, for a page whose total was a lower bound (its count stopped early). A newer
@@ -59,6 +61,16 @@ export const REQUEST_INPUTS = {
    * window only `opened`.
    */
   'design.openModelFile': z.object({ documentId: id }).strict(),
+  /**
+   * Keeps designs offline: all their images and documents downloaded and never evicted (a design the cache lacks is
+   * read from the service first). Answers once they are recorded; their downloads go on and are told as
+   * 'offline.progress'.
+   */
+  'offline.keep': z.object({ designs: z.array(idOrSlug).min(1).max(500) }).strict(),
+  /** No longer kept offline: their files stay in the cache, evictable as any other. */
+  'offline.release': z.object({ designs: z.array(id).min(1).max(500) }).strict(),
+  /** The designs kept offline, where each is, and the space they take. */
+  'offline.list': nothing,
   /** An author: their public profile and designs (users endpoints), or what the cache knows offline. */
   'author.get': z.object({ id: idOrSlug }).strict(),
 
@@ -146,6 +158,9 @@ export interface RequestResults {
   'design.get': DesignDetail;
   'design.openPage': { url: string; opened: boolean };
   'design.openModelFile': { opened: boolean; path: string | null };
+  'offline.keep': KeptOfflineView;
+  'offline.release': KeptOfflineView;
+  'offline.list': KeptOfflineView;
   'author.get': AuthorPage;
   'own.list': OwnDesignView[];
   'own.create': OwnDesignView;

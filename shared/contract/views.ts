@@ -51,6 +51,8 @@ export interface DesignCard {
   updatedAt: IsoTime | null;
   /** When the service last vouched for this copy. */
   checkedAt: IsoTime | null;
+  /** The person keeps it offline (all its files downloaded and never evicted). */
+  keptOffline: boolean;
 }
 
 export type LibrarySort = 'newest' | 'popular' | 'name' | 'updated';
@@ -127,6 +129,8 @@ export interface DesignDetail {
   pageUrl: string | null;
   /** Whether the images and documents lists came from the service or the cache (and how old). */
   listsCheckedAt: IsoTime | null;
+  /** Kept offline: where its files are (null: not kept; its files are cached as they are viewed, and may be evicted). */
+  kept: KeptDesignView | null;
 }
 
 export interface AuthorPage {
@@ -419,4 +423,31 @@ export interface SampleServiceView {
   problem: string | null;
   /** How to sign in on it (the sample designs' owner). */
   signIn: { screenName: string; password: string };
+}
+
+/**
+ * Where a design kept offline is: all its files here ('ready'), being downloaded ('downloading'), waiting its turn
+ * ('queued'), waiting for the service ('waiting'), or stopped by a problem ('problem', with its words).
+ */
+export type KeptState = 'ready' | 'downloading' | 'queued' | 'waiting' | 'problem';
+
+export interface KeptDesignView {
+  designId: number;
+  /** Null when the cache no longer has the design. */
+  name: string | null;
+  keptAt: IsoTime;
+  state: KeptState;
+  filesTotal: number;
+  filesHere: number;
+  bytesHere: number;
+  /** The file being downloaded, with its bytes so far and its size when known. */
+  current: { name: string; bytesDone: number; bytesTotal: number | null } | null;
+  problem: string | null;
+  checkedAt: IsoTime | null;
+}
+
+export interface KeptOfflineView {
+  designs: KeptDesignView[];
+  /** Bytes on disk the kept designs' files take (each stored file once). */
+  bytes: number;
 }

@@ -151,6 +151,17 @@ const CASES: { [K in RequestName]: Case<K> } = {
     check: (r) => expect(r).toEqual({ opened: false, path: null }),
     malformed: () => ({ documentId: 'cube.stl' }), field: 'documentId',
   },
+  'offline.keep': {
+    valid: () => ({ designs: [ids.gear] }),
+    check: (r) => expect(r.designs.map((design) => design.designId)).toEqual([ids.gear]),
+    malformed: () => ({ designs: [] }), field: 'designs',
+  },
+  'offline.list': { valid: () => ({}), check: (r) => expect(r.designs.map((design) => design.name)).toEqual(['Gear']), malformed: () => ({ all: true }), field: 'all' },
+  'offline.release': {
+    valid: () => ({ designs: [ids.gear] }),
+    check: (r) => expect(r).toEqual({ designs: [], bytes: 0 }),
+    malformed: () => ({ designs: ['gear'] }), field: 'designs.0',
+  },
   'design.openPage': { valid: () => ({ id: ids.gear }), check: (r) => expect(r.url).toMatch(/\/designs\/gear|\/designs\/\d+/), malformed: () => ({ id: null }), field: 'id' },
   'author.get': {
     valid: () => ({ id: 'alice' }),

@@ -1,6 +1,7 @@
 import type { CommandModule } from '../command-module';
 import { designsCommand } from './designs';
 import { ignoreCommand } from './ignore';
+import { keepCommand } from './keep';
 import { loginCommand } from './login';
 import { logoutCommand } from './logout';
 import { pullCommand } from './pull';
@@ -20,6 +21,7 @@ export const COMMAND_MODULES: CommandModule[] = [
   searchCommand,
   showCommand,
   designsCommand,
+  keepCommand,
   statusCommand,
   queueCommand,
   syncCommand,

@@ -25,6 +25,8 @@ export interface DesignSummary {
   own: boolean;
   /** When the service last vouched for this copy (epoch ms): its data arrived, or a complete listing saw it unchanged. */
   checkedAt: number;
+  /** The person keeps it offline: all its images and documents downloaded and never evicted (keep-offline/). */
+  keptOffline: boolean;
 }
 
 export interface CachedImage {
@@ -65,6 +67,8 @@ export interface ListOptions {
   ownOnly?: boolean;
   /** With ownOnly: the signed-in user, whose designs are theirs whether or not an own pull marked them yet. */
   ownerId?: number | null;
+  /** Only the designs kept offline (keep-offline/: a few, so read from their table by id). */
+  keptOnly?: boolean;
 }
 
 export interface SyncStateRow {
@@ -100,20 +104,21 @@ const SUMMARY_COLUMNS = `d.id, d.slug, d.name, d.excerpt, d.license, d.state, d.
   d.primary_image_id AS primaryImageId, ${COVER_IMAGE_ID} AS coverImageId, d.created_at AS createdAt, d.updated_at AS updatedAt, d.is_own AS own,
   max(d.fetched_at,
       CASE WHEN d.in_listing = 1 THEN coalesce(s.last_full_pull_at, 0) ELSE 0 END,
-      CASE WHEN d.is_own = 1 THEN coalesce(s.last_own_pull_at, 0) ELSE 0 END) AS checkedAt`;
+      CASE WHEN d.is_own = 1 THEN coalesce(s.last_own_pull_at, 0) ELSE 0 END) AS checkedAt,
+  EXISTS (SELECT 1 FROM kept_designs k WHERE k.design_id = d.id) AS keptOffline`;
 
-type SummaryRow = Omit<DesignSummary, 'own'> & { own: number };
-const toSummary = (row: SummaryRow): DesignSummary => ({ ...row, own: row.own === 1 });
+type SummaryRow = Omit<DesignSummary, 'own' | 'keptOffline'> & { own: number; keptOffline: number };
+const toSummary = (row: SummaryRow): DesignSummary => ({ ...row, own: row.own === 1, keptOffline: row.keptOffline === 1 });
 
 /** SUMMARY_COLUMNS read as an array: the objects better-sqlite3 makes of rows cost more than reading them (a page of search results, of the library). */
 type SummaryValues = [
   id: number, slug: string | null, name: string, excerpt: string, license: string | null, state: string | null, userId: number | null,
   author: string, primaryImageId: number | null, coverImageId: number | null, createdAt: string | null, updatedAt: string | null,
-  own: number, checkedAt: number,
+  own: number, checkedAt: number, keptOffline: number,
 ];
 const summaryOf = (row: SummaryValues): DesignSummary => ({
   id: row[0], slug: row[1], name: row[2], excerpt: row[3], license: row[4], state: row[5], userId: row[6], author: row[7],
-  primaryImageId: row[8], coverImageId: row[9], createdAt: row[10], updatedAt: row[11], own: row[12] === 1, checkedAt: row[13],
+  primaryImageId: row[8], coverImageId: row[9], createdAt: row[10], updatedAt: row[11], own: row[12] === 1, checkedAt: row[13], keptOffline: row[14] === 1,
 });
 
 const ORDER: Record<DesignSort, string> = {
@@ -147,7 +152,7 @@ interface Filter {
  * and 54k lookups of wide rows took 280 ms at 100k designs where the scan takes 18 ms); 'none' leaves the words to
  * the caller, who reads the search index itself.
  */
-function filterOf(db: ReadableDB, options: Pick<ListOptions, 'query' | 'license' | 'ownOnly' | 'ownerId'>, matchesBy: 'lookup' | 'scan' | 'none' = 'lookup'): Filter | null {
+function filterOf(db: ReadableDB, options: Pick<ListOptions, 'query' | 'license' | 'ownOnly' | 'ownerId' | 'keptOnly'>, matchesBy: 'lookup' | 'scan' | 'none' = 'lookup'): Filter | null {
   const where: string[] = [];
   const params: Record<string, unknown> = {};
   let match: string | undefined;
@@ -174,6 +179,7 @@ function filterOf(db: ReadableDB, options: Pick<ListOptions, 'query' | 'license'
   } else if (options.ownOnly) {
     where.push('d.is_own = 1');
   }
+  if (options.keptOnly) where.push('d.id IN (SELECT design_id FROM kept_designs)');
   const byDesigns = where.length > words;
   return { where: where.map((w) => `AND ${w}`).join(' '), params, match, byDesigns, byLicenseOnly: byLicense && where.length === words + 1 };
 }
@@ -209,7 +215,7 @@ function newestMatchesSql(filter: Filter): string {
 }
 
 /** How many cached designs match (the same filter as listCachedDesigns): what a virtualized grid scrolls over. */
-export function countCachedDesigns(db: ReadableDB, options: Pick<ListOptions, 'query' | 'license' | 'ownOnly' | 'ownerId'> = {}): number {
+export function countCachedDesigns(db: ReadableDB, options: Pick<ListOptions, 'query' | 'license' | 'ownOnly' | 'ownerId' | 'keptOnly'> = {}): number {
   const filter = filterOf(db, options, 'scan');
   if (!filter) return 0;
   // Words alone: the search index counts its own rows (each is a cached design's), without reading a design.
@@ -408,7 +414,7 @@ export function getCachedDesign(db: ReadableDB, idOrSlug: number | string, optio
     { screen_name: string; public_json: string | null; own_json: string | null } | undefined;
   const summary = toSummary({
     id: row.id, slug: row.slug, name: row.name, excerpt: row.excerpt, license: row.license, state: row.state, userId: row.userId,
-    author: row.author, primaryImageId: row.primaryImageId, coverImageId: row.coverImageId, createdAt: row.createdAt, updatedAt: row.updatedAt, own: row.own, checkedAt: row.checkedAt,
+    author: row.author, primaryImageId: row.primaryImageId, coverImageId: row.coverImageId, createdAt: row.createdAt, updatedAt: row.updatedAt, own: row.own, checkedAt: row.checkedAt, keptOffline: row.keptOffline,
   });
   const now = options.now ?? Date.now();
   return {

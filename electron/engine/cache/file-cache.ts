@@ -143,13 +143,30 @@ export class FileCache {
     return row.total;
   }
 
-  /** Drops least recently used urls until the cache fits its bound; `keep` (the file just stored) goes last. */
+  /** Bytes on disk that designs kept offline need (each distinct hash once): never evicted, not held to the bound. */
+  keptBytes(): number {
+    const row = prepared(this.db, `SELECT coalesce(sum(size), 0) AS total FROM (
+      SELECT f.hash, max(f.size) AS size FROM file_index f WHERE f.url IN (SELECT url FROM kept_files) GROUP BY f.hash)`).get() as { total: number };
+    return row.total;
+  }
+
+  /** What the bound applies to: the bytes of files no design kept offline needs. */
+  evictableBytes(): number {
+    return this.totalBytes() - this.keptBytes();
+  }
+
+  /**
+   * Drops least recently used urls until the files no kept design needs fit the bound; `keep` (the file just stored)
+   * goes last. A file a design kept offline needs is never dropped (kept_files), nor counted against the bound.
+   */
   evict(keep?: string): { removedUrls: number; freedBytes: number } {
-    let total = this.totalBytes();
+    let total = this.evictableBytes();
     let removedUrls = 0;
     let freedBytes = 0;
     if (total <= this.maxBytes) return { removedUrls, freedBytes };
-    const candidates = prepared(this.db, 'SELECT url, hash, size FROM file_index WHERE url IS NOT ? ORDER BY last_used_at ASC, stored_at ASC').iterate(keep ?? null) as Iterable<{ url: string; hash: string; size: number }>;
+    const candidates = prepared(this.db, `SELECT url, hash, size FROM file_index f
+      WHERE url IS NOT ? AND NOT EXISTS (SELECT 1 FROM kept_files k WHERE k.url = f.url)
+      ORDER BY last_used_at ASC, stored_at ASC`).iterate(keep ?? null) as Iterable<{ url: string; hash: string; size: number }>;
     const victims: { url: string; hash: string; size: number }[] = [];
     for (const candidate of candidates) {
       victims.push(candidate);
@@ -164,7 +181,10 @@ export class FileCache {
         total -= victim.size;
       }
     }
-    if (total > this.maxBytes && victims.length === 1000) return this.evict(keep);
+    if (total > this.maxBytes && victims.length === 1000) {
+      const more = this.evict(keep);
+      return { removedUrls: removedUrls + more.removedUrls, freedBytes: freedBytes + more.freedBytes };
+    }
     return { removedUrls, freedBytes };
   }
 

@@ -8,8 +8,9 @@ import type { PullOptions, PullSummary } from './pull-types';
 export function removeUnlisted(db: WritableDB, seen: Set<number>, summary: PullSummary, options: PullOptions, at: number): void {
   // Ids alone (no row object each: a pull of 10,000 designs spent 2 µs a design here), from the narrowest index that
   // holds them (a scan of the wide rows, for their flags, held the engine's thread 130–230 ms at 100,000 designs, 18 ms
-  // this way), less the own designs not in the listing (their own walk keeps them); then the few gone read whole.
-  const keptByOwnWalk = new Set(prepared(db, 'SELECT id FROM designs WHERE is_own = 1 AND in_listing = 0').pluck().all() as number[]);
+  // this way), less the own designs not in the listing (their own walk keeps them) and the designs the person keeps
+  // offline (kept with their files, and said to be gone from the service: keep-offline/); then the few gone read whole.
+  const keptByOwnWalk = new Set(prepared(db, 'SELECT id FROM designs WHERE is_own = 1 AND in_listing = 0 UNION SELECT design_id FROM kept_designs').pluck().all() as number[]);
   const cached = (prepared(db, 'SELECT id FROM designs').pluck().all() as number[]).filter((id) => !keptByOwnWalk.has(id));
   const goneIds = cached.filter((id) => !seen.has(id));
   const gone = goneIds.length === 0 ? []

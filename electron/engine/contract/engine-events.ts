@@ -7,6 +7,8 @@ import { pullView } from './views/pull-view';
 import { activityView, liveQueueEntry, queueEntry } from './views/queue-entry';
 import { syncView } from './views/sync-view';
 import { connectivityWords } from '../../../shared/sync/sync-state-words';
+import type { KeptDesignStatus } from '../keep-offline/keep-offline';
+import { keptDesignView } from './views/kept-design-view';
 
 /** Pull progress is told at most this often (a 100,000-design pull reports thousands of steps). */
 const PROGRESS_INTERVAL_MS = 100;
@@ -74,6 +76,7 @@ export function subscribeToEngine(engine: Engine, send: (event: EventMessage) =>
   follow(engine.queue, 'change', (event: { type: 'item' | 'status'; item?: Parameters<typeof queueEntry>[0] }) => {
     if (event.type === 'item' && event.item) send({ type: 'event', name: 'queue.item', payload: liveQueueEntry(engine.queue, event.item) });
   });
+  follow(engine.keepOffline, 'progress', (status: KeptDesignStatus) => send({ type: 'event', name: 'offline.progress', payload: keptDesignView(status) }));
   follow(engine.queue, 'activity', (entry: Parameters<typeof activityView>[0]) => send({ type: 'event', name: 'activity', payload: activityView(entry) }));
   const connectivity = (state: { online: boolean; since: number }) =>
     send({ type: 'event', name: 'connectivity', payload: { online: state.online, reason: state.online ? null : connectivityWords(engine.serviceUrl()), since: iso(state.since) ?? new Date().toISOString() } });

@@ -4,7 +4,8 @@ import { refreshDesignFiles } from '../cache/child-lists';
 import { cachedDocument, cachedImage, designOfCover, primaryImageOfCover } from '../cache/child-reads';
 import { renditionUrl } from '../cache/design-reads';
 import { cachedUser } from '../cache/user-reads';
-import { cachedModelFile } from '../library/model-files';
+import { isKeptFile } from '../keep-offline/kept-store';
+import { cachedModelFile, fileNameOf } from '../library/model-files';
 import { VIEWABLE_MODEL_TYPES } from '../../../shared/files/model-files';
 import type { Engine } from '../runtime/engine';
 import type { ServedFile } from './contract-endpoint';
@@ -73,6 +74,8 @@ interface Source {
   version: string | null;
   /** The address its type is read from (the file's own, not a display name). */
   typeFrom: string;
+  /** Served as an attachment under this name, never shown in the window. */
+  downloadName?: string;
 }
 
 type Address =
@@ -134,11 +137,17 @@ async function coverSource(engine: Engine, id: number, rendition: Rendition, sig
   return imageSource(engine, id, rendition) ?? primaryImageSource(engine, id, rendition);
 }
 
+/**
+ * A document the window may show (a model it previews), or any document of a design kept offline: that one only as
+ * an attachment under its own name, never shown in the window (its type is the service's word, not ours).
+ */
 function documentSource(engine: Engine, id: number): Source | null {
   const row = cachedDocument(engine.cache.reader, id);
   const url = row ? documentFileUrl(row.raw) : null;
-  if (!row || !url || !documentKind(row.raw).previewable) return null;
-  return { url, version: versionOf(row.raw), typeFrom: url };
+  if (!row || !url) return null;
+  if (documentKind(row.raw).previewable) return { url, version: versionOf(row.raw), typeFrom: url };
+  if (!isKeptFile(engine.cache.reader, url)) return null;
+  return { url, version: versionOf(row.raw), typeFrom: url, downloadName: fileNameOf(url, id, fileType(url)) };
 }
 
 function avatarSource(engine: Engine, id: number): Source | null {
@@ -149,6 +158,7 @@ function avatarSource(engine: Engine, id: number): Source | null {
 
 function served(path: string, source: Source): ServedFile | null {
   try {
+    if (source.downloadName) return { path, contentType: 'application/octet-stream', size: statSync(path).size, downloadName: source.downloadName };
     return { path, contentType: contentTypeOf(source.typeFrom), size: statSync(path).size };
   } catch (error) {
     engineLog.warn('files', `the cached file ${path} of ${source.url} cannot be read`, error);

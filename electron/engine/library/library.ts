@@ -17,6 +17,8 @@ import { readDesign } from './design-reads';
 export interface LibraryFilter {
   query: string;
   licenses: readonly LicenseCode[];
+  /** Only the designs kept offline (a few: counted exactly, never remembered). */
+  keptOnly?: boolean;
 }
 
 export interface LibraryPageData {
@@ -79,6 +81,13 @@ export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
     const where = { query: filter.query, license: filter.licenses };
     const key = filterKey(filter);
     if (this.counting && this.counting.key !== key) this.counting.controller.abort();
+    if (filter.keptOnly) {
+      const kept = { ...where, keptOnly: true };
+      return {
+        total: countCachedDesigns(reader, kept), totalIsLowerBound: false, offset, summaries: listCachedDesigns(reader, { ...kept, sort, offset, limit }),
+        catalogueCheckedAt: readSyncState(reader).lastFullPullAt, notSearchedYet: filter.query.trim() === '' ? 0 : this.engine.searchIndex.waiting(),
+      };
+    }
     const known = this.rememberedCount(key);
     const total = known === undefined ? boundedDesignCount(reader, where, this.countBound) : { n: known, lowerBound: false };
     if (!total.lowerBound) this.rememberCount(key, total.n);
@@ -103,6 +112,7 @@ export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
    */
   async count(filter: LibraryFilter, signal?: AbortSignal): Promise<number> {
     this.counting?.controller.abort();
+    if (filter.keptOnly) return countCachedDesigns(this.engine.cache.reader, { query: filter.query, license: filter.licenses, keptOnly: true });
     const mine = { key: filterKey(filter), controller: new AbortController() };
     this.counting = mine;
     const stopped = signal ? AbortSignal.any([mine.controller.signal, signal]) : mine.controller.signal;
@@ -190,6 +200,18 @@ export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
     return cached;
   }
 
+  /**
+   * Keeps designs offline (by id or slug): each is read first (from the service when it can be asked, so a design
+   * the cache lacks is stored), then recorded as kept; their files are brought behind (engine.keepOffline tells how
+   * far). A design neither cached nor readable stops it with its problem, nothing kept.
+   */
+  async keepOffline(designs: readonly (number | string)[], signal: AbortSignal): Promise<number[]> {
+    const ids: number[] = [];
+    for (const id of designs) ids.push((await this.design(id, signal)).summary.id);
+    this.engine.keepOffline.keep(ids);
+    return ids;
+  }
+
   /** An author and their designs, from the service when it can be asked (stored), else what the cache knows. */
   async author(id: number | string, signal: AbortSignal) {
     const online = await readAuthor(this.engine, id, signal);
@@ -246,7 +268,7 @@ export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
   }
 }
 
-const filterKey = (filter: LibraryFilter) => JSON.stringify([filter.query.trim(), [...filter.licenses].sort()]);
+const filterKey = (filter: LibraryFilter) => JSON.stringify([filter.query.trim(), [...filter.licenses].sort(), filter.keptOnly === true]);
 
 const REMEMBERED_COUNTS = 1_000;
 

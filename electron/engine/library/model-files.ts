@@ -31,7 +31,7 @@ function typeOf(url: string): string {
 }
 
 /** The last segment of the file's address, decoded and made safe as a file name; the type's extension kept. */
-function fileNameOf(url: string, documentId: number, type: string): string {
+export function fileNameOf(url: string, documentId: number, type: string): string {
   let name = '';
   try {
     name = decodeURIComponent(basename(new URL(url, 'http://file.invalid').pathname));

@@ -72,6 +72,11 @@ export class DesignChanges extends EventEmitter<{ designs: [DesignsChange]; own:
     if (ids.length > 0) this.emit('own', { ids, removed: [] });
   }
 
+  /** These designs changed in the cache beside their rows (kept offline, or released). */
+  designsChanged(ids: readonly number[]): void {
+    if (ids.length > 0) this.emit('designs', { ids: [...ids], removed: [], all: false });
+  }
+
   /** Many designs changed (a pull of the catalogue): the own ones are compared too. */
   catalogueChanged(): void {
     this.checkOwn();

@@ -22,6 +22,7 @@ import { StoredTokenFollower } from './stored-token-follower';
 import { makeSyncParts, type SyncParts } from './sync-parts';
 import { engineLog } from '../log/engine-log';
 import { SampleService } from '../sample-service/sample-service';
+import { KeepOffline } from '../keep-offline/keep-offline';
 import { saveWebAddress, serviceAddressToSave, webAddressFacts } from './service-address';
 
 export interface EngineConfig {
@@ -71,6 +72,8 @@ export class Engine extends EventEmitter<{ state: []; service: [] }> {
   readonly catalogue: CatalogueRefresh;
   /** The search rows of the designs the catalogue's pull added, written behind it (search finds what is written so far). */
   readonly searchIndex: SearchIndexFill;
+  /** Designs the person keeps offline: their files brought and held in the file cache (keep-offline/). */
+  readonly keepOffline: KeepOffline;
   readonly signIn: BrowserSignIn;
   /** The bundled local service with sample designs, when the profile tries design-sync on it. */
   readonly sampleService: SampleService;
@@ -118,6 +121,15 @@ export class Engine extends EventEmitter<{ state: []; service: [] }> {
       this.searchIndex.start();
     });
     this.searchIndex.on('filled', () => this.changes.catalogueChanged());
+    this.keepOffline = new KeepOffline({
+      db: config.cache.db,
+      files: config.cache.files,
+      client: () => (this.serviceUrl() ? this.client() : null),
+      online: () => this.connectivity.state.online,
+    });
+    // Kept designs the service changed are checked again; what keeping changes, the windows hear as changed designs.
+    this.changes.on('designs', (change) => this.keepOffline.designsChanged(change));
+    this.keepOffline.on('changed', ({ ids }) => this.changes.designsChanged(ids));
     this.signIn = new BrowserSignIn({
       session: config.session,
       serviceUrl: () => this.requireServiceUrl(),
@@ -128,6 +140,7 @@ export class Engine extends EventEmitter<{ state: []; service: [] }> {
     });
     // Back online: a stale catalogue is refreshed at once rather than at the next interval.
     const onConnectivity = (state: { online: boolean }) => {
+      if (state.online) this.keepOffline.resume();
       if (state.online && this.background && this.catalogue.isStale()) {
         void this.catalogue.pullNow().catch((error: unknown) => engineLog.warn('catalogue', 'the pull of the catalogue once back online failed', error));
       }
@@ -332,6 +345,8 @@ export class Engine extends EventEmitter<{ state: []; service: [] }> {
     // What a pull left unindexed (the engine stopped, or the process ended, before the fill was done).
     this.searchIndex.start();
     if (this.serviceUrl()) {
+      // What a kept design still lacks (the last run stopped mid-way).
+      this.keepOffline.bringWhatIsMissing();
       this.ensureParts();
       this.stopFollowingConnectivity = this.connectivity.follow();
       this.catalogue.startSchedule();
@@ -393,6 +408,7 @@ export class Engine extends EventEmitter<{ state: []; service: [] }> {
     await this.stopBackground(options);
     // Between two slices: the rest of the backlog stays for the next run.
     await this.searchIndex.stop();
+    await this.keepOffline.close();
     this.closed = true;
     this.offConnectivity();
     this.connectivity.setProbe(null);

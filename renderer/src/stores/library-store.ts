@@ -21,6 +21,8 @@ export interface LibraryFilter {
   query: string;
   license: LicenseCode | '';
   sort: LibrarySort;
+  /** Only the designs kept offline. */
+  kept: boolean;
 }
 
 interface LibraryStore {
@@ -61,7 +63,7 @@ const loading = new Set<string>();
 let exactTotal: { filter: string; total: number } | null = null;
 /** The exact count waiting for the person to stop typing, and the filter it is for. */
 let exactCountDue: { filter: string; timer: ReturnType<typeof setTimeout> } | null = null;
-const filterKey = ({ query, license }: LibraryFilter) => JSON.stringify([query.trim(), license]);
+const filterKey = ({ query, license, kept }: LibraryFilter) => JSON.stringify([query.trim(), license, kept]);
 
 /** What an answer shows besides its cards: the count (the exact one when known), the search it answers, the check. */
 function shownPage(answer: LibraryPage, query: string, exact: number | null) {
@@ -81,8 +83,8 @@ export const useLibrary = create<LibraryStore>((set, get) => {
     if (loading.has(key)) return;
     loading.add(key);
     const asked = generation;
-    const { query, license, sort } = get().filter;
-    const outcome = await contract.request('library.page', { query, licenses: license ? [license] : [], sort, offset: page * PAGE_SIZE, limit: PAGE_SIZE });
+    const { query, license, sort, kept } = get().filter;
+    const outcome = await contract.request('library.page', { query, licenses: license ? [license] : [], sort, offset: page * PAGE_SIZE, limit: PAGE_SIZE, keptOnly: kept });
     loading.delete(key);
     if (asked !== generation) return;
     if (!outcome.ok) {
@@ -119,7 +121,7 @@ export const useLibrary = create<LibraryStore>((set, get) => {
 
   return {
     // The first page the window host hands over with the page itself (FIRST_LIBRARY_PAGE) is this filter's.
-    filter: { query: FIRST_LIBRARY_PAGE.query, license: '', sort: FIRST_LIBRARY_PAGE.sort },
+    filter: { query: FIRST_LIBRARY_PAGE.query, license: '', sort: FIRST_LIBRARY_PAGE.sort, kept: false },
     total: null,
     totalIsLowerBound: false,
     shownQuery: null,

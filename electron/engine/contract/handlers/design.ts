@@ -10,6 +10,7 @@ import { resolveAuthors } from '../resolve-authors';
 import { authorView } from '../views/author-view';
 import { designCard } from '../views/design-card';
 import { iso } from '../views/iso';
+import { keptDesignView } from '../views/kept-design-view';
 import { engineLog } from '../../log/engine-log';
 
 export const DESIGN_HANDLERS: Handlers<'design.get' | 'design.openPage'> = {
@@ -26,6 +27,9 @@ export const DESIGN_HANDLERS: Handlers<'design.get' | 'design.openPage'> = {
       return url && !isCached(url) ? [{ url, version: typeof document.updated_at === 'string' ? document.updated_at : null }] : [];
     });
     const sizes = await documentSizes(engine, uncached, signal);
+    // Read after its lists were brought up to date: a kept design whose files changed is brought again (nothing when all are here).
+    if (summary.keptOffline) engine.keepOffline.designsChanged({ ids: [summary.id], all: false });
+    const kept = engine.keepOffline.status(summary.id);
     return {
       card: designCard(summary, authors),
       descriptionHtml: typeof cached.design.description === 'string' ? cached.design.description : '',
@@ -55,6 +59,7 @@ export const DESIGN_HANDLERS: Handlers<'design.get' | 'design.openPage'> = {
       author: author ? authorView(author.id, author.screenName, author.public) : null,
       pageUrl: webUrl ? designPageUrl(webUrl, summary) : null,
       listsCheckedAt: iso(childListsCheckedAt(engine.cache.reader, summary.id)),
+      kept: kept ? keptDesignView(kept) : null,
     };
   },
   /** Rule 1: the design's page on the service, never its files; opened by the host when it can. */

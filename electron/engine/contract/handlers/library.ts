@@ -7,8 +7,8 @@ import { iso } from '../views/iso';
 
 export const LIBRARY_HANDLERS: Handlers<'library.page' | 'library.count' | 'library.licenseCounts' | 'library.searchService'> = {
   /** Only the page crosses: a count for the scrollbar (it may stop early: totalIsLowerBound), and the cards of the visible range. */
-  'library.page': async (engine, { query, licenses, sort, offset, limit }, _signal, { library }) => {
-    const page = library.page({ query, licenses: licenses as LicenseCode[] }, sort, offset, limit);
+  'library.page': async (engine, { query, licenses, sort, offset, limit, keptOnly }, _signal, { library }) => {
+    const page = library.page({ query, licenses: licenses as LicenseCode[], keptOnly }, sort, offset, limit);
     const authors = await resolveAuthors(engine, page.summaries);
     return {
       total: page.total, totalIsLowerBound: page.totalIsLowerBound, offset, items: page.summaries.map((summary) => designCard(summary, authors)),

@@ -33,5 +33,6 @@ export function designCard(summary: DesignSummary, authors: ReadonlyMap<number, 
     createdAt: isoOf(summary.createdAt),
     updatedAt: isoOf(summary.updatedAt),
     checkedAt: summary.checkedAt ? new Date(summary.checkedAt).toISOString() : null,
+    keptOffline: summary.keptOffline,
   };
 }

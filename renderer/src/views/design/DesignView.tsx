@@ -8,6 +8,7 @@ import { DesignDropZone } from '../drops/DesignDropZone';
 import { DesignDocuments } from './DesignDocuments';
 import { DesignGallery } from './DesignGallery';
 import { DesignLicense } from './DesignLicense';
+import { KeepOfflineControl } from './KeepOfflineControl';
 import { descriptionRepeatsExcerpt } from '../../../../shared/text/description-text';
 import { DesignDescription } from './DesignDescription';
 import { ModelPreview } from './ModelPreview';
@@ -58,6 +59,7 @@ export function DesignView({ id }: { id: number }) {
         </div>
         <div className="design-facts">
           <DesignLicense card={card} basedOn={detail.basedOn} />
+          <KeepOfflineControl detail={detail} />
           {card.own ? (
             <DesignDropZone designId={card.id} designName={card.name}>
               {documents}

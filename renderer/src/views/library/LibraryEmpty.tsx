@@ -7,11 +7,19 @@ export function LibraryEmpty() {
   const { filter, pulling, setFilter, pullCatalogue } = useLibrary();
   const pull = useAvailability().can('pull-catalogue');
   const reasonId = useId();
-  if (filter.query || filter.license) {
+  if (filter.kept && !filter.query && !filter.license) {
     return (
       <div className="empty" role="status">
-        <p>No cached design matches {filter.query ? <>“{filter.query}”</> : 'this license'}.</p>
-        <button type="button" onClick={() => setFilter({ query: '', license: '' })}>Clear the search and filter</button>
+        <p>No design is kept offline yet. Open a design and choose “Keep offline” to have all its files here, without the service.</p>
+        <button type="button" onClick={() => setFilter({ kept: false })}>Show every design</button>
+      </div>
+    );
+  }
+  if (filter.query || filter.license || filter.kept) {
+    return (
+      <div className="empty" role="status">
+        <p>No {filter.kept ? 'design kept offline' : 'cached design'} matches {filter.query ? <>“{filter.query}”</> : 'this license'}.</p>
+        <button type="button" onClick={() => setFilter({ query: '', license: '', kept: false })}>Clear the search and filter</button>
       </div>
     );
   }

@@ -1,6 +1,8 @@
 import { useEffect, useRef } from 'react';
 import type { LibrarySort, LicenseCode } from '../../../../shared';
 import { LICENSE_CODES, LICENSES } from '../../../../shared/licenses/licenses';
+import { byteSize } from '../../../../shared/text/byte-size';
+import { useKept } from '../../stores/kept-store';
 import { useLibrary } from '../../stores/library-store';
 import { offerSearchFocus } from './search-shortcut';
 import { ServiceSearchNote } from './ServiceSearchNote';
@@ -18,6 +20,10 @@ export function LibraryToolbar() {
   const atLeast = useLibrary((store) => store.totalIsLowerBound);
   const notSearchedYet = useLibrary((store) => store.notSearchedYet);
   const setFilter = useLibrary((store) => store.setFilter);
+  const keptDesigns = useKept((store) => (store.designs === null ? null : Object.keys(store.designs).length));
+  const keptBytes = useKept((store) => store.bytes);
+  const loadKept = useKept((store) => store.load);
+  useEffect(() => void loadKept(), [loadKept]);
   const search = useRef<HTMLInputElement>(null);
   useEffect(() => offerSearchFocus(() => {
     search.current?.focus();
@@ -41,6 +47,11 @@ export function LibraryToolbar() {
         <select value={filter.sort} onChange={(event) => setFilter({ sort: event.target.value as LibrarySort })}>
           {SORTS.map((sort) => <option key={sort.value} value={sort.value}>{sort.label}</option>)}
         </select>
+      </label>
+      <label className="kept-filter">
+        <input type="checkbox" checked={filter.kept} onChange={(event) => setFilter({ kept: event.target.checked })} />
+        <span>Kept offline</span>
+        {keptDesigns !== null && keptDesigns > 0 ? <span className="kept-space" data-testid="kept-space">{`${keptDesigns.toLocaleString()} · ${byteSize(keptBytes)}`}</span> : null}
       </label>
       {/* A line of its own, always there: a note appearing in it moves nothing. */}
       <div className="toolbar-status">

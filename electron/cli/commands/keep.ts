@@ -1,0 +1,106 @@
+import type { KeptDesignStatus } from '../../engine/keep-offline/keep-offline';
+import { Library } from '../../engine/library/library';
+import { isEngineError } from '../../engine/runtime/engine-error';
+import { isServiceError } from '../../engine/api/service-error';
+import { keptOfflineWords } from '../../../shared/files/kept-offline-words';
+import { byteSize as bytes } from '../../../shared/text/byte-size';
+import { CliError } from '../cli-context';
+import type { CommandModule } from '../command-module';
+
+/** One kept design in a line: its name and id, then where it is (the window's words). */
+export function keptLine(status: KeptDesignStatus): string {
+  return `${status.name ?? `design ${status.designId}`}  (#${status.designId})  ${keptOfflineWords(status)}`;
+}
+
+/**
+ * `design-sync keep <design...>`: keeps designs offline (all their images and documents downloaded, never evicted),
+ * waiting for their downloads and printing their progress; `--release` stops keeping them. `design-sync kept`: what
+ * is kept, where each is, and the space they take.
+ */
+export const keepCommand: CommandModule = (program, context) => {
+  program
+    .command('keep')
+    .description('keep designs offline: all their images and documents downloaded and never evicted from the cache')
+    .argument('<design...>', 'design ids or slugs')
+    .option('--release', 'stop keeping these designs offline (their files become evictable, as any other)')
+    .option('--no-wait', 'record them and return; the app or `design-sync sync --watch` downloads their files')
+    .option('--json', 'print the kept designs as JSON')
+    .action(async (keys: string[], options: { release?: boolean; wait: boolean; json?: boolean }) => {
+      const ctx = context();
+      const engine = await ctx.engine();
+      let ids: number[];
+      if (options.release) {
+        ids = keys.map((key) => {
+          const found = engine.keepOffline.list().find((status) => String(status.designId) === key.trim() || status.name === key);
+          if (!found) {
+            const id = Number(key);
+            if (Number.isInteger(id) && id > 0) return id;
+            throw new CliError(`The design ${JSON.stringify(key)} is not kept offline (see: design-sync kept).`);
+          }
+          return found.designId;
+        });
+        const released = engine.keepOffline.release(ids);
+        const notKept = ids.filter((id) => !released.includes(id));
+        if (notKept.length > 0) ctx.io.err(`Not kept offline, so nothing to release: ${notKept.map((id) => `#${id}`).join(', ')}.`);
+        if (!options.json) for (const id of released) ctx.io.out(`Released #${id}: its files stay in the cache until the cache limit needs their space.`);
+      } else {
+        ctx.serviceUrl();
+        const library = new Library(engine);
+        try {
+          ids = await library.keepOffline(keys.map((key) => (/^\d+$/.test(key.trim()) ? Number(key) : key)), AbortSignal.timeout(60_000));
+        } catch (error) {
+          if (isEngineError(error) || isServiceError(error)) throw new CliError(error.problem.message);
+          throw error;
+        } finally {
+          library.close();
+        }
+        if (options.wait) {
+          let last = '';
+          const onProgress = (status: KeptDesignStatus) => {
+            if (options.json || !ids.includes(status.designId) || status.state !== 'downloading' || !status.current) return;
+            const line = `${status.name ?? `#${status.designId}`}: ${status.current.name} (${status.filesHere + 1} of ${status.filesTotal})`;
+            if (line !== last) ctx.io.err(line);
+            last = line;
+          };
+          engine.keepOffline.on('progress', onProgress);
+          try {
+            await engine.keepOffline.whenIdle();
+          } finally {
+            engine.keepOffline.off('progress', onProgress);
+          }
+        }
+        const statuses = ids.map((id) => engine.keepOffline.status(id)).filter((status): status is KeptDesignStatus => status !== null);
+        if (!options.json) for (const status of statuses) ctx.io.out(keptLine(status));
+        const unfinished = statuses.filter((status) => status.state !== 'ready');
+        if (options.wait && unfinished.length > 0 && !options.json) {
+          ctx.io.err(`Not all files are here yet: ${unfinished.length === 1 ? 'it is' : 'they are'} kept, and brought when the service can be reached (by the app or design-sync sync --watch).`);
+        }
+        if (options.json) ctx.io.out(JSON.stringify({ designs: statuses, bytes: engine.keepOffline.keptBytes() }, null, 2));
+        const stopped = statuses.filter((status) => status.state === 'problem');
+        if (options.wait && stopped.length > 0) throw new CliError(`Not everything could be kept offline: ${stopped.map((status) => `${status.name ?? `#${status.designId}`}: ${status.problem}`).join('; ')}`);
+        return;
+      }
+      if (options.json) ctx.io.out(JSON.stringify({ designs: engine.keepOffline.list(), bytes: engine.keepOffline.keptBytes() }, null, 2));
+    });
+
+  program
+    .command('kept')
+    .description('list the designs kept offline, where each is, and the space they take')
+    .option('--json', 'print them as JSON')
+    .action(async (options: { json?: boolean }) => {
+      const ctx = context();
+      const engine = await ctx.engine();
+      const list = engine.keepOffline.list();
+      const total = engine.keepOffline.keptBytes();
+      if (options.json) {
+        ctx.io.out(JSON.stringify({ designs: list, bytes: total }, null, 2));
+        return;
+      }
+      if (list.length === 0) {
+        ctx.io.out('No design is kept offline. Keep one with: design-sync keep <design>');
+        return;
+      }
+      for (const status of list) ctx.io.out(keptLine(status));
+      ctx.io.out(`${list.length} design${list.length === 1 ? '' : 's'} kept offline, taking ${bytes(total)}.`);
+    });
+};
