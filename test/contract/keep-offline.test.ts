@@ -140,13 +140,15 @@ describe('keeping designs offline', () => {
     expect(engine.cache.files.evictableBytes()).toBe(0);
   });
 
-  it('serves a kept design\'s documents with the service stopped answering', async () => {
+  it('serves a kept design\'s documents with the service stopped answering, one the window does not show as an attachment only', async () => {
     const stopped = await service.request('POST', '/__admin/faults', { json: { kind: 'drop' } });
     expect(stopped.ok).toBe(true);
     try {
       const served = await serveFileAddress(engine, `/files/documents/${ids.notes}/notes.txt`);
       expect(served).not.toBeNull();
       expect(readFileSync(served!.path, 'utf8')).toContain('15 % infill');
+      // A type the window does not show: only ever an attachment, under its own name.
+      expect(served).toMatchObject({ contentType: 'application/octet-stream', downloadName: 'notes.txt' });
     } finally {
       await service.request('DELETE', '/__admin/faults');
     }
@@ -194,5 +196,7 @@ describe('keeping designs offline', () => {
     expect(detail.card.keptOffline).toBe(false);
     expect(detail.documents.some((document) => document.cached)).toBe(false);
     expect((await ok('library.page', { keptOnly: true })).items).toEqual([]);
+    // A document the window does not show is served only while a kept design needs it.
+    expect(await serveFileAddress(engine, `/files/documents/${ids.notes}/notes.txt`)).toBeNull();
   });
 });
