@@ -28,7 +28,7 @@ const WARM_UP_PAGE: LibraryPage = {
   total: 1, totalIsLowerBound: false, offset: 0, catalogueCheckedAt: null, notSearchedYet: 0,
   items: [{
     id: 1, slug: null, name: 'A design', excerpt: '', author: { id: null, screenName: null }, license: null,
-    attribution: { required: false, text: null, unavailable: false }, state: 'published', own: false, thumbnailUrl: null, keptOffline: false,
+    attribution: { required: false, text: null, unavailable: false }, state: 'published', own: false, thumbnailUrl: null, thumbnailGenerated: false, thumbnailModel: null, keptOffline: false,
     createdAt: null, updatedAt: null, checkedAt: null,
   }],
 };

@@ -7,6 +7,8 @@ import { FILE_ADDRESS_PREFIX, type ContractEndpoint } from '../engine/contract/c
 import { DROP_ADDRESS_PREFIX } from '../engine/contract/drop-staging';
 import { contractSocket } from './contract-socket';
 import { handleDrop } from './drop-route';
+import { THUMBNAIL_ADDRESS_PREFIX } from '../engine/contract/thumbnail-staging';
+import { handleThumbnail } from './thumbnail-route';
 import { drawFirstFrame, firstFrameModuleBeside, loadFirstFrameRenderer, pageWithFirstFrame } from './first-frame';
 import { pageTemplates } from './page-template';
 import { firstAnswers } from './preloaded-page';
@@ -101,6 +103,12 @@ export async function startWindowHost(options: WindowHostOptions): Promise<Windo
     if (target?.pathname.startsWith(DROP_ADDRESS_PREFIX)) {
       return handleDrop(request, response, target.pathname, {
         endpoint: options.endpoint, host, hasSession: hasSession(request), ...(options.maxDropBytes ? { maxBytes: options.maxDropBytes } : {}),
+        reply: (status, body, type, extra) => reply(response, status, body, type, extra),
+      });
+    }
+    if (target?.pathname.startsWith(THUMBNAIL_ADDRESS_PREFIX)) {
+      return handleThumbnail(request, response, target.pathname, {
+        endpoint: options.endpoint, host, hasSession: hasSession(request),
         reply: (status, body, type, extra) => reply(response, status, body, type, extra),
       });
     }

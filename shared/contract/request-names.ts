@@ -14,6 +14,8 @@ export const CONTRACT_REQUEST_NAMES = [
   'design.get',
   'design.openPage',
   'design.openModelFile',
+  'design.thumbnailFailed',
+  'design.useGeneratedCover',
   'offline.keep',
   'offline.release',
   'offline.list',

@@ -3,7 +3,7 @@ import { LICENSE_CODES } from '../licenses/licenses';
 import { QUEUE_STATES } from '../sync/sync-types';
 import type { ContractRequestName } from './request-names';
 import type {
-  AccountView, AuthorPage, DesignDetail, DiagnosticsView, KeptOfflineView, LibraryPage, NeverSentView, OwnDesignView, PullView, QueueEntry, QueueView, SampleServiceView, SettingsView, SyncView,
+  AccountView, AuthorPage, DesignDetail, DiagnosticsView, DroppedFileView, KeptOfflineView, LibraryPage, NeverSentView, OwnDesignView, PullView, QueueEntry, QueueView, SampleServiceView, SettingsView, SyncView,
 } from './views';
 
 const nothing = z.object({}).strict();
@@ -61,6 +61,17 @@ export const REQUEST_INPUTS = {
    * window only `opened`.
    */
   'design.openModelFile': z.object({ documentId: id }).strict(),
+  /**
+   * The window could not make a picture of the design from this model (`reason`, in words): remembered for that
+   * version of the model and said once in the engine log, so it is not tried again until the model changes.
+   */
+  'design.thumbnailFailed': z.object({ designId: id, documentId: id, reason: z.string().trim().min(1).max(500) }).strict(),
+  /**
+   * Rule 4, on the person's confirmation only: the picture made from the design's model becomes an image of the
+   * (own) design: put in its folder in the sync folder, uploaded by the queue like any image (the first image is
+   * the cover of a design that has none).
+   */
+  'design.useGeneratedCover': z.object({ id }).strict(),
   /**
    * Keeps designs offline: all their images and documents downloaded and never evicted (a design the cache lacks is
    * read from the service first). Answers once they are recorded; their downloads go on and are told as
@@ -158,6 +169,8 @@ export interface RequestResults {
   'design.get': DesignDetail;
   'design.openPage': { url: string; opened: boolean };
   'design.openModelFile': { opened: boolean; path: string | null };
+  'design.thumbnailFailed': { remembered: boolean };
+  'design.useGeneratedCover': DroppedFileView;
   'offline.keep': KeptOfflineView;
   'offline.release': KeptOfflineView;
   'offline.list': KeptOfflineView;

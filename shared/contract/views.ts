@@ -45,14 +45,36 @@ export interface DesignCard {
   attribution: AttributionView;
   state: string | null;
   own: boolean;
-  /** The cover's small rendition, served by the host (null: none cached and none known). */
+  /**
+   * The cover's small rendition, served by the host (null: none cached and none known); for a design with no image,
+   * the picture made here from its first model when there is one (`thumbnailGenerated`).
+   */
   thumbnailUrl: string | null;
+  /** `thumbnailUrl` is a picture rendered here from `thumbnailModel`, not an image of the design (never uploaded unless the person uses it as the cover). */
+  thumbnailGenerated: boolean;
+  /**
+   * A design with no image: the model its picture is made from (null when it has an image, no model the window
+   * shows, or its model could not be drawn). With no `thumbnailUrl`, the window renders one and sends it to its host.
+   */
+  thumbnailModel: ThumbnailModelView | null;
   createdAt: IsoTime | null;
   updatedAt: IsoTime | null;
   /** When the service last vouched for this copy. */
   checkedAt: IsoTime | null;
   /** The person keeps it offline (all its files downloaded and never evicted). */
   keptOffline: boolean;
+}
+
+/** The model a design's picture is made from (see DesignCard.thumbnailModel). */
+export interface ThumbnailModelView {
+  documentId: number;
+  /** The model file's own name ("cube20.stl"): "Generated from cube20.stl". */
+  fileName: string;
+  type: string;
+  /** Its bytes, served by the host (the file cache; the same address as the 3D preview's). */
+  modelUrl: string;
+  /** The model document's `updated_at`: a picture of another version is made again. */
+  version: string | null;
 }
 
 export type LibrarySort = 'newest' | 'popular' | 'name' | 'updated';

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REQUEST_NAMES, type Outcome, type RequestName, type RequestResult } from '../../shared';
@@ -286,6 +286,27 @@ const CASES: { [K in RequestName]: Case<K> } = {
       ok(await client.request('queue.cancel', { target: other.id }));
     },
     malformed: () => ({ id: 1, keep: 'mine' }), field: 'keep',
+  },
+  'design.thumbnailFailed': {
+    valid: () => ({ designId: ids.gear, documentId: 1, reason: 'It holds no geometry to show.' }),
+    check: async (r) => {
+      // A late word about a design that has an image is not remembered.
+      expect(r).toEqual({ remembered: false });
+      // What the next case acts on: a picture of the Clamp (no image, a model), as the window's host hands one in.
+      const model = ok<'design.get'>(await client.request('design.get', { id: ids.clamp })).card.thumbnailModel!;
+      const staged = join(await endpoint.incomingDir(), 'clamp-picture');
+      copyFileSync(join(FIXTURES, 'images', 'png-sample.png'), staged);
+      expect(await endpoint.adoptGeneratedThumbnail({ designId: ids.clamp!, documentId: model.documentId, stagedPath: staged })).toMatchObject({ ok: true });
+    },
+    malformed: () => ({ designId: ids.gear, documentId: 1, reason: ' ' }), field: 'reason',
+  },
+  'design.useGeneratedCover': {
+    valid: () => ({ id: ids.clamp }),
+    check: (r) => {
+      expect(r).toMatchObject({ designId: ids.clamp, fileName: 'box cover.png', folder: 'clamp' });
+      expect(readFileSync(join(rootPath(), r.path))).toEqual(readFileSync(join(FIXTURES, 'images', 'png-sample.png')));
+    },
+    malformed: () => ({ id: 'clamp' }), field: 'id',
   },
   'account.signIn': {
     valid: () => ({}),

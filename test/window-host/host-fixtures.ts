@@ -60,6 +60,9 @@ export function fakeEndpoint(files: Record<string, { path: string; size: number 
     async adoptDroppedFile() {
       return { ok: false, problem: { kind: 'internal', message: 'This fake endpoint takes no drops.' } };
     },
+    async adoptGeneratedThumbnail() {
+      return { ok: false, problem: { kind: 'internal', message: 'This fake endpoint takes no thumbnails.' } };
+    },
     emit(event) {
       for (const listener of listeners) listener(event);
     },

@@ -41,6 +41,13 @@ export interface ContractEndpoint {
    * allowed and `stagedPath` is in incomingDir(); the staged file is gone afterwards either way. Never throws.
    */
   adoptDroppedFile(drop: { designId: number; fileName: string; stagedPath: string }): Promise<Outcome<DroppedFileView>>;
+  /**
+   * A picture the window rendered from a design's first model (it has no image), staged by the host in incomingDir()
+   * like a drop: kept with the design in the profile (never uploaded), its cards told. Refused unless the design is
+   * in the cache without an image, `documentId` is its first model, and the bytes are a PNG within bounds; the staged
+   * file is gone afterwards either way. Never throws.
+   */
+  adoptGeneratedThumbnail(staged: { designId: number; documentId: number; stagedPath: string }): Promise<Outcome<{ thumbnailUrl: string }>>;
 }
 
 /** Every file address of the contract starts with this. */

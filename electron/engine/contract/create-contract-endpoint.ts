@@ -6,6 +6,7 @@ import { subscribeToDesignChanges } from './design-events';
 import { subscribeToEngine } from './engine-events';
 import { openServices } from './engine-services';
 import { serveFileAddress } from './file-addresses';
+import { generatedThumbnailAddress } from './generated-thumbnail-files';
 import { HANDLERS } from './handlers';
 import type { Handler } from './handler-types';
 import { problemOf } from './problem-of';
@@ -64,6 +65,14 @@ export function createContractEndpoint(engine: Engine): ContractEndpoint & { clo
         return { ok: true, value: await adoptDroppedFile(engine, drop) };
       } catch (error) {
         return { ok: false, problem: answered('a dropped file', error) };
+      }
+    },
+    async adoptGeneratedThumbnail(staged) {
+      try {
+        const row = await services.thumbnails.store(staged);
+        return { ok: true, value: { thumbnailUrl: generatedThumbnailAddress(row.designId, row.madeAt) } };
+      } catch (error) {
+        return { ok: false, problem: answered('a generated thumbnail', error) };
       }
     },
     async close() {

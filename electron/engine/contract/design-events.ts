@@ -26,10 +26,17 @@ export function subscribeToDesignChanges(engine: Engine, services: EngineService
       (error: unknown) => engineLog.warn('contract', 'the own designs that changed could not be shown', error),
     );
   };
+  // A picture made from a design's model changes its card wherever it is shown.
+  const onThumbnails = ({ ids, own }: { ids: number[]; own: number[] }) => {
+    onDesigns({ ids, removed: [], all: false });
+    if (own.length > 0) onOwn({ ids: own, removed: [] });
+  };
   services.library.on('changed', onDesigns);
   services.ownDesigns.on('changed', onOwn);
+  services.thumbnails.on('changed', onThumbnails);
   return () => {
     services.library.off('changed', onDesigns);
     services.ownDesigns.off('changed', onOwn);
+    services.thumbnails.off('changed', onThumbnails);
   };
 }

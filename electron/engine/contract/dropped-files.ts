@@ -14,6 +14,8 @@ export interface DroppedFile {
   fileName: string;
   /** Where the host staged the bytes: a file directly inside the profile's incoming folder. */
   stagedPath: string;
+  /** How it came, for the activity list (default: dropped in the window). */
+  origin?: string;
 }
 
 /** The profile's folder for staged drops, made when missing (only its user may read it). */
@@ -111,7 +113,7 @@ export async function adoptDroppedFile(engine: Engine, drop: DroppedFile): Promi
       if (await placeWithoutOverwrite(staged, join(dir, name))) {
         placed = true;
         engine.syncParts().sync.noticeFolder(folder);
-        engine.queue.log('info', `Added ${name} to the folder ${folder} (dropped in the window).`, `${folder}/${name}`);
+        engine.queue.log('info', `Added ${name} to the folder ${folder} (${drop.origin ?? 'dropped in the window'}).`, `${folder}/${name}`);
         return { designId: drop.designId, fileName: name, folder, path: `${folder}/${name}`, size, contentPolicyAccepted: engine.contentPolicyAccepted() };
       }
       // Taken between the look and the move: look again.

@@ -1,3 +1,4 @@
+import { GeneratedThumbnails } from '../library/generated-thumbnails';
 import { Library } from '../library/library';
 import { OwnDesigns } from '../own-designs/own-designs';
 import type { Engine } from '../runtime/engine';
@@ -6,6 +7,8 @@ import type { Engine } from '../runtime/engine';
 export interface EngineServices {
   ownDesigns: OwnDesigns;
   library: Library;
+  /** Pictures made in the window from the models of designs that have no image. */
+  thumbnails: GeneratedThumbnails;
 }
 
 export function openServices(engine: Engine): EngineServices & { close(): Promise<void> } {
@@ -15,6 +18,7 @@ export function openServices(engine: Engine): EngineServices & { close(): Promis
   return {
     ownDesigns,
     library,
+    thumbnails: new GeneratedThumbnails(engine),
     async close() {
       library.close();
       await ownDesigns.close();

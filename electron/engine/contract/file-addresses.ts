@@ -9,6 +9,7 @@ import { cachedModelFile, fileNameOf } from '../library/model-files';
 import { VIEWABLE_MODEL_TYPES } from '../../../shared/files/model-files';
 import type { Engine } from '../runtime/engine';
 import type { ServedFile } from './contract-endpoint';
+import { parseGeneratedThumbnailAddress, serveGeneratedThumbnail } from './generated-thumbnail-files';
 import { engineLog } from '../log/engine-log';
 
 /** Spec §2.2: the renditions of an image. */
@@ -178,6 +179,8 @@ function cachedModelDownload(engine: Engine, documentId: number): ServedFile | n
  * when it can be reached. Null for an address that names nothing known, or a file neither cached nor reachable.
  */
 export async function serveFileAddress(engine: Engine, address: string, signal?: AbortSignal): Promise<ServedFile | null> {
+  const generated = parseGeneratedThumbnailAddress(address);
+  if (generated !== null) return serveGeneratedThumbnail(engine, generated);
   const parsed = parseFileAddress(address);
   if (!parsed) return null;
   if (parsed.kind === 'download') return cachedModelDownload(engine, parsed.id);

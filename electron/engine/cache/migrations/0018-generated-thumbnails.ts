@@ -3,7 +3,8 @@ import type Database from 'better-sqlite3';
 /**
  * Pictures rendered in the window from a design's first model, for designs that have no image: one a design, named
  * by the model document it came from and that document's `updated_at` (another version makes it stale), its bytes
- * in the profile's `thumbnails/` folder. Never uploaded unless the person makes one the design's cover.
+ * in the profile's `thumbnails/` folder. Never uploaded unless the person makes one the design's cover. A row with a
+ * `problem` says the window could not make one from that version (its bytes none): it is not tried again.
  */
 export function migration0018GeneratedThumbnails(db: Database.Database): void {
   db.exec(`
@@ -13,7 +14,8 @@ export function migration0018GeneratedThumbnails(db: Database.Database): void {
       document_version TEXT,
       file_name TEXT NOT NULL,
       byte_size INTEGER NOT NULL,
-      made_at INTEGER NOT NULL
+      made_at INTEGER NOT NULL,
+      problem TEXT
     );
   `);
 }

@@ -1,6 +1,7 @@
 import { basedOnText, designPageUrl } from '../../cache/attribution';
 import { getCachedDesign, renditionUrl } from '../../cache/design-reads';
 import { childListsCheckedAt } from '../../cache/child-reads';
+import { generatedCovers } from '../../cache/generated-thumbnails';
 import { peekCachedFile } from '../../cache/file-cache';
 import { cachedUser } from '../../cache/user-reads';
 import { documentSizes } from '../document-sizes';
@@ -31,7 +32,7 @@ export const DESIGN_HANDLERS: Handlers<'design.get' | 'design.openPage'> = {
     if (summary.keptOffline) engine.keepOffline.designsChanged({ ids: [summary.id], all: false });
     const kept = engine.keepOffline.status(summary.id);
     return {
-      card: designCard(summary, authors),
+      card: designCard(summary, authors, generatedCovers(engine.cache.reader, [summary])),
       descriptionHtml: typeof cached.design.description === 'string' ? cached.design.description : '',
       basedOn: basedOnText(cached.design),
       tags: cached.tags,

@@ -4,6 +4,7 @@ import { AUTHOR_HANDLERS } from './author';
 import { CATALOGUE_HANDLERS } from './catalogue';
 import { DESIGN_HANDLERS } from './design';
 import { DIAGNOSTICS_HANDLERS } from './diagnostics';
+import { GENERATED_THUMBNAIL_HANDLERS } from './generated-thumbnails';
 import { KEEP_OFFLINE_HANDLERS } from './keep-offline';
 import { LIBRARY_HANDLERS } from './library';
 import { MODEL_FILE_HANDLERS } from './model-files';
@@ -19,6 +20,7 @@ export const HANDLERS: Handlers = {
   ...LIBRARY_HANDLERS,
   ...DESIGN_HANDLERS,
   ...MODEL_FILE_HANDLERS,
+  ...GENERATED_THUMBNAIL_HANDLERS,
   ...KEEP_OFFLINE_HANDLERS,
   ...AUTHOR_HANDLERS,
   ...OWN_DESIGN_HANDLERS,

@@ -1,4 +1,5 @@
 import type { LicenseCode } from '../../../../shared';
+import { generatedCovers } from '../../cache/generated-thumbnails';
 import { EngineError } from '../../runtime/engine-error';
 import type { Handlers } from '../handler-types';
 import { resolveAuthors } from '../resolve-authors';
@@ -10,8 +11,9 @@ export const LIBRARY_HANDLERS: Handlers<'library.page' | 'library.count' | 'libr
   'library.page': async (engine, { query, licenses, sort, offset, limit, keptOnly }, _signal, { library }) => {
     const page = library.page({ query, licenses: licenses as LicenseCode[], keptOnly }, sort, offset, limit);
     const authors = await resolveAuthors(engine, page.summaries);
+    const covers = generatedCovers(engine.cache.reader, page.summaries);
     return {
-      total: page.total, totalIsLowerBound: page.totalIsLowerBound, offset, items: page.summaries.map((summary) => designCard(summary, authors)),
+      total: page.total, totalIsLowerBound: page.totalIsLowerBound, offset, items: page.summaries.map((summary) => designCard(summary, authors, covers)),
       catalogueCheckedAt: iso(page.catalogueCheckedAt), notSearchedYet: page.notSearchedYet,
     };
   },

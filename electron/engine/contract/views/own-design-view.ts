@@ -1,4 +1,5 @@
 import type { OwnDesignView } from '../../../../shared';
+import { generatedCovers } from '../../cache/generated-thumbnails';
 import type { OwnDesignState } from '../../own-designs/own-design-states';
 import type { Engine } from '../../runtime/engine';
 import { resolveAuthors } from '../resolve-authors';
@@ -22,8 +23,9 @@ function noteOf(engine: Engine, state: OwnDesignState): string | null {
 export async function ownDesignViews(engine: Engine, states: readonly OwnDesignState[]): Promise<OwnDesignView[]> {
   const me = engine.session.state.status !== 'signed-out' ? engine.session.state.user : null;
   const authors = me ? new Map([[me.id, me.screen_name]]) : await resolveAuthors(engine, states.map((state) => state.summary));
+  const covers = generatedCovers(engine.cache.reader, states.map((state) => state.summary));
   return states.map((state) => ({
-    card: designCard(state.summary, authors),
+    card: designCard(state.summary, authors, covers),
     published: state.summary.state === 'published',
     folder: state.folder,
     syncState: state.syncState,
