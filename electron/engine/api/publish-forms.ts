@@ -1,7 +1,12 @@
 import type { Design } from '../../../shared';
 import { engineLog } from '../log/engine-log';
 import { isServiceError, type ServiceError } from './service-error';
-import type { ServiceClient } from './service-client';
+
+/** What publishing needs of the service's client: to ask in one form, and to read the design back. */
+export interface PublishingClient {
+  publishDesignAs(form: PublishForm, idOrSlug: number | string, signal?: AbortSignal): Promise<void>;
+  getDesign(idOrSlug: number | string, signal?: AbortSignal): Promise<Design>;
+}
 
 /**
  * The ways clients of the service publish a design. The spec's update has no `state` field; the local service takes
@@ -30,7 +35,7 @@ function unknownForm(error: unknown): error is ServiceError {
  * whether it is published (a service may ignore a field it does not know and still answer 204). A problem that is
  * not about the form (offline, signed out, not allowed, the service failing, the design gone) is thrown as it came.
  */
-export async function publishTolerantly(client: ServiceClient, idOrSlug: number | string, signal?: AbortSignal): Promise<PublishOutcome> {
+export async function publishTolerantly(client: PublishingClient, idOrSlug: number | string, signal?: AbortSignal): Promise<PublishOutcome> {
   let design: Design | undefined;
   for (const form of PUBLISH_FORMS) {
     try {

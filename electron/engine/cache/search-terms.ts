@@ -62,7 +62,7 @@ export function noteSearchTerms(db: WritableDB, designIds: Iterable<number>): vo
 }
 
 /** Every term of the search index into the vocabulary, read from the index itself (a migration, a whole-cache fill). */
-export function noteEverySearchTerm(db: Database.Database): void {
+function noteEverySearchTerm(db: Database.Database): void {
   db.exec(`
     CREATE VIRTUAL TABLE IF NOT EXISTS temp.designs_fts_terms USING fts5vocab(main, designs_fts, row);
     INSERT OR IGNORE INTO search_terms (term) SELECT term FROM temp.designs_fts_terms;

@@ -4,7 +4,7 @@ import { isServiceError } from '../api/service-error';
 import type { BaseFiles } from '../sync-state/base-files';
 import type { DesignFolders } from '../sync-state/design-folders';
 import { absolutePath, currentVersion, fileNameOf, folderOf, refusalOf, sameVersion, sha1OfFile, type FileVersion } from './file-version';
-import type { JobItem } from './job-payloads';
+import type { JobItem } from './job-items';
 import type { QueueStore } from './queue-store';
 import type { QueueItem, SentAttempt } from './queue-item';
 

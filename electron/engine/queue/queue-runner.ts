@@ -9,7 +9,7 @@ import { SyncFolder } from '../sync-state/sync-root';
 import { FolderChecks } from './folder-checks';
 import { designGone, NoSyncFolderError, type Job, type JobContext, type JobResult } from './job';
 import { jobOf } from './jobs';
-import { failDamagedItem, readJobItem, rereadJobItem, type JobItem } from './job-payloads';
+import { failDamagedItem, readJobItem, rereadJobItem, type JobItem } from './job-items';
 import { jobContext } from './job-context';
 import { followOtherProcesses } from './other-processes';
 import { abortedOutcome, outcomeOfProblem, retryLater, type AbortReason, type ProblemOutcome, type QueueBlock } from './problem-outcome';

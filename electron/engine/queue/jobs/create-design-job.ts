@@ -1,6 +1,6 @@
 import { describeLabelledFieldErrors, validateDesignInput, type UserDesign } from '../../../../shared';
 import { createdSince, type Job, type JobContext } from '../job';
-import type { JobItem } from '../job-payloads';
+import type { JobItem } from '../job-items';
 import type { QueueItem, SentAttempt } from '../queue-item';
 
 function folderOf(item: QueueItem): string {

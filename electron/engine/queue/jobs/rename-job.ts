@@ -3,7 +3,7 @@ import { isServiceError } from '../../api/service-error';
 import { serviceSha1 } from '../../api/tolerant-readers';
 import { absolutePath, currentVersion, folderOf } from '../file-version';
 import { designGone, designIdOf, fileKindOf, NO_DESIGN_YET, pathOf, type Job, type JobContext, type JobResult } from '../job';
-import type { JobItem } from '../job-payloads';
+import type { JobItem } from '../job-items';
 import type { QueueItem } from '../queue-item';
 
 type RenameItem = JobItem<'rename'>;
