@@ -5,6 +5,7 @@ import type { Statement } from 'better-sqlite3';
 import { commitLightly, commitThenFlush } from '../sync-state/light-commit';
 import { statementsOf, type SyncDatabase } from '../sync-state/sync-database';
 import { SyncFolder } from '../sync-state/sync-root';
+import { engineLog } from '../log/engine-log';
 import { addOrMergeItem } from './item-additions';
 import { completeItem, settleItem } from './item-endings';
 import { DISMISS_ON_CANCEL, dismissedVersions, type DismissedVersion } from './dismissed-versions';
@@ -426,12 +427,18 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [
   }
 }
 
-/** The fields of the edit waiting, for a later edit to be merged into; none when its payload cannot be read. */
+/**
+ * The fields of the edit waiting, for a later edit to be merged into; none when its payload cannot be read (the later
+ * edit's fields then stand alone: they are what the person last asked for), said in the engine log.
+ */
 function earlierFields(payload: string): DesignEditFields {
   try {
     const parsed = DESIGN_EDIT_FIELDS.safeParse((JSON.parse(payload) as { fields?: unknown }).fields);
-    return parsed.success ? parsed.data : {};
-  } catch {
+    if (parsed.success) return parsed.data;
+    engineLog.warn('queue', `a waiting design edit's fields cannot be read (${parsed.error.issues[0]?.message ?? 'not fields'}); the newer edit replaces them`);
+    return {};
+  } catch (error) {
+    engineLog.warn('queue', 'a waiting design edit is not readable JSON; the newer edit replaces it', error);
     return {};
   }
 }
