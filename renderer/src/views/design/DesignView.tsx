@@ -7,6 +7,7 @@ import { authorHref } from '../../stores/navigation-store';
 import { DesignDropZone } from '../drops/DesignDropZone';
 import { DesignDocuments } from './DesignDocuments';
 import { DesignGallery } from './DesignGallery';
+import { GeneratedCover } from './GeneratedCover';
 import { DesignLicense } from './DesignLicense';
 import { KeepOfflineControl } from './KeepOfflineControl';
 import { descriptionRepeatsExcerpt } from '../../../../shared/text/description-text';
@@ -50,7 +51,7 @@ export function DesignView({ id }: { id: number }) {
       {/* Two columns where the window is wide enough (styles.css), one below: what it looks like, then what it is. */}
       <div className="design-columns">
         <div className="design-media">
-          <DesignGallery images={detail.images} name={card.name} />
+          {detail.images.length > 0 ? <DesignGallery images={detail.images} name={card.name} /> : <GeneratedCover card={card} />}
           {previewing ? <ModelPreview key={previewing.id} document={previewing} onClose={() => setPreviewingId(null)} onCached={() => void load(id)} /> : null}
           {/* An excerpt the description opens with is shown once, as the description's first words. */}
           {card.excerpt && !descriptionRepeatsExcerpt(detail.descriptionHtml, card.excerpt) ? <p className="design-excerpt">{card.excerpt}</p> : null}

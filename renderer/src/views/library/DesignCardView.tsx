@@ -2,6 +2,7 @@ import type { DesignCard } from '../../../../shared';
 import { designHref } from '../../stores/navigation-store';
 import { useKept } from '../../stores/kept-store';
 import { ActionsMenu } from '../mine/ActionsMenu';
+import { CoverPicture } from '../../thumbnails/CoverPicture';
 
 /**
  * A design's card: thumbnail (loaded lazily, from the file cache), name, author, license; rule 2 shown where it
@@ -10,7 +11,7 @@ import { ActionsMenu } from '../mine/ActionsMenu';
 export function DesignCardView({ card, index }: { card: DesignCard; index?: number }) {
   return (
     <article className="card" data-testid="design-card" aria-label={card.name}>
-      {card.thumbnailUrl ? <img className="thumb" src={card.thumbnailUrl} alt="" loading="lazy" decoding="async" /> : <div className="thumb thumb-none" aria-hidden="true" />}
+      <CoverPicture card={card} className="thumb" />
       <h3 className="card-name"><a href={designHref(card.id)} data-design-id={card.id} data-index={index}>{card.name}</a></h3>
       <p className="card-author">{card.author.screenName ? `by ${card.author.screenName}` : 'author unknown'}</p>
       <p className="card-meta">

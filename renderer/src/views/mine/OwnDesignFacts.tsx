@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { OwnDesignView, OwnFolderState } from '../../../../shared';
 import { describeAge } from '../time';
+import { CoverPicture } from '../../thumbnails/CoverPicture';
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -27,11 +28,9 @@ function useNow(): number {
   return now;
 }
 
-/** A design's cover (the library card's, or the same blank), then its state, files, folder and last sync. */
+/** A design's cover (the library card's: its image, the picture made from its model, or the same blank), then its state, files, folder and last sync. */
 export function OwnDesignCover({ design }: { design: OwnDesignView }) {
-  const url = design.card.thumbnailUrl;
-  return url ? <img className="own-cover" src={url} alt="" loading="lazy" decoding="async" width={120} height={90} />
-    : <div className="own-cover thumb-none" aria-hidden="true" />;
+  return <CoverPicture card={design.card} className="own-cover" width={120} height={90} />;
 }
 
 export function OwnDesignFacts({ design }: { design: OwnDesignView }) {

@@ -1,0 +1,41 @@
+import { useEffect, useRef } from 'react';
+import type { DesignCard } from '../../../shared';
+import { requestThumbnail } from './thumbnail-maker';
+
+/** What marks a picture made here from a design's model (it is no image of the design). */
+export const generatedWords = (card: Pick<DesignCard, 'thumbnailModel'>) => `Generated from ${card.thumbnailModel?.fileName ?? 'its model'}`;
+
+/**
+ * A design's cover as its card shows it: its image; or, when it has none, the picture made here from its first model,
+ * marked "Generated from <file>"; or the blank. A card without a picture whose model can be drawn asks for one once it
+ * is on screen (drawn off-screen when the window is idle, one design at a time: thumbnail-maker.ts).
+ */
+export function CoverPicture({ card, className, width, height }: { card: DesignCard; className: string; width?: number; height?: number }) {
+  const blank = useRef<HTMLDivElement>(null);
+  const wanted = !card.thumbnailUrl && card.thumbnailModel !== null;
+  useEffect(() => {
+    const element = blank.current;
+    if (!wanted || !element) return;
+    if (typeof IntersectionObserver !== 'function') {
+      requestThumbnail(card);
+      return;
+    }
+    const observer = new IntersectionObserver((entries) => {
+      if (!entries.some((entry) => entry.isIntersecting)) return;
+      observer.disconnect();
+      requestThumbnail(card);
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [wanted, card]);
+  if (!card.thumbnailUrl) return <div ref={blank} className={`${className} thumb-none`} aria-hidden="true" />;
+  if (!card.thumbnailGenerated) return <img className={className} src={card.thumbnailUrl} alt="" loading="lazy" decoding="async" width={width} height={height} />;
+  const words = generatedWords(card);
+  // The frame takes the cover's place and size; the picture fills it, the mark over its corner.
+  return (
+    <div className={`${className} generated-cover`} data-testid="generated-cover">
+      <img src={card.thumbnailUrl} alt="" loading="lazy" decoding="async" width={width} height={height} />
+      <span className="generated-mark" data-testid="generated-mark" title={`${words}: a picture made on this computer, not an image of the design`}>{words}</span>
+    </div>
+  );
+}

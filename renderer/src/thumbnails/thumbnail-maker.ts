@@ -1,0 +1,89 @@
+import type { DesignCard, ThumbnailModelView } from '../../../shared';
+import { contract } from '../contract/contract';
+
+/** A model larger than this is not fetched only to make a card's picture (its page's 3D preview still shows it). */
+export const MAX_MODEL_BYTES = 64 * 1024 ** 2;
+/** The header the window's host asks of a picture it keeps (a cross-site form cannot send it). */
+const THUMBNAIL_HEADER = 'x-design-sync-thumbnail';
+
+interface Job {
+  designId: number;
+  model: ThumbnailModelView;
+}
+
+/** Pictures asked for in this window: each design's model version is tried once, whatever happens. */
+const tried = new Set<string>();
+const waiting: Job[] = [];
+let running = false;
+
+const keyOf = (designId: number, model: ThumbnailModelView) => `${designId}:${model.documentId}:${model.version ?? ''}`;
+
+const whenIdle = (run: () => void) => {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 2_000 });
+  else setTimeout(run, 50);
+};
+
+/**
+ * Asks for a picture of a design that has no image, made here from its first model (`card.thumbnailModel`): drawn
+ * off-screen one design at a time, when the window is idle, then sent to the window's host, which keeps it with the
+ * design (never uploads it); its cards are told and show it. Each version of a model is tried once in a window: a
+ * model that cannot be read is told to the engine (which remembers it, so no window tries it again), any other
+ * failure is logged once and left.
+ */
+export function requestThumbnail(card: Pick<DesignCard, 'id' | 'thumbnailUrl' | 'thumbnailModel'>): void {
+  if (card.thumbnailUrl || !card.thumbnailModel) return;
+  const key = keyOf(card.id, card.thumbnailModel);
+  if (tried.has(key)) return;
+  tried.add(key);
+  waiting.push({ designId: card.id, model: card.thumbnailModel });
+  next();
+}
+
+function next(): void {
+  if (running || waiting.length === 0) return;
+  running = true;
+  whenIdle(() => {
+    const job = waiting.shift()!;
+    void make(job)
+      .catch((error: unknown) => console.warn(`design-sync: no picture of design ${job.designId} could be made from ${job.model.fileName}:`, error))
+      .finally(() => {
+        running = false;
+        next();
+      });
+  });
+}
+
+async function modelBytes(model: ThumbnailModelView): Promise<ArrayBuffer | null> {
+  const response = await fetch(model.modelUrl);
+  if (!response.ok) throw new Error(`the window's host answered ${response.status} for ${model.modelUrl}`);
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > MAX_MODEL_BYTES) {
+    await response.body?.cancel();
+    return null;
+  }
+  const bytes = await response.arrayBuffer();
+  return bytes.byteLength > MAX_MODEL_BYTES ? null : bytes;
+}
+
+async function make({ designId, model }: Job): Promise<void> {
+  const bytes = await modelBytes(model);
+  if (!bytes) {
+    console.info(`design-sync: ${model.fileName} is larger than ${MAX_MODEL_BYTES / 1024 ** 2} MiB: no picture is made of it for its card.`);
+    return;
+  }
+  // three.js and the model readers load only when a picture is made (never for the first frame).
+  const { renderThumbnail, UnreadableModelError } = await import('./render-thumbnail');
+  let picture: Blob;
+  try {
+    picture = await renderThumbnail(model.type, bytes);
+  } catch (error) {
+    if (!(error instanceof UnreadableModelError)) throw error;
+    const outcome = await contract.request('design.thumbnailFailed', { designId, documentId: model.documentId, reason: error.message });
+    if (!outcome.ok) console.warn(`design-sync: the engine was not told that ${model.fileName} cannot be drawn:`, outcome.problem.message);
+    return;
+  }
+  const answer = await fetch(`/thumbnails/designs/${designId}/${model.documentId}`, {
+    method: 'PUT', headers: { [THUMBNAIL_HEADER]: '1', 'content-type': 'image/png' }, body: picture,
+  });
+  if (!answer.ok) throw new Error(`the window's host kept no picture (${answer.status}): ${await answer.text()}`);
+}
