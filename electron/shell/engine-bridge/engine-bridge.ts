@@ -61,6 +61,11 @@ export class EngineBridge {
       answer?.type === 'dropped' ? answer.outcome : { ok: false, problem: GONE });
   }
 
+  thumbnail(staged: { designId: number; documentId: number; stagedPath: string }): Promise<Outcome<unknown>> {
+    return this.ask((id) => ({ type: 'thumbnail', id, ...staged }), (answer) =>
+      answer?.type === 'thumbnail-kept' ? answer.outcome : { ok: false, problem: GONE });
+  }
+
   onEvent(listener: (event: EventMessage) => void): () => void {
     this.eventListeners.add(listener);
     return () => this.eventListeners.delete(listener);
@@ -122,6 +127,7 @@ export class EngineBridge {
       case 'response':
       case 'file':
       case 'dropped':
+      case 'thumbnail-kept':
         this.answer(message.id, message);
         return;
       case 'event':

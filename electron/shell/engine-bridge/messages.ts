@@ -27,6 +27,7 @@ export type HostToEngine =
   | { type: 'request'; id: number; name: string; input: unknown }
   | { type: 'file'; id: number; address: string }
   | { type: 'drop'; id: number; designId: number; fileName: string; stagedPath: string }
+  | { type: 'thumbnail'; id: number; designId: number; documentId: number; stagedPath: string }
   /** The host's answer to the engine's 'token' message. */
   | { type: 'token-answer'; id: number; ok: true; token: string | null }
   | { type: 'token-answer'; id: number; ok: false; message: string }
@@ -38,6 +39,7 @@ export type EngineToHost =
   | { type: 'response'; id: number; outcome: Outcome<unknown> }
   | { type: 'file'; id: number; file: ServedFile | null }
   | { type: 'dropped'; id: number; outcome: Outcome<unknown> }
+  | { type: 'thumbnail-kept'; id: number; outcome: Outcome<unknown> }
   | { type: 'event'; event: EventMessage }
   | { type: 'token'; id: number; operation: TokenOperation; token?: string }
   | { type: 'settings'; settings: EngineSettings }

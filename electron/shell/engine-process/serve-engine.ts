@@ -112,6 +112,10 @@ export function serveEngine(port: BridgePort<HostToEngine, EngineToHost>, option
           void (endpoint ? endpoint.adoptDroppedFile(message) : Promise.resolve(notOpen)).then((outcome) =>
             port.post({ type: 'dropped', id: message.id, outcome }));
           return;
+        case 'thumbnail':
+          void (endpoint ? endpoint.adoptGeneratedThumbnail(message) : Promise.resolve(notOpen)).then((outcome) =>
+            port.post({ type: 'thumbnail-kept', id: message.id, outcome }));
+          return;
         case 'close':
           void close(message.drainMs);
           return;

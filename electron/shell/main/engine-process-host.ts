@@ -71,6 +71,10 @@ export class EngineProcessHost {
     return this.bridge ? this.bridge.drop(drop) : Promise.resolve({ ok: false, problem: { kind: 'internal', message: 'The design-sync engine is starting: try again in a moment.' } });
   }
 
+  thumbnail(staged: { designId: number; documentId: number; stagedPath: string }): Promise<Outcome<unknown>> {
+    return this.bridge ? this.bridge.thumbnail(staged) : Promise.resolve({ ok: false, problem: { kind: 'internal', message: 'The design-sync engine is starting: try again in a moment.' } });
+  }
+
   onEvent(listener: (event: EventMessage) => void): () => void {
     this.eventListeners.add(listener);
     return () => this.eventListeners.delete(listener);

@@ -18,6 +18,7 @@ import { appMenuTemplate } from '../menu/app-menu';
 import { createNotifier } from '../notifications/notifier';
 import { appProtocolHandler } from '../protocol/app-protocol';
 import { appDropHandler } from '../protocol/drop-handler';
+import { appThumbnailHandler } from '../protocol/thumbnail-handler';
 import { SafeStorageTokenStore } from '../secrets/safe-storage-token-store';
 import { keyValueSettingsStore, settingsJsonSchema } from '../settings/settings-schema';
 import { trayMenuTemplate } from '../tray/tray-menu';
@@ -105,6 +106,7 @@ async function main(): Promise<void> {
     headers: appResponseHeaders(),
     file: (address) => engine.file(address),
     drop: appDropHandler({ incomingDir: profile.incomingDir, headers: appResponseHeaders(), adopt: (drop) => engine.drop(drop) }),
+    thumbnail: appThumbnailHandler({ incomingDir: profile.incomingDir, headers: appResponseHeaders(), adopt: (staged) => engine.thumbnail(staged) }),
   }));
 
   registerContractIpc(ipcMain, {

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { FILE_ADDRESS_PREFIX, type ServedFile } from '../../engine/contract/contract-endpoint';
 import { DROP_ADDRESS_PREFIX } from '../../engine/contract/drop-staging';
+import { THUMBNAIL_ADDRESS_PREFIX } from '../../engine/contract/thumbnail-staging';
 import { contentTypeOf, resolveStaticFile } from '../../window-host/static-files';
 import { APP_HOST, APP_SCHEME } from '../window/content-security-policy';
 
@@ -12,14 +13,16 @@ export interface AppProtocolOptions {
   file(address: string): Promise<ServedFile | null>;
   /** Answers a dropped file's upload (`PUT /drops/designs/<id>/<name>`). */
   drop?(request: Request, url: URL): Promise<Response>;
+  /** Answers a picture the window drew from a design's model (`PUT /thumbnails/designs/<id>/<document>`). */
+  thumbnail?(request: Request, url: URL): Promise<Response>;
   /** The headers every answer carries (the CSP above all). */
   headers: Record<string, string>;
 }
 
 /**
  * The `app://` protocol's handler (Electron's protocol.handle): the window's own files from its build, the contract's
- * file addresses from the engine's file cache, and dropped files. Anything else — another host, a path out of the
- * build, a method other than GET and HEAD (PUT only for drops) — is refused. Pure web Request → Response, so it runs
+ * file addresses from the engine's file cache, dropped files and pictures drawn from models. Anything else — another host, a path out of the
+ * build, a method other than GET and HEAD (PUT only for drops and generated thumbnails) — is refused. Pure web Request → Response, so it runs
  * and is tested in plain Node.
  */
 export function appProtocolHandler(options: AppProtocolOptions): (request: Request) => Promise<Response> {
@@ -45,6 +48,10 @@ export function appProtocolHandler(options: AppProtocolOptions): (request: Reque
     if (url.pathname.startsWith(DROP_ADDRESS_PREFIX) && options.drop) {
       if (request.method !== 'PUT') return answer(405, 'Dropped files are sent with PUT.', { allow: 'PUT' });
       return options.drop(request, url);
+    }
+    if (url.pathname.startsWith(THUMBNAIL_ADDRESS_PREFIX) && options.thumbnail) {
+      if (request.method !== 'PUT') return answer(405, 'Generated thumbnails are sent with PUT.', { allow: 'PUT' });
+      return options.thumbnail(request, url);
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') return answer(405, 'Only GET and HEAD are answered here.', { allow: 'GET, HEAD' });
     if (url.pathname.startsWith(FILE_ADDRESS_PREFIX)) {
