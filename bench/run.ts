@@ -8,6 +8,7 @@ import { engineProcessArgs } from './support/engine-process';
 import type { ScenarioResult } from './support/measure';
 import { firstScan100kScenario, firstScanScenario } from './scenarios/first-scan';
 import { idleCpuScenario } from './scenarios/idle-cpu';
+import { keepOfflineScenario } from './scenarios/keep-offline';
 import { pullDesignsScenario } from './scenarios/pull-designs';
 import { remoteToLocalScenario } from './scenarios/remote-to-local';
 import { searchDesignsScenario, searchMillionScenario } from './scenarios/search-designs';
@@ -26,6 +27,7 @@ const SCENARIOS: Record<string, () => Promise<ScenarioResult>> = {
   'pull-100k': () => pullDesignsScenario('pull-100k', 100_000, 1),
   'search-100k': searchDesignsScenario,
   'upload-throughput': uploadThroughputScenario,
+  'keep-offline': keepOfflineScenario,
   'settle-to-upload': settleToUploadScenario,
   'first-scan-10k': firstScanScenario,
   'first-scan-100k': firstScan100kScenario,

@@ -57,8 +57,8 @@ export const keepCommand: CommandModule = (program, context) => {
         if (options.wait) {
           let last = '';
           const onProgress = (status: KeptDesignStatus) => {
-            if (options.json || !ids.includes(status.designId) || status.state !== 'downloading' || !status.current) return;
-            const line = `${status.name ?? `#${status.designId}`}: ${status.current.name} (${status.filesHere + 1} of ${status.filesTotal})`;
+            if (options.json || !ids.includes(status.designId) || status.state !== 'downloading' || status.filesTotal === 0) return;
+            const line = `${status.name ?? `#${status.designId}`}: ${status.filesHere} of ${status.filesTotal} file${status.filesTotal === 1 ? '' : 's'} here`;
             if (line !== last) ctx.io.err(line);
             last = line;
           };

@@ -84,18 +84,19 @@ export class FileCache {
   }
 
   /** The url's file, downloading it only when it is missing or cached for another version. */
-  async ensure(url: string, fetcher: Fetcher, options: { version?: string | null; signal?: AbortSignal } = {}): Promise<EnsureResult> {
+  async ensure(url: string, fetcher: Fetcher, options: { version?: string | null; signal?: AbortSignal; onBytes?: (bytes: number) => void } = {}): Promise<EnsureResult> {
     const version = options.version ?? null;
     if (this.has(url, version)) return { ...peekCachedFile(this.db, this.root, url)!, downloaded: false };
     const key = `${url}\n${version}`;
     const running = this.inFlight.get(key);
     if (running) return running;
-    const work = this.download(url, version, fetcher, options.signal).finally(() => this.inFlight.delete(key));
+    const work = this.download(url, version, fetcher, options.signal, options.onBytes).finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, work);
     return work;
   }
 
-  private async download(url: string, version: string | null, fetcher: Fetcher, signal?: AbortSignal): Promise<EnsureResult> {
+  /** `onBytes` hears each chunk's length as it is stored (a download's progress). */
+  private async download(url: string, version: string | null, fetcher: Fetcher, signal?: AbortSignal, onBytes?: (bytes: number) => void): Promise<EnsureResult> {
     const response = await fetcher(url, signal);
     if (!response.body) throw new Error(`No body in the answer for ${url}`);
     const temp = join(this.root, 'tmp', `${randomBytes(8).toString('hex')}.part`);
@@ -105,6 +106,7 @@ export class FileCache {
       transform(chunk: Buffer, _encoding, done) {
         hash.update(chunk);
         size += chunk.length;
+        onBytes?.(chunk.length);
         done(null, chunk);
       },
     });

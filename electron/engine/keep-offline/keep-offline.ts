@@ -1,4 +1,4 @@
-import { EventEmitter } from 'node:events';
+import { EventEmitter, setMaxListeners } from 'node:events';
 import { isServiceError } from '../api/service-error';
 import type { ServiceClient } from '../api/service-client';
 import type { WritableDB } from '../cache/cache-database';
@@ -47,6 +47,8 @@ export interface KeepOfflineOptions {
 
 /** A design that waited for the service while connectivity said it answers is tried again after this long. */
 const RETRY_WHILE_ONLINE_MS = 15_000;
+/** Files of one design downloaded at once. */
+const DOWNLOADS_AT_ONCE = 8;
 
 /** A designs' change as the engine tells it (runtime/design-changes.ts). */
 export interface DesignsChangeLike {
@@ -67,7 +69,8 @@ export class KeepOffline extends EventEmitter<{ progress: [KeptDesignStatus]; ch
   private readonly now: () => number;
   private readonly progressEveryMs: number;
   private readonly pending: number[] = [];
-  private working: { designId: number; controller: AbortController; current: KeptDesignStatus['current'] } | null = null;
+  /** The design being brought, and its files downloading now (the first of them is told as `current`). */
+  private working: { designId: number; controller: AbortController; inFlight: Set<NonNullable<KeptDesignStatus['current']>> } | null = null;
   private loop: Promise<void> | null = null;
   private waitingForService = false;
   private closed = false;
@@ -211,7 +214,7 @@ export class KeepOffline extends EventEmitter<{ progress: [KeptDesignStatus]; ch
         continue;
       }
       const controller = new AbortController();
-      this.working = { designId, controller, current: null };
+      this.working = { designId, controller, inFlight: new Set() };
       try {
         await this.bring(client, designId, controller.signal);
       } catch (error) {
@@ -263,16 +266,33 @@ export class KeepOffline extends EventEmitter<{ progress: [KeptDesignStatus]; ch
     keptWrites.setFiles(this.db, designId, plan.needed);
     this.tell(designId);
     const failures: { file: KeptFile; error: unknown }[] = [];
-    for (const file of plan.missing) {
-      if (signal.aborted) return;
-      try {
-        await this.download(client, designId, file, signal);
-      } catch (error) {
-        if (signal.aborted || isServiceError(error, 'offline')) throw error;
-        failures.push({ file, error });
-        engineLog.warn('keep-offline', `${file.name} (${file.url}) of design ${designId} could not be downloaded`, error);
+    // A few at a time (a design's many small files would otherwise wait on each other's round trips); the service
+    // going away stops the others too.
+    const lanes = new AbortController();
+    const stop = AbortSignal.any([signal, lanes.signal]);
+    // Each lane's download listens to it (its fetch and the file's pipeline).
+    setMaxListeners(DOWNLOADS_AT_ONCE * 4, stop);
+    const waiting = [...plan.missing];
+    let stopping: unknown = null;
+    const lane = async () => {
+      for (let file = waiting.shift(); file && !stop.aborted; file = waiting.shift()) {
+        try {
+          await this.download(client, designId, file, stop);
+        } catch (error) {
+          if (stop.aborted) return;
+          if (isServiceError(error, 'offline')) {
+            stopping = error;
+            lanes.abort(error);
+            return;
+          }
+          failures.push({ file, error });
+          engineLog.warn('keep-offline', `${file.name} (${file.url}) of design ${designId} could not be downloaded`, error);
+        }
       }
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(DOWNLOADS_AT_ONCE, waiting.length) }, lane));
+    if (signal.aborted) return;
+    if (stopping) throw stopping;
     const problem = failures.length === 0 ? null
       : `${failures.length === 1 ? `${failures[0]!.file.name} could not be downloaded` : `${failures.length} files could not be downloaded (${failures.map((failure) => failure.file.name).join(', ')})`}: ${problemWords(failures[0]!.error)}`;
     keptWrites.checked(this.db, designId, { filesVersion: failures.length === 0 ? design.summary.updatedAt : null, checkedAt: this.now(), problem });
@@ -281,29 +301,28 @@ export class KeepOffline extends EventEmitter<{ progress: [KeptDesignStatus]; ch
 
   private async download(client: ServiceClient, designId: number, file: KeptFile, signal: AbortSignal): Promise<void> {
     const current = { name: file.name, bytesDone: 0, bytesTotal: null as number | null };
-    if (this.working) this.working.current = current;
+    this.working?.inFlight.add(current);
     let lastTold = 0;
     const fetcher = async (url: string, s?: AbortSignal) => {
       const response = await client.download(url, s);
       const length = Number(response.headers.get('content-length'));
       current.bytesTotal = Number.isFinite(length) && length > 0 ? length : null;
-      if (!response.body) return response;
-      const counting = new TransformStream<Uint8Array, Uint8Array>({
-        transform: (chunk, controller) => {
-          current.bytesDone += chunk.byteLength;
-          const at = this.now();
-          if (at - lastTold >= this.progressEveryMs) {
-            lastTold = at;
-            this.tell(designId);
-          }
-          controller.enqueue(chunk);
-        },
-      });
-      return new Response(response.body.pipeThrough(counting), { status: response.status, headers: response.headers });
+      return response;
+    };
+    const onBytes = (bytes: number) => {
+      current.bytesDone += bytes;
+      const at = this.now();
+      if (at - lastTold >= this.progressEveryMs) {
+        lastTold = at;
+        this.tell(designId);
+      }
     };
     this.tell(designId);
-    await this.options.files.ensure(file.url, fetcher, { version: file.version, signal });
-    if (this.working) this.working.current = null;
+    try {
+      await this.options.files.ensure(file.url, fetcher, { version: file.version, signal, onBytes });
+    } finally {
+      this.working?.inFlight.delete(current);
+    }
   }
 
   private tell(designId: number): void {
@@ -329,11 +348,17 @@ export class KeepOffline extends EventEmitter<{ progress: [KeptDesignStatus]; ch
       filesTotal: files.length,
       filesHere: here.length,
       bytesHere: here.reduce((sum, entry) => sum + (entry.size ?? 0), 0),
-      current: working?.current ? { ...working.current } : null,
+      current: working ? firstOf(working.inFlight) : null,
       problem: row.problem,
       checkedAt: row.checkedAt,
     };
   }
+}
+
+/** The first of the files downloading now, as it stands, or null. */
+function firstOf(inFlight: ReadonlySet<NonNullable<KeptDesignStatus['current']>>): KeptDesignStatus['current'] {
+  for (const file of inFlight) return { ...file };
+  return null;
 }
 
 /** A failure in the person's words: the service's problem as it says it, else the error's message. */
