@@ -1,4 +1,4 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
@@ -7,9 +7,10 @@ import { until } from '../support/until';
 import { tempDir } from '../engine/cache/cache-fixtures';
 import { clientFor } from '../engine/sync/sync-fixtures';
 import { openWindow, type WindowFixture } from './window-fixture';
-import { showView } from './views';
+import { loadWindow, showView } from './views';
 
-const CUBE = join(import.meta.dirname, '../fixtures/models/cube20.stl');
+const MODELS = join(import.meta.dirname, '../fixtures/models');
+const CUBE = join(MODELS, 'cube20.stl');
 
 let app: WindowFixture;
 let page: Page;
@@ -56,6 +57,10 @@ describe.skipIf(chromiumSkipReason !== undefined)('pictures made from a design\'
       await maker.uploadDocument(own.id, { path: CUBE });
       await maker.publishDesign(own.id);
       ids.own = own.id;
+      const broken = await alice.createDesign({ name: 'Broken cube', excerpt: 'Only a model that cannot be read', license: 'cc0' });
+      await alice.uploadDocument(broken.id, { path: join(MODELS, 'cube20-truncated.3mf') });
+      await alice.publishDesign(broken.id);
+      ids.broken = broken.id;
     });
     page = app.page;
     rootParent = tempDir('window-thumbnails-root');
@@ -90,6 +95,21 @@ describe.skipIf(chromiumSkipReason !== undefined)('pictures made from a design\'
     expect((await drawnShare(card.getByTestId('generated-cover').locator('img'))).share).toBeGreaterThan(0.1);
 
     expect(await imagesOnService(ids.other!, aliceToken)).toEqual([]);
+  });
+
+  it('a model that cannot be read leaves the blank cover, is told to the engine once and not tried again', async () => {
+    await showView(page, app.host.origin, `#/designs/${ids.broken}`);
+    await page.getByText('No images', { exact: true }).waitFor({ timeout: 30_000 });
+    expect(app.answered('design.thumbnailFailed')).toBe(1);
+    const log = readFileSync(join(app.engine.profile.root, 'logs', 'engine.log'), 'utf8');
+    expect(log.split('\n').filter((line) => line.includes(`no picture could be made of design ${ids.broken} from cube20-truncated.3mf`))).toHaveLength(1);
+    // Shown again, in a window loaded afresh: the engine remembers, nothing is drawn or told again.
+    await loadWindow(page, app.host.origin, `#/designs/${ids.broken}`);
+    await page.getByText('No images', { exact: true }).waitFor();
+    await showView(page, app.host.origin, '#/');
+    await page.getByRole('article', { name: 'Broken cube' }).locator('.thumb-none').waitFor();
+    expect(app.answered('design.thumbnailFailed')).toBe(1);
+    expect(existsSync(join(app.engine.profile.root, 'thumbnails', `${ids.broken}.png`))).toBe(false);
   });
 
   it('my design with only an STL: My designs shows the generated cover; "Use as cover" asks first, then uploads one image and the cover is real', async () => {
