@@ -36,6 +36,6 @@ describe('npm start\'s arguments (launchArguments)', () => {
 
   it('gives the Electron app arguments its main process reads back the same', () => {
     const { appArgs } = launchArguments(['--service', 'http://127.0.0.1:4010', '--profile', '/tmp/p'], where);
-    expect(parseShellArguments(['/checkout', ...appArgs])).toEqual({ profile: '/tmp/p', service: 'http://127.0.0.1:4010' });
+    expect(parseShellArguments(['/checkout', ...appArgs])).toEqual({ profile: '/tmp/p', service: 'http://127.0.0.1:4010', hidden: false });
   });
 });

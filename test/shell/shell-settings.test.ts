@@ -11,7 +11,7 @@ vi.mock('electron', () => {
 describe('the settings kept by electron-store', () => {
   it('have a JSON schema per engine setting, derived from the engine\'s own', () => {
     const schema = settingsJsonSchema();
-    expect(Object.keys(schema).sort()).toEqual(['cacheLimitBytes', 'catalogueRefreshMinutes', 'contentPolicyAcceptedAt', 'reviewBeforePublishing', 'sampleService', 'serviceUrl', 'tokenServiceUrl', 'webUrl']);
+    expect(Object.keys(schema).sort()).toEqual(['cacheLimitBytes', 'catalogueRefreshMinutes', 'contentPolicyAcceptedAt', 'reviewBeforePublishing', 'sampleService', 'serviceUrl', 'startAtLogin', 'startAtLoginAsked', 'tokenServiceUrl', 'webUrl']);
     expect(schema.serviceUrl).toMatchObject({ type: 'string' });
     expect(schema.cacheLimitBytes).toMatchObject({ type: 'integer' });
     expect(schema.reviewBeforePublishing).toMatchObject({ type: 'boolean' });
@@ -29,8 +29,8 @@ describe('the settings kept by electron-store', () => {
 
 describe('the app\'s command line', () => {
   it('reads --profile and --service in both forms and ignores Chromium\'s switches', () => {
-    expect(parseShellArguments(['.', '--no-sandbox', '--profile', '/tmp/p', '--service=http://127.0.0.1:4010'])).toEqual({ profile: '/tmp/p', service: 'http://127.0.0.1:4010' });
-    expect(parseShellArguments(['--profile', '--inspect'])).toEqual({ profile: null, service: null });
+    expect(parseShellArguments(['.', '--no-sandbox', '--profile', '/tmp/p', '--service=http://127.0.0.1:4010'])).toEqual({ profile: '/tmp/p', service: 'http://127.0.0.1:4010', hidden: false });
+    expect(parseShellArguments(['--profile', '--inspect'])).toEqual({ profile: null, service: null, hidden: false });
   });
 });
 

@@ -31,6 +31,18 @@ export const engineSettings = z.looseObject({
   reviewBeforePublishing: z.boolean().optional(),
   /** Rule 5: when the person confirmed they upload only what they have the right to publish. */
   contentPolicyAcceptedAt: z.string().optional(),
+  /**
+   * The app that opens model files ("Open in your slicer"), by file type ('3mf' → a slicer's id, or 'system' for the
+   * system's default app), and under '*' the last one chosen (engine/slicers/slicer-choice.ts).
+   */
+  openModelWith: z.record(z.string().max(16), z.string().max(4096)).optional(),
+  /**
+   * Whether the desktop app starts at login, as it last set it for this profile (the system's login items are the
+   * truth; this is what `design-sync status --diagnostics` can tell where it cannot read them: macOS, Windows).
+   */
+  startAtLogin: z.boolean().optional(),
+  /** The person answered the one-time question "Start design-sync when you log in?" (never asked again). */
+  startAtLoginAsked: z.boolean().optional(),
 });
 export type EngineSettings = z.infer<typeof engineSettings>;
 

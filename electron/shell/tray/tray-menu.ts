@@ -13,11 +13,18 @@ export interface TrayMenuActions {
   quit(): void;
 }
 
+/** Starting at login, as the tray shows and changes it (absent: the item is not shown). */
+export interface TrayStartAtLogin {
+  startAtLogin: boolean;
+  setStartAtLogin(on: boolean): void;
+}
+
 /**
  * The tray's menu: the state in words (not clickable), open the window, open the sync folder and sync now (greyed out
- * when there is no sync folder), pause or resume uploads (greyed out until sync is set up), quit.
+ * when there is no sync folder), pause or resume uploads (greyed out until sync is set up), start at login (a
+ * checkbox), quit.
  */
-export function trayMenuTemplate(tray: TrayView, sync: SyncView | null, actions: TrayMenuActions): MenuItemConstructorOptions[] {
+export function trayMenuTemplate(tray: TrayView, sync: SyncView | null, actions: TrayMenuActions, login?: TrayStartAtLogin): MenuItemConstructorOptions[] {
   const folder = sync?.folder ?? null;
   const paused = sync?.queuePaused ?? false;
   return [
@@ -31,6 +38,7 @@ export function trayMenuTemplate(tray: TrayView, sync: SyncView | null, actions:
       ? { id: 'resume', label: 'Resume uploads', enabled: folder !== null, click: () => actions.resumeUploads() }
       : { id: 'pause', label: 'Pause uploads', enabled: folder !== null, click: () => actions.pauseUploads() },
     { type: 'separator' },
+    ...(login ? [{ id: 'start-at-login', label: 'Start at login', type: 'checkbox' as const, checked: login.startAtLogin, click: () => login.setStartAtLogin(!login.startAtLogin) }] : []),
     { id: 'quit', label: 'Quit design-sync', click: () => actions.quit() },
   ];
 }
