@@ -77,6 +77,8 @@ export interface DemoDesign {
   extras?: DemoExtra[];
   /** Drafts stay unpublished. */
   draft?: boolean;
+  /** Made from a folder that held only its model: no image (the window draws its cover from the STL). */
+  noImages?: boolean;
 }
 
 export const TAG_VOCABULARY = [
@@ -94,8 +96,8 @@ const TPU = 'TPU 95A, 0.2 mm layers, 20% infill, slow (25 mm/s)';
 const VASE = 'PLA or silk PLA, spiral vase mode, 0.6 mm nozzle recommended';
 const NYLON = 'PA12 or PA-CF, 0.15 mm layers, 50% infill, dry filament';
 
-function design(owner: string, name: string, shape: ShapeSpec, material: string, tags: Tag[], excerpt: string, features: string[], extras?: DemoExtra[], draft?: boolean): DemoDesign {
-  return { owner, name, shape, material, tags, excerpt, features, extras, draft };
+function design(owner: string, name: string, shape: ShapeSpec, material: string, tags: Tag[], excerpt: string, features: string[], extras?: DemoExtra[], draft?: boolean, noImages?: boolean): DemoDesign {
+  return { owner, name, shape, material, tags, excerpt, features, extras, draft, ...(noImages ? { noImages } : {}) };
 }
 
 const box = (width: number, depth: number, height: number): ShapeSpec => ({ kind: 'box', width, depth, height });
@@ -150,7 +152,7 @@ export const DEMO_DESIGNS: DemoDesign[] = [
     ['Fits the 140 mm Spiral Planter'], undefined, true),
   design('demo', 'Calibration Cube with Chamfers (draft)', box(20, 20, 20), PLA, ['calibration', 'workshop'],
     'A 20 mm cube with chamfered edges to check elephant-foot compensation.',
-    ['20 mm', 'Chamfered bottom edge'], undefined, true),
+    ['20 mm', 'Chamfered bottom edge'], undefined, true, true),
 
   // maker: fifteen
   design('maker', 'Planetary Gear Set 3:1', gear(30, 24, 10), NYLON, ['gear', 'mechanical', 'print-in-place'],

@@ -66,7 +66,8 @@ function plan(now: number): PlannedDesign[] {
       license: licenseOf.get(d) ?? 'ccbysa',
       createdAt,
       updatedAt: Math.min(now - DAY / 2, createdAt + Math.round(random() * random() * 120 * DAY)),
-      images,
+      // Drawn all the same, so that every other design stays as it was.
+      images: d.noImages ? [] : images,
       hue: Math.floor(random() * 360),
       popularity: d.draft ? 0 : popularity,
       delta: d.draft ? 0 : Math.round((random() * 40 - 8) * 10) / 10,
@@ -180,7 +181,7 @@ async function inBatches<T>(items: T[], limit: number, work: (item: T) => Promis
 
 const VIEW_NAMES = ['Isometric view', 'Side view', 'Top view'];
 
-async function uploadFiles(http: SeedHttp, d: PlannedDesign, designId: number, slug: string, token: string): Promise<number> {
+async function uploadFiles(http: SeedHttp, d: PlannedDesign, designId: number, slug: string, token: string): Promise<number | null> {
   const mesh = buildShape(d.shape);
   let primaryImageId: number | undefined;
   for (const [n, image] of d.images.entries()) {
@@ -222,8 +223,8 @@ async function uploadFiles(http: SeedHttp, d: PlannedDesign, designId: number, s
       }, `notes of "${d.name}"`);
     }
   }
-  if (primaryImageId === undefined) throw new Error(`demo seed: "${d.name}" got no image`);
-  return primaryImageId;
+  if (primaryImageId === undefined && !d.noImages) throw new Error(`demo seed: "${d.name}" got no image`);
+  return primaryImageId ?? null;
 }
 
 /** Undoes a failed seed so that the next start tries again instead of finding a half-seeded `demo`. */
@@ -299,7 +300,9 @@ export async function seedDemo(ctx: ServiceContext): Promise<DemoSeedResult> {
 
     await inBatches(designs, CONCURRENCY, async ({ plan: d, id, slug, token }) => {
       const primaryImageId = await uploadFiles(http, d, id, slug, token);
-      const changes = d.draft ? { primary_image_id: primaryImageId } : { state: 'published', primary_image_id: primaryImageId };
+      const cover = primaryImageId === null ? {} : { primary_image_id: primaryImageId };
+      const changes = d.draft ? cover : { state: 'published', ...cover };
+      if (Object.keys(changes).length === 0) return;
       await http.send('PUT', `/v1/designs/${id}`, token, { design: changes }, `${d.draft ? 'primary image of' : 'publishing'} "${d.name}"`);
     });
 

@@ -212,13 +212,18 @@ describe('seedDemo', () => {
     for (const draft of drafts) expect((await service.request('GET', `/v1/designs/${draft.id}`)).status).toBe(404);
   });
 
-  it('gives every design 1–3 images whose original and renditions are all fetchable, renditions as JPEG', async () => {
+  it('gives every design but the draft made from a model alone 1–3 images whose original and renditions are all fetchable, renditions as JPEG', async () => {
     const { designs } = await allPublished(service);
     const drafts = (await json<UserDesign[]>(await service.request('GET', '/v1/users/demo/designs?limit=100', { token: demoToken() }), 200))
       .filter((d) => d.state === 'draft');
     const formats = new Set<string>();
     await Promise.all([...designs, ...drafts].map(async (design) => {
       const images = await json<Image[]>(await service.request('GET', `/v1/designs/${design.id}/images`, { token: demoToken() }), 200);
+      if (design.name === 'Calibration Cube with Chamfers (draft)') {
+        // Its cover is drawn by the window from its STL.
+        expect([images, design.primary_image_id]).toEqual([[], null]);
+        return;
+      }
       expect(images.length, `images of ${design.name}`).toBeGreaterThanOrEqual(1);
       expect(images.length).toBeLessThanOrEqual(3);
       expect(images.map((image) => image.id)).toContain(design.primary_image_id);
