@@ -1,9 +1,10 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { chromiumSkipReason } from '../support/chromium';
 import { until } from '../support/until';
+import { confirmNewDesign } from '../../electron/engine/runtime/queue-actions';
 import { tempDir } from '../engine/cache/cache-fixtures';
 import { clientFor } from '../engine/sync/sync-fixtures';
 import { openWindow, type WindowFixture } from './window-fixture';
@@ -112,11 +113,28 @@ describe.skipIf(chromiumSkipReason !== undefined)('pictures made from a design\'
     expect(existsSync(join(app.engine.profile.root, 'thumbnails', `${ids.broken}.png`))).toBe(false);
   });
 
-  it('my design with only an STL: My designs shows the generated cover; "Use as cover" asks first, then uploads one image and the cover is real', async () => {
-    await showView(page, app.host.origin, `#/designs/${ids.own}`);
-    await page.getByTestId('generated-cover').getByRole('img').waitFor({ timeout: 30_000 });
+  it('a folder holding only a model, confirmed as a new design: its row in My designs shows a picture drawn from the model', async () => {
+    const folder = join(rootParent, 'Designs', 'wall-hook');
+    mkdirSync(folder);
+    copyFileSync(CUBE, join(folder, 'hook.stl'));
+    const proposal = await until('the new folder proposed as a design', () =>
+      app.engine.queue.list({ states: ['attention'] }).find((item) => item.attention === 'confirm-design' && item.folder === 'wall-hook') ?? null);
+    confirmNewDesign(app.engine.queue, proposal.id, { name: 'Wall hook', excerpt: 'Made from a folder with only its model', license: 'cc0' }, false);
+    app.engine.queueWorkAdded();
     await showView(page, app.host.origin, '#/mine');
+    const mark = rowOf('Wall hook').getByTestId('generated-mark');
+    await mark.waitFor({ timeout: 30_000 });
+    expect(await mark.textContent()).toBe('Generated from hook.stl');
+    const created = (await clientFor(app.service.url, app.makerToken).listUserDesigns('maker', { limit: 100 })).items.find((design) => design.name === 'Wall hook');
+    expect(await imagesOnService(created!.id, app.makerToken)).toEqual([]);
+  });
+
+  it('my design with only an STL: My designs shows the generated cover; "Use as cover" asks first, then uploads one image and the cover is real', async () => {
+    // Its files came with the own designs' pull: its row draws the picture, its page need not be opened first.
+    await showView(page, app.host.origin, '#/mine');
+    await rowOf('Cube bracket').getByTestId('generated-mark').waitFor({ timeout: 30_000 });
     expect(await rowOf('Cube bracket').getByTestId('generated-mark').textContent()).toBe('Generated from cube20.stl');
+    expect((await drawnShare(rowOf('Cube bracket').getByTestId('generated-cover').locator('img'))).share).toBeGreaterThan(0.1);
 
     await showView(page, app.host.origin, `#/designs/${ids.own}`);
     // Asked, and declined: nothing leaves.
