@@ -1,12 +1,13 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { DocumentView } from '../../../../shared';
 import type { ModelScene } from './model-scene';
+import { fetchModelBytes, formatProgress, type FetchProgress } from './model-fetch';
 import { formatLayerHeight, formatModelSize } from './model-measure';
 import { useOpenedInPlace } from '../use-escape';
 
 type State =
-  | { kind: 'loading' }
-  | { kind: 'shown'; triangles: number; size: string; layers: { z: number }[] }
+  | { kind: 'loading'; progress: FetchProgress | null; reading: boolean }
+  | { kind: 'shown'; triangles: number; size: string; layers: { z: number }[]; notes: string[] }
   | { kind: 'failed'; message: string };
 
 /** Why the file could not be shown, naming it: a loader's own words only when it gave none of ours. */
@@ -38,6 +39,18 @@ function LayerSlider({ layers, onChange }: { layers: { z: number }[]; onChange(l
   );
 }
 
+/** What the view says while a file loads: its bytes fetched of the total, then that it is read. */
+function LoadingProgress({ name, progress, reading }: { name: string; progress: FetchProgress | null; reading: boolean }) {
+  const words = reading ? `Reading ${name}…` : progress ? `Fetching ${name}: ${formatProgress(progress)}` : `Fetching ${name}…`;
+  return (
+    <div className="model-loading">
+      {/* A bar while the bytes come (of a known total); without a value while the worker reads them. */}
+      <progress aria-label={`Loading ${name}`} max={progress?.total ?? undefined} value={!reading && progress?.total ? progress.received : undefined} />
+      <span data-testid="model-progress">{words}</span>
+    </div>
+  );
+}
+
 /**
  * The interactive 3D view of one model, made on demand (three.js is loaded only then). Its bytes come from the host's
  * own address for the file (never a link to the service's file: rule 1), so a model seen once works offline. Beside
@@ -48,7 +61,7 @@ function LayerSlider({ layers, onChange }: { layers: { z: number }[]; onChange(l
 export function ModelPreview({ document, onClose, onCached }: { document: DocumentView; onClose(): void; onCached(): void }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const scene = useRef<ModelScene | null>(null);
-  const [state, setState] = useState<State>({ kind: 'loading' });
+  const [state, setState] = useState<State>({ kind: 'loading', progress: null, reading: false });
   const { focusRef, onKeyDown } = useOpenedInPlace<HTMLElement>(onClose);
 
   useEffect(() => {
@@ -56,20 +69,29 @@ export function ModelPreview({ document, onClose, onCached }: { document: Docume
     const reading = new AbortController();
     void (async () => {
       try {
-        const [{ showModel }, response] = await Promise.all([import('./model-scene'), fetch(document.previewUrl!)]);
-        if (!response.ok) throw new Error(response.status === 404 ? 'The file is not cached, and the service cannot be reached.' : `The file could not be read (HTTP ${response.status}).`);
-        const bytes = await response.arrayBuffer();
+        let shown = 0;
+        const [{ showModel }, bytes] = await Promise.all([
+          import('./model-scene'),
+          fetchModelBytes(document.previewUrl!, reading.signal, (progress) => {
+            // At most a few updates a second, and the last one.
+            const now = performance.now();
+            if (now - shown < 150 && progress.received !== progress.total) return;
+            shown = now;
+            if (!cancelled) setState({ kind: 'loading', progress, reading: false });
+          }),
+        ]);
         // Fetched once, the file is now kept for offline use: the file list says so (whether or not it can be shown).
         if (!cancelled && !document.cached) onCached();
         if (cancelled || !canvas.current) return;
+        setState({ kind: 'loading', progress: { received: bytes.byteLength, total: bytes.byteLength }, reading: true });
         const dark = matchMedia('(prefers-color-scheme: dark)').matches;
-        const shown = await showModel(canvas.current, document.type, bytes, dark, reading.signal);
+        const model = await showModel(canvas.current, document.type, bytes, dark, reading.signal);
         if (cancelled) {
-          shown.dispose();
+          model.dispose();
           return;
         }
-        scene.current = shown;
-        setState({ kind: 'shown', triangles: shown.triangles, size: formatModelSize(shown.size), layers: shown.layers });
+        scene.current = model;
+        setState({ kind: 'shown', triangles: model.triangles, size: formatModelSize(model.size), layers: model.layers, notes: model.notes });
       } catch (error) {
         if (!cancelled) setState({ kind: 'failed', message: failure(document, error) });
       }
@@ -93,18 +115,26 @@ export function ModelPreview({ document, onClose, onCached }: { document: Docume
           aria-label={`${document.name}: drag to turn, scroll to zoom`} />
       )}
       {state.kind === 'failed' ? <p className="model-problem" role="alert">{state.message}</p> : null}
+      {state.kind === 'loading' ? <LoadingProgress name={document.name} progress={state.progress} reading={state.reading} /> : null}
       {state.kind === 'shown' ? (
         <dl className="model-facts">
           <dt>Size</dt>
           <dd data-testid="model-size">{state.size}</dd>
         </dl>
       ) : null}
+      {state.kind === 'shown' && state.notes.length > 0 ? (
+        <div className="model-notes" data-testid="model-notes">
+          <p>Not everything in this file is shown:</p>
+          <ul>{state.notes.map((note) => <li key={note}>{note}</li>)}</ul>
+        </div>
+      ) : null}
       {state.kind === 'shown' && state.layers.length > 0
         ? <LayerSlider layers={state.layers} onChange={(layer) => scene.current?.showLayersUpTo(layer)} /> : null}
       <div className="form-actions">
-        <span role="status">{state.kind === 'loading' ? 'Loading the model…' : state.kind === 'failed' ? '' : description}</span>
+        <span role="status">{state.kind === 'loading' ? (state.reading ? `Reading ${document.name}…` : `Loading ${document.name}…`) : state.kind === 'failed' ? '' : description}</span>
         {state.kind === 'shown' ? <button type="button" onClick={() => scene.current?.fit()}>Fit to view</button> : null}
-        <button type="button" onClick={onClose}>Close the 3D view</button>
+        {/* While loading, closing cancels: the fetch is aborted and the model worker stopped. */}
+        <button type="button" onClick={onClose}>{state.kind === 'loading' ? 'Cancel' : 'Close the 3D view'}</button>
       </div>
     </section>
   );

@@ -1,16 +1,13 @@
 import {
-  Box3, BufferAttribute, BufferGeometry, Group, LineBasicMaterial, LineSegments, Mesh, MeshStandardMaterial, Points, PointsMaterial, Vector3,
-  type Object3D,
+  Box3, BufferAttribute, BufferGeometry, Group, LineBasicMaterial, LineSegments, Mesh, MeshStandardMaterial, Points, PointsMaterial, Sphere, SRGBColorSpace,
+  Texture, Vector3, type Material, type Object3D,
 } from 'three';
-import { unzipSync } from 'three/examples/jsm/libs/fflate.module.js';
-import { ThreeMFLoader } from 'three/examples/jsm/loaders/3MFLoader.js';
-import { AMFLoader } from 'three/examples/jsm/loaders/AMFLoader.js';
-import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import { isViewableModelType, isZUp, threeMfUnitScale, unitScaleOf } from './model-measure';
-import { modelParts, UnreadableModelError, WORKER_MODEL_TYPES, type ModelPart } from './model-parts';
+import { isViewableModelType, isZUp, unitScaleOf } from './model-measure';
+import { UnreadableModelError, type Bounds, type ModelPart, type ModelRead } from './model-parts';
 import type { ModelWorkerAnswer, ModelWorkerRequest } from './model-worker';
 
 export { UnreadableModelError } from './model-parts';
+export type { ModelPart, ModelRead } from './model-parts';
 
 /** One layer of a G-code file's toolpaths: what it draws, and the height it is printed at (mm). */
 export interface ToolpathLayer {
@@ -29,59 +26,10 @@ export interface ParsedModel {
   triangles: number;
   /** A G-code file's layers, bottom first; empty for a mesh. */
   layers: ToolpathLayer[];
-  /** Where its bytes were read: in the model worker, or on the page (3MF, AMF and glTF need the page's DOM). */
-  readIn: 'worker' | 'page';
-}
-
-/** The model's triangles, whether indexed or not (lines and points are no triangles). */
-function triangleCount(object: Object3D): number {
-  let count = 0;
-  object.traverse((child) => {
-    if (!(child as Mesh).isMesh) return;
-    const geometry = (child as Mesh).geometry as BufferGeometry;
-    const position = geometry.getAttribute('position');
-    if (!position) return;
-    count += (geometry.index ? geometry.index.count : position.count) / 3;
-  });
-  return Math.round(count);
-}
-
-/** The XML of a 3MF part, or why not. */
-function parseXml(text: string, part: string): Document {
-  const xml = new DOMParser().parseFromString(text, 'application/xml');
-  if (xml.getElementsByTagName('parsererror').length > 0) throw new UnreadableModelError(`its part ${part} is not well-formed XML.`);
-  return xml;
-}
-
-/**
- * A 3MF package checked as its specification asks before three's loader reads it (the loader logs and gives up on
- * what it cannot read): a complete zip archive whose `_rels/.rels` names a 3D model part that is there, whose model
- * names a unit 3MF knows and has a build. Returns the millimetres per unit of the model (three's loader keeps the
- * numbers as they are).
- */
-function checkThreeMf(bytes: ArrayBuffer): number {
-  let zip: Record<string, Uint8Array>;
-  try {
-    zip = unzipSync(new Uint8Array(bytes));
-  } catch {
-    throw new UnreadableModelError('it is not a complete 3MF package (a zip archive): it may be truncated or not a 3MF file.');
-  }
-  const rels = zip['_rels/.rels'];
-  if (!rels) throw new UnreadableModelError('its package has no _rels/.rels naming its 3D model.');
-  const decoder = new TextDecoder();
-  const relationships = Array.from(parseXml(decoder.decode(rels), '_rels/.rels').getElementsByTagName('Relationship'));
-  const start = relationships.find((relationship) => /\/3dmodel$/.test(relationship.getAttribute('Type') ?? ''));
-  const target = start?.getAttribute('Target')?.replace(/^\//, '');
-  if (!target) throw new UnreadableModelError('its _rels/.rels names no 3D model part (such as 3D/3dmodel.model).');
-  const model = zip[target];
-  if (!model) throw new UnreadableModelError(`its 3D model part ${target} is missing from the package.`);
-  const root = parseXml(decoder.decode(model), target).documentElement;
-  if (root.localName !== 'model') throw new UnreadableModelError(`its part ${target} is not a 3MF model.`);
-  const unit = root.getAttribute('unit');
-  const scale = threeMfUnitScale(unit);
-  if (scale === null) throw new UnreadableModelError(`its unit "${unit}" is not one 3MF names.`);
-  if (root.getElementsByTagName('build').length === 0) throw new UnreadableModelError('its model has no build: nothing is placed to print.');
-  return scale;
+  /** Where its bytes were read: always the model worker (kept for callers that report it). */
+  readIn: 'worker';
+  /** What the file holds that the view does not show, one sentence each (beam thickness, extensions…). */
+  notes: string[];
 }
 
 /** A loader's own failure, in the person's words. */
@@ -91,44 +39,12 @@ function unreadable(error: unknown): UnreadableModelError {
   return new UnreadableModelError(`it could not be read (${message.replace(/^THREE\.\w+:\s*/, '').replace(/\.$/, '')}).`);
 }
 
-function parseGltf(bytes: ArrayBuffer): Promise<Object3D> {
-  return new Promise((resolve, reject) => {
-    new GLTFLoader().parse(bytes, '', (gltf) => resolve(gltf.scene), (error) => reject(unreadable(error)));
-  });
-}
-
-/** What only the page can read (XML needs its DOMParser; glTF's textures its image decoding). */
-async function parseOnPage(type: string, bytes: ArrayBuffer, material: MeshStandardMaterial): Promise<Object3D> {
-  switch (type) {
-    case 'amf': {
-      const model = new AMFLoader().parse(bytes);
-      model.traverse((child) => {
-        const mesh = child as Mesh;
-        if (mesh.isMesh && !mesh.material) mesh.material = material;
-      });
-      return model;
-    }
-    case '3mf': {
-      const scale = checkThreeMf(bytes);
-      const model = new ThreeMFLoader().parse(bytes);
-      if (!model) throw new UnreadableModelError('it could not be read as a 3MF package.');
-      model.scale.multiplyScalar(scale);
-      return model;
-    }
-    case 'gltf':
-    case 'glb':
-      return parseGltf(bytes);
-    default:
-      throw new UnreadableModelError(`design-sync does not show .${type} files in 3D.`);
-  }
-}
-
 /**
- * The parts of a file read in the model worker, its bytes transferred there and its geometry back. A window whose
- * browser has no module workers reads them on the page.
+ * A model file's bytes read in the model worker (transferred there: do not use them after) into parts as typed
+ * arrays, with their bounds, notes and decoded textures. The reusable step for anything that draws a model.
+ * `signal` stops the reading and the worker.
  */
-function partsInWorker(type: string, bytes: ArrayBuffer, signal?: AbortSignal): Promise<{ parts: ModelPart[]; readIn: 'worker' | 'page' }> {
-  if (typeof Worker === 'undefined') return Promise.resolve({ parts: modelParts(type, bytes), readIn: 'page' });
+export function readModelInWorker(type: string, bytes: ArrayBuffer, signal?: AbortSignal): Promise<ModelRead> {
   return new Promise((resolve, reject) => {
     signal?.throwIfAborted();
     const worker = new Worker(new URL('./model-worker.ts', import.meta.url), { type: 'module', name: 'design-sync model reader' });
@@ -142,76 +58,137 @@ function partsInWorker(type: string, bytes: ArrayBuffer, signal?: AbortSignal): 
       signal?.removeEventListener('abort', stop);
       worker.terminate();
       const answer = event.data;
-      if (answer.ok) resolve({ parts: answer.parts, readIn: 'worker' });
+      if (answer.ok) resolve(answer.read);
       else reject(answer.unreadable ? new UnreadableModelError(answer.message) : unreadable(new Error(answer.message)));
     };
     worker.onerror = (event) => {
       event.preventDefault();
       signal?.removeEventListener('abort', stop);
       worker.terminate();
-      reject(new UnreadableModelError(`the model reader stopped (${event.message || 'no reason given'}).`));
+      reject(new UnreadableModelError(`the model reader stopped (${event.message || 'it ran out of memory or could not start'}).`));
     };
     const request: ModelWorkerRequest = { type, bytes };
     worker.postMessage(request, [bytes]);
   });
 }
 
-function geometryOf(position: Float32Array, more: { normal?: Float32Array | null; color?: Float32Array | null; index?: Uint32Array | Uint16Array | null } = {}): BufferGeometry {
+function boxOf(bounds: Bounds): Box3 {
+  return new Box3(new Vector3(bounds[0], bounds[1], bounds[2]), new Vector3(bounds[3], bounds[4], bounds[5]));
+}
+
+/** A geometry of a part's arrays, its bounds given (three would otherwise walk every vertex on the page to find them). */
+function geometryOf(part: ModelPart): BufferGeometry {
   const geometry = new BufferGeometry();
-  geometry.setAttribute('position', new BufferAttribute(position, 3));
-  if (more.normal) geometry.setAttribute('normal', new BufferAttribute(more.normal, 3));
-  if (more.color) geometry.setAttribute('color', new BufferAttribute(more.color, 3));
-  if (more.index) geometry.setIndex(new BufferAttribute(more.index, 1));
+  geometry.setAttribute('position', new BufferAttribute(part.position, 3));
+  if (part.kind === 'mesh' || part.kind === 'points') {
+    if (part.color) geometry.setAttribute('color', new BufferAttribute(part.color, 3));
+  }
+  if (part.kind === 'mesh') {
+    if (part.normal) geometry.setAttribute('normal', new BufferAttribute(part.normal, 3));
+    if (part.uv) geometry.setAttribute('uv', new BufferAttribute(part.uv, 2));
+    if (part.index) geometry.setIndex(new BufferAttribute(part.index, 1));
+  }
+  geometry.boundingBox = boxOf(part.bounds);
+  geometry.boundingSphere = geometry.boundingBox.getBoundingSphere(new Sphere());
   return geometry;
 }
 
-/** Meshes, points and toolpaths of the parts the worker sent back. */
-function objectOfParts(parts: ModelPart[], material: MeshStandardMaterial, toolpathColour: number): { object: Object3D; layers: ToolpathLayer[] } {
+function triangles(part: ModelPart): number {
+  if (part.kind !== 'mesh') return 0;
+  return Math.round(part.index ? part.index.length / 3 : part.position.length / 9);
+}
+
+/** Meshes, points, lines and toolpaths of the parts the worker sent back: geometry and materials shared where they can be. */
+function objectOfParts(read: ModelRead, material: MeshStandardMaterial, toolpathColour: number): { object: Object3D; layers: ToolpathLayer[] } {
   const group = new Group();
   const layers: ToolpathLayer[] = [];
-  let lines: LineBasicMaterial | null = null;
-  for (const part of parts) {
+  const geometries = new Map<Float32Array, BufferGeometry>();
+  const materials = new Map<string, Material>();
+  const textures = read.textures.map((image) => {
+    const texture = new Texture(image as unknown as HTMLImageElement);
+    // Flipped (3MF) or not (glTF) as the worker decoded it: an ImageBitmap is never flipped again by WebGL.
+    texture.flipY = false;
+    texture.colorSpace = SRGBColorSpace;
+    texture.needsUpdate = true;
+    return texture;
+  });
+  const shared = <T extends Material>(key: string, make: () => T): T => {
+    let made = materials.get(key) as T | undefined;
+    if (!made) materials.set(key, made = make());
+    return made;
+  };
+  const geometry = (part: ModelPart) => {
+    let made = geometries.get(part.position);
+    if (!made) geometries.set(part.position, made = geometryOf(part));
+    return made;
+  };
+  for (const part of read.parts) {
+    let object: Object3D;
     if (part.kind === 'mesh') {
-      const coloured = part.color !== null;
-      group.add(new Mesh(geometryOf(part.position, part), coloured ? new MeshStandardMaterial({ vertexColors: true, roughness: 0.6 }) : material));
+      const texture = part.texture !== null ? textures[part.texture] : undefined;
+      const surface = texture && part.uv
+        ? shared(`texture:${part.texture}:${part.tint ?? ''}`, () => new MeshStandardMaterial({ map: texture, color: part.tint ?? 0xffffff, roughness: 0.7 }))
+        : part.color ? shared('vertex', () => new MeshStandardMaterial({ vertexColors: true, roughness: 0.6 }))
+          : part.tint !== null ? shared(`tint:${part.tint}`, () => new MeshStandardMaterial({ color: part.tint!, roughness: 0.6, metalness: 0.1 }))
+            : material;
+      object = new Mesh(geometry(part), surface);
     } else if (part.kind === 'points') {
       const coloured = part.color !== null;
-      group.add(new Points(geometryOf(part.position, part), new PointsMaterial({ size: 1, vertexColors: coloured, color: coloured ? 0xffffff : material.color })));
+      object = new Points(geometry(part), new PointsMaterial({ size: 1, vertexColors: coloured, color: coloured ? 0xffffff : material.color }));
+    } else if (part.kind === 'lines') {
+      object = new LineSegments(geometry(part), shared('lines', () => new LineBasicMaterial({ color: material.color })));
     } else {
-      lines ??= new LineBasicMaterial({ color: toolpathColour });
-      const segments = new LineSegments(geometryOf(part.position), lines);
-      group.add(segments);
-      layers.push({ object: segments, z: part.z });
+      object = new LineSegments(geometry(part), shared('toolpaths', () => new LineBasicMaterial({ color: toolpathColour })));
+      layers.push({ object, z: part.z });
     }
+    if ('matrix' in part && part.matrix) {
+      // As the file places it, shear and mirroring included (a matrix, not position, turn and scale).
+      object.matrixAutoUpdate = false;
+      object.matrix.fromArray(part.matrix);
+    }
+    group.add(object);
   }
-  // Toolpaths are in the printer's numbers, Z up: turned as three's G-code loader turns them.
-  if (layers.length > 0) group.rotation.x = -Math.PI / 2;
   return { object: group, layers };
 }
 
-/** Turned Y up, scaled to millimetres, stood on y = 0 and centred: the model as the print bed under it expects. */
-function standOnBed(model: Object3D, type: string): { object: Object3D; size: ParsedModel['size'] } {
+/**
+ * Turned Y up, scaled to millimetres, stood on y = 0 and centred: the model as the print bed under it expects. Its
+ * size comes from the bounds the worker measured, turned as the model is (quarter turns keep a box a box).
+ */
+function standOnBed(model: Object3D, type: string, bounds: Bounds): { object: Object3D; size: ParsedModel['size'] } {
   const turned = new Group();
   turned.add(model);
-  // Z-up numbers (printers' and CAD's): +Z becomes three's +Y, +Y goes away from the viewer (three's -Z).
-  if (isZUp(type)) turned.rotation.x = -Math.PI / 2;
+  // Z-up numbers (printers' and CAD's; G-code's): +Z becomes three's +Y, +Y goes away from the viewer (three's -Z).
+  if (isZUp(type) || type === 'gcode') turned.rotation.x = -Math.PI / 2;
   turned.scale.setScalar(unitScaleOf(type));
-  const placed = new Group();
-  placed.add(turned);
-  placed.updateMatrixWorld(true);
-  const box = new Box3().setFromObject(placed, true);
+  turned.updateMatrix();
+  const box = boxOf(bounds).applyMatrix4(turned.matrix);
   if (box.isEmpty()) throw new UnreadableModelError('it holds no geometry to show.');
   const centre = box.getCenter(new Vector3());
   // G-code's numbers are the printer's own: z = 0 is its bed, and its first layer is drawn at that layer's height.
   const bedLevel = type === 'gcode' && box.min.y >= 0 ? 0 : box.min.y;
   turned.position.set(-centre.x, -bedLevel, -centre.z);
+  const placed = new Group();
+  placed.add(turned);
+  placed.updateMatrixWorld(true);
   const size = box.getSize(new Vector3());
   return { object: placed, size: { width: size.x, depth: size.z, height: box.max.y - bedLevel } };
 }
 
+/** What was read in the worker made into something to show, in millimetres and right way up (cheap: no pass over vertices). */
+export function modelOfRead(type: string, read: ModelRead, material: MeshStandardMaterial, toolpathColour: number): ParsedModel {
+  const lower = type.toLowerCase();
+  const { object, layers } = objectOfParts(read, material, toolpathColour);
+  return {
+    ...standOnBed(object, lower, read.bounds),
+    triangles: read.parts.reduce((sum, part) => sum + triangles(part), 0),
+    layers, readIn: 'worker', notes: read.notes,
+  };
+}
+
 /**
- * A model file's bytes made into something to show, in millimetres and right way up: STL, OBJ, PLY and G-code read
- * in the model worker (the bytes are handed over: do not use them after), 3MF, AMF and glTF on the page. Throws
+ * A model file's bytes made into something to show, in millimetres and right way up: every type is read in the model
+ * worker (the bytes are handed over: do not use them after), and only the scene is built here. Throws
  * UnreadableModelError, with why in words, for a file that cannot be read.
  */
 export async function parseModel(type: string, bytes: ArrayBuffer, material: MeshStandardMaterial, toolpathColour: number, signal?: AbortSignal): Promise<ParsedModel> {
@@ -219,13 +196,7 @@ export async function parseModel(type: string, bytes: ArrayBuffer, material: Mes
   if (!isViewableModelType(lower)) throw new UnreadableModelError(`design-sync does not show .${type} files in 3D.`);
   if (bytes.byteLength === 0) throw new UnreadableModelError('it is empty.');
   try {
-    if (WORKER_MODEL_TYPES.includes(lower)) {
-      const { parts, readIn } = await partsInWorker(lower, bytes, signal);
-      const { object, layers } = objectOfParts(parts, material, toolpathColour);
-      return { ...standOnBed(object, lower), triangles: triangleCount(object), layers, readIn };
-    }
-    const model = await parseOnPage(lower, bytes, material);
-    return { ...standOnBed(model, lower), triangles: triangleCount(model), layers: [], readIn: 'page' };
+    return modelOfRead(lower, await readModelInWorker(lower, bytes, signal), material, toolpathColour);
   } catch (error) {
     if (signal?.aborted && error === signal.reason) throw error;
     throw unreadable(error);

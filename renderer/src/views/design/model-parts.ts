@@ -4,23 +4,120 @@ import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 import { PLYLoader } from 'three/examples/jsm/loaders/PLYLoader.js';
 import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
 
+/** An axis-aligned box: min x, y, z, then max x, y, z. */
+export type Bounds = [number, number, number, number, number, number];
+
 /**
  * A model's geometry as plain typed arrays: what the model worker sends back to the page (its buffers transferred,
- * not copied), and what the page makes meshes and toolpaths of. Only the types whose three.js loaders need no DOM are
- * read this way (STL, OBJ, PLY, G-code: the ones that grow to hundreds of megabytes); 3MF and AMF are XML, which only
- * the page can parse (a worker has no DOMParser), and glTF's textures are decoded as images by the page.
+ * not copied), and what the page makes meshes, lines and toolpaths of without a pass over the vertices (each part
+ * brings its bounds). Every type is read this way, off the page's main thread.
  */
 export type ModelPart =
-  | { kind: 'mesh'; position: Float32Array; normal: Float32Array | null; color: Float32Array | null; index: Uint32Array | Uint16Array | null }
-  | { kind: 'points'; position: Float32Array; color: Float32Array | null }
+  | {
+    kind: 'mesh'; position: Float32Array; normal: Float32Array | null;
+    /** Colours per vertex, linear RGB. */
+    color: Float32Array | null;
+    index: Uint32Array | Uint16Array | null;
+    /** Texture coordinates, with `texture` the index of its image in ModelRead.textures. */
+    uv: Float32Array | null; texture: number | null;
+    /** One colour for the whole part, 0xRRGGBB in sRGB; null for the view's own. */
+    tint: number | null;
+    /** Where the part is placed (three's Matrix4 elements, column-major); null where it is. */
+    matrix: number[] | null;
+    bounds: Bounds;
+  }
+  | { kind: 'points'; position: Float32Array; color: Float32Array | null; bounds: Bounds }
+  /** Lines between points (a 3MF beam lattice's beams), drawn thin. */
+  | { kind: 'lines'; position: Float32Array; matrix: number[] | null; bounds: Bounds }
   /** One layer of a G-code file's extruded toolpaths, as line segments in the printer's numbers (Z up), at height z. */
-  | { kind: 'layer'; position: Float32Array; z: number };
+  | { kind: 'layer'; position: Float32Array; z: number; bounds: Bounds };
 
-export const WORKER_MODEL_TYPES: readonly string[] = ['stl', 'obj', 'ply', 'gcode'];
+/** What the worker read of a file: its parts, their textures' images, what it could not show, and its bounds. */
+export interface ModelRead {
+  parts: ModelPart[];
+  /** Decoded images, transferred to the page as they are (no URL: the CSP allows no blob: or data: image). */
+  textures: ImageBitmap[];
+  /** What the file holds that the view does not show, one sentence each. */
+  notes: string[];
+  /** The bounds of all parts as placed (their matrices applied), in the file's own numbers. */
+  bounds: Bounds;
+}
 
 /** Why a file cannot be shown, in words for the person; the page names the file. */
 export class UnreadableModelError extends Error {
   override name = 'UnreadableModelError';
+}
+
+/** The bounds of positions (x, y, z triples). */
+export function boundsOf(position: ArrayLike<number>): Bounds {
+  let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+  for (let i = 0; i + 2 < position.length; i += 3) {
+    const x = position[i]!, y = position[i + 1]!, z = position[i + 2]!;
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+    if (z < minZ) minZ = z;
+    if (z > maxZ) maxZ = z;
+  }
+  return [minX, minY, minZ, maxX, maxY, maxZ];
+}
+
+/** Bounds moved by a matrix (column-major): the box around its eight moved corners. */
+export function placedBounds(bounds: Bounds, matrix: number[] | null): Bounds {
+  if (!matrix) return bounds;
+  const corners: number[] = [];
+  for (const x of [bounds[0], bounds[3]]) {
+    for (const y of [bounds[1], bounds[4]]) {
+      for (const z of [bounds[2], bounds[5]]) {
+        const m = matrix;
+        corners.push(m[0]! * x + m[4]! * y + m[8]! * z + m[12]!, m[1]! * x + m[5]! * y + m[9]! * z + m[13]!, m[2]! * x + m[6]! * y + m[10]! * z + m[14]!);
+      }
+    }
+  }
+  return boundsOf(corners);
+}
+
+/** The bounds of all parts as placed; refused when there is nothing to show. */
+export function readOf(parts: ModelPart[], notes: string[] = [], textures: ImageBitmap[] = []): ModelRead {
+  const all: Bounds = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+  for (const part of parts) {
+    const placed = placedBounds(part.bounds, 'matrix' in part ? part.matrix : null);
+    for (let axis = 0; axis < 3; axis++) {
+      all[axis] = Math.min(all[axis]!, placed[axis]!);
+      all[axis + 3] = Math.max(all[axis + 3]!, placed[axis + 3]!);
+    }
+  }
+  if (!all.every(Number.isFinite)) throw new UnreadableModelError('it holds no geometry to show.');
+  return { parts, textures, notes, bounds: all };
+}
+
+/** A mesh part of positions (and what else there is), its bounds measured. */
+export function meshOf(position: Float32Array, more: Partial<Omit<Extract<ModelPart, { kind: 'mesh' }>, 'kind' | 'position' | 'bounds'>> = {}): ModelPart {
+  return {
+    kind: 'mesh', position, normal: null, color: null, index: null, uv: null, texture: null, tint: null, matrix: null, ...more,
+    bounds: boundsOf(position),
+  };
+}
+
+/** Flat normals of triangles given as positions (three per triangle, not indexed): a printed part's facets. */
+export function flatNormals(position: Float32Array): Float32Array {
+  const normal = new Float32Array(position.length);
+  for (let i = 0; i + 8 < position.length; i += 9) {
+    const ax = position[i + 3]! - position[i]!, ay = position[i + 4]! - position[i + 1]!, az = position[i + 5]! - position[i + 2]!;
+    const bx = position[i + 6]! - position[i]!, by = position[i + 7]! - position[i + 1]!, bz = position[i + 8]! - position[i + 2]!;
+    let nx = ay * bz - az * by, ny = az * bx - ax * bz, nz = ax * by - ay * bx;
+    const length = Math.hypot(nx, ny, nz) || 1;
+    nx /= length;
+    ny /= length;
+    nz /= length;
+    for (let v = 0; v < 9; v += 3) {
+      normal[i + v] = nx;
+      normal[i + v + 1] = ny;
+      normal[i + v + 2] = nz;
+    }
+  }
+  return normal;
 }
 
 function floats(geometry: BufferGeometry, name: string): Float32Array | null {
@@ -29,13 +126,15 @@ function floats(geometry: BufferGeometry, name: string): Float32Array | null {
   return attribute.array instanceof Float32Array ? attribute.array : Float32Array.from(attribute.array as ArrayLike<number>);
 }
 
-function meshPart(geometry: BufferGeometry): ModelPart {
+/** A three.js geometry read by a loader, as a mesh part. */
+export function meshPart(geometry: BufferGeometry, more: { tint?: number | null; matrix?: number[] | null } = {}): ModelPart {
   if (!geometry.hasAttribute('normal')) geometry.computeVertexNormals();
   const index = geometry.index ? geometry.index.array : null;
-  return {
-    kind: 'mesh', position: floats(geometry, 'position')!, normal: floats(geometry, 'normal'), color: floats(geometry, 'color'),
+  return meshOf(floats(geometry, 'position')!, {
+    normal: floats(geometry, 'normal'), color: floats(geometry, 'color'), uv: null,
     index: index instanceof Uint32Array || index instanceof Uint16Array ? index : index ? Uint32Array.from(index as ArrayLike<number>) : null,
-  };
+    ...more,
+  });
 }
 
 function gcodeParts(text: string): ModelPart[] {
@@ -48,47 +147,67 @@ function gcodeParts(text: string): ModelPart[] {
     // Travel moves are left out: only what is extruded is drawn.
     if ((segments.material as Material).name !== 'extruded') continue;
     const position = floats(segments.geometry, 'position');
-    if (position && position.length > 0) parts.push({ kind: 'layer', position, z: position[2]! });
+    if (position && position.length > 0) parts.push({ kind: 'layer', position, z: position[2]!, bounds: boundsOf(position) });
   }
   if (parts.length === 0) throw new UnreadableModelError('it has no extrusion moves: there are no toolpaths to show.');
   return parts;
 }
 
-/** The parts of a file of one of WORKER_MODEL_TYPES, read by three's loader for its type. */
-export function modelParts(type: string, bytes: ArrayBuffer): ModelPart[] {
+function objRead(text: string): ModelRead {
+  const parts: ModelPart[] = [];
+  new OBJLoader().parse(text).traverse((child) => {
+    if ((child as Mesh).isMesh) parts.push(meshPart((child as Mesh).geometry));
+  });
+  if (parts.length === 0) throw new UnreadableModelError('it has no faces to show.');
+  const library = /^\s*mtllib\s+(.+?)\s*$/m.exec(text)?.[1];
+  // The colours of an OBJ file are in a file beside it, which a design's list does not tie to it.
+  const notes = library ? [`Its colours are in ${library}, a separate file this view does not read: it is shown in one colour.`] : [];
+  return readOf(parts, notes);
+}
+
+/** A text model's bytes as text: refused when they are not text (a binary file under a text type's name). */
+function textOf(bytes: ArrayBuffer, what: string): string {
+  const text = new TextDecoder().decode(bytes);
+  if (text.includes('\u0000')) throw new UnreadableModelError(`it is not ${what} text (it holds binary data).`);
+  return text;
+}
+
+/** STL, OBJ, PLY and G-code, read by three's loaders for their types (none of which needs a DOM). */
+export function meshFileRead(type: string, bytes: ArrayBuffer): ModelRead {
   switch (type) {
     case 'stl':
-      return [meshPart(new STLLoader().parse(bytes))];
-    case 'obj': {
-      const parts: ModelPart[] = [];
-      new OBJLoader().parse(new TextDecoder().decode(bytes)).traverse((child) => {
-        if ((child as Mesh).isMesh) parts.push(meshPart((child as Mesh).geometry));
-      });
-      if (parts.length === 0) throw new UnreadableModelError('it has no faces to show.');
-      return parts;
-    }
+      // A binary STL says its triangle count: one that holds fewer is cut short.
+      if (bytes.byteLength >= 84 && !/^\s*solid\b/.test(new TextDecoder().decode(bytes.slice(0, 80)))) {
+        const count = new DataView(bytes).getUint32(80, true);
+        if (84 + count * 50 > bytes.byteLength) throw new UnreadableModelError(`it is cut short: it says it holds ${count.toLocaleString('en')} triangles, and holds ${Math.floor((bytes.byteLength - 84) / 50).toLocaleString('en')}.`);
+      }
+      return readOf([meshPart(new STLLoader().parse(bytes))]);
+    case 'obj':
+      return objRead(textOf(bytes, 'OBJ'));
     case 'ply': {
       const geometry = new PLYLoader().parse(bytes);
       // A PLY file without faces is a point cloud (a scan).
       if (!geometry.index && geometry.getAttribute('position').count % 3 !== 0) {
-        return [{ kind: 'points', position: floats(geometry, 'position')!, color: floats(geometry, 'color') }];
+        const position = floats(geometry, 'position')!;
+        return readOf([{ kind: 'points', position, color: floats(geometry, 'color'), bounds: boundsOf(position) }]);
       }
-      return [meshPart(geometry)];
+      return readOf([meshPart(geometry)]);
     }
     case 'gcode':
-      return gcodeParts(new TextDecoder().decode(bytes));
+      return readOf(gcodeParts(textOf(bytes, 'G-code')));
     default:
       throw new UnreadableModelError(`.${type} files are not read here.`);
   }
 }
 
-/** The buffers of parts, to transfer (not copy) from the worker to the page. */
-export function partBuffers(parts: ModelPart[]): ArrayBuffer[] {
+/** The buffers of what was read, to transfer (not copy) from the worker to the page. */
+export function readTransfers(read: ModelRead): Transferable[] {
   const buffers = new Set<ArrayBuffer>();
-  for (const part of parts) {
-    for (const array of [part.position, 'normal' in part ? part.normal : null, 'color' in part ? part.color : null, 'index' in part ? part.index : null]) {
+  for (const part of read.parts) {
+    const arrays = [part.position, 'color' in part ? part.color : null, ...(part.kind === 'mesh' ? [part.normal, part.index, part.uv] : [])];
+    for (const array of arrays) {
       if (array && array.buffer instanceof ArrayBuffer) buffers.add(array.buffer);
     }
   }
-  return [...buffers];
+  return [...buffers, ...read.textures];
 }

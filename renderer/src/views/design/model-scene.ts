@@ -14,6 +14,8 @@ export interface ModelScene {
   size: ParsedModel['size'];
   /** A G-code file's layers (bottom first, with their height in mm); empty for a mesh. */
   layers: { z: number }[];
+  /** What the file holds that the view does not show, one sentence each. */
+  notes: string[];
   /** Shows a G-code file's layers 1 to `layer` (all of them by default). */
   showLayersUpTo(layer: number): void;
   fit(): void;
@@ -25,7 +27,14 @@ function disposeObject(object: Object3D): void {
     const mesh = child as Mesh;
     mesh.geometry?.dispose();
     const materials = Array.isArray(mesh.material) ? mesh.material : mesh.material ? [mesh.material] : [];
-    for (const material of materials as Material[]) material.dispose();
+    for (const material of materials as Material[]) {
+      const map = (material as MeshStandardMaterial).map;
+      if (map) {
+        (map.image as ImageBitmap | undefined)?.close?.();
+        map.dispose();
+      }
+      material.dispose();
+    }
   });
 }
 
@@ -96,6 +105,7 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, bytes: 
     triangles: parsed.triangles,
     size: parsed.size,
     layers: parsed.layers.map((layer) => ({ z: layer.z })),
+    notes: parsed.notes,
     showLayersUpTo(layer: number) {
       const shown = clampLayer(layer, parsed.layers.length);
       parsed.layers.forEach((each, index) => {

@@ -1,0 +1,381 @@
+/**
+ * A 3MF package read in the model worker, as its specification describes it (3MF Core 1.3): the OPC package's
+ * `_rels/.rels` names the 3D model part; its resources are objects (meshes, or components placing other objects) and
+ * property groups; its build places objects on the plate, each with a transform. Read too: the unit; the Materials
+ * and Properties extension's base materials, colour groups and textures (images decoded here, in the worker);
+ * the Production extension's objects in other model parts of the package; the Beam Lattice extension's beams, drawn
+ * as lines. Said, not shown: beams' thickness, composite materials and multi-properties (shown in the object's
+ * first colour), slices, and any other extension a file requires.
+ */
+import { unzipSync } from 'three/examples/jsm/libs/fflate.module.js';
+import { threeMfUnitScale } from './model-measure';
+import { boundsOf, flatNormals, meshOf, readOf, UnreadableModelError, type ModelPart, type ModelRead } from './model-parts';
+import { childElement, childElements, numberAttribute, parseXmlPart, type XmlElement } from './model-xml';
+
+const CORE = 'http://schemas.microsoft.com/3dmanufacturing/core/2015/02';
+const MATERIAL = 'http://schemas.microsoft.com/3dmanufacturing/material/2015/02';
+const PRODUCTION = 'http://schemas.microsoft.com/3dmanufacturing/production/2015/06';
+const BEAM = 'http://schemas.microsoft.com/3dmanufacturing/beamlattice/2017/02';
+const MODEL_RELATIONSHIP = 'http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel';
+/** The extensions read (in part or in full): a file requiring another is shown with a sentence saying so. */
+const KNOWN_EXTENSIONS: Record<string, string> = {
+  [MATERIAL]: 'Materials and Properties', [PRODUCTION]: 'Production', [BEAM]: 'Beam Lattice',
+  'http://schemas.microsoft.com/3dmanufacturing/slice/2015/07': 'Slice',
+  'http://schemas.microsoft.com/3dmanufacturing/beamlattice/balls/2020/07': 'Beam Lattice balls',
+  'http://schemas.3mf.io/3dmanufacturing/volumetric/2022/01': 'Volumetric',
+  'http://schemas.3mf.io/3dmanufacturing/displacement/2022/07': 'Displacement',
+  'http://schemas.microsoft.com/3dmanufacturing/securecontent/2019/04': 'Secure Content',
+};
+const READ_EXTENSIONS = new Set([MATERIAL, PRODUCTION, BEAM]);
+
+type Matrix = number[];
+const IDENTITY: Matrix = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+
+/** a × b, column-major (b applied first). */
+function multiply(a: Matrix, b: Matrix): Matrix {
+  const out = new Array<number>(16);
+  for (let column = 0; column < 4; column++) {
+    for (let row = 0; row < 4; row++) {
+      let sum = 0;
+      for (let k = 0; k < 4; k++) sum += a[k * 4 + row]! * b[column * 4 + k]!;
+      out[column * 4 + row] = sum;
+    }
+  }
+  return out;
+}
+
+/** A 3MF transform ("m00 m01 m02 m10 m11 m12 m20 m21 m22 m30 m31 m32", row vectors) as a column-major matrix. */
+function transformOf(element: XmlElement, part: string): Matrix {
+  const text = element.getAttribute('transform');
+  if (!text) return IDENTITY;
+  const m = text.trim().split(/\s+/).map(Number);
+  if (m.length !== 12 || !m.every(Number.isFinite)) throw new UnreadableModelError(`its part ${part} has a transform "${text}" that is not 12 numbers.`);
+  return [m[0]!, m[1]!, m[2]!, 0, m[3]!, m[4]!, m[5]!, 0, m[6]!, m[7]!, m[8]!, 0, m[9]!, m[10]!, m[11]!, 1];
+}
+
+/** "#RRGGBB" or "#RRGGBBAA" (sRGB) as 0xRRGGBB, or null. */
+function colourOf(text: string | null): number | null {
+  const match = /^#([0-9a-f]{6})([0-9a-f]{2})?$/i.exec(text?.trim() ?? '');
+  return match ? parseInt(match[1]!, 16) : null;
+}
+
+/** An sRGB channel (0–255) in linear light, as three's vertex colours are. */
+function linear(channel: number): number {
+  const c = channel / 255;
+  return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+}
+
+type PropertyGroup =
+  | { kind: 'colours'; colours: (number | null)[] }
+  | { kind: 'texture'; texture: number; uv: number[] }
+  | { kind: 'other'; name: string };
+
+interface MeshObject { kind: 'mesh'; element: XmlElement; pid: number | null; pindex: number }
+interface ComponentsObject { kind: 'components'; components: { objectId: number; path: string | null; matrix: Matrix }[] }
+type ThreeMfObject = (MeshObject | ComponentsObject) & { type: string };
+
+interface ModelFile { objects: Map<number, ThreeMfObject>; groups: Map<number, PropertyGroup>; path: string }
+
+interface Texture { path: string; contentType: string }
+
+class PackageReader {
+  readonly notes = new Set<string>();
+  readonly parts: ModelPart[] = [];
+  readonly images: Promise<ImageBitmap | null>[] = [];
+  private readonly imageIndex = new Map<string, number>();
+  private readonly files = new Map<string, ModelFile>();
+  /** Mesh parts already made, by model part and object id: an object placed twice shares its arrays. */
+  private readonly made = new Map<string, ModelPart[]>();
+  scale = 1;
+
+  constructor(private readonly zip: Record<string, Uint8Array>) {}
+
+  /** A model part of the package (the start part, or another one a Production path names), read once. */
+  file(path: string): ModelFile {
+    const known = this.files.get(path);
+    if (known) return known;
+    const bytes = this.zip[path.replace(/^\//, '')];
+    if (!bytes) throw new UnreadableModelError(`its 3D model part ${path} is missing from the package.`);
+    const root = parseXmlPart(bytes, path);
+    if (root.namespaceURI !== CORE || root.localName !== 'model') throw new UnreadableModelError(`its part ${path} is not a 3MF model.`);
+    const file: ModelFile = { objects: new Map(), groups: new Map(), path };
+    this.files.set(path, file);
+    this.readRequirements(root);
+    const resources = childElement(root, CORE, 'resources');
+    if (!resources) throw new UnreadableModelError(`its part ${path} has no resources: it holds no objects.`);
+    for (const element of childElements(resources)) this.readResource(file, element);
+    return file;
+  }
+
+  private readRequirements(root: XmlElement): void {
+    for (const prefix of (root.getAttribute('requiredextensions') ?? '').trim().split(/\s+/).filter(Boolean)) {
+      const namespace = root.lookupNamespaceURI(prefix);
+      if (namespace === null) throw new UnreadableModelError(`it requires an extension by the prefix "${prefix}", which it does not declare.`);
+      if (!READ_EXTENSIONS.has(namespace)) {
+        this.notes.add(`It requires the 3MF ${KNOWN_EXTENSIONS[namespace] ?? namespace} extension, which this view does not read: what it shows may be incomplete.`);
+      }
+    }
+  }
+
+  private defineOnce(file: ModelFile, id: number | null, what: string): number {
+    if (id === null || !Number.isInteger(id) || id < 1) throw new UnreadableModelError(`its part ${file.path} has a ${what} without a valid id.`);
+    if (file.objects.has(id) || file.groups.has(id)) throw new UnreadableModelError(`its part ${file.path} uses the resource id ${id} twice.`);
+    return id;
+  }
+
+  private readResource(file: ModelFile, element: XmlElement): void {
+    const where = file.path;
+    const name = element.localName;
+    if (element.namespaceURI === CORE && name === 'object') {
+      const id = this.defineOnce(file, numberAttribute(element, 'id', where), 'object');
+      const type = element.getAttribute('type') || 'model';
+      if (!['model', 'solidsupport', 'support', 'surface', 'other'].includes(type)) throw new UnreadableModelError(`its object ${id} has the type "${type}", which 3MF does not name.`);
+      const mesh = childElement(element, CORE, 'mesh');
+      const components = childElement(element, CORE, 'components');
+      if (mesh) {
+        file.objects.set(id, { kind: 'mesh', type, element: mesh, pid: numberAttribute(element, 'pid', where), pindex: numberAttribute(element, 'pindex', where) ?? 0 });
+      } else if (components) {
+        file.objects.set(id, {
+          kind: 'components', type,
+          components: [...childElements(components, CORE, 'component')].map((component) => ({
+            objectId: numberAttribute(component, 'objectid', where) ?? -1,
+            path: component.getAttributeNS(PRODUCTION, 'path') || null,
+            matrix: transformOf(component, where),
+          })),
+        });
+      } else {
+        throw new UnreadableModelError(`its object ${id} has neither a mesh nor components.`);
+      }
+      if (childElements(element, 'http://schemas.microsoft.com/3dmanufacturing/slice/2015/07').next().done === false || element.getAttributeNS('http://schemas.microsoft.com/3dmanufacturing/slice/2015/07', 'slicestackid')) {
+        this.notes.add('Its slice stacks are not shown; its meshes are.');
+      }
+      return;
+    }
+    if (element.namespaceURI === CORE && name === 'basematerials') {
+      const id = this.defineOnce(file, numberAttribute(element, 'id', where), 'base materials group');
+      file.groups.set(id, { kind: 'colours', colours: [...childElements(element, CORE, 'base')].map((base) => colourOf(base.getAttribute('displaycolor'))) });
+      return;
+    }
+    if (element.namespaceURI === MATERIAL && name === 'colorgroup') {
+      const id = this.defineOnce(file, numberAttribute(element, 'id', where), 'colour group');
+      const colours = [...childElements(element, MATERIAL, 'color')].map((color) => {
+        const colour = colourOf(color.getAttribute('color'));
+        if (colour === null) throw new UnreadableModelError(`its colour group ${id} has a colour "${color.getAttribute('color') ?? ''}" that is not #RRGGBB.`);
+        return colour;
+      });
+      file.groups.set(id, { kind: 'colours', colours });
+      return;
+    }
+    if (element.namespaceURI === MATERIAL && name === 'texture2d') {
+      const id = this.defineOnce(file, numberAttribute(element, 'id', where), 'texture');
+      const path = element.getAttribute('path');
+      const contentType = element.getAttribute('contenttype') ?? '';
+      if (!path) throw new UnreadableModelError(`its texture ${id} names no image part.`);
+      if (!['image/png', 'image/jpeg'].includes(contentType)) throw new UnreadableModelError(`its texture ${id} is of the type "${contentType}": 3MF textures are PNG or JPEG.`);
+      file.groups.set(id, { kind: 'other', name: `texture:${this.textureIndex({ path, contentType })}` });
+      return;
+    }
+    if (element.namespaceURI === MATERIAL && name === 'texture2dgroup') {
+      const id = this.defineOnce(file, numberAttribute(element, 'id', where), 'texture group');
+      const texId = numberAttribute(element, 'texid', where);
+      const texture = texId === null ? undefined : file.groups.get(texId);
+      if (!texture || texture.kind !== 'other' || !texture.name.startsWith('texture:')) throw new UnreadableModelError(`its texture group ${id} names no texture defined before it.`);
+      const uv: number[] = [];
+      for (const coord of childElements(element, MATERIAL, 'tex2coord')) uv.push(numberAttribute(coord, 'u', where) ?? 0, numberAttribute(coord, 'v', where) ?? 0);
+      file.groups.set(id, { kind: 'texture', texture: Number(texture.name.slice(8)), uv });
+      return;
+    }
+    if (element.namespaceURI === MATERIAL && (name === 'compositematerials' || name === 'multiproperties')) {
+      const id = this.defineOnce(file, numberAttribute(element, 'id', where), name);
+      file.groups.set(id, { kind: 'other', name });
+      this.notes.add(name === 'compositematerials'
+        ? 'Its composite materials (mixtures of base materials) are not shown as mixed.'
+        : 'Its multi-properties (layered colours and materials) are shown in one colour.');
+    }
+  }
+
+  private textureIndex(texture: Texture): number {
+    const known = this.imageIndex.get(texture.path);
+    if (known !== undefined) return known;
+    const index = this.images.length;
+    this.imageIndex.set(texture.path, index);
+    const bytes = this.zip[texture.path.replace(/^\//, '')];
+    if (!bytes) throw new UnreadableModelError(`its texture image ${texture.path} is missing from the package.`);
+    this.images.push(decodeImage(bytes, texture.contentType).catch(() => {
+      this.notes.add(`Its texture ${texture.path} could not be decoded: the surfaces it covers are shown in one colour.`);
+      return null;
+    }));
+    return index;
+  }
+
+  /** An object of a model part placed by `matrix` (and what placed it), as mesh parts. */
+  place(file: ModelFile, objectId: number, matrix: Matrix, depth = 0): void {
+    if (depth > 32) throw new UnreadableModelError('its components place one another in a loop.');
+    const object = file.objects.get(objectId);
+    if (!object) throw new UnreadableModelError(`it places the object ${objectId}, which ${file.path} does not define.`);
+    if (object.kind === 'components') {
+      for (const component of object.components) {
+        const target = component.path ? this.file(component.path) : file;
+        this.place(target, component.objectId, multiply(matrix, component.matrix), depth + 1);
+      }
+      return;
+    }
+    const key = `${file.path}#${objectId}`;
+    let made = this.made.get(key);
+    if (!made) {
+      made = this.meshParts(file, objectId, object);
+      this.made.set(key, made);
+    }
+    for (const part of made) this.parts.push({ ...part, matrix: matrix === IDENTITY ? null : matrix } as ModelPart);
+  }
+
+  /** A mesh object's triangles, coloured by their properties, and its beams. */
+  private meshParts(file: ModelFile, objectId: number, object: MeshObject): ModelPart[] {
+    const where = file.path;
+    const vertices: number[] = [];
+    const verticesElement = childElement(object.element, CORE, 'vertices');
+    if (verticesElement) {
+      for (const vertex of childElements(verticesElement, CORE, 'vertex')) {
+        const x = numberAttribute(vertex, 'x', where), y = numberAttribute(vertex, 'y', where), z = numberAttribute(vertex, 'z', where);
+        if (x === null || y === null || z === null) throw new UnreadableModelError(`its object ${objectId} has a vertex without x, y and z.`);
+        vertices.push(x, y, z);
+      }
+    }
+    const count = vertices.length / 3;
+    /** Triangles by what covers them: a colour per corner (-1: the view's own colour), or a texture's coordinates. */
+    const plain: { position: number[]; colour: number[] } = { position: [], colour: [] };
+    const textured = new Map<number, { position: number[]; uv: number[] }>();
+    const trianglesElement = childElement(object.element, CORE, 'triangles');
+    const corner = (index: number | null): number => {
+      if (index === null || !Number.isInteger(index) || index < 0 || index >= count) throw new UnreadableModelError(`its object ${objectId} has a triangle whose corner is not one of its ${count} vertices.`);
+      return index;
+    };
+    if (trianglesElement) {
+      for (const triangle of childElements(trianglesElement, CORE, 'triangle')) {
+        const v = [corner(numberAttribute(triangle, 'v1', where)), corner(numberAttribute(triangle, 'v2', where)), corner(numberAttribute(triangle, 'v3', where))];
+        const pid = numberAttribute(triangle, 'pid', where) ?? object.pid;
+        const p1 = numberAttribute(triangle, 'p1', where) ?? (triangle.hasAttribute('pid') ? null : object.pindex);
+        if (triangle.hasAttribute('pid') && p1 === null) throw new UnreadableModelError(`its object ${objectId} has a triangle with a property group and no property index (p1).`);
+        const indices = [p1 ?? 0, numberAttribute(triangle, 'p2', where) ?? p1 ?? 0, numberAttribute(triangle, 'p3', where) ?? p1 ?? 0];
+        const group = pid === null ? undefined : file.groups.get(pid);
+        if (pid !== null && !group) throw new UnreadableModelError(`its object ${objectId} uses the property group ${pid}, which is not defined.`);
+        if (group?.kind === 'texture') {
+          let bucket = textured.get(group.texture);
+          if (!bucket) textured.set(group.texture, bucket = { position: [], uv: [] });
+          for (let k = 0; k < 3; k++) {
+            bucket.position.push(vertices[v[k]! * 3]!, vertices[v[k]! * 3 + 1]!, vertices[v[k]! * 3 + 2]!);
+            bucket.uv.push(group.uv[indices[k]! * 2] ?? 0, group.uv[indices[k]! * 2 + 1] ?? 0);
+          }
+          continue;
+        }
+        for (let k = 0; k < 3; k++) {
+          plain.position.push(vertices[v[k]! * 3]!, vertices[v[k]! * 3 + 1]!, vertices[v[k]! * 3 + 2]!);
+          let colour = -1;
+          if (group?.kind === 'colours') {
+            const value = group.colours[indices[k]!];
+            if (value === undefined) throw new UnreadableModelError(`its object ${objectId} uses the property ${indices[k]} of group ${pid}, which has ${group.colours.length}.`);
+            colour = value ?? -1;
+          }
+          plain.colour.push(colour);
+        }
+      }
+    }
+    const parts: ModelPart[] = [];
+    if (plain.position.length > 0) {
+      const position = new Float32Array(plain.position);
+      const coloured = plain.colour.some((colour) => colour >= 0);
+      const uniform = plain.colour.every((colour) => colour === plain.colour[0]);
+      let color: Float32Array | null = null;
+      if (coloured && !uniform) {
+        color = new Float32Array(position.length);
+        // A corner without a colour of its own takes the view's model colour (#7aa7ff).
+        plain.colour.forEach((colour, k) => {
+          const value = colour >= 0 ? colour : 0x7aa7ff;
+          color![k * 3] = linear((value >> 16) & 255);
+          color![k * 3 + 1] = linear((value >> 8) & 255);
+          color![k * 3 + 2] = linear(value & 255);
+        });
+      }
+      parts.push(meshOf(position, { normal: flatNormals(position), color, tint: coloured && uniform ? plain.colour[0]! : null }));
+    }
+    for (const [texture, bucket] of textured) {
+      const position = new Float32Array(bucket.position);
+      parts.push(meshOf(position, { normal: flatNormals(position), uv: new Float32Array(bucket.uv), texture }));
+    }
+    const lattice = childElement(object.element, BEAM, 'beamlattice');
+    const beams = lattice ? childElement(lattice, BEAM, 'beams') : null;
+    if (beams) {
+      const lines: number[] = [];
+      for (const beam of childElements(beams, BEAM, 'beam')) {
+        for (const end of [corner(numberAttribute(beam, 'v1', where)), corner(numberAttribute(beam, 'v2', where))]) lines.push(vertices[end * 3]!, vertices[end * 3 + 1]!, vertices[end * 3 + 2]!);
+      }
+      if (lines.length > 0) {
+        const position = new Float32Array(lines);
+        parts.push({ kind: 'lines', position, matrix: null, bounds: boundsOf(position) });
+        this.notes.add('Its beam lattice is drawn as thin lines: the beams\' thickness is not shown.');
+      }
+    }
+    return parts;
+  }
+}
+
+/** A texture's image decoded in the worker, flipped as 3MF's texture coordinates count (v from the bottom). */
+async function decodeImage(bytes: Uint8Array, type: string): Promise<ImageBitmap> {
+  return createImageBitmap(new Blob([bytes as Uint8Array<ArrayBuffer>], { type }), { imageOrientation: 'flipY' });
+}
+
+/** The relationships part's target of a 3D model, checked as 3MF asks: exactly one, inside the package. */
+function startPart(zip: Record<string, Uint8Array>): string {
+  const rels = zip['_rels/.rels'];
+  if (!rels) throw new UnreadableModelError('it is not a 3MF package: it has no _rels/.rels naming its 3D model.');
+  const root = parseXmlPart(rels, '_rels/.rels');
+  const models = [...childElements(root)].filter((relationship) => relationship.localName === 'Relationship' && relationship.getAttribute('Type') === MODEL_RELATIONSHIP);
+  if (models.length === 0) throw new UnreadableModelError('its _rels/.rels names no 3D model part (such as 3D/3dmodel.model).');
+  if (models.length > 1) throw new UnreadableModelError('its _rels/.rels names more than one 3D model part to start from.');
+  const target = models[0]!.getAttribute('Target') ?? '';
+  if (models[0]!.getAttribute('TargetMode') === 'External' || /^[a-z][a-z0-9+.-]*:/i.test(target)) {
+    throw new UnreadableModelError(`its 3D model part is outside the package (${target}).`);
+  }
+  return target.startsWith('/') ? target : `/${target}`;
+}
+
+/** A 3MF file's bytes, read: its build's objects placed, in millimetres. */
+export async function threeMfRead(bytes: ArrayBuffer): Promise<ModelRead> {
+  let zip: Record<string, Uint8Array>;
+  try {
+    zip = unzipSync(new Uint8Array(bytes));
+  } catch {
+    throw new UnreadableModelError('it is not a complete 3MF package (a zip archive): it may be truncated or not a 3MF file.');
+  }
+  const reader = new PackageReader(zip);
+  const start = startPart(zip);
+  if (!zip[start.slice(1)]) throw new UnreadableModelError(`it is not a 3MF package: its 3D model part ${start} is missing.`);
+  const root = parseXmlPart(zip[start.slice(1)]!, start);
+  const unit = root.getAttribute('unit');
+  const scale = threeMfUnitScale(unit);
+  if (scale === null) throw new UnreadableModelError(`its unit "${unit}" is not one 3MF names.`);
+  const file = reader.file(start);
+  const build = childElement(root, CORE, 'build');
+  if (!build) throw new UnreadableModelError('its model has no build: nothing is placed to print.');
+  const units: number[] = [scale, 0, 0, 0, 0, scale, 0, 0, 0, 0, scale, 0, 0, 0, 0, 1];
+  for (const item of childElements(build, CORE, 'item')) {
+    const objectId = numberAttribute(item, 'objectid', start);
+    if (objectId === null) throw new UnreadableModelError('its build has an item that names no object.');
+    const path = item.getAttributeNS(PRODUCTION, 'path');
+    const target = path ? reader.file(path) : file;
+    const object = target.objects.get(objectId);
+    if (!object) throw new UnreadableModelError(`its build places the object ${objectId}, which the model does not define.`);
+    if (object.type === 'other') throw new UnreadableModelError(`its build places the object ${objectId}, whose type "other" is not to be printed.`);
+    reader.place(target, objectId, multiply(units, transformOf(item, start)));
+  }
+  const images = await Promise.all(reader.images);
+  const textures: ImageBitmap[] = [];
+  const remap = images.map((image) => (image ? textures.push(image) - 1 : -1));
+  const parts = reader.parts.map((part) => {
+    if (part.kind !== 'mesh' || part.texture === null) return part;
+    const texture = remap[part.texture]!;
+    return texture >= 0 ? { ...part, texture } : { ...part, texture: null, uv: null };
+  });
+  if (parts.length === 0) throw new UnreadableModelError('its build places nothing with triangles to show.');
+  return readOf(parts, [...reader.notes], textures);
+}

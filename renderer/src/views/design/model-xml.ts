@@ -1,0 +1,59 @@
+/**
+ * XML for the model worker, which has no DOMParser: @xmldom/xmldom's standard DOM (namespaces resolved as XML says,
+ * so a 3MF extension is found whatever prefix a file gives it). A part that is not well-formed XML is refused with
+ * the part named.
+ */
+import { DOMParser, type Element as XmlElement } from '@xmldom/xmldom';
+import { UnreadableModelError } from './model-parts';
+
+export type { XmlElement };
+
+/** The root element of an XML part, or why not (its name in `part`, such as "3D/3dmodel.model"). */
+export function parseXmlPart(bytes: Uint8Array, part: string): XmlElement {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new UnreadableModelError(`its part ${part} is not UTF-8 text.`);
+  }
+  try {
+    const parser = new DOMParser({
+      locator: false,
+      onError(level, message) {
+        if (level !== 'warning') throw new Error(message);
+      },
+    });
+    const root = parser.parseFromString(text, 'application/xml').documentElement;
+    if (!root) throw new Error('it has no root element');
+    return root;
+  } catch (error) {
+    const why = error instanceof Error ? error.message.split('\n')[0]!.replace(/^\[xmldom [\w ]+\]\s*/, '') : String(error);
+    throw new UnreadableModelError(`its part ${part} is not well-formed XML (${why.replace(/\.$/, '')}).`);
+  }
+}
+
+/** The element children of an element, in order (a DOM walk: cheaper than a live node list on large meshes). */
+export function* childElements(element: XmlElement, namespace?: string, localName?: string): Generator<XmlElement> {
+  for (let node = element.firstChild; node; node = node.nextSibling) {
+    if (node.nodeType !== 1) continue;
+    const child = node as XmlElement;
+    if (namespace !== undefined && child.namespaceURI !== namespace) continue;
+    if (localName !== undefined && child.localName !== localName) continue;
+    yield child;
+  }
+}
+
+/** The first element child with that namespace and name, or null. */
+export function childElement(element: XmlElement, namespace: string, localName: string): XmlElement | null {
+  for (const child of childElements(element, namespace, localName)) return child;
+  return null;
+}
+
+/** An attribute read as a number; null when absent; refused (naming it) when present and not a number. */
+export function numberAttribute(element: XmlElement, name: string, part: string): number | null {
+  const text = element.getAttribute(name);
+  if (text === null || text === '') return null;
+  const value = Number(text);
+  if (!Number.isFinite(value)) throw new UnreadableModelError(`its part ${part} has ${element.localName} ${name}="${text}", which is not a number.`);
+  return value;
+}
