@@ -32,11 +32,13 @@ const ENGINE_LAYERS = {
   sync: ['log', 'api', 'authorization', 'queue', 'sync-state'],
   // Designs the person keeps offline: their files brought into the file cache and held there (a service of the engine).
   'keep-offline': ['log', 'api', 'cache'],
+  // The slicers installed on this computer (desktop entries, app bundles, the registry) and starting one with a file.
+  slicers: ['log'],
   runtime: ['log', 'api', 'profile', 'settings', 'sample-service', 'authorization', 'cache', 'sync-state', 'queue', 'sync', 'keep-offline'],
   // The application services, one folder per capability: the front ends' one way to change what they own.
   'own-designs': ['log', 'api', 'profile', 'settings', 'sample-service', 'authorization', 'cache', 'sync-state', 'queue', 'sync', 'keep-offline', 'runtime'],
-  library: ['log', 'api', 'profile', 'settings', 'sample-service', 'authorization', 'cache', 'sync-state', 'queue', 'sync', 'keep-offline', 'runtime'],
-  contract: ['log', 'api', 'profile', 'settings', 'sample-service', 'authorization', 'cache', 'sync-state', 'queue', 'sync', 'keep-offline', 'runtime', 'own-designs', 'library'],
+  library: ['log', 'api', 'profile', 'settings', 'sample-service', 'authorization', 'cache', 'sync-state', 'queue', 'sync', 'keep-offline', 'runtime', 'slicers'],
+  contract: ['log', 'api', 'profile', 'settings', 'sample-service', 'authorization', 'cache', 'sync-state', 'queue', 'sync', 'keep-offline', 'runtime', 'own-designs', 'library', 'slicers'],
 };
 const engineLayer = (name, allowed) => ({
   target: `./electron/engine/${name}`,

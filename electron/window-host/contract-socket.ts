@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { Outcome, ServerMessage } from '../../shared';
+import { parseRequest, type Outcome, type ServerMessage } from '../../shared';
+import { SLICER_FILE_TYPES, SYSTEM_DEFAULT_SLICER } from '../../shared/files/model-files';
 import type { ContractEndpoint } from '../engine/contract/contract-endpoint';
 import { parseFrame } from './contract-frames';
 
@@ -19,11 +20,15 @@ export interface ContractSocket {
 }
 
 /**
- * A browser opens no file on this computer: the path of a model file to open (the Electron shell's) is not the
- * page's to know. It downloads the cached copy from the host instead ("Download … for your slicer").
+ * A browser page opens no app on this computer, nor learns where a file is: "Open in your slicer" is answered here,
+ * before the engine sees it (it would start a slicer, or answer a path), as nothing opened. The page downloads the
+ * file from the host instead ("Download … for your slicer", fetched into the file cache when it is not kept).
  */
-const withoutLocalPaths = (name: string) => (outcome: Outcome<unknown>): Outcome<unknown> =>
-  name === 'design.openModelFile' && outcome.ok ? { ok: true, value: { opened: false, path: null } } : outcome;
+function openInBrowser(input: unknown): Outcome<unknown> {
+  const parsed = parseRequest('design.openModelFile', input);
+  if (!parsed.ok) return parsed;
+  return { ok: true, value: { opened: false, path: null, slicer: { id: SYSTEM_DEFAULT_SLICER, name: 'System default app', types: [...SLICER_FILE_TYPES] } } };
+}
 
 /**
  * The contract over WebSocket: each text frame a request (checked against the contract's envelope, then its input
@@ -46,7 +51,7 @@ export function contractSocket(endpoint: ContractEndpoint, log: (line: string) =
 
   const answer = (name: string, input: unknown, signal: AbortSignal): Promise<Outcome<unknown>> =>
     // The endpoint promises never to throw; should it, the window still gets an answer and the host stays up.
-    endpoint.handle(name, input, signal).then(withoutLocalPaths(name)).catch((error: unknown) => {
+    (name === 'design.openModelFile' ? Promise.resolve(openInBrowser(input)) : endpoint.handle(name, input, signal)).catch((error: unknown) => {
       log(`window host: the ${name} request failed (${error instanceof Error ? error.message : String(error)})`);
       return { ok: false, problem: { kind: 'internal', message: `The ${name} request failed in the engine.` } };
     });

@@ -1,5 +1,6 @@
 export * from './problems';
 export * from './views';
+export * from './slicer-views';
 export * from './requests';
 export * from './events';
 export * from './protocol';

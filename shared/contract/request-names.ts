@@ -14,6 +14,7 @@ export const CONTRACT_REQUEST_NAMES = [
   'design.get',
   'design.openPage',
   'design.openModelFile',
+  'design.slicers',
   'design.thumbnailFailed',
   'design.useGeneratedCover',
   'offline.keep',

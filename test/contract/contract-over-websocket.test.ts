@@ -145,11 +145,20 @@ const CASES: { [K in RequestName]: Case<K> } = {
     },
     malformed: () => ({ id: -1 }), field: 'id',
   },
-  // Not kept offline yet (never viewed in 3D): nothing to open. (Opening a cached one: test/engine/model-files.test.ts.)
+  // A browser page opens no app and learns no path: it downloads the file instead (test/contract/open-in-slicer.test.ts opens one).
   'design.openModelFile': {
     valid: () => ({ documentId: (engine.cache.reader.prepare('SELECT id FROM documents WHERE design_id = ?').get(ids.gear) as { id: number } | undefined)?.id ?? 999_999 }),
-    check: (r) => expect(r).toEqual({ opened: false, path: null }),
+    check: (r) => expect(r).toMatchObject({ opened: false, path: null, slicer: { id: 'system' } }),
     malformed: () => ({ documentId: 'cube.stl' }), field: 'documentId',
+  },
+  'design.slicers': {
+    valid: () => ({ documentId: (engine.cache.reader.prepare('SELECT id FROM documents WHERE design_id = ?').get(ids.gear) as { id: number } | undefined)?.id ?? 999_999 }),
+    check: (r) => {
+      expect(r.type).toBe('stl');
+      expect(r.slicers.at(-1)).toMatchObject({ id: 'system', name: 'System default app' });
+      expect(r.slicers.some((slicer) => slicer.id === r.chosen)).toBe(true);
+    },
+    malformed: () => ({ documentId: 0 }), field: 'documentId',
   },
   'offline.keep': {
     valid: () => ({ designs: [ids.gear] }),

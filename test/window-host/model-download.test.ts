@@ -15,9 +15,9 @@ import { connectContract } from '../contract/contract-client';
 import { cookieOf } from './host-fixtures';
 
 /**
- * "Open in your slicer" for a model file kept offline: in a browser, a download served by the window host from the
- * file cache (never the service's file address); in the Electron app, the path of a copy under the file's own name,
- * which the shell opens (test/shell/contract-ipc.test.ts).
+ * "Open in your slicer": in a browser, a download served by the window host from the file cache (fetched into it when
+ * not kept; never the service's file address); in the Electron app with the system's default app, the path of a copy
+ * under the file's own name, which the shell opens (test/shell/open-model-file.test.ts). Slicers: open-in-slicer.test.ts.
  */
 
 const FIXTURES = join(import.meta.dirname, '../fixtures');
@@ -69,19 +69,21 @@ afterAll(async () => {
   if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
-describe('a model file kept offline, for the person\'s slicer', () => {
-  it('is neither downloaded nor opened before it is kept offline (nothing is fetched for it)', async () => {
-    expect((await get(modelDownloadAddress(stlId))).status).toBe(404);
-    expect(await endpoint.handle('design.openModelFile', { documentId: stlId })).toEqual({ ok: true, value: { opened: false, path: null } });
+describe('a model file for the person\'s slicer', () => {
+  it('hands the Electron shell a copy under its own name, fetched first when not kept offline, for the system\'s app', async () => {
     expect((await detail()).documents.find((d) => d.id === stlId)!.cached).toBe(false);
+    const outcome = await endpoint.handle('design.openModelFile', { documentId: stlId, slicer: 'system' });
+    expect(outcome.ok).toBe(true);
+    const { path } = (outcome as { value: { path: string } }).value;
+    expect(basename(path)).toBe('cube.stl');
+    expect(path.startsWith(join(profile, 'opened'))).toBe(true);
+    expect(readFileSync(path)).toEqual(CUBE);
+    expect((await detail()).documents.find((d) => d.id === stlId)!.cached).toBe(true);
+    // Opened twice (the slicer may still hold the first copy): the same file again.
+    expect(await endpoint.handle('design.openModelFile', { documentId: stlId, slicer: 'system' })).toEqual(outcome);
   });
 
-  it('downloads the cached bytes from the window host, as an attachment under the file\'s own name', async () => {
-    // Viewing it in 3D keeps a copy (the preview's address goes through the file cache).
-    const stl = (await detail()).documents.find((d) => d.id === stlId)!;
-    expect((await get(stl.previewUrl!)).status).toBe(200);
-    expect((await detail()).documents.find((d) => d.id === stlId)!.cached).toBe(true);
-
+  it('downloads the cached bytes from the window host, as an attachment under the file\'s own name, offline too', async () => {
     await service.stop();
     const answer = await get(modelDownloadAddress(stlId));
     expect(answer.status).toBe(200);
@@ -90,21 +92,10 @@ describe('a model file kept offline, for the person\'s slicer', () => {
     expect(Buffer.from(await answer.arrayBuffer())).toEqual(CUBE);
   });
 
-  it('hands the Electron shell a copy of the cached file under its own name, to open with the system\'s app', async () => {
-    const outcome = await endpoint.handle('design.openModelFile', { documentId: stlId });
-    expect(outcome.ok).toBe(true);
-    const { path } = (outcome as { value: { path: string } }).value;
-    expect(basename(path)).toBe('cube.stl');
-    expect(path.startsWith(join(profile, 'opened'))).toBe(true);
-    expect(readFileSync(path)).toEqual(CUBE);
-    // Opened twice (the slicer may still hold the first copy): the same file again.
-    expect(await endpoint.handle('design.openModelFile', { documentId: stlId })).toEqual(outcome);
-  });
-
-  it('never tells a browser page where the file is on this computer: it downloads it instead', async () => {
+  it('never opens an app nor tells a browser page where the file is on this computer: it downloads it instead', async () => {
     const client = await connectContract(host.url);
     try {
-      expect(await client.request('design.openModelFile', { documentId: stlId })).toEqual({ ok: true, value: { opened: false, path: null } });
+      expect(await client.request('design.openModelFile', { documentId: stlId })).toMatchObject({ ok: true, value: { opened: false, path: null, slicer: { id: 'system' } } });
     } finally {
       await client.close();
     }
@@ -112,7 +103,7 @@ describe('a model file kept offline, for the person\'s slicer', () => {
 
   it('never hands out what is not a model file, nor an address without a session', async () => {
     expect((await get(modelDownloadAddress(pdfId))).status).toBe(404);
-    expect(await endpoint.handle('design.openModelFile', { documentId: pdfId })).toEqual({ ok: true, value: { opened: false, path: null } });
+    expect(await endpoint.handle('design.openModelFile', { documentId: pdfId, slicer: 'system' })).toEqual({ ok: false, problem: { kind: 'conflict', message: 'This file is not a model a slicer opens (it is a .png file): only STL, 3MF, OBJ, AMF, PLY, STEP and G-code files are.' } });
     expect((await fetch(`${host.origin}${modelDownloadAddress(stlId)}`)).status).toBe(403);
   });
 

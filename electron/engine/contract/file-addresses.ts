@@ -5,7 +5,7 @@ import { cachedDocument, cachedImage, designOfCover, primaryImageOfCover } from 
 import { renditionUrl } from '../cache/design-reads';
 import { cachedUser } from '../cache/user-reads';
 import { isKeptFile } from '../keep-offline/kept-store';
-import { cachedModelFile, fileNameOf } from '../library/model-files';
+import { fileNameOf, modelFileOnDemand } from '../library/model-files';
 import { VIEWABLE_MODEL_TYPES } from '../../../shared/files/model-files';
 import type { Engine } from '../runtime/engine';
 import type { ServedFile } from './contract-endpoint';
@@ -83,7 +83,7 @@ type Address =
   | { kind: 'image'; id: number; rendition: Rendition }
   | { kind: 'document'; id: number }
   | { kind: 'avatar'; id: number }
-  /** A model file kept offline, as a download (the web host's "Open in your slicer"): only ever the cached copy. */
+  /** A model file as a download (the web host's "Open in your slicer"): the cached copy, fetched into the cache first. */
   | { kind: 'download'; id: number };
 
 const isRendition = (value: string): value is Rendition => (RENDITIONS as readonly string[]).includes(value);
@@ -167,10 +167,18 @@ function served(path: string, source: Source): ServedFile | null {
   }
 }
 
-/** A model file the file cache holds, served as an attachment under its own name; never fetched for this. */
-function cachedModelDownload(engine: Engine, documentId: number): ServedFile | null {
-  const file = cachedModelFile(engine, documentId);
-  if (!file) return null;
+/**
+ * A model file served as an attachment under its own name: the file cache's copy, fetched from the service into it
+ * first when it holds none. Null when it is no model file, or neither kept nor reachable.
+ */
+async function modelDownload(engine: Engine, documentId: number, signal?: AbortSignal): Promise<ServedFile | null> {
+  let file;
+  try {
+    file = await modelFileOnDemand(engine, documentId, signal);
+  } catch (error) {
+    engineLog.warn('files', `the model file of document ${documentId} cannot be downloaded`, error);
+    return null;
+  }
   return { path: file.cachedPath, contentType: TYPES[file.type] ?? 'application/octet-stream', size: file.size, downloadName: file.fileName };
 }
 
@@ -183,7 +191,7 @@ export async function serveFileAddress(engine: Engine, address: string, signal?:
   if (generated !== null) return serveGeneratedThumbnail(engine, generated);
   const parsed = parseFileAddress(address);
   if (!parsed) return null;
-  if (parsed.kind === 'download') return cachedModelDownload(engine, parsed.id);
+  if (parsed.kind === 'download') return modelDownload(engine, parsed.id, signal);
   const source = parsed.kind === 'image' ? await coverSource(engine, parsed.id, parsed.rendition, signal)
     : parsed.kind === 'document' ? documentSource(engine, parsed.id)
       : avatarSource(engine, parsed.id);

@@ -1,9 +1,12 @@
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { isSlicerFileType } from '../../../shared/files/model-files';
+import { isServiceError } from '../api/service-error';
 import { cachedDocument } from '../cache/child-reads';
 import { peekCachedFile } from '../cache/file-cache';
+import { engineLog } from '../log/engine-log';
 import type { Engine } from '../runtime/engine';
+import { EngineError } from '../runtime/engine-error';
 
 /** A 3D model file of a design as the file cache holds it, with the name it is handed out under. */
 export interface CachedModelFile {
@@ -14,6 +17,16 @@ export interface CachedModelFile {
   fileName: string;
   type: string;
   size: number;
+}
+
+/** A model file of a cached document: where the service has it, and what it is handed out as. */
+export interface ModelFileSource {
+  documentId: number;
+  url: string;
+  /** What it is cached under (the document's updated_at): another version is fetched again when the service answers. */
+  version: string | null;
+  fileName: string;
+  type: string;
 }
 
 function fileUrlOf(raw: Record<string, unknown>): string | null {
@@ -44,31 +57,78 @@ export function fileNameOf(url: string, documentId: number, type: string): strin
 }
 
 /**
- * A model file (a type a slicer opens: never an executable, whatever the service labels it) of a cached document,
- * when the file cache holds its bytes; null otherwise. Nothing is fetched: only what is kept offline is handed out.
+ * A cached document's model file (a type a slicer opens: never an executable, whatever the service labels it), or
+ * null when the document is not known here or is no such file.
  */
-export function cachedModelFile(engine: Engine, documentId: number): CachedModelFile | null {
+export function modelFileSource(engine: Engine, documentId: number): ModelFileSource | null {
   const document = cachedDocument(engine.cache.reader, documentId);
   const url = document ? fileUrlOf(document.raw) : null;
-  if (!url) return null;
+  if (!document || !url) return null;
   const type = typeOf(url);
   if (!isSlicerFileType(type)) return null;
-  const stored = peekCachedFile(engine.cache.reader, engine.profile.fileCache, url);
-  if (!stored) return null;
-  return { documentId, cachedPath: stored.path, fileName: fileNameOf(url, documentId, type), type, size: stored.size };
+  const version = typeof document.raw.updated_at === 'string' ? document.raw.updated_at : null;
+  return { documentId, url, version, fileName: fileNameOf(url, documentId, type), type };
 }
 
-/** Where copies handed to the system's apps are put, under their own names (the cache names files by hash). */
+/** A model file when the file cache holds its bytes (any version); null otherwise. Nothing is fetched. */
+export function cachedModelFile(engine: Engine, documentId: number): CachedModelFile | null {
+  const source = modelFileSource(engine, documentId);
+  const stored = source ? peekCachedFile(engine.cache.reader, engine.profile.fileCache, source.url) : null;
+  if (!source || !stored) return null;
+  return { documentId, cachedPath: stored.path, fileName: source.fileName, type: source.type, size: stored.size };
+}
+
+/** Why a document cannot be handed to a slicer at all. */
+function notAModelFile(engine: Engine, documentId: number): EngineError {
+  const document = cachedDocument(engine.cache.reader, documentId);
+  if (!document) return new EngineError({ kind: 'not-cached', message: 'This file is not known here: open its design again to list its files.' });
+  const url = fileUrlOf(document.raw);
+  const type = url ? typeOf(url) : '';
+  return new EngineError({ kind: 'conflict', message: `This file is not a model a slicer opens${type ? ` (it is a .${type} file)` : ''}: only STL, 3MF, OBJ, AMF, PLY, STEP and G-code files are.` });
+}
+
+/**
+ * A model file from the file cache, fetched from the service into it first when it holds none (or an older version
+ * while the service answers). Offline, an older copy serves; with none kept, a 'not-cached' problem says so.
+ */
+export async function modelFileOnDemand(engine: Engine, documentId: number, signal?: AbortSignal): Promise<CachedModelFile> {
+  const source = modelFileSource(engine, documentId);
+  if (!source) throw notAModelFile(engine, documentId);
+  const files = engine.cache.files;
+  const kept = (path: string, size: number): CachedModelFile => ({ documentId, cachedPath: path, fileName: source.fileName, type: source.type, size });
+  const local = peekCachedFile(engine.cache.reader, engine.profile.fileCache, source.url);
+  if (local && (files.has(source.url, source.version) || !engine.connectivity.state.online || !engine.serviceUrl())) return kept(local.path, local.size);
+  const unreachable = () => new EngineError({
+    kind: 'not-cached',
+    message: `${source.fileName} is not kept offline, and the service cannot be reached to get it. Try again once you are online (a file you open or view in 3D is kept).`,
+  });
+  if (!engine.serviceUrl()) throw unreachable();
+  try {
+    const client = engine.interactiveClient();
+    const stored = await files.ensure(source.url, (url, s) => client.download(url, s), { version: source.version, ...(signal ? { signal } : {}) });
+    return kept(stored.path, stored.size);
+  } catch (error) {
+    if (local) {
+      engineLog.warn('files', `${source.url} could not be fetched; the older cached copy is opened`, error);
+      return kept(local.path, local.size);
+    }
+    if (isServiceError(error, 'offline')) {
+      engineLog.warn('files', `${source.url} could not be fetched`, error);
+      throw unreachable();
+    }
+    throw error;
+  }
+}
+
+/** Where copies handed to the person's apps are put, under their own names (the cache names files by hash). */
 export const openedFilesDir = (engine: Engine) => join(engine.profile.root, 'opened');
 
 /**
- * The cached model file copied under its own name (profile/opened/<document>/<name>), for the system's app for its
- * type: what the Electron shell opens. Null when the file is not a model kept offline (nothing to open).
+ * The model file copied under its own name (profile/opened/<document>/<name>), for a slicer or the system's app for
+ * its type: an app shows the file's name, and never gets the cache's own file to change.
  */
-export function modelFileToOpen(engine: Engine, documentId: number): string | null {
-  const file = cachedModelFile(engine, documentId);
-  if (!file) return null;
-  const folder = join(openedFilesDir(engine), String(documentId));
+export function copyForOpening(engine: Engine, file: CachedModelFile): string {
+  const folder = join(openedFilesDir(engine), String(file.documentId));
   mkdirSync(folder, { recursive: true, mode: 0o700 });
   const target = join(folder, file.fileName);
   try {
@@ -76,6 +136,7 @@ export function modelFileToOpen(engine: Engine, documentId: number): string | nu
   } catch (error) {
     // A slicer may hold the last copy open (Windows locks it): that copy is the same file, opened again.
     if (!existsSync(target)) throw error;
+    engineLog.warn('files', `${target} could not be replaced; the copy already there is opened`, error);
   }
   return target;
 }

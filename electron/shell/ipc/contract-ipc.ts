@@ -35,19 +35,21 @@ export function registerContractIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHan
 }
 
 /**
- * "Open in your slicer": the engine answered the path of the cached copy (under its own name); the shell opens it with
- * the system's app for its type, and the window learns only whether it opened, or why not in words.
+ * "Open in your slicer": the engine started the chosen slicer itself, or answered the path of the copy (under its own
+ * name) for the system's default app; the shell opens that with shell.openPath, and the window learns only whether it
+ * opened, or why not in words, never the path.
  */
 async function openModelFile(outcome: Outcome<RequestResult<'design.openModelFile'>>, options: ContractIpcOptions): Promise<Outcome<RequestResult<'design.openModelFile'>>> {
-  if (!outcome.ok || outcome.value.path === null) return outcome.ok ? { ok: true, value: { opened: false, path: null } } : outcome;
-  if (!options.openPath) return { ok: true, value: { opened: false, path: null } };
+  if (!outcome.ok || outcome.value.path === null) return outcome.ok ? { ok: true, value: { ...outcome.value, path: null } } : outcome;
+  const { slicer } = outcome.value;
+  if (!options.openPath) return { ok: true, value: { opened: false, path: null, slicer } };
   let failure: string;
   try {
     failure = await options.openPath(outcome.value.path);
   } catch (error) {
     failure = error instanceof Error ? error.message : String(error);
   }
-  if (failure === '') return { ok: true, value: { opened: true, path: null } };
+  if (failure === '') return { ok: true, value: { opened: true, path: null, slicer } };
   options.log(`ipc: a model file could not be opened (${failure})`);
   return { ok: false, problem: { kind: 'internal', message: 'Your system could not open this file: it may have no app for its type. Install a slicer (Cura, PrusaSlicer, OrcaSlicer…) and try again.' } };
 }

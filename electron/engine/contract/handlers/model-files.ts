@@ -1,11 +1,12 @@
-import { modelFileToOpen } from '../../library/model-files';
+import { openModelFile, slicersView } from '../../library/open-in-slicer';
 import type { Handlers } from '../handler-types';
 
-export const MODEL_FILE_HANDLERS: Handlers<'design.openModelFile'> = {
+export const MODEL_FILE_HANDLERS: Handlers<'design.openModelFile' | 'design.slicers'> = {
   /**
-   * The cached copy of a model file, under its own name, for the host to open with the system's app for its type
-   * (the Electron shell does, and tells the window only whether it opened). Never fetched from the service here:
-   * `path` is null when the file is not a model kept offline.
+   * "Open in your slicer": the model file (fetched into the file cache when it holds none) opened with the chosen
+   * slicer, or its copy's path for the host to open with the system's default app (the Electron shell does; a browser
+   * page downloads the file instead and never gets the path).
    */
-  'design.openModelFile': (engine, { documentId }) => ({ opened: false, path: modelFileToOpen(engine, documentId) }),
+  'design.openModelFile': (engine, input, signal) => openModelFile(engine, input, signal),
+  'design.slicers': (engine, { documentId }) => slicersView(engine, documentId),
 };

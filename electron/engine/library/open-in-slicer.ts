@@ -1,0 +1,80 @@
+import type { SlicersView, SlicerView } from '../../../shared';
+import type { Engine } from '../runtime/engine';
+import { EngineError } from '../runtime/engine-error';
+import { findSlicers, slicersFor } from '../slicers/find-slicers';
+import { openWithSlicer, type Spawner } from '../slicers/launch-slicer';
+import { SYSTEM_DEFAULT_ID, SYSTEM_DEFAULT_NAME, systemSlicerEnvironment, type Slicer, type SlicerEnvironment } from '../slicers/slicer';
+import { chosenSlicerId, rememberSlicer } from '../slicers/slicer-choice';
+import { engineLog } from '../log/engine-log';
+import { copyForOpening, modelFileOnDemand, modelFileSource } from './model-files';
+import { SLICER_FILE_TYPES } from '../../../shared/files/model-files';
+
+/** Where slicers are looked for and how they are started: this computer's, unless a front end or a test gives its own. */
+export interface SlicerHost {
+  environment?: SlicerEnvironment;
+  spawner?: Spawner;
+}
+
+const SYSTEM_VIEW: SlicerView = { id: SYSTEM_DEFAULT_ID, name: SYSTEM_DEFAULT_NAME, types: [...SLICER_FILE_TYPES] };
+const viewOf = (slicer: Slicer): SlicerView => ({ id: slicer.id, name: slicer.name, types: [...slicer.types] });
+
+/** The slicers found now (looked for at each ask: one installed a minute ago is offered). */
+export function installedSlicers(host: SlicerHost = {}): Promise<Slicer[]> {
+  return findSlicers(host.environment ?? systemSlicerEnvironment());
+}
+
+/** The slicers that open a document's type (all found, without one), the system's default app last, and the chosen one. */
+export async function slicersView(engine: Engine, documentId: number | undefined, host: SlicerHost = {}): Promise<SlicersView> {
+  const found = await installedSlicers(host);
+  const remembered = engine.settings.read().openModelWith;
+  if (documentId === undefined) {
+    const slicers = [...found.map(viewOf), SYSTEM_VIEW];
+    const last = remembered?.['*'];
+    return { slicers, chosen: last && slicers.some((slicer) => slicer.id === last) ? last : slicers[0]!.id, type: null };
+  }
+  const source = modelFileSource(engine, documentId);
+  if (!source) throw new EngineError({ kind: 'conflict', message: 'This file is not a model a slicer opens.' });
+  return { slicers: [...slicersFor(found, source.type).map(viewOf), SYSTEM_VIEW], chosen: chosenSlicerId(found, source.type, remembered), type: source.type };
+}
+
+export interface OpenedModelFile {
+  /** Whether a slicer was started with it (false: `path` is for the host to open with the system's default app). */
+  opened: boolean;
+  path: string | null;
+  slicer: SlicerView;
+}
+
+/**
+ * "Open in your slicer": the model file fetched into the file cache when it holds none, copied under its own name,
+ * and opened with the slicer asked for (else the one remembered for its type, else the first found); the choice is
+ * remembered for its type. With the system's default app, the copy's path is answered for the host to open (Electron's
+ * shell.openPath, `xdg-open`/`open`/Explorer from the CLI).
+ */
+export async function openModelFile(engine: Engine, input: { documentId: number; slicer?: string | undefined }, signal?: AbortSignal, host: SlicerHost = {}): Promise<OpenedModelFile> {
+  const source = modelFileSource(engine, input.documentId);
+  if (!source) {
+    // Said in the words of model-files.ts (not known here, or not a model).
+    await modelFileOnDemand(engine, input.documentId, signal);
+  }
+  const type = source!.type;
+  const found = await installedSlicers(host);
+  const remembered = engine.settings.read().openModelWith;
+  const wanted = input.slicer ?? chosenSlicerId(found, type, remembered);
+  const slicer = wanted === SYSTEM_DEFAULT_ID ? null : found.find((candidate) => candidate.id === wanted);
+  if (slicer === undefined) throw new EngineError({ kind: 'conflict', message: 'That app is no longer found on this computer: choose another one to open the file with.' });
+  if (slicer && !slicer.types.includes(type as never)) throw new EngineError({ kind: 'conflict', message: `${slicer.name} does not open .${type} files: choose another app.` });
+  const file = await modelFileOnDemand(engine, input.documentId, signal);
+  const path = copyForOpening(engine, file);
+  if (!slicer) {
+    engine.settings.update({ openModelWith: rememberSlicer(remembered, type, SYSTEM_DEFAULT_ID) });
+    return { opened: false, path, slicer: SYSTEM_VIEW };
+  }
+  try {
+    await openWithSlicer(slicer, path, host.spawner);
+  } catch (error) {
+    engineLog.warn('slicers', `${slicer.name} (${slicer.where}) could not open ${path}`, error);
+    throw new EngineError({ kind: 'internal', message: `${slicer.name} could not be started. Choose another app, or open the file with your system's default app.` });
+  }
+  engine.settings.update({ openModelWith: rememberSlicer(remembered, type, slicer.id) });
+  return { opened: true, path: null, slicer: viewOf(slicer) };
+}
