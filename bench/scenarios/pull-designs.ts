@@ -66,7 +66,7 @@ async function enginePull(baseUrl: string, servicePid: number | undefined) {
 
 const medianOrNull = (samples: (number | null)[]) => (samples.some((sample) => sample === null) ? null : median(samples as number[]));
 
-/** Issue 19's goals for a full pull: against the bare loop on loopback and over the link, and the client's CPU a design. */
+/** The goals of a full pull: against the bare loop on loopback and over the link, and the client's CPU a design. */
 const GOALS = { ratio: 1.5, ratioOverLink: 1.05, cpuPerDesignUs: 45 } as const;
 
 /**
