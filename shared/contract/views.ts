@@ -413,6 +413,19 @@ export interface SettingsView {
   catalogueRefreshMinutes: number;
   /** Files added to a published design wait as "ready to publish" until the person sends them. */
   reviewBeforePublishing: boolean;
+  startAtLogin: StartAtLoginView;
+}
+
+/** Whether the desktop app starts (in the tray, no window) when the person logs in. */
+export interface StartAtLoginView {
+  /** Whether this window's host can register the app at login: the desktop app can, `design-sync ui` (a browser) cannot. */
+  available: boolean;
+  /** Whether the system starts the app at login now (false where it is not available). */
+  on: boolean;
+  /** Whether the person answered the one-time question (asked once a sync folder is chosen; never again). */
+  asked: boolean;
+  /** Why it is not available here, in words; null where it is. */
+  unavailableReason: string | null;
 }
 
 /** What helps when something goes wrong: where the engine log is, and what the engine had to tell (once). */

@@ -23,6 +23,7 @@ import { makeSyncParts, type SyncParts } from './sync-parts';
 import { engineLog } from '../log/engine-log';
 import { SampleService } from '../sample-service/sample-service';
 import { KeepOffline } from '../keep-offline/keep-offline';
+import type { StartAtLoginHost } from '../settings/start-at-login';
 import { saveWebAddress, serviceAddressToSave, webAddressFacts } from './service-address';
 
 export interface EngineConfig {
@@ -36,6 +37,8 @@ export interface EngineConfig {
   /** Why the stored token could not be read at opening (the session is then signed out), or null. */
   tokenProblem: string | null;
   openBrowser?: (url: string) => Promise<void>;
+  /** The desktop app's login item, when the front end is the desktop app. */
+  startAtLogin?: StartAtLoginHost;
   settleMs: number;
   rescanIntervalMs: number;
   trash: TrashMode;
@@ -82,6 +85,8 @@ export class Engine extends EventEmitter<{ state: []; service: [] }> {
   readonly tokenProblem: string | null;
   /** Opens a web address in the person's browser, when the front end gave a way to (sign-in, a design's page). */
   readonly openBrowser: ((url: string) => Promise<void>) | null;
+  /** The desktop app's login item, or null where the front end cannot start itself at login (the CLI, `design-sync ui`). */
+  readonly startAtLogin: StartAtLoginHost | null;
 
   private parts: { baseUrl: string; client: ServiceClient; interactive: ServiceClient; sync: SyncParts | null; unfollow: (() => void)[] } | null = null;
   private background = false;
@@ -105,6 +110,7 @@ export class Engine extends EventEmitter<{ state: []; service: [] }> {
     this.userAgent = config.userAgent;
     this.tokenProblem = config.tokenProblem;
     this.openBrowser = config.openBrowser ?? null;
+    this.startAtLogin = config.startAtLogin ?? null;
     this.sampleService = new SampleService({ profileDir: config.profile.root, settings: config.settings });
     this.on('service', () => void this.sampleService.serviceChosen(this.serviceUrl()));
     this.changes = new DesignChanges(() => config.cache.reader, () => (config.session.state.status !== 'signed-out' ? config.session.state.user?.id ?? null : null));

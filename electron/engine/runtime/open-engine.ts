@@ -8,6 +8,7 @@ import { engineLog, engineLogPath, FileLog } from '../log/engine-log';
 import { ensureProfile, normalizeServiceUrl, type ProfilePaths } from '../profile/profile';
 import { QueueStore } from '../queue/queue-store';
 import { fileSettingsStore, settingsTokenServiceRecord, type SettingsStore } from '../settings/settings-store';
+import type { StartAtLoginHost } from '../settings/start-at-login';
 import type { TrashMode } from '../sync/local-files';
 import { openSyncDatabase, SyncDatabaseDamagedError, SyncDatabaseFromTheFutureError } from '../sync-state/sync-database';
 import { saveWebAddress } from './service-address';
@@ -36,6 +37,8 @@ export interface OpenEngineOptions {
   userAgent: string;
   /** Opens a web address in the person's browser: the sign-in page, a design's page (design.openPage). */
   openBrowser?: (url: string) => Promise<void>;
+  /** The desktop app's login item (only the Electron shell has one: settings/start-at-login.ts). */
+  startAtLogin?: StartAtLoginHost;
   /** How long a new or changed file must stay unchanged before it is queued (default 2000 ms). */
   settleMs?: number;
   /** Full rescans of the sync folder while in the background (default 10 min). */
@@ -137,6 +140,7 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine> {
     rescanIntervalMs: options.rescanIntervalMs ?? 10 * 60_000,
     trash: options.trash ?? 'system',
     ...(options.openBrowser ? { openBrowser: options.openBrowser } : {}),
+    ...(options.startAtLogin ? { startAtLogin: options.startAtLogin } : {}),
     ...(options.signInTimeoutMs ? { signInTimeoutMs: options.signInTimeoutMs } : {}),
     ...(options.remotePollMs !== undefined ? { remotePollMs: options.remotePollMs } : {}),
   });

@@ -116,7 +116,9 @@ export function readAutostartEntry(path: string, launch: AutostartLaunch | null)
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'absent' };
+    // ENOTDIR: a file stands where the autostart folder would be, so there is no entry in it.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'absent' };
     throw error;
   }
   const keys = desktopEntryKeys(text);

@@ -10,6 +10,8 @@ export interface EngineHostServices {
   saveSettings(settings: EngineSettings): void;
   openExternal(url: string): void;
   log(line: string): void;
+  /** Registers or removes the app's login item (resolves with the system's state then); absent where the host cannot. */
+  setStartAtLogin?(on: boolean): Promise<boolean>;
 }
 
 const GONE: ContractProblem = { kind: 'internal', message: 'The design-sync engine stopped: it is being restarted. Try again in a moment.' };
@@ -142,12 +144,24 @@ export class EngineBridge {
       case 'open-external':
         this.services.openExternal(message.url);
         return;
+      case 'start-at-login':
+        void this.startAtLogin(message.id, message.on);
+        return;
       case 'log':
         this.services.log(message.line);
         return;
       case 'closed':
         this.closedWaiter?.();
         return;
+    }
+  }
+
+  private async startAtLogin(id: number, on: boolean): Promise<void> {
+    try {
+      if (!this.services.setStartAtLogin) throw new Error('This app cannot start itself at login.');
+      this.port.post({ type: 'start-at-login-answer', id, ok: true, on: await this.services.setStartAtLogin(on) });
+    } catch (error) {
+      this.port.post({ type: 'start-at-login-answer', id, ok: false, message: messageOf(error) });
     }
   }
 

@@ -18,6 +18,8 @@ export interface EngineOpenOptions {
   serviceUrl?: string;
   /** Where and how the token is kept, in words (never the token). */
   tokenDescription: string;
+  /** Whether the system starts the app at login now; absent when this host cannot register the app (it then says so). */
+  startAtLogin?: boolean;
 }
 
 export type TokenOperation = 'read' | 'write' | 'clear';
@@ -31,6 +33,9 @@ export type HostToEngine =
   /** The host's answer to the engine's 'token' message. */
   | { type: 'token-answer'; id: number; ok: true; token: string | null }
   | { type: 'token-answer'; id: number; ok: false; message: string }
+  /** The host's answer to the engine's 'start-at-login' message: the state the system then has. */
+  | { type: 'start-at-login-answer'; id: number; ok: true; on: boolean }
+  | { type: 'start-at-login-answer'; id: number; ok: false; message: string }
   | { type: 'close'; drainMs: number };
 
 export type EngineToHost =
@@ -43,6 +48,8 @@ export type EngineToHost =
   | { type: 'event'; event: EventMessage }
   | { type: 'token'; id: number; operation: TokenOperation; token?: string }
   | { type: 'settings'; settings: EngineSettings }
+  /** Registers the app at login (on) or removes it (off): only the host can (Electron's login items, the autostart entry). */
+  | { type: 'start-at-login'; id: number; on: boolean }
   | { type: 'open-external'; url: string }
   | { type: 'log'; line: string }
   | { type: 'closed' };

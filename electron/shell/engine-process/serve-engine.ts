@@ -4,6 +4,7 @@ import type { Engine } from '../../engine/runtime/engine';
 import { openEngine } from '../../engine/runtime/open-engine';
 import type { BridgePort, EngineOpenOptions, EngineToHost, HostToEngine } from '../engine-bridge/messages';
 import { bridgedTokenStore, mirroredSettingsStore } from './bridged-stores';
+import { bridgedStartAtLogin } from './bridged-start-at-login';
 import { engineLog } from '../../engine/log/engine-log';
 
 /** What the engine process needs besides its port (tests give their own). */
@@ -60,6 +61,7 @@ export function serveEngine(port: BridgePort<HostToEngine, EngineToHost>, option
           tokenStore: () => bridgedTokenStore(port, openOptions.tokenDescription),
           settingsStore: () => mirroredSettingsStore(port, openOptions.settings),
           openBrowser: async (url) => port.post({ type: 'open-external', url }),
+          ...(openOptions.startAtLogin !== undefined ? { startAtLogin: bridgedStartAtLogin(port, openOptions.startAtLogin) } : {}),
           ...options.tune,
         });
         endpoint = createContractEndpoint(engine);
@@ -120,7 +122,7 @@ export function serveEngine(port: BridgePort<HostToEngine, EngineToHost>, option
           void close(message.drainMs);
           return;
         default:
-          // 'token-answer' is read by the bridged token store.
+          // 'token-answer' is read by the bridged token store, 'start-at-login-answer' by the bridged login item.
           return;
       }
     });

@@ -14,6 +14,8 @@ import type { EngineSettings } from '../../engine/settings/settings-store';
 import { registerContractIpc, sendContractEvent } from '../ipc/contract-ipc';
 import { senderRefusal } from '../ipc/trusted-sender';
 import { revealWindow } from '../lifecycle/single-instance';
+import { loginLaunch } from '../login-items/launch-command';
+import { loginItemsFor } from '../login-items/login-items';
 import { appMenuTemplate } from '../menu/app-menu';
 import { createNotifier } from '../notifications/notifier';
 import { appProtocolHandler } from '../protocol/app-protocol';
@@ -62,6 +64,17 @@ async function main(): Promise<void> {
   const store = new Store<Record<string, unknown>>({ cwd: profileDir, name: 'settings', schema: settingsJsonSchema() as never, clearInvalidConfig: false });
   const settings = keyValueSettingsStore(store);
   const tokens = new SafeStorageTokenStore(join(profileDir, 'token.safe'), safeStorage);
+  // Starting at login (hidden, in the tray): Electron's login items on macOS and Windows, an autostart entry on Linux.
+  const loginItems = loginItemsFor(process.platform, app, loginLaunch({
+    execPath: process.execPath, isPackaged: app.isPackaged, appPath: app.getAppPath(), appImage: process.env.APPIMAGE, profileArgument: args.profile, profileDir,
+  }));
+  let startAtLogin = false;
+  try {
+    if (loginItems.refresh()) log(`design-sync: the app moved; starting at login now starts it from its new place (${loginItems.where})`);
+    startAtLogin = loginItems.isOn();
+  } catch (error) {
+    log(`design-sync: whether the app starts at login cannot be read from ${loginItems.where} (${error instanceof Error ? error.message : String(error)})`);
+  }
   if (tokens.describe().includes('password built into the app')) log(`design-sync: the sign-in will be ${tokens.describe()}`);
 
   const showWindow = (route?: string) => {
@@ -89,12 +102,17 @@ async function main(): Promise<void> {
 
   const engine = new EngineProcessHost(
     paths.engineProcess,
-    () => ({ profileDir, userAgent: `design-sync/${app.getVersion()} (Electron ${process.versions.electron})`, settings: settings.read(), tokenDescription: tokens.describe(), ...(args.service ? { serviceUrl: args.service } : {}) }),
+    () => ({ profileDir, userAgent: `design-sync/${app.getVersion()} (Electron ${process.versions.electron})`, settings: settings.read(), tokenDescription: tokens.describe(), startAtLogin, ...(args.service ? { serviceUrl: args.service } : {}) }),
     {
       tokens,
       saveSettings: (next: EngineSettings) => settings.update(next),
       openExternal: (url) => openOutside(url, 'an address in the browser'),
       log,
+      setStartAtLogin: async (on) => {
+        startAtLogin = await loginItems.set(on);
+        updateTray();
+        return startAtLogin;
+      },
     },
     (message) => dialog.showErrorBox('design-sync', message),
     app.isPackaged ? undefined : app.getAppPath(),
@@ -135,6 +153,13 @@ async function main(): Promise<void> {
       pauseUploads: () => void engine.request('queue.pause', { target: 'all' }),
       resumeUploads: () => void engine.request('queue.resume', { target: 'all' }),
       quit: () => app.quit(),
+    }, {
+      startAtLogin,
+      // Through the engine, as the window's Settings does, so that the profile records it (the tray follows the answer).
+      setStartAtLogin: (on) => void engine.request('settings.update', { startAtLogin: on }).then((outcome) => {
+        if (!outcome.ok) log(`design-sync: Start at login was not changed (${outcome.problem.message})`);
+        updateTray();
+      }),
     })));
   };
 
@@ -209,5 +234,6 @@ async function main(): Promise<void> {
   }
   updateTray();
   updateMenu();
-  showWindow();
+  // Started at login: the tray only (a desktop without a tray gets the window, or the app could not be reached).
+  if (!tray || !(args.hidden || loginItems.startedAtLogin())) showWindow();
 }
