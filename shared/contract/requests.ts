@@ -5,6 +5,7 @@ import type { ContractRequestName } from './request-names';
 import type {
   AccountView, AuthorPage, DesignDetail, DiagnosticsView, DroppedFileView, KeptOfflineView, LibraryPage, NeverSentView, OwnDesignView, PullView, QueueEntry, QueueView, SampleServiceView, SettingsView, SyncView,
 } from './views';
+import type { SlicersView, SlicerView } from './slicer-views';
 
 const nothing = z.object({}).strict();
 const id = z.number().int().positive();
@@ -56,11 +57,17 @@ export const REQUEST_INPUTS = {
   /** Opens the design's page on the service in the person's browser (rule 1: the page, never its 3D files). */
   'design.openPage': z.object({ id: idOrSlug }).strict(),
   /**
-   * A 3D model file kept offline, handed to the system's app for its type (a slicer): the engine answers the path of
-   * a copy of the cached file under its own name (null: not kept offline); the Electron shell opens it and gives the
-   * window only `opened`.
+   * "Open in your slicer": a model file (fetched into the file cache first when it holds none) copied under its own
+   * name and opened with `slicer` (an id from 'design.slicers'), else with the one remembered for its type; the
+   * choice is remembered. With the system's default app ('system') the engine answers the copy's path and the
+   * Electron shell opens it (a window never sees the path); a browser page downloads the file instead.
    */
-  'design.openModelFile': z.object({ documentId: id }).strict(),
+  'design.openModelFile': z.object({ documentId: id, slicer: z.string().trim().min(1).max(4096).optional() }).strict(),
+  /**
+   * The slicers found installed that open this document's type (or all of them without one), the system's default
+   * app last, and which one opens it now (the remembered choice, else the first found).
+   */
+  'design.slicers': z.object({ documentId: id.optional() }).strict(),
   /**
    * The window could not make a picture of the design from this model (`reason`, in words): remembered for that
    * version of the model and said once in the engine log, so it is not tried again until the model changes.
@@ -172,7 +179,8 @@ export interface RequestResults {
   'library.searchService': { found: number; merged: number };
   'design.get': DesignDetail;
   'design.openPage': { url: string; opened: boolean };
-  'design.openModelFile': { opened: boolean; path: string | null };
+  'design.openModelFile': { opened: boolean; path: string | null; slicer: SlicerView };
+  'design.slicers': SlicersView;
   'design.thumbnailFailed': { remembered: boolean };
   'design.useGeneratedCover': DroppedFileView;
   'offline.keep': KeptOfflineView;
