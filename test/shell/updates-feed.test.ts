@@ -92,7 +92,7 @@ function packagedApp(feed: string) {
   process.env.XDG_CACHE_HOME = join(scratch, 'cache');
   const log: string[] = [];
   const updater = new AppImageUpdater();
-  const source = electronUpdaterSource({ updater, isPackaged: true, platform: 'linux', resourcesPath: resources, env: process.env, log: (line) => log.push(line) });
+  const source = electronUpdaterSource({ updater: () => updater, isPackaged: true, platform: 'linux', resourcesPath: resources, env: process.env, log: (line) => log.push(line) });
   const views: UpdatesView[] = [];
   const timers: { ms: number }[] = [];
   const controller = new UpdateController({
@@ -193,12 +193,12 @@ describe('updates from a release feed', () => {
     const resources = join(scratch, 'resources');
     mkdirSync(resources, { recursive: true });
     const updater = new AppImageUpdater();
-    const dev = electronUpdaterSource({ updater, isPackaged: false, platform: 'linux', resourcesPath: resources, env: { APPIMAGE: '/x.AppImage' }, log: () => undefined });
+    const dev = electronUpdaterSource({ updater: () => updater, isPackaged: false, platform: 'linux', resourcesPath: resources, env: { APPIMAGE: '/x.AppImage' }, log: () => undefined });
     expect(dev.unavailableReason()).toMatch(/development build/);
-    const noFeed = electronUpdaterSource({ updater, isPackaged: true, platform: 'linux', resourcesPath: resources, env: { APPIMAGE: '/x.AppImage' }, log: () => undefined });
+    const noFeed = electronUpdaterSource({ updater: () => updater, isPackaged: true, platform: 'linux', resourcesPath: resources, env: { APPIMAGE: '/x.AppImage' }, log: () => undefined });
     expect(noFeed.unavailableReason()).toMatch(/built without an update feed/);
     writeFileSync(join(resources, 'app-update.yml'), 'provider: github\nowner: design-sync\nrepo: design-sync\n');
-    const notAppImage = electronUpdaterSource({ updater, isPackaged: true, platform: 'linux', resourcesPath: resources, env: {}, log: () => undefined });
+    const notAppImage = electronUpdaterSource({ updater: () => updater, isPackaged: true, platform: 'linux', resourcesPath: resources, env: {}, log: () => undefined });
     expect(notAppImage).toMatchObject({ feed: 'https://github.com/design-sync/design-sync/releases', channel: 'latest' });
     expect(notAppImage.unavailableReason()).toMatch(/AppImage/);
   });

@@ -25,6 +25,7 @@ import { SafeStorageTokenStore } from '../secrets/safe-storage-token-store';
 import { keyValueSettingsStore, settingsJsonSchema } from '../settings/settings-schema';
 import { trayMenuTemplate } from '../tray/tray-menu';
 import { trayView } from '../tray/tray-state';
+import { createAppUpdates } from '../updates/app-updates';
 import { APP_INDEX_URL, APP_ORIGIN, APP_SCHEME, appResponseHeaders } from '../window/content-security-policy';
 import { decideNavigation, decideNewWindow } from '../window/navigation-policy';
 import { hardenSession, shouldAllowDevTools } from '../window/permission-policy';
@@ -95,9 +96,11 @@ async function main(): Promise<void> {
       native.show();
     },
   });
+  // Updates from the feed built into the app: checked at start and daily, installed on quit or "Restart now" (updates/).
+  const updates = createAppUpdates({ log, changed: () => { updateTray(); updateMenu(); } });
   const updateMenu = () => Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate(
-    { platform: process.platform, isPackaged: app.isPackaged, serviceUrl: settings.read().serviceUrl ?? null, webUrl: webAddressOf(settings.read()) },
-    { openServiceSite: (url) => void shell.openExternal(new URL(url).origin), quit: () => app.quit() },
+    { platform: process.platform, isPackaged: app.isPackaged, serviceUrl: settings.read().serviceUrl ?? null, webUrl: webAddressOf(settings.read()), updates: updates.view() },
+    { openServiceSite: (url) => void shell.openExternal(new URL(url).origin), quit: () => app.quit(), checkForUpdates: () => updates.checkNow(), restartToUpdate: () => updates.restartNow() },
   )));
 
   const engine = new EngineProcessHost(
@@ -153,6 +156,8 @@ async function main(): Promise<void> {
       pauseUploads: () => void engine.request('queue.pause', { target: 'all' }),
       resumeUploads: () => void engine.request('queue.resume', { target: 'all' }),
       quit: () => app.quit(),
+      checkForUpdates: () => updates.checkNow(),
+      restartToUpdate: () => updates.restartNow(),
     }, {
       startAtLogin,
       // Through the engine, as the window's Settings does, so that the profile records it (the tray follows the answer).
@@ -160,7 +165,7 @@ async function main(): Promise<void> {
         if (!outcome.ok) log(`design-sync: Start at login was not changed (${outcome.problem.message})`);
         updateTray();
       }),
-    })));
+    }, updates.view())));
   };
 
   engine.onEvent((event) => {
@@ -168,6 +173,7 @@ async function main(): Promise<void> {
     if (event.name === 'sync.changed') {
       lastSync = event.payload;
       notifier.syncChanged(event.payload);
+      updates.syncChanged(event.payload);
     }
     if (event.name === 'account.changed') {
       lastAccount = event.payload;
@@ -216,7 +222,8 @@ async function main(): Promise<void> {
     quitting = true;
     event.preventDefault();
     notifier.dispose();
-    void engine.close(QUIT_DRAIN_MS, QUIT_TIMEOUT_MS).finally(() => app.quit());
+    updates.dispose();
+    void engine.close(QUIT_DRAIN_MS, QUIT_TIMEOUT_MS).finally(() => updates.afterEngineClosed(() => app.quit()));
   });
 
   try {
@@ -234,6 +241,7 @@ async function main(): Promise<void> {
   }
   updateTray();
   updateMenu();
+  updates.start();
   // Started at login: the tray only (a desktop without a tray gets the window, or the app could not be reached).
   if (!tray || !(args.hidden || loginItems.startedAtLogin())) showWindow();
 }

@@ -1,4 +1,5 @@
 import type { MenuItemConstructorOptions } from 'electron';
+import { canCheckForUpdates, canRestartToUpdate, updatesStateWords, type UpdatesView } from '../../../shared/updates/updates-view';
 
 export interface AppMenuInput {
   platform: NodeJS.Platform;
@@ -9,6 +10,8 @@ export interface AppMenuInput {
   serviceUrl: string | null;
   /** The service's web site, opened by Help (profile/web-address.ts); the service's address when not given. */
   webUrl?: string | null;
+  /** The app's updates (electron/shell/updates/): absent, the menu has no update items. */
+  updates?: UpdatesView | null;
 }
 
 export interface AppMenuActions {
@@ -16,22 +19,29 @@ export interface AppMenuActions {
   openServiceSite(url: string): void;
   /** Quits the way the tray does: uploads in flight finish or stop safely first. */
   quit(): void;
+  /** Asks the update feed now. */
+  checkForUpdates?(): void;
+  /** Installs the downloaded update and starts it again (waiting for files being sent to finish). */
+  restartToUpdate?(): void;
 }
 
 /**
  * The application menu with the usual roles. macOS gets its app menu (About, Services, Hide…, Quit) and a Window menu
- * with "Bring All to Front"; other platforms put Quit in File. Reload and DevTools only in a development build.
+ * with "Bring All to Front"; other platforms put Quit in File. Reload and DevTools only in a development build. The update
+ * items (Check for Updates…, Restart to Update) are in the app menu on macOS, in Help elsewhere.
  */
-export function appMenuTemplate({ platform, isPackaged, appName = 'design-sync', serviceUrl: apiUrl, webUrl }: AppMenuInput, actions: AppMenuActions): MenuItemConstructorOptions[] {
+export function appMenuTemplate({ platform, isPackaged, appName = 'design-sync', serviceUrl: apiUrl, webUrl, updates = null }: AppMenuInput, actions: AppMenuActions): MenuItemConstructorOptions[] {
   const mac = platform === 'darwin';
   const serviceUrl = apiUrl === null ? null : webUrl ?? apiUrl;
   const quit: MenuItemConstructorOptions = { id: 'quit', label: mac ? `Quit ${appName}` : 'Quit', accelerator: 'CmdOrCtrl+Q', click: () => actions.quit() };
   const template: MenuItemConstructorOptions[] = [];
+  const updateItems = updates ? updateMenuItems(updates, actions) : [];
   if (mac) {
     template.push({
       label: appName,
       submenu: [
         { role: 'about' },
+        ...updateItems,
         { type: 'separator' },
         { role: 'services' },
         { type: 'separator' },
@@ -77,9 +87,19 @@ export function appMenuTemplate({ platform, isPackaged, appName = 'design-sync',
       label: serviceUrl ? `Open ${siteName(serviceUrl)}` : 'Open the service\'s site',
       enabled: serviceUrl !== null,
       click: () => { if (serviceUrl) actions.openServiceSite(serviceUrl); },
-    }],
+    }, ...(mac || updateItems.length === 0 ? [] : [{ type: 'separator' } as const, ...updateItems])],
   });
   return template;
+}
+
+/** "Check for Updates…" (its state in words, greyed out, while it cannot be used) and "Restart to Update" once one is ready. */
+function updateMenuItems(updates: UpdatesView, actions: AppMenuActions): MenuItemConstructorOptions[] {
+  const check: MenuItemConstructorOptions = canCheckForUpdates(updates)
+    ? { id: 'check-for-updates', label: 'Check for Updates…', click: () => actions.checkForUpdates?.() }
+    : { id: 'check-for-updates', label: updatesStateWords(updates), enabled: false };
+  return canRestartToUpdate(updates)
+    ? [check, { id: 'restart-to-update', label: `Restart to Update to ${updates.version ?? 'the New Version'}`, click: () => actions.restartToUpdate?.() }]
+    : [check];
 }
 
 function siteName(serviceUrl: string): string {

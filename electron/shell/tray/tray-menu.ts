@@ -1,5 +1,6 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import type { SyncView } from '../../../shared';
+import { canCheckForUpdates, canRestartToUpdate, updatesStateWords, type UpdatesView } from '../../../shared/updates/updates-view';
 import type { TrayView } from './tray-state';
 
 export interface TrayMenuActions {
@@ -11,6 +12,10 @@ export interface TrayMenuActions {
   resumeUploads(): void;
   /** Quits the way the app menu does: uploads in flight finish or stop safely first. */
   quit(): void;
+  /** Asks the update feed now (electron/shell/updates/). */
+  checkForUpdates?(): void;
+  /** Installs the downloaded update and starts it again (waiting for files being sent to finish). */
+  restartToUpdate?(): void;
 }
 
 /** Starting at login, as the tray shows and changes it (absent: the item is not shown). */
@@ -22,9 +27,9 @@ export interface TrayStartAtLogin {
 /**
  * The tray's menu: the state in words (not clickable), open the window, open the sync folder and sync now (greyed out
  * when there is no sync folder), pause or resume uploads (greyed out until sync is set up), start at login (a
- * checkbox), quit.
+ * checkbox), updates (when given: check for updates, restart to update), quit.
  */
-export function trayMenuTemplate(tray: TrayView, sync: SyncView | null, actions: TrayMenuActions, login?: TrayStartAtLogin): MenuItemConstructorOptions[] {
+export function trayMenuTemplate(tray: TrayView, sync: SyncView | null, actions: TrayMenuActions, login?: TrayStartAtLogin, updates: UpdatesView | null = null): MenuItemConstructorOptions[] {
   const folder = sync?.folder ?? null;
   const paused = sync?.queuePaused ?? false;
   return [
@@ -39,6 +44,23 @@ export function trayMenuTemplate(tray: TrayView, sync: SyncView | null, actions:
       : { id: 'pause', label: 'Pause uploads', enabled: folder !== null, click: () => actions.pauseUploads() },
     { type: 'separator' },
     ...(login ? [{ id: 'start-at-login', label: 'Start at login', type: 'checkbox' as const, checked: login.startAtLogin, click: () => login.setStartAtLogin(!login.startAtLogin) }] : []),
+    ...(updates ? updateItems(updates, actions) : []),
     { id: 'quit', label: 'Quit design-sync', click: () => actions.quit() },
   ];
+}
+
+/**
+ * The update items (given `updates`): "Restart to update" once a verified update waits, "Check for updates" (its state
+ * in words, greyed out, while a check or download is under way or the copy cannot update itself).
+ */
+function updateItems(updates: UpdatesView, actions: TrayMenuActions): MenuItemConstructorOptions[] {
+  const items: MenuItemConstructorOptions[] = [];
+  if (canRestartToUpdate(updates)) {
+    items.push({ id: 'restart-to-update', label: `Restart to update to ${updates.version ?? 'the new version'}`, click: () => actions.restartToUpdate?.() });
+  }
+  items.push(canCheckForUpdates(updates)
+    ? { id: 'check-for-updates', label: 'Check for updates', click: () => actions.checkForUpdates?.() }
+    : { id: 'check-for-updates', label: updatesStateWords(updates), enabled: false });
+  items.push({ type: 'separator' });
+  return items;
 }

@@ -5,8 +5,11 @@ import { load } from 'js-yaml';
 import type { CheckOutcome, UpdateSource } from './update-controller';
 
 export interface ElectronUpdaterSourceOptions {
-  /** electron-updater's updater for this platform (its `autoUpdater` in the app). */
-  updater: AppUpdater;
+  /**
+   * electron-updater's updater for this platform (its `autoUpdater` in the app), made when first needed: a copy that
+   * cannot update itself (a development build) never makes one.
+   */
+  updater: () => AppUpdater;
   /** `app.isPackaged`: a development build never updates itself. */
   isPackaged: boolean;
   platform: NodeJS.Platform;
@@ -43,25 +46,31 @@ export function readBuiltInFeed(configPath: string): BuiltInFeed | null {
  * macOS Squirrel.Mac checks the app's code signature); a download that does not match is deleted and the check fails
  * with ERR_CHECKSUM_MISMATCH. A verified download installs when the app quits (autoInstallOnAppQuit).
  */
-export function electronUpdaterSource(options: ElectronUpdaterSourceOptions): UpdateSource & { installAndRelaunch(): void } {
-  const { updater, log } = options;
-  const configPath = join(options.resourcesPath, 'app-update.yml');
+export function electronUpdaterSource(options: ElectronUpdaterSourceOptions): UpdateSource & { installAndRelaunch(): boolean } {
+  const { log } = options;
   let builtIn: BuiltInFeed | null = null;
   let configProblem: string | null = null;
   try {
-    builtIn = readBuiltInFeed(configPath);
+    // A development build has no resources folder of its own (nor updates).
+    builtIn = options.isPackaged ? readBuiltInFeed(join(options.resourcesPath, 'app-update.yml')) : null;
   } catch (error) {
     configProblem = error instanceof Error ? error.message : String(error);
     log(`updates: ${configProblem}`);
   }
-  updater.logger = {
-    info: (message?: unknown) => log(`updates: ${String(message)}`),
-    warn: (message?: unknown) => log(`updates: ${String(message)}`),
-    error: (message?: unknown) => log(`updates: ${String(message)}`),
+  let made: AppUpdater | null = null;
+  const updater = (): AppUpdater => {
+    if (made) return made;
+    made = options.updater();
+    made.logger = {
+      info: (message?: unknown) => log(`updates: ${String(message)}`),
+      warn: (message?: unknown) => log(`updates: ${String(message)}`),
+      error: (message?: unknown) => log(`updates: ${String(message)}`),
+    };
+    // The download is started by check() itself, so that its failure is this check's failure (never an unhandled rejection).
+    made.autoDownload = false;
+    made.autoInstallOnAppQuit = true;
+    return made;
   };
-  // The download is started by check() itself, so that its failure is this check's failure (never an unhandled rejection).
-  updater.autoDownload = false;
-  updater.autoInstallOnAppQuit = true;
 
   const unavailableReason = (): string | null => {
     if (!options.isPackaged) return 'This is a development build of design-sync: installed releases update themselves.';
@@ -80,23 +89,40 @@ export function electronUpdaterSource(options: ElectronUpdaterSourceOptions): Up
     async check(found, progress): Promise<CheckOutcome> {
       const reason = unavailableReason();
       if (reason !== null) return { outcome: 'unavailable', reason };
-      const result = await updater.checkForUpdates();
+      const result = await updater().checkForUpdates();
       if (result === null) return { outcome: 'unavailable', reason: 'This copy of design-sync cannot update itself here; update it the way it was installed.' };
       if (!result.isUpdateAvailable) return { outcome: 'up-to-date' };
       const version = result.updateInfo.version;
       found(version);
       const onProgress = (info: ProgressInfo) => progress(info.percent);
-      updater.on('download-progress', onProgress);
+      updater().on('download-progress', onProgress);
       try {
-        await updater.downloadUpdate();
+        await updater().downloadUpdate();
       } finally {
-        updater.off('download-progress', onProgress);
+        updater().off('download-progress', onProgress);
       }
       return { outcome: 'downloaded', version };
     },
-    /** Installs the verified download and starts the new version (the app quits through it). */
-    installAndRelaunch() {
-      updater.quitAndInstall(true, true);
+    /**
+     * Installs the verified download and starts the new version; the updater quits the app once the installer runs.
+     * False when it could not (the reason is logged): the app then quits by itself, and the update waits for the next quit.
+     */
+    installAndRelaunch(): boolean {
+      if (made === null) return false;
+      let failed = false;
+      const onError = (error: Error) => {
+        failed = true;
+        log(`updates: the update could not be installed (${error.message})`);
+      };
+      made.once('error', onError);
+      try {
+        made.quitAndInstall(true, true);
+      } catch (error) {
+        onError(error instanceof Error ? error : new Error(String(error)));
+      } finally {
+        made.off('error', onError);
+      }
+      return !failed;
     },
   };
 }
