@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { ENGINE_NODE_FLAGS } from '../electron/engine/runtime/engine-node-flags';
 import { engineProcessArgs } from './support/engine-process';
 import type { ScenarioResult } from './support/measure';
-import { firstScan100kScenario, firstScanScenario } from './scenarios/first-scan';
+import { firstScan100kScenario, firstScanIgnoreScenario, firstScanScenario } from './scenarios/first-scan';
 import { idleCpuScenario } from './scenarios/idle-cpu';
 import { keepOfflineScenario } from './scenarios/keep-offline';
 import { pullDesignsScenario } from './scenarios/pull-designs';
@@ -31,6 +31,7 @@ const SCENARIOS: Record<string, () => Promise<ScenarioResult>> = {
   'settle-to-upload': settleToUploadScenario,
   'first-scan-10k': firstScanScenario,
   'first-scan-100k': firstScan100kScenario,
+  'first-scan-ignore': firstScanIgnoreScenario,
   'idle-cpu': idleCpuScenario,
   'watcher-compare': watcherCompareScenario,
   'sync-pass': syncPassScenario,

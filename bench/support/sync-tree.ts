@@ -14,9 +14,13 @@ export function writeTree(root: string, folders: number, filesPerFolder: number)
 export const folderName = (f: number) => `design-${f}`;
 
 /** A sync root of `folders` linked design folders × `filesPerFolder` small files, and an engine on it (settleMs 0, no network). */
-export async function syntheticRoot(prefix: string, folders: number, filesPerFolder: number) {
+export async function syntheticRoot(prefix: string, folders: number, filesPerFolder: number, options: { ignoreFile?: string } = {}) {
   const scratch = scratchDir(prefix);
   const root = join(scratch.path, 'Designs');
+  if (options.ignoreFile !== undefined) {
+    mkdirSync(root, { recursive: true });
+    writeFileSync(join(root, '.designsyncignore'), options.ignoreFile);
+  }
   // No network: signed out, and the service address is never called in a local-only pass.
   const parts = await benchSyncParts(scratch.path, 'http://127.0.0.1:9', null, { settleMs: 0 });
   const { db, sync: engine } = parts;
