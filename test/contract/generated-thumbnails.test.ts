@@ -14,6 +14,7 @@ import { tempDir } from '../engine/cache/cache-fixtures';
 import { clientFor } from '../engine/sync/sync-fixtures';
 import { startTestService, type TestService } from '../support/local-service';
 import { cookieOf, type Answer } from '../window-host/host-fixtures';
+import { until } from '../support/until';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures');
 const CUBE_STL = join(FIXTURES, 'models', 'cube20.stl');
@@ -70,6 +71,8 @@ beforeAll(async () => {
     await alice.publishDesign(design.id);
     return design.id;
   };
+  ids.fresh = await only('Thumb fresh');
+  docs.fresh = (await alice.uploadDocument(ids.fresh, { path: CUBE_STL })).id;
   ids.cube = await only('Thumb cube');
   docs.cube = (await alice.uploadDocument(ids.cube, { path: CUBE_STL })).id;
   ids.changing = await only('Thumb changing');
@@ -81,6 +84,8 @@ beforeAll(async () => {
   ids.pictured = await only('Thumb pictured');
   await alice.uploadImage(ids.pictured, { path: join(FIXTURES, 'images', 'jpg-sample.jpg') });
   docs.pictured = (await alice.uploadDocument(ids.pictured, { path: CUBE_STL })).id;
+  ids.removed = await only('Thumb removed');
+  docs.removed = (await alice.uploadDocument(ids.removed, { path: CUBE_STL })).id;
   ids.broken = await only('Thumb broken');
   docs.broken = (await alice.uploadDocument(ids.broken, { path: CUBE_STL })).id;
 
@@ -106,10 +111,10 @@ afterAll(async () => {
 
 describe('pictures made from a design\'s model when it has no image', () => {
   it('a design with only a model offers that model to draw, and shows no picture until one is made', async () => {
-    const card = await cardOf(ids.cube!);
+    const card = await cardOf(ids.fresh!);
     expect(card).toMatchObject({
       thumbnailUrl: null, thumbnailGenerated: false,
-      thumbnailModel: { documentId: docs.cube, fileName: 'cube20.stl', type: 'stl', modelUrl: expect.stringMatching(new RegExp(`^/files/documents/${docs.cube}/`)) },
+      thumbnailModel: { documentId: docs.fresh, fileName: 'cube20.stl', type: 'stl', modelUrl: expect.stringMatching(new RegExp(`^/files/documents/${docs.fresh}/`)) },
     });
     // The model's bytes are served to the window at that address.
     expect((await endpoint.file(card.thumbnailModel!.modelUrl))?.size).toBe(readFileSync(CUBE_STL).length);
@@ -199,9 +204,26 @@ describe('pictures made from a design\'s model when it has no image', () => {
   });
 
   it('a model the window could not draw is remembered for that version, and not offered again', async () => {
+    await cardOf(ids.broken!);
     expect(ok<'design.thumbnailFailed'>(await endpoint.handle('design.thumbnailFailed', { designId: ids.broken, documentId: docs.broken, reason: 'It holds no geometry to show.' })))
       .toEqual({ remembered: true });
     expect(await cardOf(ids.broken!)).toMatchObject({ thumbnailUrl: null, thumbnailGenerated: false, thumbnailModel: null });
+  });
+
+  it('a design that leaves the cache takes its picture with it', async () => {
+    await cardOf(ids.removed!);
+    await cardOf(ids.both!);
+    expect((await put(`/thumbnails/designs/${ids.both}/${docs.both}`, PICTURE)).status).toBe(201);
+    expect((await put(`/thumbnails/designs/${ids.removed}/${docs.removed}`, PICTURE)).status).toBe(201);
+    expect(existsSync(picturePath(ids.removed!))).toBe(true);
+    await clientFor(service.url, aliceToken).deleteDesign(ids.removed!);
+    ok(await endpoint.handle('catalogue.pull', {}));
+    expect(engine.cache.reader.prepare('SELECT count(*) FROM generated_thumbnails WHERE design_id = ?').pluck().get(ids.removed)).toBe(0);
+    // Its file is swept when the services open next (a window's endpoint).
+    const again = createContractEndpoint(engine);
+    await until('the picture swept', () => !existsSync(picturePath(ids.removed!)));
+    await again.close();
+    expect(existsSync(picturePath(ids.both!))).toBe(true);
   });
 
   it('"Use as cover" is only for the person\'s own designs', async () => {

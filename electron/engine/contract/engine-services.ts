@@ -1,4 +1,5 @@
 import { GeneratedThumbnails } from '../library/generated-thumbnails';
+import { engineLog } from '../log/engine-log';
 import { Library } from '../library/library';
 import { OwnDesigns } from '../own-designs/own-designs';
 import type { Engine } from '../runtime/engine';
@@ -15,10 +16,12 @@ export function openServices(engine: Engine): EngineServices & { close(): Promis
   const ownDesigns = new OwnDesigns(engine);
   const library = new Library(engine);
   library.warmUp();
+  const thumbnails = new GeneratedThumbnails(engine);
+  thumbnails.sweep().catch((error: unknown) => engineLog.warn('thumbnails', 'the pictures of designs no longer cached could not be swept', error));
   return {
     ownDesigns,
     library,
-    thumbnails: new GeneratedThumbnails(engine),
+    thumbnails,
     async close() {
       library.close();
       await ownDesigns.close();

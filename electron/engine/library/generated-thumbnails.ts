@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
-import { lstat, mkdir, open, realpath, rename, unlink } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, realpath, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { getCachedDesign } from '../cache/design-reads';
+import { prepared } from '../cache/prepared';
 import { generatedCovers, generatedThumbnailRow, isCurrent, writeGeneratedThumbnail, type GeneratedThumbnailRow } from '../cache/generated-thumbnails';
 import { engineLog, warnUnlessMissing } from '../log/engine-log';
 import type { Engine } from '../runtime/engine';
@@ -68,6 +69,24 @@ export class GeneratedThumbnails extends EventEmitter<{ changed: [ThumbnailsChan
   constructor(private readonly engine: Engine) {
     super();
     this.dir = thumbnailsDirOf(engine);
+  }
+
+  /**
+   * Removes the pictures of designs the cache no longer has (a design removed takes its row with it, not its file).
+   * Resolves with how many went.
+   */
+  async sweep(): Promise<number> {
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+      throw error;
+    }
+    const known = new Set((prepared(this.engine.cache.reader, 'SELECT design_id FROM generated_thumbnails WHERE problem IS NULL').pluck().all() as number[]).map((id) => `${id}.png`));
+    const gone = names.filter((name) => /^\d+\.png$/.test(name) && !known.has(name));
+    for (const name of gone) await unlink(join(this.dir, name)).catch(warnUnlessMissing('thumbnails', `the picture ${name} of a design no longer cached could not be removed`));
+    return gone.length;
   }
 
   /** Where a design's picture's bytes are kept. */
