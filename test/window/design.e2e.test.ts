@@ -96,14 +96,15 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s design view in 
     const row = page.locator('.design-documents tbody tr');
     expect(await row.locator('td').allTextContents()).toEqual([
       'Gear (STL)', '3D model (STL)', expect.stringMatching(/^\d+(\.\d)? (B|KB)$/), 'Not kept offline', 'View Gear (STL) in 3D',
-      // Not kept offline yet: nothing to hand to a slicer.
-      '',
+      // Not kept offline yet: the host fetches it for the download (test/window/open-in-slicer.e2e.test.ts).
+      'Download Gear (STL) for your slicer',
     ]);
     // And why, once under the table, which describes the file's offline state.
     const note = page.getByTestId('offline-note');
-    expect(await note.textContent()).toBe('A model file is kept offline once you view it in 3D: then it opens in your slicer, without the service.');
+    expect(await note.textContent()).toBe('A model file is kept offline once you view it in 3D or open it in your slicer: then it opens without the service.');
     expect(await row.locator('td.document-offline').getAttribute('aria-describedby')).toBe(await note.getAttribute('id'));
-    expect(await page.locator('.design-documents a').count()).toBe(0);
+    // The one link is the host's own download address, never the service's file (rule 1).
+    expect(await page.locator('.design-documents a').evaluateAll((links) => links.map((link) => link.getAttribute('href')))).toEqual([expect.stringMatching(/^\/files\/downloads\/\d+$/)]);
   });
 
   it('shows the service\'s HTML inert: no script ran, no handler, no remote content, no javascript: link', async () => {

@@ -13,8 +13,8 @@ function size(bytes: number | null): string {
  * The design's files: name, type and size, and whether they are kept for offline use (in short: "Kept offline" or
  * "Not kept offline"; how a file is kept is said once, under the table, and each state names that note as its
  * description). Each action's visible label is short ("View in 3D"); its accessible name carries the file's name
- * ("View Gear (STL) in 3D"). Never a link to the service's files (rule 1): a model kept offline opens in the person's
- * slicer from the cached copy. `onPreview` asks for a model's 3D view, which the design page shows beside the gallery.
+ * ("View Gear (STL) in 3D"). Never a link to the service's files (rule 1): a model opens in the person's slicer
+ * from the file cache's copy (fetched into it first when not kept). `onPreview` asks for a model's 3D view, which the design page shows beside the gallery.
  */
 export function DesignDocuments({ documents, onPreview }: { documents: DocumentView[]; onPreview(document: DocumentView): void }) {
   const noteId = useId();
@@ -40,7 +40,7 @@ export function DesignDocuments({ documents, onPreview }: { documents: DocumentV
       </table>
       {anyModel ? (
         <p id={noteId} className="action-reason table-note" data-testid="offline-note">
-          A model file is kept offline once you view it in 3D: then it opens in your slicer, without the service.
+          A model file is kept offline once you view it in 3D or open it in your slicer: then it opens without the service.
         </p>
       ) : null}
     </section>

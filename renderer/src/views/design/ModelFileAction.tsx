@@ -1,41 +1,83 @@
-import { useState } from 'react';
-import type { DocumentView } from '../../../../shared';
-import { isSlicerFileType, modelDownloadAddress } from '../../../../shared/files/model-files';
+import { useEffect, useId, useState } from 'react';
+import type { DocumentView, SlicerView } from '../../../../shared';
+import { isSlicerFileType, modelDownloadAddress, SYSTEM_DEFAULT_SLICER } from '../../../../shared/files/model-files';
 import { PRELOAD_GLOBAL } from '../../../../shared/contract/preload-api';
 import { contract } from '../../contract/contract';
 
-/** In the Electron app the shell opens files; in a browser (`design-sync ui`) the host serves them as downloads. */
+/** In the Electron app the engine starts the slicer; in a browser (`design-sync ui`) the host serves the file as a download. */
 const inDesktopApp = () => PRELOAD_GLOBAL in window;
 
-/** Why a model file cannot be handed to a slicer (yet): only files kept offline are, and a file is kept once viewed in 3D. */
+/**
+ * What opening a model file does with the service: a file kept offline opens without it; one that is not is fetched
+ * first (and kept from then on), so it needs the service once.
+ */
 export function slicerReason(document: DocumentView): string {
-  return document.previewUrl
-    ? 'Not kept offline yet: view it in 3D once to keep a copy.'
-    : 'Not kept offline: design-sync keeps model files it shows in 3D (STL, OBJ, 3MF, AMF, PLY, glTF, G-code), once viewed.';
+  return document.cached
+    ? 'Kept offline: it opens without the service.'
+    : 'Not kept offline: it is fetched from the service when you open it, and kept from then on.';
 }
 
+/** "Open in PrusaSlicer" for the chosen app, "Open in your slicer" for the system's default app. */
+const openLabel = (slicer: SlicerView | undefined) => (slicer && slicer.id !== SYSTEM_DEFAULT_SLICER ? slicer.name : 'your slicer');
+
 /**
- * "Open in your slicer" for a model file kept offline: the system's app for its type opens the cached copy (Electron),
- * or the browser downloads it from the window host (never the service's file: rule 1). Not cached: nothing (the files
- * table's note says how a file is kept).
+ * "Open in your slicer" for a model file (STL, 3MF, OBJ, AMF, PLY, STEP, G-code). In the Electron app: "Open in
+ * PrusaSlicer" with the slicer remembered for its type (else the first found), a choice of the others found and the
+ * system's default app beside it; a file not kept offline is fetched first ("Getting …"). In a browser: a download of
+ * the host's copy (fetched into the file cache when not kept), never the service's file (rule 1).
  */
 export function ModelFileAction({ document }: { document: DocumentView }) {
+  const desktop = inDesktopApp();
+  const slicerType = document.isModel && isSlicerFileType(document.type);
+  const chooserId = useId();
   const [status, setStatus] = useState<string | null>(null);
-  if (!document.isModel || !isSlicerFileType(document.type)) return null;
-  // Not kept offline: nothing to hand over yet. The files table's note says why, where there is room for it.
-  if (!document.cached) return null;
-  if (!inDesktopApp()) {
-    return <a className="button" href={modelDownloadAddress(document.id)} download>Download <span className="visually-hidden">{document.name} </span>for your slicer</a>;
+  const [busy, setBusy] = useState(false);
+  const [slicers, setSlicers] = useState<SlicerView[] | null>(null);
+  const [chosen, setChosen] = useState<string>(SYSTEM_DEFAULT_SLICER);
+
+  useEffect(() => {
+    if (!desktop || !slicerType) return;
+    let live = true;
+    void contract.request('design.slicers', { documentId: document.id }).then((outcome) => {
+      if (!live) return;
+      if (outcome.ok) {
+        setSlicers(outcome.value.slicers);
+        setChosen(outcome.value.chosen);
+      } else setStatus(outcome.problem.message);
+    });
+    return () => {
+      live = false;
+    };
+  }, [desktop, slicerType, document.id]);
+
+  if (!slicerType) return null;
+  if (!desktop) {
+    return <a className="button" href={modelDownloadAddress(document.id)} download title={slicerReason(document)}>Download <span className="visually-hidden">{document.name} </span>for your slicer</a>;
   }
+  const slicer = slicers?.find((candidate) => candidate.id === chosen);
   const open = async () => {
-    setStatus('Opening…');
-    const outcome = await contract.request('design.openModelFile', { documentId: document.id });
+    setBusy(true);
+    setStatus(document.cached ? `Opening in ${openLabel(slicer)}…` : `Getting ${document.name}…`);
+    const outcome = await contract.request('design.openModelFile', { documentId: document.id, slicer: chosen });
+    setBusy(false);
     if (!outcome.ok) setStatus(outcome.problem.message);
-    else setStatus(outcome.value.opened ? 'Opened in your slicer.' : slicerReason(document));
+    else setStatus(outcome.value.opened ? `Opened in ${openLabel(outcome.value.slicer)}.` : 'It could not be opened here: open the design in the design-sync app.');
   };
   return (
     <>
-      <button type="button" onClick={() => void open()}>Open <span className="visually-hidden">{document.name} </span>in your slicer</button>
+      <span className="slicer-action">
+        <button type="button" onClick={() => void open()} disabled={busy || slicers === null} title={slicerReason(document)}>
+          Open <span className="visually-hidden">{document.name} </span>in {openLabel(slicer)}
+        </button>
+        {slicers && slicers.length > 1 ? (
+          <>
+            <label className="visually-hidden" htmlFor={chooserId}>Open {document.name} with</label>
+            <select id={chooserId} value={chosen} onChange={(event) => setChosen(event.target.value)} disabled={busy}>
+              {slicers.map((candidate) => <option key={candidate.id} value={candidate.id}>{candidate.name}</option>)}
+            </select>
+          </>
+        ) : null}
+      </span>
       {status ? <p className="action-reason" role="status">{status}</p> : null}
     </>
   );
