@@ -8,6 +8,7 @@ import { confirmNewDesign } from '../../electron/engine/runtime/queue-actions';
 import { tempDir } from '../engine/cache/cache-fixtures';
 import { clientFor } from '../engine/sync/sync-fixtures';
 import { openWindow, type WindowFixture } from './window-fixture';
+import { seriousViolations } from './axe-check';
 import { loadWindow, showView } from './views';
 
 const MODELS = join(import.meta.dirname, '../fixtures/models');
@@ -88,12 +89,14 @@ describe.skipIf(chromiumSkipReason !== undefined)('pictures made from a design\'
     expect(drawn.share).toBeLessThan(0.9);
     // Not the person's design: no cover to offer.
     expect(await page.getByRole('button', { name: 'Use as cover…' }).count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
 
     await showView(page, app.host.origin, '#/');
     const card = page.getByRole('article', { name: 'Stackable cube' });
     await card.getByTestId('generated-mark').waitFor();
     expect(await card.getByTestId('generated-mark').textContent()).toBe('Generated from cube20.stl');
     expect((await drawnShare(card.getByTestId('generated-cover').locator('img'))).share).toBeGreaterThan(0.1);
+    expect(await seriousViolations(page)).toEqual([]);
 
     expect(await imagesOnService(ids.other!, aliceToken)).toEqual([]);
   });
@@ -141,6 +144,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('pictures made from a design\'
     await page.getByRole('button', { name: 'Use as cover…' }).click();
     const question = page.getByRole('group', { name: 'Confirm the cover' });
     expect(await question.textContent()).toContain('Upload this picture to “Cube bracket” as its cover image? It is uploaded in your name and will be public.');
+    expect(await seriousViolations(page)).toEqual([]);
     await question.getByRole('button', { name: 'Cancel' }).click();
     expect(existsSync(join(rootParent, 'Designs', 'cube-bracket', 'cube20 cover.png'))).toBe(false);
     expect(await app.engine.queue.list().filter((item) => item.path?.endsWith('cube20 cover.png')).length).toBe(0);
