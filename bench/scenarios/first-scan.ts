@@ -57,7 +57,7 @@ export function firstScanScenario(): Promise<ScenarioResult> {
   return firstScan('first-scan-10k', 100, 100, { firstScanMs: 10_000, rescanUnchangedMs: 1000 });
 }
 
-/** 1,000 design folders × 100 files: issue 10's goal, a first scan of 100,000 files in ≤ 10 s. */
+/** 1,000 design folders × 100 files: the goal is a first scan of 100,000 files in ≤ 10 s. */
 export function firstScan100kScenario(): Promise<ScenarioResult> {
   return firstScan('first-scan-100k', 1000, 100, { firstScanMs: 10_000, rescanUnchangedMs: 5000 });
 }
