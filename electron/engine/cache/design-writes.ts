@@ -127,7 +127,7 @@ interface PendingWrite {
 
 /**
  * Writes a page of designs (upsertDesign for each, in one transaction): what the cache holds of them is read
- * in one query, authors already written in this session are not written again, and rows are
+ * in one query, authors the given DesignWriteSession already wrote are not written again, and rows are
  * written in ascending id order (a listing comes newest first; a B-tree and FTS5's pending index both take
  * ascending keys far more cheaply). Results come in the order of `items`. `itemTexts`, when given, are the items as the
  * service wrote them (Page.itemTexts): a form's JSON is stored as that text rather than written out again.
