@@ -16,17 +16,22 @@ export function CoverPicture({ card, className, width, height }: { card: DesignC
   useEffect(() => {
     const element = blank.current;
     if (!wanted || !element) return;
-    if (typeof IntersectionObserver !== 'function') {
-      requestThumbnail(card);
-      return;
-    }
+    if (typeof IntersectionObserver !== 'function') return requestThumbnail(card);
+    // Wanted while on screen: a card scrolled past before its turn is not drawn.
+    let release: (() => void) | null = null;
     const observer = new IntersectionObserver((entries) => {
-      if (!entries.some((entry) => entry.isIntersecting)) return;
-      observer.disconnect();
-      requestThumbnail(card);
+      const visible = entries.some((entry) => entry.isIntersecting);
+      if (visible && !release) release = requestThumbnail(card);
+      else if (!visible && release) {
+        release();
+        release = null;
+      }
     });
     observer.observe(element);
-    return () => observer.disconnect();
+    return () => {
+      observer.disconnect();
+      release?.();
+    };
   }, [wanted, card]);
   if (!card.thumbnailUrl) return <div ref={blank} className={`${className} thumb-none`} aria-hidden="true" />;
   if (!card.thumbnailGenerated) return <img className={className} src={card.thumbnailUrl} alt="" loading="lazy" decoding="async" width={width} height={height} />;

@@ -7,13 +7,17 @@ export const MAX_MODEL_BYTES = 64 * 1024 ** 2;
 const THUMBNAIL_HEADER = 'x-design-sync-thumbnail';
 
 interface Job {
+  key: string;
   designId: number;
   model: ThumbnailModelView;
+  /** How many cards (or pages) on screen want it now; none left, it is dropped before it starts. */
+  wanted: number;
 }
 
-/** Pictures asked for in this window: each design's model version is tried once, whatever happens. */
+/** Pictures started in this window: each design's model version is tried once, whatever happens. */
 const tried = new Set<string>();
-const waiting: Job[] = [];
+/** Asked for and not started yet, in the order asked. */
+const waiting = new Map<string, Job>();
 let running = false;
 
 const keyOf = (designId: number, model: ThumbnailModelView) => `${designId}:${model.documentId}:${model.version ?? ''}`;
@@ -26,24 +30,40 @@ const whenIdle = (run: () => void) => {
 /**
  * Asks for a picture of a design that has no image, made here from its first model (`card.thumbnailModel`): drawn
  * off-screen one design at a time, when the window is idle, then sent to the window's host, which keeps it with the
- * design (never uploads it); its cards are told and show it. Each version of a model is tried once in a window: a
+ * design (never uploads it); its cards are told and show it. Returns what to call when it is no longer wanted (the
+ * card left the screen): a picture not started yet is then dropped. Each version of a model is tried once in a window: a
  * model that cannot be read is told to the engine (which remembers it, so no window tries it again), any other
  * failure is logged once and left.
  */
-export function requestThumbnail(card: Pick<DesignCard, 'id' | 'thumbnailUrl' | 'thumbnailModel'>): void {
-  if (card.thumbnailUrl || !card.thumbnailModel) return;
+export function requestThumbnail(card: Pick<DesignCard, 'id' | 'thumbnailUrl' | 'thumbnailModel'>): () => void {
+  if (card.thumbnailUrl || !card.thumbnailModel) return () => {};
   const key = keyOf(card.id, card.thumbnailModel);
-  if (tried.has(key)) return;
-  tried.add(key);
-  waiting.push({ designId: card.id, model: card.thumbnailModel });
+  if (tried.has(key)) return () => {};
+  const job = waiting.get(key) ?? { key, designId: card.id, model: card.thumbnailModel, wanted: 0 };
+  job.wanted++;
+  waiting.set(key, job);
   next();
+  let given = false;
+  // The card left the screen (or the page closed): not wanted by it any more; one never started is dropped.
+  return () => {
+    if (given) return;
+    given = true;
+    job.wanted--;
+    if (job.wanted <= 0 && waiting.get(key) === job) waiting.delete(key);
+  };
 }
 
 function next(): void {
-  if (running || waiting.length === 0) return;
+  if (running || waiting.size === 0) return;
   running = true;
   whenIdle(() => {
-    const job = waiting.shift()!;
+    const job = waiting.values().next().value;
+    if (!job) {
+      running = false;
+      return;
+    }
+    waiting.delete(job.key);
+    tried.add(job.key);
     void make(job)
       .catch((error: unknown) => console.warn(`design-sync: no picture of design ${job.designId} could be made from ${job.model.fileName}:`, error))
       .finally(() => {
