@@ -4,6 +4,7 @@ import { MemoryTokenStore } from '../../electron/engine/authorization/memory-tok
 import { createContractEndpoint } from '../../electron/engine/contract/create-contract-endpoint';
 import type { Engine } from '../../electron/engine/runtime/engine';
 import { openEngine } from '../../electron/engine/runtime/open-engine';
+import type { StartAtLoginHost } from '../../electron/engine/settings/start-at-login';
 import { memorySettingsStore } from '../../electron/engine/settings/settings-store';
 import { startWindowHost, type WindowHost } from '../../electron/window-host/window-host';
 import { launchChromium, type LaunchedChromium } from '../support/chromium';
@@ -52,6 +53,8 @@ export interface WindowOptions {
    * does when it misses them, as one does whose socket was not open yet or whose events came together.
    */
   dropEvents?: readonly string[];
+  /** The desktop app's login item, as the Electron shell gives the engine one (`design-sync ui` gives none). */
+  startAtLogin?: StartAtLoginHost;
 }
 
 export async function openWindow(seed: (service: TestService, makerToken: string) => Promise<void>, options: WindowOptions = {}): Promise<WindowFixture> {
@@ -65,6 +68,7 @@ export async function openWindow(seed: (service: TestService, makerToken: string
     profileDir: profile, ...(options.noService ? {} : { serviceUrl: service.url }), userAgent: 'design-sync-test', settleMs: 200, trash: 'folder',
     ...(options.remotePollMs !== undefined ? { remotePollMs: options.remotePollMs } : {}),
     tokenStore: () => new MemoryTokenStore(options.signedIn === false ? null : token), settingsStore: () => memorySettingsStore(),
+    ...(options.startAtLogin ? { startAtLogin: options.startAtLogin } : {}),
   });
   if (!options.noService) {
     await engine.catalogue.pullNow();

@@ -7,6 +7,7 @@ import { ContentPolicy } from './ContentPolicy';
 import { NeverSentPanel } from './NeverSentPanel';
 import { QueueList } from './QueueList';
 import { SyncFolderPanel } from './SyncFolderPanel';
+import { StartAtLoginQuestion } from '../start-at-login/StartAtLoginQuestion';
 import { WaitingForYou } from './WaitingForYou';
 
 /** Sync as a whole: its state and folder, what waits for the person, what is being sent, and what happened. */
@@ -22,6 +23,7 @@ export function SyncView() {
       <h2 id="sync-title">Sync</h2>
       <ProblemBanner problem={problem} />
       {sync ? <SyncFolderPanel sync={sync} /> : null}
+      {sync?.folder ? <StartAtLoginQuestion /> : null}
       {sync && !sync.contentPolicyAccepted && sync.folder ? <ContentPolicy /> : null}
       {queue ? (
         <>

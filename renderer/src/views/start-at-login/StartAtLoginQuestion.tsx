@@ -1,0 +1,40 @@
+import { useEffect, useState } from 'react';
+import { useSettings } from '../../stores/settings-store';
+
+/**
+ * The one-time question, once a sync folder is chosen, in the desktop app: start design-sync when the person logs in?
+ * A card in the Sync view, never a modal; either answer is remembered by the profile and it is not asked again (the
+ * setting stays in Settings and the tray). Where the window runs in a browser it is not asked: the browser cannot.
+ */
+export function StartAtLoginQuestion() {
+  const settings = useSettings((store) => store.settings);
+  const load = useSettings((store) => store.load);
+  const update = useSettings((store) => store.update);
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  // Read afresh: the tray or Settings may have answered it since the settings were last read.
+  useEffect(() => void load(), [load]);
+  const question = settings?.startAtLogin;
+  if (done) return <p className="panel start-at-login-question" role="status">{done}</p>;
+  if (!question || !question.available || question.asked) return null;
+  const answer = (changes: { startAtLogin: true } | { startAtLoginAsked: true }, what: string, after: string) => {
+    setBusy(true);
+    setFailed(null);
+    void update(changes, what).then((saved) => {
+      if (saved) setDone(after);
+      else setFailed(useSettings.getState().problem);
+    }).finally(() => setBusy(false));
+  };
+  return (
+    <section className="panel start-at-login-question" aria-labelledby="start-at-login-question-title">
+      <h3 id="start-at-login-question-title">Start design-sync when you log in?</h3>
+      <p>It starts in the tray, without a window, so your sync folder keeps in step after a restart without you opening it. You can change this in Settings or the tray at any time.</p>
+      {failed ? <p className="field-error" role="alert">{failed}</p> : null}
+      <div className="form-actions">
+        <button type="button" className="primary" disabled={busy} onClick={() => answer({ startAtLogin: true }, 'Start at login', 'design-sync will start in the tray when you log in. Change it in Settings or the tray.')}>Start at login</button>
+        <button type="button" disabled={busy} onClick={() => answer({ startAtLoginAsked: true }, 'Your answer', 'design-sync will not start when you log in. You can turn it on in Settings or the tray.')}>Not now</button>
+      </div>
+    </section>
+  );
+}
