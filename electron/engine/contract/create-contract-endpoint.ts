@@ -3,7 +3,7 @@ import type { Engine } from '../runtime/engine';
 import type { ContractEndpoint, EventMessage } from './contract-endpoint';
 import { adoptDroppedFile, incomingDirOf } from './dropped-files';
 import { subscribeToDesignChanges } from './design-events';
-import { subscribeToEngine } from './engine-events';
+import { connectivityEvent, subscribeToEngine } from './engine-events';
 import { openServices } from './engine-services';
 import { serveFileAddress } from './file-addresses';
 import { generatedThumbnailAddress } from './generated-thumbnail-files';
@@ -31,15 +31,16 @@ export function createContractEndpoint(engine: Engine): ContractEndpoint & { clo
   const listeners = new Set<(event: EventMessage) => void>();
   const abort = new AbortController();
   const services = openServices(engine);
-  const fanOut = (event: EventMessage) => {
-    for (const listener of [...listeners]) {
-      try {
-        listener(event);
-      } catch (error) {
-        // One subscriber's failure is its own: the others still get the event.
-        engineLog.warn('contract', `a subscriber failed on the event ${event.name}`, error);
-      }
+  const deliver = (listener: (event: EventMessage) => void, event: EventMessage) => {
+    try {
+      listener(event);
+    } catch (error) {
+      // One subscriber's failure is its own: the others still get the event.
+      engineLog.warn('contract', `a subscriber failed on the event ${event.name}`, error);
     }
+  };
+  const fanOut = (event: EventMessage) => {
+    for (const listener of [...listeners]) deliver(listener, event);
   };
   const unsubscribe = subscribeToEngine(engine, fanOut);
   const unsubscribeDesigns = subscribeToDesignChanges(engine, services, fanOut);
@@ -56,7 +57,14 @@ export function createContractEndpoint(engine: Engine): ContractEndpoint & { clo
     },
     subscribe(listener) {
       listeners.add(listener);
-      return () => listeners.delete(listener);
+      // A window that opens while the service is away hears it at once (it hears only changes afterwards).
+      const told = engine.connectivity.isOnline() ? null : setImmediate(() => {
+        if (listeners.has(listener) && !engine.connectivity.isOnline()) deliver(listener, connectivityEvent(engine));
+      });
+      return () => {
+        if (told) clearImmediate(told);
+        listeners.delete(listener);
+      };
     },
     file: (address, signal) => serveFileAddress(engine, address, signal),
     incomingDir: () => incomingDirOf(engine),

@@ -19,6 +19,11 @@ const PROGRESS_INTERVAL_MS = 100;
 const SEARCH_INDEXING_INTERVAL_MS = 1_000;
 const SYNC_COALESCE_MS = 50;
 
+/** Whether the service answers, as the contract's event (`state`: connectivity's, now by default). */
+export function connectivityEvent(engine: Engine, state: { online: boolean; since: number } = engine.connectivity.state): EventMessage {
+  return { type: 'event', name: 'connectivity', payload: { online: state.online, reason: state.online ? null : connectivityWords(engine.serviceUrl()), since: iso(state.since) ?? new Date().toISOString() } };
+}
+
 /**
  * The engine's own events, as the contract's: each source followed, each payload a JSON-safe view. Returns the
  * function that stops following them all.
@@ -78,14 +83,7 @@ export function subscribeToEngine(engine: Engine, send: (event: EventMessage) =>
   });
   follow(engine.keepOffline, 'progress', (status: KeptDesignStatus) => send({ type: 'event', name: 'offline.progress', payload: keptDesignView(status) }));
   follow(engine.queue, 'activity', (entry: Parameters<typeof activityView>[0]) => send({ type: 'event', name: 'activity', payload: activityView(entry) }));
-  const connectivity = (state: { online: boolean; since: number }) =>
-    send({ type: 'event', name: 'connectivity', payload: { online: state.online, reason: state.online ? null : connectivityWords(engine.serviceUrl()), since: iso(state.since) ?? new Date().toISOString() } });
-  follow(engine.connectivity, 'change', connectivity);
-  // A window that opens while the service is away hears it at once (it hears only changes afterwards).
-  if (!engine.connectivity.isOnline()) {
-    const told = setImmediate(() => connectivity(engine.connectivity.state));
-    offs.push(() => clearImmediate(told));
-  }
+  follow(engine.connectivity, 'change', (state: { online: boolean; since: number }) => send(connectivityEvent(engine, state)));
   return () => {
     for (const off of offs.splice(0)) off();
   };

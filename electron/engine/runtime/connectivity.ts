@@ -26,7 +26,7 @@ export interface ConnectivityOptions {
   watchIntervalMs?: number;
   /** While offline and a window watches: the probe's backoff is capped at this (default 8 s). */
   watchedOfflineMaxMs?: number;
-  /** While offline and nobody watches: the backoff's cap (default 60 s). */
+  /** While offline and only the background follows (the tray, `sync --watch`): the backoff's cap (default 8 s). */
   offlineMaxMs?: number;
 }
 
@@ -59,7 +59,9 @@ const REAL_CLOCK: ConnectivityClock = {
  * window's banner shows it). Any answer of the service (any status) means online; a request that never got one means
  * offline. It probes only while someone needs it:
  * - offline, while the background runs, a window watches or the queue waits for the service: a cheap probe with
- *   backoff notices the way back (capped at 8 s while a window watches, 60 s otherwise);
+ *   backoff notices the way back within 10 s (capped at 8 s: the catalogue's first item, one small request, or a
+ *   refused connection while the service is down, about 450 an hour however long it stays away; said in the engine
+ *   log once per going offline);
  * - online, while a window watches: a probe every ~5 s unless the service answered meanwhile (4 s for its answer), so
  *   the window learns within 10 s that the service went away. Without a window, nothing is probed while online.
  */
@@ -85,7 +87,7 @@ export class Connectivity extends EventEmitter<{ change: [ConnectivityState] }> 
     this.random = options.random ?? Math.random;
     this.watchIntervalMs = options.watchIntervalMs ?? 5_000;
     this.watchedOfflineMaxMs = options.watchedOfflineMaxMs ?? 8_000;
-    this.offlineMaxMs = options.offlineMaxMs ?? 60_000;
+    this.offlineMaxMs = options.offlineMaxMs ?? 8_000;
     this.current = { online: true, since: this.clock.now() };
   }
 

@@ -111,4 +111,23 @@ describe('connectivity, the engine\'s one source of whether the service answers'
     expect(connectivity.isOnline()).toBe(true);
     expect(time.pending()).toBe(0);
   });
+
+  it('with only the background following, down for hours: probes at most every 8 s, and notices the return within 10 s', async () => {
+    const time = manualClock();
+    const connectivity = new Connectivity({ clock: time.clock, random: () => 0.99 });
+    const service = { up: false, probes: 0 };
+    connectivity.setProbe(probeOf(connectivity, service));
+    connectivity.follow();
+    connectivity.noticeProblem({ kind: 'offline', message: 'refused', maybeApplied: false });
+    const hours = 3 * 60 * 60 * 1000;
+    await time.advanceTo(hours);
+    // Light: about 450 an hour, never more often than the backoff's first steps.
+    expect(service.probes).toBeLessThanOrEqual((hours / 8_000) + 10);
+    expect(service.probes).toBeGreaterThanOrEqual(hours / 8_000 - 10);
+    service.up = true;
+    const back = time.clock.now();
+    await time.advanceTo(back + 10_000);
+    expect(connectivity.isOnline()).toBe(true);
+    expect(connectivity.state.since - back).toBeLessThanOrEqual(8_000);
+  });
 });
