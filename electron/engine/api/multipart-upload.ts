@@ -3,6 +3,7 @@ import { openAsBlob } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { FormDataEncoder } from 'form-data-encoder';
+import { throttled, type TokenBucket } from './bandwidth';
 
 /** What was read of an upload's file, once it was read whole. */
 export interface FileRead {
@@ -84,13 +85,13 @@ async function* fileBytes(file: UploadFile, expectedSize: number): AsyncGenerato
  * A multipart/form-data body of Rails-style fields (`image[name]`) and one file, streamed from disk, with a known
  * Content-Length and progress as bytes are taken. form-data-encoder frames it (over a file-backed Blob, which only
  * gives the file's size and name); the file's bytes come from fileBytes, which hashes them on the way.
- * `onStall`: called when the receiver takes no bytes for `stallTimeoutMs`.
+ * `onStall`: called when the receiver takes no bytes for `stallTimeoutMs`. `throttle`: the upload limit's bucket.
  */
 export async function multipartBody(
   hash: string,
   fields: Record<string, string | undefined>,
   file: UploadFile | undefined,
-  options: { onProgress?: (progress: UploadProgress) => void; onStall?: () => void; stallTimeoutMs?: number } = {},
+  options: { onProgress?: (progress: UploadProgress) => void; onStall?: () => void; stallTimeoutMs?: number; throttle?: TokenBucket; signal?: AbortSignal } = {},
 ): Promise<MultipartBody> {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) if (value !== undefined) form.set(`${hash}[${name}]`, value);
@@ -116,7 +117,8 @@ export async function multipartBody(
     };
     try {
       armStall();
-      for await (const chunk of encoded()) {
+      // Within the upload limit (shared by every upload of the profile), in slices: progress and the stall timer see each.
+      for await (const chunk of options.throttle ? throttled(encoded(), options.throttle, options.signal) : encoded()) {
         sentBytes += chunk.byteLength;
         const now = Date.now();
         if (now - lastReport >= 100) {

@@ -1,6 +1,8 @@
+import { Readable } from 'node:stream';
 import type { CreatedDocument, Design, Document, Image, OwnUser, PublicUser, UserDesign } from '../../../shared';
 import { UnreadableAnswer } from './answer-body';
 import { listKindOf, readListAnswer, readUserAnswer, type ListKind } from './list-answers';
+import { throttled } from './bandwidth';
 import { multipartBody, type UploadFile, type UploadProgress } from './multipart-upload';
 import { PagesAhead, pagesNamedByHead } from './page-ahead';
 import { publishTolerantly, type PublishForm, type PublishOutcome } from './publish-forms';
@@ -392,7 +394,13 @@ export class ServiceClient {
     const answer = target.origin === base.origin
       ? await this.transport.open({ method: 'GET', path: target.pathname, query: Object.fromEntries(target.searchParams), signal, headers })
       : await this.transport.open({ method: 'GET', path: target.pathname, url: target, signal, headers });
-    return answer.response;
+    const limit = this.transport.options.bandwidth?.download;
+    const body = answer.response.body;
+    if (!limit || !body) return answer.response;
+    // Read within the download limit, shared by every download of the profile; a new limit applies to it at once.
+    const paced = throttled(body as unknown as AsyncIterable<Uint8Array>, limit, signal);
+    const stream = Readable.toWeb(Readable.from(paced, { objectMode: false })) as unknown as ReadableStream<Uint8Array>;
+    return new Response(stream, { status: answer.status, headers: answer.headers });
   }
 
   /**
@@ -434,6 +442,8 @@ export class ServiceClient {
         onProgress: options.onProgress,
         stallTimeoutMs: options.stallTimeoutMs ?? 60_000,
         onStall: () => stall.abort(new Error('upload stalled')),
+        ...(this.transport.options.bandwidth ? { throttle: this.transport.options.bandwidth.upload } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
       }),
     });
     return answer.body;

@@ -6,6 +6,7 @@ import { exchange, ExchangeFailure, type Exchange, type ExchangeLimits } from '.
 import { exchangeProblem, networkProblem } from './network-problem';
 import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from './retry-policy';
 import { ServiceError, type ServiceErrorDetail } from './service-error';
+import type { BandwidthLimits } from './bandwidth';
 import {
   DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_REDIRECTS, DEFAULT_TIMEOUTS, ERROR_BODY_BYTES, limitsFromEnvironment, type Timeouts,
 } from './transport-limits';
@@ -37,6 +38,8 @@ export interface TransportOptions {
    * whose reads decide what is gone: an anonymous answer (public designs only, no drafts) would look like deletions.
    */
   signedInOnly?: boolean;
+  /** The profile's upload and download limits, shared by every client of the engine (applied by ServiceClient). */
+  bandwidth?: BandwidthLimits;
 }
 
 export interface RequestSpec {

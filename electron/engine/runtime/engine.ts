@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { BandwidthLimits, kilobytesPerSecond } from '../api/bandwidth';
 import { ServiceClient } from '../api/service-client';
 import type { Session } from '../authorization/session';
 import type { DesignCache } from '../cache/design-cache';
@@ -68,6 +69,8 @@ export class Engine extends EventEmitter<{ state: []; service: [] }> {
   readonly queue: QueueStore;
   /** Whether the service answers: the engine's one source of it (the queue, the status and the window use it). */
   readonly connectivity = new Connectivity();
+  /** The upload and download limits (settings maxUploadKBps, maxDownloadKBps), shared by every transfer of the profile. */
+  readonly bandwidth: BandwidthLimits;
   /** The one owner of the sync status (runtime/sync-status.ts): computed from typed facts, never stored. */
   readonly syncStatus: SyncStatusService;
   /** What changed in the cache's designs (own designs compared by checkOwn), for whoever shows them. */
@@ -102,6 +105,10 @@ export class Engine extends EventEmitter<{ state: []; service: [] }> {
     super();
     this.profile = config.profile;
     this.settings = config.settings;
+    this.bandwidth = new BandwidthLimits({
+      uploadBytesPerSecond: kilobytesPerSecond(config.settings.read().maxUploadKBps),
+      downloadBytesPerSecond: kilobytesPerSecond(config.settings.read().maxDownloadKBps),
+    });
     this.session = config.session;
     this.storedToken = new StoredTokenFollower(config.session, () => this.closed);
     this.cache = config.cache;
@@ -245,6 +252,19 @@ export class Engine extends EventEmitter<{ state: []; service: [] }> {
   setCacheLimit(bytes: number): void {
     this.settings.update({ cacheLimitBytes: bytes });
     this.cache.files.setLimit(bytes);
+  }
+
+  /** The upload and download limits in KB/s (0: none). */
+  bandwidthLimits(): { maxUploadKBps: number; maxDownloadKBps: number } {
+    const { maxUploadKBps, maxDownloadKBps } = this.settings.read();
+    return { maxUploadKBps: maxUploadKBps ?? 0, maxDownloadKBps: maxDownloadKBps ?? 0 };
+  }
+
+  /** New limits in KB/s (0: none), remembered and applied at once, to the transfers under way too. */
+  setBandwidthLimits(limits: { maxUploadKBps?: number; maxDownloadKBps?: number }): void {
+    const saved = this.settings.update(limits);
+    this.bandwidth.upload.setRate(kilobytesPerSecond(saved.maxUploadKBps));
+    this.bandwidth.download.setRate(kilobytesPerSecond(saved.maxDownloadKBps));
   }
 
   contentPolicyAccepted(): boolean {
@@ -458,6 +478,7 @@ export class Engine extends EventEmitter<{ state: []; service: [] }> {
     return {
       onAnswer: () => this.connectivity.noticeAnswer(),
       onProblem: (problem: Parameters<Connectivity['noticeProblem']>[0]) => this.connectivity.noticeProblem(problem),
+      bandwidth: this.bandwidth,
     };
   }
 

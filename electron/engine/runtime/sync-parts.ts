@@ -26,7 +26,7 @@ export interface SyncPartsOptions {
   db: SyncDatabase;
   queue: QueueStore;
   /** The engine's connectivity hooks, for the clients of sync and of the queue. */
-  transportHooks: Pick<ConstructorParameters<typeof ServiceClient>[0], 'onAnswer' | 'onProblem'>;
+  transportHooks: Pick<ConstructorParameters<typeof ServiceClient>[0], 'onAnswer' | 'onProblem' | 'bandwidth'>;
   settleMs: number;
   rescanIntervalMs: number;
   trash: TrashMode;

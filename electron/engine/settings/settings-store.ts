@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { readSettings, writeSettings } from './profile-settings';
 
+/** The highest bandwidth limit one can set, in KB/s (about 10 GB/s: beyond any link). */
+export const MAX_RATE_KBPS = 10_000_000;
+
 /** What a profile remembers besides its token. Every field is optional: a new profile has none. */
 export const engineSettings = z.looseObject({
   /** The service this profile uses (no built-in default: the spec names no address). */
@@ -43,6 +46,10 @@ export const engineSettings = z.looseObject({
   startAtLogin: z.boolean().optional(),
   /** The person answered the one-time question "Start design-sync when you log in?" (never asked again). */
   startAtLoginAsked: z.boolean().optional(),
+  /** The upload limit in KB/s (1 KB = 1,024 bytes), shared by every upload of the profile; 0 or absent: none. */
+  maxUploadKBps: z.number().int().min(0).max(MAX_RATE_KBPS).optional(),
+  /** The download limit in KB/s, shared by every download of the profile; 0 or absent: none. */
+  maxDownloadKBps: z.number().int().min(0).max(MAX_RATE_KBPS).optional(),
 });
 export type EngineSettings = z.infer<typeof engineSettings>;
 
