@@ -86,8 +86,11 @@ export type AutostartEntryState =
   | { kind: 'disabled'; exec: string | null }
   /** Starts the app with another profile than this one. */
   | { kind: 'other-profile'; profileDir: string | null; exec: string | null }
-  /** Starts the app with this profile; `current` when it is exactly what this app would write (else it moved, or changed). */
-  | { kind: 'on'; current: boolean; exec: string | null };
+  /**
+   * Starts the app (with this profile, when a launch was given to compare with); `current` when it is exactly what
+   * this app would write (else it moved, or changed); `profileDir` the profile it starts, when the entry names one.
+   */
+  | { kind: 'on'; current: boolean; exec: string | null; profileDir: string | null };
 
 function unescapeString(value: string): string {
   return value.replace(/\\([\\ntsr])/g, (_, c: string) => ({ '\\': '\\', n: '\n', t: '\t', s: ' ', r: '\r' })[c] ?? c);
@@ -108,6 +111,26 @@ export function desktopEntryKeys(text: string): Map<string, string> {
     if (inMain && equals > 0 && !keys.has(line.slice(0, equals).trim())) keys.set(line.slice(0, equals).trim(), line.slice(equals + 1).trim());
   }
   return keys;
+}
+
+/**
+ * The program an Exec value starts (its first argument, unquoted as the Desktop Entry Specification says), or null
+ * when there is none.
+ */
+export function execProgram(exec: string): string | null {
+  const value = exec.replaceAll('\\\\', '\\').trim();
+  let program = '';
+  if (value.startsWith('"')) {
+    for (let index = 1; index < value.length; index += 1) {
+      const c = value[index]!;
+      if (c === '\\' && index + 1 < value.length) program += value[(index += 1)]!;
+      else if (c === '"') return program.replaceAll('%%', '%');
+      else program += c;
+    }
+    return null;
+  }
+  program = value.split(/\s/)[0] ?? '';
+  return program === '' ? null : program.replaceAll('%%', '%');
 }
 
 /** Reads the entry at `path`; `launch` is how this app would start this profile (null: only whether it is on). */
@@ -132,7 +155,7 @@ export function readAutostartEntry(path: string, launch: AutostartLaunch | null)
   } catch (error) {
     if (!(error instanceof UnwritableLaunchError)) throw error;
   }
-  return { kind: 'on', current, exec };
+  return { kind: 'on', current, exec, profileDir: profile };
 }
 
 /**
