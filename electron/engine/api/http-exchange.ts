@@ -1,5 +1,6 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { ProxyAddressError, proxyAgentFor, type ProxyUse } from './proxy-agents';
 import { writeStreamedBody } from './streamed-body';
 import type { Timeouts } from './transport-limits';
 
@@ -36,6 +37,8 @@ export interface ExchangeFailureDetail {
   code?: string;
   /** The request certainly never reached the service (no connection was made). */
   neverSent?: boolean;
+  /** The proxy the request went through, when it went through one. */
+  proxy?: ProxyUse;
 }
 
 export class ExchangeFailure extends Error {
@@ -71,6 +74,10 @@ export interface Exchange {
   headers: Headers;
   /** The address that answered (after redirects). */
   url: URL;
+  /** The proxy the answer came through, when it came through one: a 407 is the proxy's. */
+  proxy?: ProxyUse;
+  /** The answer is the proxy's own (it refused to open a tunnel to the service), not the service's. */
+  fromProxy?: boolean;
   /** The body as it comes, watched by the idle and overall timeouts; ends with 'truncated' when it was cut short. */
   body(): AsyncGenerator<Buffer>;
   /**
@@ -119,6 +126,9 @@ interface Halt {
   failure: ExchangeFailure | null;
   bytes: number;
   url: URL;
+  /** The proxy of the request in flight, when it goes through one, and whether it answered in the service's place. */
+  proxy?: ProxyUse;
+  fromProxy?: boolean;
 }
 
 /** One request and its answer's head, watched by the connect and first-byte timeouts. */
@@ -128,7 +138,11 @@ function hop(url: URL, request: ExchangeRequest, method: string, body: ExchangeR
     // A write goes on a connection of its own: on a kept-alive one the service may have closed meanwhile, its failure
     // could not be told from a lost answer (and a write whose answer was lost is never sent blindly again).
     const fresh = method === 'POST' || method === 'PATCH';
-    const req = send(url, { method, headers: request.headers, ...(fresh ? { agent: false } : {}) });
+    // Through a proxy when the settings or the environment name one (proxy-agents.ts).
+    const proxied = proxyAgentFor(url, fresh);
+    halt.proxy = proxied?.use;
+    halt.fromProxy = false;
+    const req = send(url, { method, headers: request.headers, ...(proxied ? { agent: proxied.agent } : fresh ? { agent: false } : {}) });
     let timer: NodeJS.Timeout | undefined;
     let connected = false;
     let sent = false;
@@ -141,6 +155,13 @@ function hop(url: URL, request: ExchangeRequest, method: string, body: ExchangeR
       if (connected && sent) arm(limits.firstByteMs, () => new ExchangeFailure('first-byte-timeout', { url, limitMs: limits.firstByteMs }));
     };
     halt.current = (failure) => req.destroy(failure);
+    // Through a proxy the socket comes only once the proxy has connected (or tunnelled): the connect timeout covers that.
+    if (proxied) arm(limits.connectMs, () => new ExchangeFailure('connect-timeout', { url, limitMs: limits.connectMs, neverSent: true, proxy: proxied.use }));
+    // https-proxy-agent tells the proxy's answer to CONNECT: any but 200 is the proxy's refusal, replayed as the answer
+    // (http-proxy-agent tells its connection, without a status: what comes then is the service's answer, forwarded).
+    req.once('proxyConnect', (connect: { statusCode?: number }) => {
+      if (typeof connect.statusCode === 'number' && connect.statusCode !== 200) halt.fromProxy = true;
+    });
     req.once('socket', (socket) => {
       if (!socket.connecting) {
         connected = true;
@@ -171,7 +192,7 @@ function hop(url: URL, request: ExchangeRequest, method: string, body: ExchangeR
         reject(error);
         return;
       }
-      reject(new ExchangeFailure('network', { url, code: errorCode(error), neverSent: !connected }, error));
+      reject(new ExchangeFailure('network', { url, code: errorCode(error), neverSent: !connected, ...(proxied ? { proxy: proxied.use } : {}) }, error));
     });
     if (halt.failure) {
       req.destroy(halt.failure);
@@ -248,7 +269,8 @@ export async function exchange(request: ExchangeRequest, limits: ExchangeLimits)
     }
   } catch (error) {
     finish();
-    throw error instanceof ExchangeFailure ? error : new ExchangeFailure('network', { url, code: errorCode(error) }, error);
+    if (error instanceof ExchangeFailure || error instanceof ProxyAddressError) throw error;
+    throw new ExchangeFailure('network', { url, code: errorCode(error) }, error);
   }
 
   const answer = response!;
@@ -300,6 +322,7 @@ export async function exchange(request: ExchangeRequest, limits: ExchangeLimits)
     status: answer.statusCode ?? 0,
     headers,
     url,
+    ...(halt.proxy ? { proxy: halt.proxy, fromProxy: halt.fromProxy === true } : {}),
     body,
     async read(maxBytes, over) {
       if (over === 'refuse' && expectedBytes !== null && expectedBytes > maxBytes) {

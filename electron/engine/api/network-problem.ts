@@ -1,5 +1,6 @@
 import type { ServiceProblem } from '../../../shared';
 import { errorCode, type ExchangeFailure } from './http-exchange';
+import type { ProxyUse } from './proxy-agents';
 import type { ServiceErrorDetail } from './service-error';
 import { formatBytes, formatCount, formatDuration } from './transport-limits';
 
@@ -50,6 +51,8 @@ export interface ExchangeProblem {
  */
 export function exchangeProblem(failure: ExchangeFailure, request: string, isWrite: boolean): ExchangeProblem {
   const { detail } = failure;
+  const throughProxy = detail.proxy ? proxyFailureProblem(failure, detail.proxy) : null;
+  if (throughProxy) return throughProxy;
   const host = detail.url.host;
   const after = detail.limitMs !== undefined ? formatDuration(detail.limitMs) : '';
   const offline = (message: string, timeout?: ServiceErrorDetail['timeout'], neverSent = false): ExchangeProblem => ({
@@ -116,4 +119,58 @@ export function exchangeProblem(failure: ExchangeFailure, request: string, isWri
         : offline(`The connection to the service at ${host} was lost during ${request}; ${TRY_LATER}.`);
     }
   }
+}
+
+/** Where a proxy's setting is changed, by where it came from. */
+function whereToFix(proxy: ProxyUse): string {
+  switch (proxy.source) {
+    case 'manual':
+      return 'check the proxy in Settings → Proxy (or with --proxy)';
+    case 'environment':
+      return 'check HTTPS_PROXY / HTTP_PROXY / NO_PROXY in your environment (or choose a proxy in Settings → Proxy)';
+    case 'system':
+      return "check your system's proxy settings (or choose a proxy in Settings → Proxy)";
+  }
+}
+
+/**
+ * A failure that happened on the way to the proxy, said as the proxy's (not "the service cannot be reached"): it could
+ * not be found, refused the connection, or did not connect in time. Null when the failure is past the proxy.
+ */
+function proxyFailureProblem(failure: ExchangeFailure, proxy: ProxyUse): ExchangeProblem | null {
+  const { detail } = failure;
+  const notSent = (message: string, timeout?: ServiceErrorDetail['timeout']): ExchangeProblem => ({
+    problem: { kind: 'offline', message, maybeApplied: false },
+    detail: timeout ? { timeout } : {},
+  });
+  if (failure.reason === 'connect-timeout') {
+    return notSent(`The proxy ${proxy.shown} did not connect to ${detail.url.host} within ${formatDuration(detail.limitMs ?? 0)} (connect timeout); ${whereToFix(proxy)}, or try again later.`, 'connect');
+  }
+  if (failure.reason !== 'network' || !detail.neverSent) return null;
+  switch (detail.code) {
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return notSent(`The proxy ${proxy.shown} cannot be found (its name does not resolve); ${whereToFix(proxy)}.`);
+    case 'ECONNREFUSED':
+      return notSent(`The proxy ${proxy.shown} refused the connection (nothing takes connections there); ${whereToFix(proxy)}, or ask whoever runs it whether it is running.`);
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return notSent(`The proxy ${proxy.shown} closed the connection before it reached ${detail.url.host}; ${whereToFix(proxy)}.`);
+    default:
+      return notSent(`The proxy ${proxy.shown} cannot be reached; ${whereToFix(proxy)}, and check that you are online.`);
+  }
+}
+
+/**
+ * The proxy's own answer in the service's place: 407 (it wants a user name and password, or refused the ones sent), or
+ * a refused tunnel (another status to CONNECT). Never repeated as it is: only new settings help.
+ */
+export function proxyAnswerProblem(proxy: ProxyUse, status: number, host: string): ServiceProblem {
+  if (status === 407) {
+    const message = proxy.credentials
+      ? `The proxy ${proxy.shown} did not accept the user name and password; ${whereToFix(proxy)}.`
+      : `The proxy ${proxy.shown} asks for a user name and password; give them in Settings → Proxy (or as http://user:password@${proxy.shown} in HTTPS_PROXY or --proxy).`;
+    return { kind: 'bad-request', status, message };
+  }
+  return { kind: 'bad-request', status, message: `The proxy ${proxy.shown} refused to connect to ${host} (it answered ${status}); ${whereToFix(proxy)}, or ask whoever runs the proxy whether ${host} may be reached through it.` };
 }

@@ -3,7 +3,8 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { parseErrorBody, readJsonAnswer, UnreadableAnswer, isWebPage, type BodyContext } from './answer-body';
 import { classifyResponse } from './classify-response';
 import { exchange, ExchangeFailure, type Exchange, type ExchangeLimits } from './http-exchange';
-import { exchangeProblem, networkProblem } from './network-problem';
+import { exchangeProblem, networkProblem, proxyAnswerProblem } from './network-problem';
+import { ProxyAddressError } from './proxy-agents';
 import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from './retry-policy';
 import { ServiceError, type ServiceErrorDetail } from './service-error';
 import type { BandwidthLimits } from './bandwidth';
@@ -220,6 +221,11 @@ export class Transport {
     } catch (error) {
       throw this.failure(error, spec, ctx);
     }
+    if (answer.proxy && (answer.status === 407 || answer.fromProxy)) {
+      // The proxy answered in the service's place: the service was not reached.
+      answer.close();
+      throw this.fail(proxyAnswerProblem(answer.proxy, answer.status, ctx.context.host), spec, ctx, { repeatable: false });
+    }
     if (!spec.url) this.options.onAnswer?.();
     if ((answer.status >= 200 && answer.status < 300) || spec.accept?.includes(answer.status)) return answer;
 
@@ -237,6 +243,7 @@ export class Transport {
   /** Any failure of an attempt as a ServiceError (the ones already made pass through). */
   private failure(error: unknown, spec: RequestSpec, ctx: AttemptContext): ServiceError {
     if (error instanceof ServiceError) return error;
+    if (error instanceof ProxyAddressError) return this.fail({ kind: 'bad-request', status: 0, message: error.message }, spec, ctx, { repeatable: false }, error);
     if (error instanceof ExchangeFailure) {
       const { problem, detail } = exchangeProblem(error, ctx.context.request, ctx.isWrite);
       return this.fail(problem, spec, ctx, detail, error);
