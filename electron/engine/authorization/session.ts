@@ -51,7 +51,12 @@ export class Session {
    * token file) is thrown as is. With `onlyFor`, a stored token issued for another service is not taken up: the
    * session stays as it was (the token is for whoever uses that service).
    */
-  async load(options: { onlyFor?: string } = {}): Promise<SessionState> {
+  /**
+   * `storedAgain`: the store was written since (a sign-in stored by another process): its token is taken up even when
+   * it is the one the service refused, since the service may hand back the same token to a person who signs in again
+   * (spec §5: "or had already allowed").
+   */
+  async load(options: { onlyFor?: string; storedAgain?: boolean } = {}): Promise<SessionState> {
     const token = await this.store.read();
     if (token === null) {
       this.token = null;
@@ -61,7 +66,7 @@ export class Session {
     }
     const service = this.record.read();
     if (options.onlyFor !== undefined && service !== null && !sameService(service, options.onlyFor)) return this.current;
-    if (token !== this.token || this.current.status === 'signed-out') {
+    if (token !== this.token || this.current.status === 'signed-out' || (options.storedAgain === true && this.current.status === 'needs-sign-in')) {
       this.token = token;
       this.service = service;
       this.setState({ status: 'signed-in', user: null });

@@ -28,7 +28,7 @@ let service: TestService;
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
 
 beforeAll(async () => {
-  service = await startTestService();
+  service = await startTestService({ faultInjection: true });
 });
 afterAll(async () => service.stop());
 afterEach(async () => {
@@ -117,7 +117,11 @@ describe('signing in again resumes the queue at once', () => {
   }, 60_000);
 
   describe('in one process', () => {
-    async function blockedEngine(screenName: string, serviceUrl = service.url) {
+    /**
+     * An engine whose waiting file waits for a sign-in: the person's token revoked on the service, or (`refusedFor`)
+     * refused by the service for a while (every answer a 401), then good again.
+     */
+    async function blockedEngine(screenName: string, serviceUrl = service.url, how: 'revoked' | 'refused-for-a-while' = 'revoked') {
       const person = account(screenName);
       const design = await clientFor(service.url, person.token).createDesign({ name: 'Clamp', excerpt: 'x', license: 'cc0' });
       const profile = tempDir('resume-engine');
@@ -136,10 +140,12 @@ describe('signing in again resumes the queue at once', () => {
       const { folder } = await until('the design folder', () => engine.syncParts().sync.folders.ofDesign(design.id), 10_000);
       await until('the design folder on disk', () => existsSync(join(root, folder)), 10_000);
 
-      person.revoke();
+      if (how === 'revoked') person.revoke();
+      else expect((await service.request('POST', '/__admin/faults', { json: { kind: 'status', status: 401 } })).ok).toBe(true);
       writeFileSync(join(root, folder, 'clamp.stl'), 'solid clamp');
       await until('the file to wait in the queue for a sign-in', () => engine.syncParts().runner.blockedBy?.kind === 'sign-in' && engine.queue.status().counts.waiting === 1, 20_000);
       expect(engine.session.state.status).toBe('needs-sign-in');
+      if (how === 'refused-for-a-while') await service.request('DELETE', '/__admin/faults');
       return { person, design, profile, engine };
     }
 
@@ -162,6 +168,18 @@ describe('signing in again resumes the queue at once', () => {
       expect(login.code, login.err).toBe(0);
 
       await until('the waiting file on the service', async () => (await documentNames(person.newToken(), design.id)).includes('clamp.stl'), 20_000);
+      expect(engine.session.state.status).toBe('signed-in');
+      expect(engine.syncParts().runner.blockedBy).toBeNull();
+    }, 60_000);
+
+    it('the same token signed in again after the service refused it for a while (the service may give it back): taken up at once', async () => {
+      const { person, design, profile, engine } = await blockedEngine('resume-same-token', service.url, 'refused-for-a-while');
+      // The refused token is not taken up again on its own: it waits for the person.
+      expect(engine.session.state.status).toBe('needs-sign-in');
+      const login = await runCliCapturing(profile, ['login', '--with-token'], person.token);
+      expect(login.code, login.err).toBe(0);
+
+      await until('the waiting file on the service', async () => (await documentNames(person.token, design.id)).includes('clamp.stl'), 20_000);
       expect(engine.session.state.status).toBe('signed-in');
       expect(engine.syncParts().runner.blockedBy).toBeNull();
     }, 60_000);
