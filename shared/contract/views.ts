@@ -71,7 +71,7 @@ export interface ThumbnailModelView {
   /** The model file's own name ("cube20.stl"): "Generated from cube20.stl". */
   fileName: string;
   type: string;
-  /** Its bytes, served by the host (the file cache; the same address as the 3D preview's). */
+  /** Its bytes, served by the host from the file cache (fetched when small enough: none past 64 MiB only for a picture). */
   modelUrl: string;
   /** The model document's `updated_at`: a picture of another version is made again. */
   version: string | null;

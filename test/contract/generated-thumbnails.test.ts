@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,6 +28,7 @@ let host: WindowHost;
 let cookie: string;
 let profile: string;
 let aliceToken: string;
+let bigModel: string | undefined;
 const events: EventMessage[] = [];
 const ids: Record<string, number> = {};
 const docs: Record<string, number> = {};
@@ -86,6 +87,11 @@ beforeAll(async () => {
   docs.pictured = (await alice.uploadDocument(ids.pictured, { path: CUBE_STL })).id;
   ids.removed = await only('Thumb removed');
   docs.removed = (await alice.uploadDocument(ids.removed, { path: CUBE_STL })).id;
+  ids.big = await only('Thumb big');
+  // Past the bound of a model a picture is made from (64 MiB): an STL's header and a little more than that of nothing.
+  bigModel = join(tempDir('thumbnail-big'), 'big.stl');
+  writeFileSync(bigModel, Buffer.alloc(64 * 1024 ** 2 + 1024));
+  docs.big = (await alice.uploadDocument(ids.big, { path: bigModel })).id;
   ids.broken = await only('Thumb broken');
   docs.broken = (await alice.uploadDocument(ids.broken, { path: CUBE_STL })).id;
 
@@ -107,6 +113,7 @@ afterAll(async () => {
   await engine?.close();
   await service?.stop().catch(() => {});
   if (profile) rmSync(profile, { recursive: true, force: true });
+  if (bigModel) rmSync(bigModel, { force: true });
 });
 
 describe('pictures made from a design\'s model when it has no image', () => {
@@ -114,7 +121,7 @@ describe('pictures made from a design\'s model when it has no image', () => {
     const card = await cardOf(ids.fresh!);
     expect(card).toMatchObject({
       thumbnailUrl: null, thumbnailGenerated: false,
-      thumbnailModel: { documentId: docs.fresh, fileName: 'cube20.stl', type: 'stl', modelUrl: expect.stringMatching(new RegExp(`^/files/documents/${docs.fresh}/`)) },
+      thumbnailModel: { documentId: docs.fresh, fileName: 'cube20.stl', type: 'stl', modelUrl: `/files/thumbnail-models/${docs.fresh}` },
     });
     // The model's bytes are served to the window at that address.
     expect((await endpoint.file(card.thumbnailModel!.modelUrl))?.size).toBe(readFileSync(CUBE_STL).length);
@@ -139,6 +146,14 @@ describe('pictures made from a design\'s model when it has no image', () => {
     expect(staged()).toEqual([]);
     // Never uploaded: the service still has no image of it.
     expect(await clientFor(service.url, aliceToken).listImages(ids.cube!)).toEqual([]);
+  });
+
+  it('never downloads a model larger than 64 MiB only to draw its picture', async () => {
+    const card = await cardOf(ids.big!);
+    expect(card.thumbnailModel).toMatchObject({ documentId: docs.big, fileName: 'big.stl' });
+    expect(await endpoint.file(card.thumbnailModel!.modelUrl)).toBeNull();
+    expect(engine.cache.reader.prepare('SELECT count(*) FROM file_index WHERE url LIKE ?').pluck().get('%big.stl%')).toBe(0);
+    expect(readFileSync(join(profile, 'logs', 'engine.log'), 'utf8')).toContain(`no picture is made from document ${docs.big}: it is ${64 * 1024 ** 2 + 1024} bytes`);
   });
 
   it('prefers a mesh over G-code as the model to draw', async () => {

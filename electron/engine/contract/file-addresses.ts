@@ -9,7 +9,7 @@ import { fileNameOf, modelFileOnDemand } from '../library/model-files';
 import { VIEWABLE_MODEL_TYPES } from '../../../shared/files/model-files';
 import type { Engine } from '../runtime/engine';
 import type { ServedFile } from './contract-endpoint';
-import { parseGeneratedThumbnailAddress, serveGeneratedThumbnail } from './generated-thumbnail-files';
+import { parseGeneratedThumbnailAddress, parseThumbnailModelAddress, serveGeneratedThumbnail, serveThumbnailModel } from './generated-thumbnail-files';
 import { engineLog } from '../log/engine-log';
 
 /** Spec §2.2: the renditions of an image. */
@@ -189,6 +189,8 @@ async function modelDownload(engine: Engine, documentId: number, signal?: AbortS
 export async function serveFileAddress(engine: Engine, address: string, signal?: AbortSignal): Promise<ServedFile | null> {
   const generated = parseGeneratedThumbnailAddress(address);
   if (generated !== null) return serveGeneratedThumbnail(engine, generated);
+  const thumbnailModel = parseThumbnailModelAddress(address);
+  if (thumbnailModel !== null) return serveThumbnailModel(engine, thumbnailModel, (document) => serveFileAddress(engine, document, signal), signal);
   const parsed = parseFileAddress(address);
   if (!parsed) return null;
   if (parsed.kind === 'download') return modelDownload(engine, parsed.id, signal);

@@ -1,14 +1,50 @@
 import { statSync } from 'node:fs';
-import { currentGeneratedThumbnail } from '../library/generated-thumbnails';
+import { cachedDocument } from '../cache/child-reads';
+import { peekCachedFile } from '../cache/file-cache';
+import { currentGeneratedThumbnail, MAX_THUMBNAIL_MODEL_BYTES } from '../library/generated-thumbnails';
 import { engineLog } from '../log/engine-log';
 import type { Engine } from '../runtime/engine';
 import type { ServedFile } from './contract-endpoint';
+import { documentSizes } from './document-sizes';
 
 /**
  * The address of a design's picture made here from its model: `/files/generated/<design id>/<made at>` (the time it
  * was made names each picture, so a newer one is never hidden by a cached older one).
  */
 export const generatedThumbnailAddress = (designId: number, madeAt: number) => `/files/generated/${designId}/${madeAt}`;
+
+/**
+ * The address a picture's model is read from: `/files/thumbnail-models/<document id>`, the document's file as
+ * `/files/documents/…` serves it, but never one larger than MAX_THUMBNAIL_MODEL_BYTES (its size asked of the service
+ * first when it is not cached; unknown, it is not fetched), so no large file is downloaded only for a card.
+ */
+export const thumbnailModelAddress = (documentId: number) => `/files/thumbnail-models/${documentId}`;
+
+/** The document a picture's model address names, or null. */
+export function parseThumbnailModelAddress(address: string): number | null {
+  const match = /^\/files\/thumbnail-models\/(\d{1,15})$/.exec(address);
+  return match ? Number(match[1]) : null;
+}
+
+/**
+ * A model a picture is made from, when small enough (see thumbnailModelAddress); `serveDocument` serves the document
+ * as its `/files/documents/` address does.
+ */
+export async function serveThumbnailModel(engine: Engine, documentId: number, serveDocument: (address: string) => Promise<ServedFile | null>, signal?: AbortSignal): Promise<ServedFile | null> {
+  const url = (cachedDocument(engine.cache.reader, documentId)?.raw.file as { url?: unknown } | undefined)?.url;
+  if (typeof url !== 'string') return null;
+  const address = `/files/documents/${documentId}/model`;
+  const local = peekCachedFile(engine.cache.reader, engine.profile.fileCache, url);
+  if (local) return local.size <= MAX_THUMBNAIL_MODEL_BYTES ? serveDocument(address) : null;
+  const raw = cachedDocument(engine.cache.reader, documentId)!.raw;
+  const version = typeof raw.updated_at === 'string' ? raw.updated_at : null;
+  const size = (await documentSizes(engine, [{ url, version }], signal ?? AbortSignal.timeout(10_000))).get(url);
+  if (size === undefined || size > MAX_THUMBNAIL_MODEL_BYTES) {
+    engineLog.info('thumbnails', `no picture is made from document ${documentId}: ${size === undefined ? 'its size is not known' : `it is ${size} bytes`}, not downloaded only for a card`);
+    return null;
+  }
+  return serveDocument(address);
+}
 
 /** The design a generated picture's address names, or null when it is not one (or malformed). */
 export function parseGeneratedThumbnailAddress(address: string): number | null {

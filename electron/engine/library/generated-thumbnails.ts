@@ -10,6 +10,11 @@ import { EngineError } from '../runtime/engine-error';
 
 /** The largest picture kept (a 400×300 PNG of a model is 20–120 KB). */
 export const MAX_THUMBNAIL_BYTES = 2 * 1024 ** 2;
+/**
+ * The largest model a picture is made from: a bigger one is not downloaded only for a card (its page's 3D preview
+ * still shows it).
+ */
+export const MAX_THUMBNAIL_MODEL_BYTES = 64 * 1024 ** 2;
 /** The largest width or height a picture may have. */
 export const MAX_THUMBNAIL_SIDE = 2048;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

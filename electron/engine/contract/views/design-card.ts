@@ -2,8 +2,8 @@ import { isLicenseCode, LICENSES, type DesignCard, type LicenseView } from '../.
 import { attributionOf } from '../../cache/attribution';
 import type { DesignSummary } from '../../cache/design-reads';
 import type { GeneratedCover } from '../../cache/generated-thumbnails';
-import { documentAddress, imageAddress } from '../file-addresses';
-import { generatedThumbnailAddress } from '../generated-thumbnail-files';
+import { imageAddress } from '../file-addresses';
+import { generatedThumbnailAddress, thumbnailModelAddress } from '../generated-thumbnail-files';
 
 export function licenseView(code: string | null): LicenseView | null {
   return isLicenseCode(code) ? { ...LICENSES[code] } : null;
@@ -26,7 +26,7 @@ function thumbnailOf(summary: DesignSummary, cover: GeneratedCover | undefined):
   return {
     thumbnailUrl: generated ? generatedThumbnailAddress(summary.id, generated.madeAt) : null,
     thumbnailGenerated: generated !== null,
-    thumbnailModel: { documentId: model.documentId, fileName: model.fileName, type: model.type, modelUrl: documentAddress(model.documentId, model.name), version: model.version },
+    thumbnailModel: { documentId: model.documentId, fileName: model.fileName, type: model.type, modelUrl: thumbnailModelAddress(model.documentId), version: model.version },
   };
 }
 
