@@ -7,7 +7,7 @@ import { ensureProfile, normalizeServiceUrl, ProfileError, type ProfilePaths } f
 import { normalizeWebAddress, webAddressOf } from '../engine/profile/web-address';
 import type { Engine } from '../engine/runtime/engine';
 import { openEngine, type OpenEngineOptions } from '../engine/runtime/open-engine';
-import { fileSettingsStore } from '../engine/settings/settings-store';
+import { fileSettingsStore, MAX_RATE_KBPS } from '../engine/settings/settings-store';
 
 /** A mistake in how the command was called, or a state it cannot go on from: printed as is, exit 1. */
 export class CliError extends Error {
@@ -28,6 +28,10 @@ export interface GlobalOptions {
   profile?: string;
   /** With --service: sign out of the service the profile is signed in to, then use --service. */
   switchService?: boolean;
+  /** The upload limit in KB/s, remembered by the profile ('0': none). */
+  maxUploadRate?: string;
+  /** The download limit in KB/s, remembered by the profile ('0': none). */
+  maxDownloadRate?: string;
 }
 
 export interface CliIo {
@@ -98,6 +102,25 @@ export function refusedService({ signedInTo, requested }: ServiceBindingError): 
     + `Use another --profile, or \`design-sync logout\` first (or pass --switch-service to sign out of ${signedInTo} and use ${requested}).`;
 }
 
+/** A rate the person typed, in KB/s: a whole number from 0 (no limit) to MAX_RATE_KBPS. */
+function rateOption(flag: string, raw: string): number {
+  const text = raw.trim().replace(/\s*KB\/s$/i, '');
+  const value = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(value) || value > MAX_RATE_KBPS) {
+    throw new CliError(`${flag}: expected a rate in KB/s, a whole number from 0 (no limit) to ${MAX_RATE_KBPS.toLocaleString('en-US')}, got ${JSON.stringify(raw)}.`);
+  }
+  return value;
+}
+
+/** --max-upload-rate and --max-download-rate as settings, or null when neither was given. */
+function bandwidthOptions(options: GlobalOptions): { maxUploadKBps?: number; maxDownloadKBps?: number } | null {
+  if (options.maxUploadRate === undefined && options.maxDownloadRate === undefined) return null;
+  return {
+    ...(options.maxUploadRate !== undefined ? { maxUploadKBps: rateOption('--max-upload-rate', options.maxUploadRate) } : {}),
+    ...(options.maxDownloadRate !== undefined ? { maxDownloadKBps: rateOption('--max-download-rate', options.maxDownloadRate) } : {}),
+  };
+}
+
 export function createCliContext(
   options: GlobalOptions,
   io: CliIo,
@@ -106,6 +129,8 @@ export function createCliContext(
   const profile = openProfile(options.profile ?? process.env.DESIGN_SYNC_PROFILE ?? DEFAULT_PROFILE_DIR);
   const settings = fileSettingsStore(profile.settingsFile);
   if (options.switchService && !options.service) throw new CliError('--switch-service needs --service <url>: the service to use instead.');
+  const limits = bandwidthOptions(options);
+  if (limits) settings.update(limits);
   let store: TokenStore | undefined;
   let opened: Promise<Engine> | undefined;
   const context: CliContext = {

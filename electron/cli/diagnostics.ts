@@ -5,6 +5,7 @@ import { redactSecrets } from '../engine/log/redact';
 import type { ProfilePaths } from '../engine/profile/profile';
 import { openSqlite } from '../engine/sqlite/open-sqlite';
 import { startAtLoginDiagnostics } from './start-at-login-diagnostics';
+import { bandwidthDiagnostics } from './bandwidth-diagnostics';
 
 /** How many of the log's last lines `status --diagnostics` prints. */
 export const DIAGNOSTICS_LOG_LINES = 20;
@@ -90,6 +91,7 @@ export function diagnosticsText(profile: ProfilePaths, secrets: string[], tokenP
     `  downloaded files: ${profile.fileCache}`,
     `  sync database: ${describeDatabase(profile.syncDatabase)}`,
     ...startAtLoginDiagnostics(profile),
+    ...bandwidthDiagnostics(profile),
     `Versions: design-sync ${appVersion()}, Node ${process.versions.node}, SQLite ${sqliteVersion()}, ${process.platform} ${process.arch}`,
     // The engine's own (engine-node-flags.ts) are missing when `design-sync` was started some other way than its command.
     `Node flags: ${process.execArgv.join(' ') || 'none'}`,

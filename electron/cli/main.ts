@@ -41,6 +41,8 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     .option('--web-url <url>', "the service's web address, where you sign in and design pages open (remembered; default: derived from --service)")
     .option('--profile <dir>', 'where settings, token and cache live (default ~/.design-sync, or $DESIGN_SYNC_PROFILE)')
     .option('--switch-service', 'with --service: sign out of the service this profile is signed in to, then use --service')
+    .option('--max-upload-rate <KB/s>', 'limit what all uploads together send, in KB/s (remembered by the profile; 0: no limit)')
+    .option('--max-download-rate <KB/s>', 'limit what all downloads together receive, in KB/s (remembered by the profile; 0: no limit)')
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.out(text), writeErr: (text) => io.err(text) });
 

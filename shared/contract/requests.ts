@@ -150,6 +150,9 @@ export const REQUEST_INPUTS = {
     startAtLogin: z.boolean().optional(),
     /** The one-time question was answered without turning it on ("Not now"): it is not asked again. */
     startAtLoginAsked: z.literal(true).optional(),
+    /** Upload and download limits in KB/s (1 KB = 1,024 bytes), shared by all transfers; 0: no limit. Applied at once. */
+    maxUploadKBps: z.number().int().min(0).max(10_000_000).optional(),
+    maxDownloadKBps: z.number().int().min(0).max(10_000_000).optional(),
   }).strict(),
 
   /** Where the engine log is (to attach to a bug report), and the engine's notices (a rebuilt cache). */

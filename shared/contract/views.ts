@@ -414,6 +414,10 @@ export interface SettingsView {
   /** Files added to a published design wait as "ready to publish" until the person sends them. */
   reviewBeforePublishing: boolean;
   startAtLogin: StartAtLoginView;
+  /** The upload limit in KB/s (1 KB = 1,024 bytes), shared by every upload; 0: none. */
+  maxUploadKBps: number;
+  /** The download limit in KB/s, shared by every download; 0: none. */
+  maxDownloadKBps: number;
 }
 
 /** Whether the desktop app starts (in the tray, no window) when the person logs in. */

@@ -8,11 +8,17 @@ export interface ThrottledLink {
   /** `http://127.0.0.1:<port>`: the address to give the client in place of the service's. */
   url: string;
   setUploadRate(bytesPerSecond: number | null): void;
+  /**
+   * Every piece the link passed so far, in order: when it passed (performance.now()), which way ('up': to the service,
+   * 'down': to the client) and its size. What a test measures a client's own pace by.
+   */
+  readonly traffic: { at: number; direction: 'up' | 'down'; bytes: number }[];
   close(): Promise<void>;
 }
 
 export async function startThrottledLink(target: URL): Promise<ThrottledLink> {
   let rate: number | null = null;
+  const traffic: ThrottledLink['traffic'] = [];
   const sockets = new Set<Socket>();
   const server = createServer((client) => {
     const service = createConnection({ host: target.hostname, port: Number(target.port) });
@@ -25,8 +31,10 @@ export async function startThrottledLink(target: URL): Promise<ThrottledLink> {
     };
     client.on('error', end).on('close', end);
     service.on('error', end).on('close', end);
+    service.on('data', (chunk: Buffer) => traffic.push({ at: performance.now(), direction: 'down', bytes: chunk.length }));
     service.pipe(client);
     client.on('data', (chunk: Buffer) => {
+      traffic.push({ at: performance.now(), direction: 'up', bytes: chunk.length });
       service.write(chunk);
       if (rate === null) return;
       // Paused for as long as this chunk takes at the rate: the client's sends back up into its own buffers.
@@ -42,6 +50,7 @@ export async function startThrottledLink(target: URL): Promise<ThrottledLink> {
     setUploadRate(bytesPerSecond) {
       rate = bytesPerSecond;
     },
+    traffic,
     async close() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

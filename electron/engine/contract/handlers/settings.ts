@@ -39,12 +39,13 @@ function settingsView(engine: Engine, library: Library): SettingsView {
     catalogueRefreshMinutes: engine.catalogueRefreshMinutes(),
     reviewBeforePublishing: engine.settings.read().reviewBeforePublishing === true,
     startAtLogin: startAtLoginView(engine),
+    ...engine.bandwidthLimits(),
   };
 }
 
 export const SETTINGS_HANDLERS: Handlers<'settings.get' | 'settings.update'> = {
   'settings.get': (engine, _params, _signal, { library }) => settingsView(engine, library),
-  'settings.update': async (engine, { serviceUrl, webUrl, cacheLimitMb, catalogueRefreshMinutes, reviewBeforePublishing, startAtLogin, startAtLoginAsked }, _signal, { library }) => {
+  'settings.update': async (engine, { serviceUrl, webUrl, cacheLimitMb, catalogueRefreshMinutes, reviewBeforePublishing, startAtLogin, startAtLoginAsked, maxUploadKBps, maxDownloadKBps }, _signal, { library }) => {
     // A person typed it: saved only when a design-sharing service answers there (runtime/service-check.ts).
     if (serviceUrl !== undefined) await engine.setServiceUrl(serviceUrl, { check: true });
     if (webUrl !== undefined) engine.setWebUrl(webUrl);
@@ -53,6 +54,9 @@ export const SETTINGS_HANDLERS: Handlers<'settings.get' | 'settings.update'> = {
     if (reviewBeforePublishing !== undefined) engine.settings.update({ reviewBeforePublishing });
     if (startAtLogin !== undefined) await setStartAtLogin(engine, startAtLogin);
     if (startAtLoginAsked) engine.settings.update({ startAtLoginAsked: true });
+    if (maxUploadKBps !== undefined || maxDownloadKBps !== undefined) {
+      engine.setBandwidthLimits({ ...(maxUploadKBps !== undefined ? { maxUploadKBps } : {}), ...(maxDownloadKBps !== undefined ? { maxDownloadKBps } : {}) });
+    }
     return settingsView(engine, library);
   },
 };
