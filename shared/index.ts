@@ -11,4 +11,5 @@ export * from './problems/service-problem';
 export * from './sync/sync-types';
 export * from './sync/sync-state-words';
 export * from './sync/held-back-words';
+export * from './updates/updates-view';
 export * from './contract';

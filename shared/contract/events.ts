@@ -1,5 +1,6 @@
 import type { AccountView, ActivityView, ConnectivityView, KeptDesignView, OwnDesignView, PullProgressView, PullView, QueueEntry, SyncView } from './views';
 import type { ContractProblem } from './problems';
+import type { UpdatesView } from '../updates/updates-view';
 
 /** Every event a window receives: one map of event name → payload. */
 export interface ContractEvents {
@@ -31,7 +32,9 @@ export interface ContractEvents {
   'search.indexing': { waiting: number };
   /** A design kept offline moved on (a file downloaded, bytes of one, waiting for the service, ready, a problem). */
   'offline.progress': KeptDesignView;
+  /** The desktop app's update state moved on (checking, downloading, ready, waiting for uploads, failed). */
+  'updates.changed': UpdatesView;
 }
 
 export type EventName = keyof ContractEvents;
-export const EVENT_NAMES: readonly EventName[] = ['account.changed', 'account.signInEnded', 'pull.progress', 'pull.finished', 'designs.changed', 'own.changed', 'sync.changed', 'queue.item', 'activity', 'connectivity', 'search.indexing', 'offline.progress'];
+export const EVENT_NAMES: readonly EventName[] = ['account.changed', 'account.signInEnded', 'pull.progress', 'pull.finished', 'designs.changed', 'own.changed', 'sync.changed', 'queue.item', 'activity', 'connectivity', 'search.indexing', 'offline.progress', 'updates.changed'];

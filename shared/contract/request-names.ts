@@ -47,6 +47,9 @@ export const CONTRACT_REQUEST_NAMES = [
   'settings.get',
   'settings.update',
   'diagnostics.get',
+  'updates.get',
+  'updates.check',
+  'updates.restart',
   'service.trySample',
   'service.sample',
 ] as const;

@@ -6,6 +6,7 @@ import type {
   AccountView, AuthorPage, DesignDetail, DiagnosticsView, DroppedFileView, KeptOfflineView, LibraryPage, NeverSentView, OwnDesignView, PullView, QueueEntry, QueueView, SampleServiceView, SettingsView, SyncView,
 } from './views';
 import type { SlicersView, SlicerView } from './slicer-views';
+import type { UpdatesView } from '../updates/updates-view';
 
 const nothing = z.object({}).strict();
 const id = z.number().int().positive();
@@ -159,6 +160,14 @@ export const REQUEST_INPUTS = {
   'diagnostics.get': nothing,
 
   /**
+   * The desktop app's own updates (answered by its main process; a window served by `design-sync ui` has none and is told
+   * why): the state, checking now, and restarting into a downloaded update (once no file is being sent).
+   */
+  'updates.get': nothing,
+  'updates.check': nothing,
+  'updates.restart': nothing,
+
+  /**
    * Tries design-sync on the bundled local service with sample designs: starts it for this profile (its data in the
    * profile) and makes it the profile's service. Answers once it runs, or with a problem saying why it cannot.
    */
@@ -216,6 +225,9 @@ export interface RequestResults {
   'settings.get': SettingsView;
   'settings.update': SettingsView;
   'diagnostics.get': DiagnosticsView;
+  'updates.get': UpdatesView;
+  'updates.check': UpdatesView;
+  'updates.restart': UpdatesView;
   'service.trySample': SampleServiceView;
   'service.sample': SampleServiceView;
 }

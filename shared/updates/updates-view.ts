@@ -22,8 +22,8 @@ export type UpdateState =
 
 export interface UpdatesView {
   state: UpdateState;
-  /** The version running now. */
-  currentVersion: string;
+  /** The version running now (null where it is not known: the browser window). */
+  currentVersion: string | null;
   /** The newer version found, downloading, or ready (null otherwise). */
   version: string | null;
   /** How far the download is, 0–100 (null when not downloading). */
@@ -53,9 +53,9 @@ export function canRestartToUpdate(view: UpdatesView): boolean {
 export function updatesStateWords(view: UpdatesView): string {
   switch (view.state) {
     case 'unavailable': return 'Updates are not available in this copy';
-    case 'idle': return `Version ${view.currentVersion}`;
+    case 'idle': return view.currentVersion === null ? 'Not checked yet' : `Version ${view.currentVersion}`;
     case 'checking': return 'Checking for updates…';
-    case 'up-to-date': return `Up to date (version ${view.currentVersion})`;
+    case 'up-to-date': return view.currentVersion === null ? 'Up to date' : `Up to date (version ${view.currentVersion})`;
     case 'downloading': return `Downloading version ${view.version ?? '?'}${view.percent === null ? '' : ` (${Math.floor(view.percent)}%)`}…`;
     case 'ready': return `Version ${view.version ?? '?'} is ready: it installs when design-sync quits`;
     case 'waiting-for-uploads': return `Version ${view.version ?? '?'} installs once the files being sent are done`;
@@ -63,3 +63,6 @@ export function updatesStateWords(view: UpdatesView): string {
     case 'failed': return 'The last update check failed';
   }
 }
+
+/** What a window served by `design-sync ui` is told: the browser window has no updates of its own. */
+export const BROWSER_UPDATES_REASON = 'Updates come with the desktop app. This window is served by design-sync ui, which does not update itself: update design-sync the way you installed it.';

@@ -110,6 +110,10 @@ const CASES: { [K in RequestName]: Case<K> } = {
   'account.get': { valid: () => ({}), check: (r) => expect(r).toMatchObject({ status: 'signed-in', serviceUrl: service.url, signingIn: false }), malformed: () => ({ who: 'me' }), field: 'who' },
   'settings.get': { valid: () => ({}), check: (r) => expect(r).toMatchObject({ serviceUrl: service.url, catalogueRefreshMinutes: 60 }), malformed: () => ({ verbose: true }), field: 'verbose' },
   'diagnostics.get': { valid: () => ({}), check: (r) => expect(r).toEqual({ logFile: join(engine.profile.root, 'logs', 'engine.log'), logProblem: null, notices: [] }), malformed: () => ({ verbose: true }), field: 'verbose' },
+  // The browser window has no updates of its own (the desktop app's main process answers these before the engine).
+  'updates.get': { valid: () => ({}), check: (r) => expect(r).toMatchObject({ state: 'unavailable', reason: expect.stringContaining('Updates come with the desktop app'), feed: null }), malformed: () => ({ verbose: true }), field: 'verbose' },
+  'updates.check': { valid: () => ({}), check: (r) => expect(r).toMatchObject({ state: 'unavailable', lastCheckedAt: null }), malformed: () => ({ now: true }), field: 'now' },
+  'updates.restart': { valid: () => ({}), check: (r) => expect(r).toMatchObject({ state: 'unavailable' }), malformed: () => ({ force: true }), field: 'force' },
   'settings.update': { valid: () => ({ catalogueRefreshMinutes: 30, cacheLimitMb: 200 }), check: (r) => expect(r).toMatchObject({ catalogueRefreshMinutes: 30, cacheLimitBytes: 200 * 1024 * 1024 }), malformed: () => ({ cacheLimitMb: 'big' }), field: 'cacheLimitMb' },
   'catalogue.pull': {
     valid: () => ({}),

@@ -193,3 +193,21 @@ describe('what a failed update says', () => {
     expect(updateProblem('something odd', null)).toMatchObject({ kind: 'other', reason: 'Checking for updates failed: something odd. It will be tried again later.' });
   });
 });
+
+describe('the window\'s update requests, answered by the main process', () => {
+  it('gives the state, checks now, restarts, and refuses input the contract does not take', async () => {
+    const { answerUpdatesRequest, isUpdatesRequest } = await import('../../electron/shell/updates/updates-contract');
+    const h = harness([{ outcome: 'downloaded', version: '1.1.0' }]);
+    const answerer = { view: () => h.controller.view(), checkNow: () => void h.controller.checkNow(), restartNow: () => h.controller.restartNow() };
+    expect(isUpdatesRequest('updates.get')).toBe(true);
+    expect(isUpdatesRequest('settings.get')).toBe(false);
+    expect(answerUpdatesRequest('updates.get', {}, answerer)).toMatchObject({ ok: true, value: { state: 'idle', currentVersion: '1.0.0' } });
+    expect(answerUpdatesRequest('updates.check', {}, answerer)).toMatchObject({ ok: true, value: { state: expect.stringMatching(/^(checking|downloading)$/) } });
+    await vi.waitFor(() => expect(h.controller.view().state).toBe('ready'));
+    h.controller.syncChanged(syncView({ runState: 'syncing', counts: { waiting: 0, running: 1, done: 0, failed: 0, attention: 0, cancelled: 0 } }));
+    expect(answerUpdatesRequest('updates.restart', {}, answerer)).toMatchObject({ ok: true, value: { state: 'waiting-for-uploads', reason: 'Waiting for 1 file being sent to finish before restarting.' } });
+    expect(answerUpdatesRequest('updates.restart', { force: true }, answerer)).toMatchObject({ ok: false, problem: { kind: 'validation', fieldErrors: { force: ['is not a known field'] } } });
+    expect(answerUpdatesRequest('settings.get', {}, answerer)).toMatchObject({ ok: false, problem: { kind: 'unknown-request' } });
+    expect(h.restart).not.toHaveBeenCalled();
+  });
+});

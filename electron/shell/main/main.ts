@@ -26,6 +26,7 @@ import { keyValueSettingsStore, settingsJsonSchema } from '../settings/settings-
 import { trayMenuTemplate } from '../tray/tray-menu';
 import { trayView } from '../tray/tray-state';
 import { createAppUpdates } from '../updates/app-updates';
+import { answerUpdatesRequest, isUpdatesRequest } from '../updates/updates-contract';
 import { APP_INDEX_URL, APP_ORIGIN, APP_SCHEME, appResponseHeaders } from '../window/content-security-policy';
 import { decideNavigation, decideNewWindow } from '../window/navigation-policy';
 import { hardenSession, shouldAllowDevTools } from '../window/permission-policy';
@@ -97,7 +98,11 @@ async function main(): Promise<void> {
     },
   });
   // Updates from the feed built into the app: checked at start and daily, installed on quit or "Restart now" (updates/).
-  const updates = createAppUpdates({ log, changed: () => { updateTray(); updateMenu(); } });
+  const updates = createAppUpdates({ log, changed: (view) => {
+    updateTray();
+    updateMenu();
+    if (window && !window.isDestroyed()) sendContractEvent([window.webContents], { type: 'event', name: 'updates.changed', payload: view });
+  } });
   const updateMenu = () => Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate(
     { platform: process.platform, isPackaged: app.isPackaged, serviceUrl: settings.read().serviceUrl ?? null, webUrl: webAddressOf(settings.read()), updates: updates.view() },
     { openServiceSite: (url) => void shell.openExternal(new URL(url).origin), quit: () => app.quit(), checkForUpdates: () => updates.checkNow(), restartToUpdate: () => updates.restartNow() },
@@ -136,7 +141,8 @@ async function main(): Promise<void> {
       if (refusal) log(`design-sync: refused a contract request (${refusal})`);
       return refusal === null;
     },
-    request: (name, input) => engine.request(name, input),
+    // Updates are the main process's own; everything else is the engine's.
+    request: (name, input) => (isUpdatesRequest(name) ? Promise.resolve(answerUpdatesRequest(name, input, updates)) : engine.request(name, input)),
     openPath: (path) => shell.openPath(path),
     log,
   });
@@ -212,7 +218,10 @@ async function main(): Promise<void> {
     return created;
   }
 
-  app.on('second-instance', () => showWindow());
+  // Another launch reveals the window, unless it is the login item's (--hidden) finding the app already running.
+  app.on('second-instance', (_event, argv) => {
+    if (!parseShellArguments(argv.slice(1)).hidden) showWindow();
+  });
   app.on('activate', () => showWindow());
   app.on('window-all-closed', () => {
     if (!tray) app.quit();

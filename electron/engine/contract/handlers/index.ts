@@ -13,6 +13,7 @@ import { QUEUE_HANDLERS } from './queue';
 import { SAMPLE_SERVICE_HANDLERS } from './sample-service';
 import { SETTINGS_HANDLERS } from './settings';
 import { SYNC_HANDLERS } from './sync';
+import { UPDATES_HANDLERS } from './updates';
 
 /** One handler per request of the contract: the compiler checks that none is missing. */
 export const HANDLERS: Handlers = {
@@ -30,4 +31,5 @@ export const HANDLERS: Handlers = {
   ...SETTINGS_HANDLERS,
   ...DIAGNOSTICS_HANDLERS,
   ...SAMPLE_SERVICE_HANDLERS,
+  ...UPDATES_HANDLERS,
 };
