@@ -175,6 +175,9 @@ describe('start at login, wired in the main process', () => {
     expect(h.tray.created).toBe(1);
     expect(h.windows).toHaveLength(0);
     expect(trayItem()).toMatchObject({ label: 'Start at login', type: 'checkbox', checked: false });
+    // The login item launching the app again while it runs (started by hand first) does not pop the window up.
+    h.app.emit('second-instance', {}, [process.execPath, '/checkout', '--hidden', '--profile', profile], process.cwd());
+    expect(h.windows).toHaveLength(0);
   });
 
   it('the tray\'s checkbox writes the autostart entry, which starts this checkout hidden with this profile', async () => {
@@ -195,5 +198,12 @@ describe('start at login, wired in the main process', () => {
     expect(off.ok && off.value.startAtLogin.on).toBe(false);
     expect(existsSync(entryPath())).toBe(false);
     expect(trayItem()?.checked).toBe(false);
+  });
+
+  it('a launch by the person while it runs hidden shows the window', async () => {
+    const window = h.windows[0]!;
+    window.hide();
+    h.app.emit('second-instance', {}, [process.execPath, '/checkout'], process.cwd());
+    expect(window.isVisible()).toBe(true);
   });
 });
