@@ -126,16 +126,16 @@ describe('design-sync pull, search and show', () => {
     expect(after.err).toBe('');
   });
 
-  it('search --online asks the service; with the service stopped it falls back to the cache and says so', async () => {
+  it('search --online asks the service; with the service stopped it shows the cache\'s results, says why, and exits 1', async () => {
     const online = JSON.parse((await cli('search', 'gear', '--online', '--json')).out);
     expect(online.source).toBe('online');
     expect(online.items).toHaveLength(2);
 
     await service.stop();
     const offline = await cli('search', 'gear', '--online', '--json');
-    expect(offline.code).toBe(0);
+    expect(offline.code).toBe(1);
     expect(JSON.parse(offline.out).source).toBe('offline');
-    expect(offline.err).toMatch(/could not be reached/);
+    expect(offline.err).toMatch(/^The online search failed: The service at [^ ]+ cannot be reached; .*\. These results come from the cache\.$/);
     expect((await cli('show', gearSlug)).out).toMatch(/cached just now/);
   });
 });

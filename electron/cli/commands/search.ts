@@ -49,7 +49,9 @@ export const searchCommand: CommandModule = (program, context) => {
       } finally {
         library.close();
       }
-      if (answer.note) ctx.io.err(answer.note);
+      // Asked online and answered from the cache: the results are printed, and the command says it did not do its job.
+      const fellBack = options.online === true && answer.source !== 'online';
+      if (answer.note && !fellBack) ctx.io.err(answer.note);
       if (notSearchedYet > 0) {
         ctx.io.err(`${notSearchedYet.toLocaleString('en')} cached design${notSearchedYet === 1 ? ' is' : 's are'} not indexed for search yet, so not searched: `
           + 'their search rows are written behind a pull (the app does it as it runs; `design-sync pull` does it before it ends).');
@@ -59,5 +61,6 @@ export const searchCommand: CommandModule = (program, context) => {
       } else {
         ctx.io.out(`${formatResults(answer.items)}${answer.hasMore ? `\n(more: --page ${page + 1})` : ''}`);
       }
+      if (fellBack) throw new CliError(`The online search failed: ${answer.note ?? 'The service could not be asked. These results come from the cache.'}`);
     });
 };

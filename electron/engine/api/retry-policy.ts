@@ -34,10 +34,13 @@ export function mayRepeat(problem: ServiceProblem, idempotent: boolean): boolean
 
 /**
  * Whether this failure of attempt number `attemptNumber` may be followed by another: as mayRepeat says, except that an
- * answer that cannot be understood is not asked for again, and a request that timed out is sent again only once.
+ * answer that cannot be understood is not asked for again, a request that timed out is sent again only once, and one
+ * whose answer kept coming past the overall bound (a service dripping it) is not sent again: waiting that out twice
+ * would double the longest wait a person has (two minutes) for the same answer.
  */
 function repeatable(error: ServiceError, attemptNumber: number, idempotent: boolean): boolean {
   if (error.detail.repeatable === false) return false;
+  if (error.detail.timeout === 'overall') return false;
   if (error.detail.timeout !== undefined && attemptNumber >= 2) return false;
   return mayRepeat(error.problem, idempotent);
 }

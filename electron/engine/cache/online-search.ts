@@ -40,6 +40,7 @@ export async function searchOnline(
     const offline = searchCachedDesigns(db, q, { offset: (page - 1) * limit, limit });
     // Said once, in words; the detail goes to the engine log.
     engineLog.info('search', 'the online search got no answer from the service', error);
-    return { source: 'offline', items: offline.items, hasMore: offline.hasMore, note: 'The service could not be reached; these results come from the cache.' };
+    // What went wrong, as it went (cannot be reached, an answer ended early, a timeout), then what is shown instead.
+    return { source: 'offline', items: offline.items, hasMore: offline.hasMore, note: `${error.problem.message} These results come from the cache.` };
   }
 }

@@ -221,6 +221,17 @@ describe('design-sync login and whoami with a service that hangs or drips', () =
 });
 
 describe('design-sync search --online', () => {
+  it('an answer cut short is named as such, the cache\'s results are shown, and it exits 1', async () => {
+    search = (response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': 4000 });
+      // The connection closes after a part of the answer.
+      response.write('[{"id":1,"name":"Gear"', () => response.socket?.destroy());
+    };
+    const run = await runCliCapturing(newProfile(), ['--service', service.url, 'search', 'gear', '--online']);
+    expect(run.code).toBe(1);
+    expect(run.err).toBe("The online search failed: The service's answer to GET /v1/designs/search ended early (22 bytes of 4,000); try again. These results come from the cache.");
+  });
+
   it('exits 1 saying the answer was not understood, rather than "No designs found"', async () => {
     search = (response) => sendJson(response, { results: 'none' });
     const run = await runCliCapturing(newProfile(), ['--service', service.url, 'search', 'gear', '--online']);

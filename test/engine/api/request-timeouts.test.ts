@@ -37,6 +37,17 @@ describe('timeouts of a JSON answer', () => {
     expect(ms).toBeLessThan(2_000);
   });
 
+  it('a listing dripped past the overall timeout is not asked for again (the longest wait is not waited out twice)', async () => {
+    let asked = 0;
+    const dripping = await service((_, response) => {
+      asked += 1;
+      drip(response, JSON.stringify(designs(50)), 5);
+    });
+    const problem = await problemOf(client(dripping.url, { overallMs: 300, idleMs: 1_000 }, 3).listDesigns({ limit: 50 }));
+    expect(problem.message).toMatch(/overall timeout/);
+    expect(asked).toBe(1);
+  });
+
   it('an answer that stops coming part-way fails on the idle timeout, saying how much had come', async () => {
     const stalling = await service((_, response) => {
       response.writeHead(200, { 'content-type': 'application/json', 'content-length': 1000 });

@@ -244,7 +244,7 @@ describe('pull', () => {
 
     const fallback = await searchOnline(client(), cache.db, 'planetary');
     expect(fallback.source).toBe('offline');
-    expect(fallback.note).toMatch(/could not be reached/);
+    expect(fallback.note).toMatch(/cannot be reached.*\. These results come from the cache\.$/);
     expect(fallback.items).toHaveLength(3);
 
     await expect(pullDesigns(client(), cache.db, cache.files)).rejects.toMatchObject({ problem: { kind: 'offline' } });
