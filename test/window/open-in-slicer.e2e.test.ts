@@ -32,6 +32,8 @@ describe.skipIf(chromiumSkipReason !== undefined)('a model file for the person\'
     app = await openWindow(async (service) => {
       const carol = clientFor(service.url, service.addUser('carol').token);
       const design = await carol.createDesign({ name: 'Gearbox', excerpt: 'A gearbox in 3MF and G-code', license: 'ccby' });
+      // An image of its own: the window draws no cover from its models (which would fetch them).
+      await carol.uploadImage(design.id, { path: join(MODELS, '../images/png-sample.png') });
       await carol.uploadDocument(design.id, { path: join(MODELS, 'cube20.3mf') }, { name: 'Gearbox (3MF)' });
       await carol.uploadDocument(design.id, { path: join(MODELS, 'cube20.gcode') }, { name: 'Gearbox (G-code)' });
       await carol.publishDesign(design.id);

@@ -4,6 +4,7 @@ import { ignoreCommand } from './ignore';
 import { keepCommand } from './keep';
 import { loginCommand } from './login';
 import { logoutCommand } from './logout';
+import { openCommand } from './open';
 import { pullCommand } from './pull';
 import { queueCommand } from './queue';
 import { searchCommand } from './search';
@@ -22,6 +23,7 @@ export const COMMAND_MODULES: CommandModule[] = [
   showCommand,
   designsCommand,
   keepCommand,
+  openCommand,
   statusCommand,
   queueCommand,
   syncCommand,
