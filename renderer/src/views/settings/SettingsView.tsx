@@ -6,6 +6,7 @@ import { windowWords } from '../problem-words';
 import { ProblemBanner } from '../shell/ProblemBanner';
 import { StartAtLoginPanel } from '../start-at-login/StartAtLoginPanel';
 import { describeAge } from '../time';
+import { UpdatesPanel } from '../updates/UpdatesPanel';
 import { useAvailability } from '../use-availability';
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
@@ -133,6 +134,8 @@ export function SettingsView() {
       </section>
 
       <StartAtLoginPanel settings={settings} update={update} />
+
+      <UpdatesPanel />
 
       {diagnostics?.logFile ? <EngineLogPanel file={diagnostics.logFile} problem={diagnostics.logProblem} /> : null}
     </section>

@@ -1,0 +1,70 @@
+import { useEffect, useState } from 'react';
+import { canCheckForUpdates, canRestartToUpdate, updatesStateWords, type UpdatesView } from '../../../../shared/updates/updates-view';
+import { contract } from '../../contract/contract';
+import { problemWords } from '../problem-words';
+import { describeAge } from '../time';
+
+/**
+ * Settings' "Updates": the version, the state in words (checking, downloading with its progress, ready, waiting for the
+ * files being sent, why the last check failed), where updates come from, and "Check for updates" / "Restart now". In a
+ * window served by `design-sync ui` it says that updates come with the desktop app.
+ */
+export function UpdatesPanel() {
+  const [updates, setUpdates] = useState<UpdatesView | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    void contract.request('updates.get', {}).then((outcome) => {
+      if (!live) return;
+      if (outcome.ok) setUpdates(outcome.value);
+      else setProblem(problemWords(outcome.problem));
+    });
+    const off = contract.on('updates.changed', (view) => setUpdates(view));
+    return () => {
+      live = false;
+      off();
+    };
+  }, []);
+  const ask = (name: 'updates.check' | 'updates.restart') => {
+    void contract.request(name, {}).then((outcome) => {
+      if (outcome.ok) {
+        setUpdates(outcome.value);
+        setProblem(null);
+      } else {
+        setProblem(problemWords(outcome.problem));
+      }
+    });
+  };
+  return (
+    <section className="panel" aria-labelledby="updates-title">
+      <h3 id="updates-title">Updates</h3>
+      {updates === null ? <p role="status">{problem ?? 'Reading the update state…'}</p> : (
+        <>
+          <p role="status" data-testid="updates-state">{updatesStateWords(updates)}</p>
+          {updates.state === 'downloading' && updates.percent !== null
+            ? <progress max={100} value={updates.percent} aria-label={`Downloading version ${updates.version ?? ''}`} />
+            : null}
+          {updates.reason ? <p className={updates.state === 'failed' ? 'field-error' : 'field-help'} data-testid="updates-reason">{updates.reason}</p> : null}
+          {problem ? <p className="field-error" role="alert">{problem}</p> : null}
+          {updates.state === 'unavailable' ? null : (
+            <>
+              <p className="field-help">
+                {updates.lastCheckedAt ? `Last checked ${describeAge(updates.lastCheckedAt)}. ` : ''}
+                design-sync looks for a new version when it starts and once a day, downloads it in the background and checks it
+                against the checksum its release published before keeping it. It installs when you quit, or now with Restart now,
+                never while files are being sent.
+              </p>
+              {updates.feed ? <p className="field-help">Updates come from <code>{updates.feed}</code> ({updates.channel === 'latest' ? 'stable releases' : `the ${updates.channel} channel`}).</p> : null}
+              <div className="form-actions">
+                {canRestartToUpdate(updates)
+                  ? <button type="button" className="primary" onClick={() => ask('updates.restart')}>Restart now</button>
+                  : null}
+                <button type="button" disabled={!canCheckForUpdates(updates)} onClick={() => ask('updates.check')}>Check for updates</button>
+              </div>
+            </>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
