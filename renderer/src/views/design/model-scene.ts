@@ -71,6 +71,20 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, bytes: 
   const camera = new PerspectiveCamera(45, 1, 0.01, 100_000);
   const controls = new OrbitControls(camera, canvas);
   controls.enableDamping = true;
+  // Drawn on demand, not every frame: a still model costs nothing, and a model of millions of triangles is not drawn
+  // sixty times a second for no change. Turning (with its easing out) asks for frames until the camera rests.
+  let frame = 0;
+  const draw = () => {
+    frame = 0;
+    const moving = controls.update();
+    renderer.render(scene, camera);
+    if (moving) requestDraw();
+  };
+  const requestDraw = () => {
+    if (frame === 0) frame = requestAnimationFrame(draw);
+  };
+  controls.addEventListener('change', requestDraw);
+  controls.addEventListener('start', requestDraw);
 
   const fit = () => {
     const sphere = new Box3().setFromObject(model).getBoundingSphere(new Sphere());
@@ -82,24 +96,19 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, bytes: 
     camera.updateProjectionMatrix();
     controls.target.copy(sphere.center);
     controls.update();
+    requestDraw();
   };
   const resize = () => {
     const { clientWidth, clientHeight } = canvas;
     renderer.setSize(clientWidth, clientHeight, false);
     camera.aspect = clientWidth / Math.max(1, clientHeight);
     camera.updateProjectionMatrix();
+    requestDraw();
   };
   const observer = new ResizeObserver(resize);
   observer.observe(canvas);
   resize();
   fit();
-  let frame = 0;
-  const loop = () => {
-    controls.update();
-    renderer.render(scene, camera);
-    frame = requestAnimationFrame(loop);
-  };
-  loop();
 
   return {
     triangles: parsed.triangles,
@@ -111,10 +120,13 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, bytes: 
       parsed.layers.forEach((each, index) => {
         each.object.visible = index < shown;
       });
+      requestDraw();
     },
     fit,
     dispose() {
       cancelAnimationFrame(frame);
+      controls.removeEventListener('change', requestDraw);
+      controls.removeEventListener('start', requestDraw);
       observer.disconnect();
       controls.dispose();
       disposeObject(model);
