@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { changeStartAtLogin } from '../../electron/engine/settings/start-at-login';
 import { loginLaunch } from '../../electron/shell/login-items/launch-command';
 import { xdgLoginItems } from '../../electron/shell/login-items/login-items';
 import { tempDir } from '../engine/cache/cache-fixtures';
@@ -105,6 +106,18 @@ describe.skipIf(chromiumSkipReason !== undefined)('start at login in the desktop
     expect(existsSync(entry())).toBe(false);
     expect(await checkbox().isChecked()).toBe(false);
     expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('Settings shows a change made in the tray once the window is back in front', async () => {
+    notAskedYet();
+    await showView(page, app.host.origin, '#/settings');
+    await checkbox().waitFor();
+    expect(await checkbox().isChecked()).toBe(false);
+    // The tray's checkbox goes through the engine, as this does; the window hears nothing until it gets the focus back.
+    await changeStartAtLogin(app.engine.startAtLogin, app.engine.settings, true);
+    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await until('the checkbox to show it on', () => checkbox().isChecked());
+    expect(existsSync(entry())).toBe(true);
   });
 
   it('says why when the entry cannot be written, and the checkbox stays off', async () => {

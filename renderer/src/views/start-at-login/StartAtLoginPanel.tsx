@@ -1,14 +1,26 @@
-import { useState } from 'react';
-import type { SettingsView } from '../../../../shared';
+import { useEffect, useState } from 'react';
+import type { SettingsView, StartAtLoginView } from '../../../../shared';
+import { contract } from '../../contract/contract';
 
 /**
  * Settings' "Start at login": a checkbox where the window is the desktop app's; where it runs in a browser
  * (design-sync ui) the checkbox is shown greyed out with why, since a browser page cannot start itself at login.
+ * The tray changes it too, outside the window: it is read again when the window gets the focus back.
  */
 export function StartAtLoginPanel({ settings, update }: { settings: SettingsView; update(changes: { startAtLogin: boolean }, what: string): Promise<boolean> }) {
-  const login = settings.startAtLogin;
   // What the person asked for while the system is told (then what it answered: a refusal shows as the view's problem).
   const [asked, setAsked] = useState<boolean | null>(null);
+  // As read when the window came back to the front (the tray may have changed it), until the settings are read anew.
+  const [fresh, setFresh] = useState<StartAtLoginView | null>(null);
+  useEffect(() => setFresh(null), [settings]);
+  useEffect(() => {
+    const reread = () => void contract.request('settings.get', {}).then((outcome) => {
+      if (outcome.ok) setFresh(outcome.value.startAtLogin);
+    });
+    window.addEventListener('focus', reread);
+    return () => window.removeEventListener('focus', reread);
+  }, []);
+  const login = fresh ?? settings.startAtLogin;
   const change = (on: boolean) => {
     setAsked(on);
     void update({ startAtLogin: on }, on ? 'Start at login' : 'Not starting at login').finally(() => setAsked(null));
