@@ -8,6 +8,7 @@ import { normalizeWebAddress, webAddressOf } from '../engine/profile/web-address
 import type { Engine } from '../engine/runtime/engine';
 import { openEngine, type OpenEngineOptions } from '../engine/runtime/open-engine';
 import { fileSettingsStore, MAX_RATE_KBPS } from '../engine/settings/settings-store';
+import { ProxyAddressError } from '../engine/api/proxy-agents';
 
 /** A mistake in how the command was called, or a state it cannot go on from: printed as is, exit 1. */
 export class CliError extends Error {
@@ -32,6 +33,8 @@ export interface GlobalOptions {
   maxUploadRate?: string;
   /** The download limit in KB/s, remembered by the profile ('0': none). */
   maxDownloadRate?: string;
+  /** This run's proxy (http://user:password@host:port, host:port, 'none' or 'system'), over the profile's; not remembered. */
+  proxy?: string;
 }
 
 export interface CliIo {
@@ -172,11 +175,13 @@ export function createCliContext(
             ...(serviceUrl ? { serviceUrl } : {}),
             ...(options.webUrl !== undefined ? { webUrl: options.webUrl.trim() === '' ? '' : context.webUrl() } : {}),
             ...(options.switchService ? { switchService: true } : {}),
+            ...(options.proxy !== undefined ? { proxy: options.proxy } : {}),
             onServiceSwitched: (from, to) => io.err(`Signed out of ${from} (its token was removed from this computer): this profile now uses ${to}.`),
             ...engineTuning,
           });
         } catch (error) {
           if (error instanceof ServiceBindingError) throw new CliError(refusedService(error));
+          if (error instanceof ProxyAddressError) throw new CliError(`--proxy: ${error.message}`);
           throw error;
         }
         // A profile trying the sample service: started (or the one another process runs used) before a command asks it.

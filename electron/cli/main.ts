@@ -41,6 +41,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     .option('--web-url <url>', "the service's web address, where you sign in and design pages open (remembered; default: derived from --service)")
     .option('--profile <dir>', 'where settings, token and cache live (default ~/.design-sync, or $DESIGN_SYNC_PROFILE)')
     .option('--switch-service', 'with --service: sign out of the service this profile is signed in to, then use --service')
+    .option('--proxy <address>', "this run's proxy: http://[user:password@]host:port, 'none' or 'system' (default: the profile's proxy setting; 'system' reads HTTPS_PROXY, HTTP_PROXY and NO_PROXY)")
     .option('--max-upload-rate <KB/s>', 'limit what all uploads together send, in KB/s (remembered by the profile; 0: no limit)')
     .option('--max-download-rate <KB/s>', 'limit what all downloads together receive, in KB/s (remembered by the profile; 0: no limit)')
     .exitOverride()

@@ -6,6 +6,8 @@ import { syncUploadWords } from '../../../shared/sync/upload-progress-words';
 import { heldBackGroupWords } from '../../../shared/sync/held-back-words';
 import type { CommandModule } from '../command-module';
 import { diagnosticsText } from '../diagnostics';
+import { proxyDiagnostics } from '../proxy-diagnostics';
+import { fileSettingsStore } from '../../engine/settings/settings-store';
 
 /** How often --follow looks at the database for another process's writes (PRAGMA data_version: one cheap read). */
 export const FOLLOW_INTERVAL_MS = 250;
@@ -35,7 +37,8 @@ export const statusCommand: CommandModule = (program, context) => {
           // Shown in the output; the log's lines are still redacted by pattern (auth_token=…).
           tokenProblem = (error as Error).message;
         }
-        ctx.io.out(diagnosticsText(ctx.profile, token ? [token] : [], tokenProblem));
+        const proxy = await proxyDiagnostics(ctx.profile, fileSettingsStore(ctx.profile.settingsFile), program.opts<{ proxy?: string }>().proxy);
+        ctx.io.out(diagnosticsText(ctx.profile, [...(token ? [token] : []), ...proxy.secrets], tokenProblem, proxy.line));
         return;
       }
       const engine = await ctx.engine();

@@ -8,6 +8,8 @@ export const REDACTED = '[redacted]';
 const CREDENTIAL_PARAMETER = /\b((?:auth_token|access_token|refresh_token|token|password|secret)(?:=|%3D))[^&\s"'#<>]+/gi;
 /** An Authorization header's credential. */
 const AUTHORIZATION = /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}/g;
+/** A password in a URL's user:password@ (a proxy's address). */
+const URL_PASSWORD = /(\/\/[^\s/:@]+:)[^\s/@]+@/g;
 /** A credential as a JSON field: "token": "…". */
 const JSON_FIELD = /("(?:auth_token|access_token|refresh_token|token|password)"\s*:\s*")[^"]*"/gi;
 
@@ -30,5 +32,6 @@ export function redactSecrets(text: string, secrets: Iterable<string> = []): str
   return out
     .replace(CREDENTIAL_PARAMETER, `$1${REDACTED}`)
     .replace(AUTHORIZATION, `$1 ${REDACTED}`)
+    .replace(URL_PASSWORD, `$1${REDACTED}@`)
     .replace(JSON_FIELD, `$1${REDACTED}"`);
 }

@@ -6,6 +6,7 @@ import type { DesignCache } from '../cache/design-cache';
 import { normalizeServiceUrl, type ProfilePaths } from '../profile/profile';
 import type { QueueBlock } from '../queue/problem-outcome';
 import type { QueueStore } from '../queue/queue-store';
+import { ProxySetup } from './proxy-setup';
 import type { SettingsStore } from '../settings/settings-store';
 import type { TrashMode } from '../sync/local-files';
 import type { SyncEvent } from '../sync/sync-context';
@@ -40,6 +41,8 @@ export interface EngineConfig {
   openBrowser?: (url: string) => Promise<void>;
   /** The desktop app's login item, when the front end is the desktop app. */
   startAtLogin?: StartAtLoginHost;
+  /** The proxy the service is reached through (runtime/proxy-setup.ts); none applied when absent (tests). */
+  proxy?: ProxySetup;
   settleMs: number;
   rescanIntervalMs: number;
   trash: TrashMode;
@@ -63,6 +66,8 @@ export type BackgroundProblem = { kind: 'queue-locked'; message: string } | { ki
 export class Engine extends EventEmitter<{ state: []; service: [] }> {
   readonly profile: ProfilePaths;
   readonly settings: SettingsStore;
+  /** The proxy the service is reached through: its settings, the password kept apart, which one is in use. */
+  readonly proxy: ProxySetup;
   readonly session: Session;
   readonly cache: DesignCache;
   readonly syncDb: SyncDatabase;
@@ -105,6 +110,7 @@ export class Engine extends EventEmitter<{ state: []; service: [] }> {
     super();
     this.profile = config.profile;
     this.settings = config.settings;
+    this.proxy = config.proxy ?? new ProxySetup(config.settings, null);
     this.bandwidth = new BandwidthLimits({
       uploadBytesPerSecond: kilobytesPerSecond(config.settings.read().maxUploadKBps),
       downloadBytesPerSecond: kilobytesPerSecond(config.settings.read().maxDownloadKBps),

@@ -1,3 +1,6 @@
+import { join } from 'node:path';
+import { parseProxyAddress } from '../api/proxy-agents';
+import { FileTokenStore } from '../authorization/file-token-store';
 import { sameService, ServiceBindingError } from '../authorization/service-binding';
 import { Session } from '../authorization/session';
 import type { TokenStore } from '../authorization/token-store';
@@ -8,6 +11,7 @@ import { engineLog, engineLogPath, FileLog } from '../log/engine-log';
 import { ensureProfile, normalizeServiceUrl, type ProfilePaths } from '../profile/profile';
 import { QueueStore } from '../queue/queue-store';
 import { fileSettingsStore, settingsTokenServiceRecord, type SettingsStore } from '../settings/settings-store';
+import { ProxySetup, proxyOverride } from './proxy-setup';
 import type { StartAtLoginHost } from '../settings/start-at-login';
 import type { TrashMode } from '../sync/local-files';
 import { openSyncDatabase, SyncDatabaseDamagedError, SyncDatabaseFromTheFutureError } from '../sync-state/sync-database';
@@ -54,6 +58,17 @@ export interface OpenEngineOptions {
   switchService?: boolean;
   /** Told when switchService signed out of `from` to use `to`. */
   onServiceSwitched?: (from: string, to: string) => void;
+  /** This run's proxy over the profile's (`--proxy`: an address with or without user:password@, 'none' or 'system'). */
+  proxy?: string;
+  /** Where the manual proxy's password is kept: the profile's proxy-password file (0600) by default, safeStorage in the shell. */
+  proxySecretStore?: (profile: ProfilePaths) => TokenStore;
+  /** The system's proxy for the service as the Electron shell resolved it (null: direct); absent where none can ask. */
+  systemProxy?: string | null;
+}
+
+/** The manual proxy's password file in the CLI's profile: kept like the token file (0600, never logged). */
+export function proxyPasswordFile(profile: ProfilePaths): string {
+  return join(profile.root, 'proxy-password');
 }
 
 /**
@@ -111,6 +126,12 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine> {
     tokenProblem = error instanceof Error ? error.message : String(error);
     engineLog.warn('engine', 'the stored token cannot be used; signed out', error);
   }
+  // The proxy before anything is asked of the service; its passwords kept out of the log.
+  const override = options.proxy !== undefined ? proxyOverride(options.proxy) : null;
+  if (override?.manualUrl) parseProxyAddress(override.manualUrl);
+  const proxy = new ProxySetup(settings, (options.proxySecretStore ?? ((paths) => new FileTokenStore(proxyPasswordFile(paths))))(profile), override, options.systemProxy);
+  log.keepOut(() => proxy.secrets());
+  await proxy.load();
   log.secrets();
   tokenProblem = await bindService(options, settings, session) ?? tokenProblem;
   if (options.webUrl !== undefined) saveWebAddress(settings, options.webUrl);
@@ -136,6 +157,7 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine> {
     queue: new QueueStore(syncDb),
     userAgent: options.userAgent,
     tokenProblem,
+    proxy,
     settleMs: options.settleMs ?? 2_000,
     rescanIntervalMs: options.rescanIntervalMs ?? 10 * 60_000,
     trash: options.trash ?? 'system',
