@@ -20,8 +20,8 @@ function messageOf(error: unknown): string {
 /**
  * `status --diagnostics`' lines on starting at login. Linux: what the desktop app's autostart entry says (it is a
  * file: whether it is there and turned on, what it starts, with which profile, and whether that program is still
- * there). macOS and Windows keep login items where only the app can read them: what the desktop app last set for this
- * profile.
+ * there). macOS and Windows keep login items where only the app can read them: what the desktop app last saw for this
+ * profile (as it set it, or as it found it at its start).
  */
 export function startAtLoginDiagnostics(profile: ProfilePaths, system: LoginSystem = THIS_SYSTEM()): string[] {
   if (system.platform === 'darwin' || system.platform === 'win32') {
@@ -33,7 +33,7 @@ export function startAtLoginDiagnostics(profile: ProfilePaths, system: LoginSyst
     }
     const where = system.platform === 'darwin' ? 'the macOS login items' : 'the Windows startup apps';
     if (recorded === undefined) return [`Start at login: never set in this profile (the desktop app keeps it in ${where}; see its Settings)`];
-    return [`Start at login: ${recorded ? 'on' : 'off'}, as the desktop app last set it for this profile (kept in ${where})`];
+    return [`Start at login: ${recorded ? 'on' : 'off'}, as the desktop app last saw it for this profile (kept in ${where})`];
   }
   const path = autostartEntryPath(system.env, system.home);
   let state;

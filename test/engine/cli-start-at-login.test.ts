@@ -65,9 +65,9 @@ describe('start at login in diagnostics on macOS and Windows', () => {
   it('says what the desktop app last set for this profile, and where the system keeps it', () => {
     expect(startAtLoginDiagnostics(profilePaths(profile), system('darwin'))).toEqual(['Start at login: never set in this profile (the desktop app keeps it in the macOS login items; see its Settings)']);
     writeFileSync(join(profile, 'settings.json'), JSON.stringify({ startAtLogin: true }));
-    expect(startAtLoginDiagnostics(profilePaths(profile), system('darwin'))).toEqual(['Start at login: on, as the desktop app last set it for this profile (kept in the macOS login items)']);
+    expect(startAtLoginDiagnostics(profilePaths(profile), system('darwin'))).toEqual(['Start at login: on, as the desktop app last saw it for this profile (kept in the macOS login items)']);
     writeFileSync(join(profile, 'settings.json'), JSON.stringify({ startAtLogin: false }));
-    expect(startAtLoginDiagnostics(profilePaths(profile), system('win32'))).toEqual(['Start at login: off, as the desktop app last set it for this profile (kept in the Windows startup apps)']);
+    expect(startAtLoginDiagnostics(profilePaths(profile), system('win32'))).toEqual(['Start at login: off, as the desktop app last saw it for this profile (kept in the Windows startup apps)']);
   });
 
   it('says unknown, with why, when the profile\'s settings cannot be read', () => {

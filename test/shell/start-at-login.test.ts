@@ -6,7 +6,7 @@ import {
 } from '../../electron/engine/settings/xdg-autostart';
 import { parseShellArguments } from '../../electron/shell/main/shell-arguments';
 import { HIDDEN_ARGUMENT, loginLaunch } from '../../electron/shell/login-items/launch-command';
-import { electronLoginItems, loginItemsFor, xdgLoginItems, type LoginItemApp } from '../../electron/shell/login-items/login-items';
+import { electronLoginItems, loginItemRecord, loginItemsFor, xdgLoginItems, type LoginItemApp } from '../../electron/shell/login-items/login-items';
 import { trayMenuTemplate, type TrayMenuActions } from '../../electron/shell/tray/tray-menu';
 import { trayView } from '../../electron/shell/tray/tray-state';
 import { tempDir } from '../engine/cache/cache-fixtures';
@@ -198,6 +198,17 @@ describe('Electron\'s login items (macOS, Windows)', () => {
     await items.set(true);
     expect(app.set).not.toHaveBeenCalled();
     expect(items.where).toBe(join(configHome, 'autostart', 'design-sync.desktop'));
+  });
+});
+
+describe('the profile\'s record of the login item, at start', () => {
+  it('follows the system: removed in its settings reads off, turned on elsewhere reads on; a profile that never set it stays so while off', () => {
+    expect(loginItemRecord(true, false)).toEqual({ startAtLogin: false });
+    expect(loginItemRecord(false, true)).toEqual({ startAtLogin: true });
+    expect(loginItemRecord(undefined, true)).toEqual({ startAtLogin: true });
+    expect(loginItemRecord(undefined, false)).toBeNull();
+    expect(loginItemRecord(true, true)).toBeNull();
+    expect(loginItemRecord(false, false)).toBeNull();
   });
 });
 

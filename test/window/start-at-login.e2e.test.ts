@@ -115,7 +115,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('start at login in the desktop
     expect(await checkbox().isChecked()).toBe(false);
     // The tray's checkbox goes through the engine, as this does; the window hears nothing until it gets the focus back.
     await changeStartAtLogin(app.engine.startAtLogin, app.engine.settings, true);
-    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await page.evaluate(() => (globalThis as unknown as { dispatchEvent(event: Event): boolean }).dispatchEvent(new Event('focus')));
     await until('the checkbox to show it on', () => checkbox().isChecked());
     expect(existsSync(entry())).toBe(true);
   });

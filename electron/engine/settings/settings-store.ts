@@ -40,8 +40,9 @@ export const engineSettings = z.looseObject({
    */
   openModelWith: z.record(z.string().max(16), z.string().max(4096)).optional(),
   /**
-   * Whether the desktop app starts at login, as it last set it for this profile (the system's login items are the
-   * truth; this is what `design-sync status --diagnostics` can tell where it cannot read them: macOS, Windows).
+   * Whether the desktop app starts at login, as it last saw it for this profile (set, or read from the system at its
+   * start; the system's login items are the truth: this is what `design-sync status --diagnostics` can tell where it
+   * cannot read them, macOS and Windows).
    */
   startAtLogin: z.boolean().optional(),
   /** The person answered the one-time question "Start design-sync when you log in?" (never asked again). */

@@ -58,3 +58,13 @@ export function xdgLoginItems(launch: AutostartLaunch, env: NodeJS.ProcessEnv = 
 export function loginItemsFor(platform: NodeJS.Platform, app: LoginItemApp, launch: AutostartLaunch, env: NodeJS.ProcessEnv = process.env): LoginItems {
   return platform === 'darwin' || platform === 'win32' ? electronLoginItems(app, platform, launch) : xdgLoginItems(launch, env);
 }
+
+/**
+ * What the profile should record of the system's login item, read at start (the person may have removed it in the
+ * system's settings, or turned it on in another profile): the change to make, or null when the record holds. A
+ * profile that never set it is left so unless the system starts it.
+ */
+export function loginItemRecord(recorded: boolean | undefined, on: boolean): { startAtLogin: boolean } | null {
+  if (recorded === undefined) return on ? { startAtLogin: true } : null;
+  return recorded === on ? null : { startAtLogin: on };
+}

@@ -15,7 +15,7 @@ import { registerContractIpc, sendContractEvent } from '../ipc/contract-ipc';
 import { senderRefusal } from '../ipc/trusted-sender';
 import { revealWindow } from '../lifecycle/single-instance';
 import { loginLaunch } from '../login-items/launch-command';
-import { loginItemsFor } from '../login-items/login-items';
+import { loginItemRecord, loginItemsFor } from '../login-items/login-items';
 import { appMenuTemplate } from '../menu/app-menu';
 import { createNotifier } from '../notifications/notifier';
 import { appProtocolHandler } from '../protocol/app-protocol';
@@ -74,6 +74,9 @@ async function main(): Promise<void> {
   try {
     if (loginItems.refresh()) log(`design-sync: the app moved; starting at login now starts it from its new place (${loginItems.where})`);
     startAtLogin = loginItems.isOn();
+    // The profile's record follows the system (what `design-sync status --diagnostics` tells on macOS and Windows).
+    const record = loginItemRecord(settings.read().startAtLogin, startAtLogin);
+    if (record) settings.update(record);
   } catch (error) {
     log(`design-sync: whether the app starts at login cannot be read from ${loginItems.where} (${error instanceof Error ? error.message : String(error)})`);
   }
