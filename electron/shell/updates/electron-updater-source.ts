@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppUpdater, ProgressInfo } from 'electron-updater';
 import { load } from 'js-yaml';
+import { updateFeedOf, type UpdateFeed } from '../../../shared/updates/update-feed';
 import type { CheckOutcome, UpdateSource } from './update-controller';
 
 export interface ElectronUpdaterSourceOptions {
@@ -20,23 +21,12 @@ export interface ElectronUpdaterSourceOptions {
 }
 
 /** The feed electron-builder built into the app (its `publish` configuration, written to app-update.yml). */
-export interface BuiltInFeed {
-  /** The feed's address: the generic server's URL, or the GitHub repository's releases page. */
-  feed: string;
-  channel: string;
-}
+export type BuiltInFeed = UpdateFeed;
 
 /** Reads app-update.yml; null when there is none (a build without a feed), an error when it cannot be used. */
 export function readBuiltInFeed(configPath: string): BuiltInFeed | null {
   if (!existsSync(configPath)) return null;
-  const config = load(readFileSync(configPath, 'utf8')) as Record<string, unknown> | null;
-  if (config === null || typeof config !== 'object') throw new Error(`${configPath} is not an update configuration.`);
-  const channel = typeof config.channel === 'string' && config.channel !== '' ? config.channel : 'latest';
-  if (config.provider === 'generic' && typeof config.url === 'string') return { feed: config.url, channel };
-  if (config.provider === 'github' && typeof config.owner === 'string' && typeof config.repo === 'string') {
-    return { feed: `https://github.com/${config.owner}/${config.repo}/releases`, channel };
-  }
-  throw new Error(`${configPath} names an update provider design-sync does not use (${String(config.provider)}).`);
+  return updateFeedOf(load(readFileSync(configPath, 'utf8')), configPath);
 }
 
 /**
