@@ -4,6 +4,7 @@ import { engineLogPath, readLogTail } from '../engine/log/engine-log';
 import { redactSecrets } from '../engine/log/redact';
 import type { ProfilePaths } from '../engine/profile/profile';
 import { openSqlite } from '../engine/sqlite/open-sqlite';
+import { updateDiagnostics } from './update-diagnostics';
 import { startAtLoginDiagnostics } from './start-at-login-diagnostics';
 import { bandwidthDiagnostics } from './bandwidth-diagnostics';
 
@@ -77,7 +78,7 @@ function sqliteVersion(): string {
  * databases cannot be opened): where the log and the profile's files are, the versions, and the log's last lines,
  * secrets taken out (`secrets`: the stored token, when it can be read).
  */
-export function diagnosticsText(profile: ProfilePaths, secrets: string[], tokenProblem: string | null = null, proxyLine: string | null = null): string {
+export function diagnosticsText(profile: ProfilePaths, secrets: string[], tokenProblem: string | null = null): string {
   const log = engineLogPath(profile.root);
   const unwritable = logProblem(log);
   const tail = readLogTail(log, DIAGNOSTICS_LOG_LINES).map((line) => `  ${redactSecrets(line, secrets)}`);
@@ -92,9 +93,8 @@ export function diagnosticsText(profile: ProfilePaths, secrets: string[], tokenP
     `  sync database: ${describeDatabase(profile.syncDatabase)}`,
     ...startAtLoginDiagnostics(profile),
     ...bandwidthDiagnostics(profile),
+    ...updateDiagnostics(),
     `Versions: design-sync ${appVersion()}, Node ${process.versions.node}, SQLite ${sqliteVersion()}, ${process.platform} ${process.arch}`,
-    // The proxy the service's requests take, and the setting (never a password: cli/proxy-diagnostics.ts).
-    ...(proxyLine ? [proxyLine] : []),
     // The engine's own (engine-node-flags.ts) are missing when `design-sync` was started some other way than its command.
     `Node flags: ${process.execArgv.join(' ') || 'none'}`,
     tail.length ? `Last ${tail.length} line${tail.length === 1 ? '' : 's'} of the engine log:` : 'The engine log is empty.',
