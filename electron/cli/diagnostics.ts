@@ -78,7 +78,7 @@ function sqliteVersion(): string {
  * databases cannot be opened): where the log and the profile's files are, the versions, and the log's last lines,
  * secrets taken out (`secrets`: the stored token, when it can be read).
  */
-export function diagnosticsText(profile: ProfilePaths, secrets: string[], tokenProblem: string | null = null): string {
+export function diagnosticsText(profile: ProfilePaths, secrets: string[], tokenProblem: string | null = null, proxyLine: string | null = null): string {
   const log = engineLogPath(profile.root);
   const unwritable = logProblem(log);
   const tail = readLogTail(log, DIAGNOSTICS_LOG_LINES).map((line) => `  ${redactSecrets(line, secrets)}`);
@@ -94,6 +94,8 @@ export function diagnosticsText(profile: ProfilePaths, secrets: string[], tokenP
     ...startAtLoginDiagnostics(profile),
     ...bandwidthDiagnostics(profile),
     ...updateDiagnostics(),
+    // The proxy the service's requests take, and the setting (never a password: cli/proxy-diagnostics.ts).
+    ...(proxyLine ? [proxyLine] : []),
     `Versions: design-sync ${appVersion()}, Node ${process.versions.node}, SQLite ${sqliteVersion()}, ${process.platform} ${process.arch}`,
     // The engine's own (engine-node-flags.ts) are missing when `design-sync` was started some other way than its command.
     `Node flags: ${process.execArgv.join(' ') || 'none'}`,
