@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -198,6 +198,21 @@ describe('start at login, wired in the main process', () => {
     expect(off.ok && off.value.startAtLogin.on).toBe(false);
     expect(existsSync(entryPath())).toBe(false);
     expect(trayItem()?.checked).toBe(false);
+  });
+
+  it('a refusal from the system crosses back to the window as a problem saying why, and nothing changes', async () => {
+    const window = h.windows[0]!;
+    rmSync(join(configHome, 'autostart'), { recursive: true, force: true });
+    writeFileSync(join(configHome, 'autostart'), 'a file where the folder should be');
+    try {
+      const refused = await h.recorded.ipcHandler!(fromWindow(window), 'settings.update', { startAtLogin: true }) as Outcome<SettingsView>;
+      expect(refused).toMatchObject({ ok: false, problem: { kind: 'internal', message: expect.stringMatching(/^design-sync could not be set to start at login: .*(EEXIST|ENOTDIR)/) } });
+      expect(trayItem()?.checked).toBe(false);
+      const read = await h.recorded.ipcHandler!(fromWindow(window), 'settings.get', {}) as Outcome<SettingsView>;
+      expect(read.ok && read.value.startAtLogin.on).toBe(false);
+    } finally {
+      rmSync(join(configHome, 'autostart'), { force: true });
+    }
   });
 
   it('a launch by the person while it runs hidden shows the window', async () => {
