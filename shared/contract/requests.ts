@@ -122,7 +122,12 @@ export const REQUEST_INPUTS = {
   'queue.list': z.object({ states: z.array(z.enum(QUEUE_STATES)).min(1).optional(), limit: z.number().int().min(1).max(1000).default(200) }).strict(),
   'queue.retry': z.object({ target: queueTarget }).strict(),
   'queue.cancel': z.object({ target: queueTarget }).strict(),
-  'queue.pause': z.object({ target: queueTarget }).strict(),
+  /**
+   * Pauses one item, or all uploads: until resumed, or (`for`, all only) for an hour or until tomorrow (the next 08:00,
+   * local time), after which they resume by themselves.
+   */
+  'queue.pause': z.object({ target: queueTarget, for: z.enum(['hour', 'tomorrow']).optional() }).strict()
+    .refine((input) => input.for === undefined || input.target === 'all', { message: 'only a pause of all uploads can end by itself', path: ['for'] }),
   'queue.resume': z.object({ target: queueTarget }).strict(),
   'queue.confirmDelete': z.object({ id }).strict(),
   /** Sends files that wait as ready to publish (one, or all of them): the person's go-ahead (rule 4). */

@@ -313,6 +313,8 @@ export interface SyncView {
   /** Sync is running in the background (watching the folder, sending the queue). */
   running: boolean;
   queuePaused: boolean;
+  /** When a timed pause of the uploads ends by itself ("Pause for 1 hour"), or null: not paused, or until resumed. */
+  queuePausedUntil?: IsoTime | null;
   lastScanAt: IsoTime | null;
   counts: Record<QueueState, number>;
   /** Bytes sent and to send of what is uploading now. */

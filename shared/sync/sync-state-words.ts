@@ -41,6 +41,19 @@ function clockTime(iso: string): string {
   return `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}:${String(at.getSeconds()).padStart(2, '0')}`;
 }
 
+/**
+ * When a timed pause ends, local time: "14:30" today, "tomorrow 08:00", else "Mon 3 Dec 08:00" (`now` for tests).
+ */
+export function pauseEndWords(iso: string, now: Date = new Date()): string {
+  const at = new Date(iso);
+  const time = `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
+  const day = (date: Date) => new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime();
+  const tomorrow = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1).getTime();
+  if (day(at) === day(now)) return time;
+  if (day(at) === tomorrow) return `tomorrow ${time}`;
+  return `${at.toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short' })} ${time}`;
+}
+
 /** "The service at http://127.0.0.1:4010 cannot be reached." — said once, without the network's codes (they are in the engine log). */
 export function connectivityWords(serviceUrl: string | null): string {
   return serviceUrl ? `The service at ${serviceUrl} cannot be reached.` : 'The service cannot be reached.';
@@ -63,7 +76,8 @@ export function syncReasonWords(sync: SyncReasonFacts): string | null {
     case 'sending': return pending > 0 ? `${plural(pending, 'change', 'changes')} to send.` : 'Sending your changes.';
     case 'rate-limited':
       return sync.until ? `The service asked to slow down: sending resumes at ${clockTime(sync.until)}.` : 'The service asked to slow down: sending resumes shortly.';
-    case 'uploads-paused': return 'Uploads are paused: resume to send your changes.';
+    case 'uploads-paused':
+      return sync.until ? `Paused until ${pauseEndWords(sync.until)}, then uploads resume by themselves.` : 'Uploads are paused: resume to send your changes.';
     case 'not-running': return 'Sync is not running: start it to keep the folder in step.';
     case 'content-policy':
       return 'Confirm that you upload only designs and files you have the right to publish, under the service\'s content policy. Nothing is sent until you do.';

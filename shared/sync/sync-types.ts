@@ -49,6 +49,8 @@ export interface SyncStatusView {
   reason: string | null;
   root: string | null;
   queuePaused: boolean;
+  /** When a timed pause of the uploads ends by itself (epoch ms), or null (not paused, or until resumed). */
+  queuePausedUntil?: number | null;
   lastScanAt: number | null;
   counts: Record<QueueState, number>;
 }

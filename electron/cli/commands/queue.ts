@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { LICENSE_CODES } from '../../../shared';
 import { isEngineError } from '../../engine/runtime/engine-error';
-import { cancelItem, confirmDeletion, confirmNewDesign, existingItem, pauseItem, retryItem, sendReady, subjectOf } from '../../engine/runtime/queue-actions';
+import { cancelItem, confirmDeletion, confirmNewDesign, existingItem, pauseItem, pauseUploads, retryItem, sendReady, subjectOf, type PauseLength } from '../../engine/runtime/queue-actions';
+import { pauseEndWords } from '../../../shared/sync/sync-state-words';
 import { formatItems, percentOf } from '../../engine/queue/queue-report';
 import { runnerLockHolder } from '../../engine/queue/runner-lock';
 import type { Engine } from '../../engine/runtime/engine';
@@ -11,6 +12,14 @@ import type { SyncEvent } from '../../engine/sync/sync-context';
 import type { QueueStore } from '../../engine/queue/queue-store';
 import { CliError, type CliContext } from '../cli-context';
 import type { CommandModule } from '../command-module';
+
+/** --for's words: "1h" (or "hour") and "tomorrow". */
+function pauseLengthOf(raw: string): PauseLength {
+  const text = raw.trim().toLowerCase();
+  if (text === '1h' || text === 'hour' || text === '1 hour') return 'hour';
+  if (text === 'tomorrow') return 'tomorrow';
+  throw new CliError(`--for: expected "1h" or "tomorrow" (the next 08:00), got ${JSON.stringify(raw)}.`);
+}
 
 function idOf(raw: string): number {
   if (!/^\d+$/.test(raw)) throw new CliError(`Expected an item number (see design-sync queue list) or "all", got ${JSON.stringify(raw)}.`);
@@ -112,7 +121,10 @@ export const queueCommand: CommandModule = (program: Command, context) => {
           ctx.io.out(JSON.stringify(items.map((item) => ({ ...item, percent: percentOf(item) })), null, 2));
           return;
         }
-        const paused = store.status().queuePaused ? 'Uploads are paused (design-sync queue resume).\n' : '';
+        const { queuePaused, queuePausedUntil } = store.status();
+        const paused = !queuePaused ? ''
+          : queuePausedUntil ? `Uploads are paused until ${pauseEndWords(new Date(queuePausedUntil).toISOString())}, then they resume by themselves (design-sync queue resume: now).\n`
+            : 'Uploads are paused (design-sync queue resume).\n';
         ctx.io.out(`${paused}${formatItems(items)}`);
       });
     });
@@ -153,16 +165,21 @@ export const queueCommand: CommandModule = (program: Command, context) => {
     });
 
   for (const [name, paused] of [['pause', true], ['resume', false]] as const) {
-    queue
+    const command = queue
       .command(name)
       .description(paused ? 'pause all uploads, or one item' : 'resume all uploads, or one item')
-      .argument('[id]')
-      .action(async (target: string | undefined) => {
+      .argument('[id]');
+    if (paused) command.option('--for <length>', 'all uploads only: resume by themselves after "1h", or "tomorrow" (the next 08:00)');
+    command
+      .action(async (target: string | undefined, options: { for?: string }) => {
         const ctx = context();
+        const length = options.for === undefined ? null : pauseLengthOf(options.for);
+        if (length !== null && target !== undefined) throw new CliError('--for pauses all uploads: leave out the item number.');
         await withQueue(ctx, (store) => {
           if (target === undefined) {
-            store.setQueuePaused(paused);
-            ctx.io.out(paused ? 'Uploads paused.' : 'Uploads resumed.');
+            if (!paused) store.setQueuePaused(false);
+            const until = paused ? pauseUploads(store, length) : null;
+            ctx.io.out(!paused ? 'Uploads resumed.' : until === null ? 'Uploads paused.' : `Uploads paused until ${pauseEndWords(new Date(until).toISOString())}; they resume by themselves then.`);
             return;
           }
           const item = pauseItem(store, idOf(target), paused);

@@ -1,5 +1,6 @@
 import type { QueueItemView, QueueState, SyncStatusView } from '../../../shared';
 import type { QueueStore } from './queue-store';
+import { pauseEndWords } from '../../../shared/sync/sync-state-words';
 import type { ActivityEntry, QueueItem } from './queue-item';
 
 /** What `design-sync status` shows (and --json prints): sync as a whole, uploads in progress, what needs a person. */
@@ -81,7 +82,11 @@ export function formatReport(report: QueueReport, headline?: string): string {
     headline ?? `Sync: ${status.state}${status.reason ? ` — ${status.reason}` : ''}`,
     `Folder: ${status.root ?? 'not set up'}`,
   ];
-  if (status.queuePaused) lines.push('Uploads: paused (design-sync queue resume)');
+  if (status.queuePaused) {
+    lines.push(status.queuePausedUntil
+      ? `Uploads: paused until ${pauseEndWords(new Date(status.queuePausedUntil).toISOString())}, then they resume by themselves (design-sync queue resume: now)`
+      : 'Uploads: paused (design-sync queue resume)');
+  }
   lines.push(`Queue: ${(Object.keys(STATE_WORDS) as QueueState[]).map((state) => `${status.counts[state]} ${STATE_WORDS[state]}`).join(', ')}`);
   if (report.uploading.length > 0) {
     lines.push('', 'Uploading:');

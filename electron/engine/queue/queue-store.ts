@@ -6,11 +6,15 @@ import { commitLightly, commitThenFlush } from '../sync-state/light-commit';
 import { statementsOf, type SyncDatabase } from '../sync-state/sync-database';
 import { SyncFolder } from '../sync-state/sync-root';
 import { engineLog } from '../log/engine-log';
+import { systemClock, type QueueClock, type QueueTimer } from './clock';
 import { addOrMergeItem } from './item-additions';
 import { completeItem, settleItem } from './item-endings';
 import { DISMISS_ON_CANCEL, dismissedVersions, type DismissedVersion } from './dismissed-versions';
 import { DESIGN_EDIT_FIELDS, type CreateDesignPayload, type DesignEditFields, type DesignEditPayload } from './job-payloads';
 import { CLEAR_SENT, heldBack, toItem, type ActivityEntry, type NewQueueItem, type QueueEvent, type QueueItem, type QueueRow, type SentAttempt, type Settlement } from './queue-item';
+
+/** How far apart the end of a timed pause is checked, at most. */
+const PAUSE_END_CHECK_MS = 60_000;
 
 /**
  * The durable queue: every change is a row (written with synchronous=FULL) before anything is sent. A few writes of
@@ -26,7 +30,14 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [
 
   private readonly syncFolder: SyncFolder;
 
-  constructor(readonly db: SyncDatabase, private readonly now: () => number = Date.now) {
+  /** The timer that ends a timed pause of the uploads, and the end it was set for. */
+  private pauseEnd: { until: number; timer: QueueTimer } | null = null;
+
+  constructor(
+    readonly db: SyncDatabase,
+    private readonly now: () => number = Date.now,
+    private readonly timers: Pick<QueueClock, 'setTimer' | 'clearTimer'> = systemClock,
+  ) {
     super();
     this.syncFolder = new SyncFolder(db, now);
     this.sql = statementsOf(db);
@@ -367,9 +378,41 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [
     return this.changed(id);
   }
 
-  setQueuePaused(paused: boolean): void {
-    this.sql(`UPDATE sync_status SET queue_paused = ?, updated_at = ? WHERE id = 1`).run(paused ? 1 : 0, this.now());
+  /**
+   * Pauses or resumes all uploads. A pause `until` a time (epoch ms) ends by itself then, in this process or whichever
+   * reads the status after it (a restart keeps it: it is stored with the pause).
+   */
+  setQueuePaused(paused: boolean, until: number | null = null): void {
+    if (paused && until !== null && !(Number.isSafeInteger(until) && until > this.now())) throw new RangeError(`A pause must end later than now, got ${until}.`);
+    this.sql(`UPDATE sync_status SET queue_paused = ?, queue_paused_until = ?, updated_at = ? WHERE id = 1`).run(paused ? 1 : 0, paused ? until : null, this.now());
     this.emit('change', { type: 'status', status: this.status() });
+  }
+
+  /**
+   * Keeps one timer for the end of a timed pause. It wakes at most a minute apart, so that a computer that slept
+   * past the end (its timers stand still meanwhile) resumes within a minute of waking.
+   */
+  private followPauseEnd(until: number | null): void {
+    if (this.pauseEnd?.until === until) return;
+    this.timers.clearTimer(this.pauseEnd?.timer);
+    this.pauseEnd = null;
+    if (until === null) return;
+    const timer = this.timers.setTimer(() => {
+      if (this.pauseEnd?.timer !== timer) return;
+      this.pauseEnd = null;
+      if (!this.db.open) return;
+      if (this.now() < until) {
+        this.followPauseEnd(until);
+        return;
+      }
+      try {
+        this.sql(`UPDATE sync_status SET queue_paused = 0, queue_paused_until = NULL, updated_at = ? WHERE id = 1 AND queue_paused = 1 AND queue_paused_until = ?`).run(this.now(), until);
+        this.emit('change', { type: 'status', status: this.status() });
+      } catch (error) {
+        engineLog.warn('queue', 'the end of a timed pause could not be written (the status says it ended all the same)', error);
+      }
+    }, Math.max(0, Math.min(until - this.now(), PAUSE_END_CHECK_MS)));
+    this.pauseEnd = { until, timer };
   }
 
   /**
@@ -384,13 +427,18 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [
   }
 
   status(): SyncStatusView {
-    const row = this.sql('SELECT * FROM sync_status WHERE id = 1').get() as { state: SyncRunState; reason: string | null; queue_paused: number; last_scan_at: number | null };
+    const row = this.sql('SELECT * FROM sync_status WHERE id = 1').get() as { state: SyncRunState; reason: string | null; queue_paused: number; queue_paused_until: number | null; last_scan_at: number | null };
+    // A timed pause whose end has come is over, whether or not its end was written yet.
+    const pausedUntil = row.queue_paused === 1 ? row.queue_paused_until : null;
+    const queuePaused = row.queue_paused === 1 && (pausedUntil === null || pausedUntil > this.now());
+    // One whose end is not written yet (its timer slept, or another process paused) has it written at once.
+    this.followPauseEnd(pausedUntil);
     // States an older version stored (scanning, syncing, waiting…) said what a process did then, not now.
     const stopped = row.state === 'stopped';
     const root = this.syncFolder.current();
     const counts = Object.fromEntries(QUEUE_STATES.map((state) => [state, 0])) as Record<QueueState, number>;
     for (const { state, n } of this.sql('SELECT state, count(*) AS n FROM queue_items GROUP BY state').all() as { state: QueueState; n: number }[]) counts[state] = n;
-    return { state: stopped ? 'stopped' : 'idle', reason: stopped ? row.reason : null, root: root?.path ?? null, queuePaused: row.queue_paused === 1, lastScanAt: row.last_scan_at, counts };
+    return { state: stopped ? 'stopped' : 'idle', reason: stopped ? row.reason : null, root: root?.path ?? null, queuePaused, queuePausedUntil: queuePaused ? pausedUntil : null, lastScanAt: row.last_scan_at, counts };
   }
 
   /** For another process following this queue: true when anything was written since the last call. */

@@ -31,6 +31,29 @@ export function pauseItem(queue: QueueStore, id: number, paused: boolean): Queue
   return queue.setPaused(existingItem(queue, id).id, paused);
 }
 
+/** How long a pause of all uploads lasts by itself: an hour, or until the next morning (PAUSE_MORNING_HOUR, local). */
+export type PauseLength = 'hour' | 'tomorrow';
+export const PAUSE_LENGTHS: readonly PauseLength[] = ['hour', 'tomorrow'];
+
+/** "Until tomorrow" ends at the next 08:00 of the computer's time after now (at 01:00, that same morning). */
+export const PAUSE_MORNING_HOUR = 8;
+
+/** When a pause of `length` begun at `now` ends (epoch ms). */
+export function pauseEndsAt(length: PauseLength, now: number): number {
+  if (length === 'hour') return now + 60 * 60_000;
+  const morning = new Date(now);
+  morning.setHours(PAUSE_MORNING_HOUR, 0, 0, 0);
+  if (morning.getTime() <= now) morning.setDate(morning.getDate() + 1);
+  return morning.getTime();
+}
+
+/** Pauses all uploads, until the person resumes them or, given a length, until it ends (then they resume by themselves). */
+export function pauseUploads(queue: QueueStore, length: PauseLength | null = null, now = Date.now()): number | null {
+  const until = length === null ? null : pauseEndsAt(length, now);
+  queue.setQueuePaused(true, until);
+  return until;
+}
+
 function needsConfirming(queue: QueueStore, id: number, attention: 'confirm-delete' | 'confirm-design' | 'conflict' | 'ready-to-publish'): QueueItem {
   const item = existingItem(queue, id);
   if (item.state !== 'attention' || item.attention !== attention) {

@@ -29,6 +29,8 @@ export interface SyncStatusFacts {
   /** Why the queue runner holds the whole queue back, or null. */
   queueBlock: QueueBlock | null;
   queuePaused: boolean;
+  /** When a timed pause ends by itself (epoch ms), or null. */
+  queuePausedUntil?: number | null;
   counts: Record<QueueState, number>;
   /** The engine's one connectivity source. */
   online: boolean;
@@ -73,7 +75,7 @@ export function decideSyncStatus(facts: SyncStatusFacts): SyncStatus {
   if (facts.session === 'signed-out') return status('signed-out', 'signed-out');
   if (facts.session === 'needs-sign-in' || facts.queueBlock?.kind === 'sign-in') return status('signed-out', 'sign-in-refused');
   if (!facts.contentPolicyAccepted && (facts.queueBlock?.kind === 'content-policy' || pending > 0)) return status('attention', 'content-policy');
-  if (facts.queuePaused) return status('paused', 'uploads-paused');
+  if (facts.queuePaused) return status('paused', 'uploads-paused', facts.queuePausedUntil ? { until: facts.queuePausedUntil } : {});
   if (!facts.backgroundRunning) return status('paused', 'not-running');
   if (!facts.online) return status('offline', 'service-unreachable');
   if (counts.failed > 0) return status('error', 'changes-failed');
@@ -189,6 +191,7 @@ export function engineStatusFacts(parts: EngineStatusParts): SyncStatusFacts {
     contentPolicyAccepted: parts.contentPolicyAccepted,
     queueBlock: parts.sync?.runner.blockedBy ?? null,
     queuePaused: status.queuePaused,
+    queuePausedUntil: status.queuePausedUntil ?? null,
     counts: status.counts,
     online: parts.online,
     uploads: uploadProgressOf(parts.queue).facts(),

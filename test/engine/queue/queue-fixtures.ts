@@ -48,7 +48,7 @@ export async function queueWorld(serviceUrl: string, token: string, options: Par
   mkdirSync(root);
   const db = openSyncDatabase(join(dir, 'sync.sqlite'));
   setSyncRoot(db, root);
-  const store = new QueueStore(db, () => clock.now());
+  const store = new QueueStore(db, () => clock.now(), clock);
   const session = new Session(new MemoryTokenStore());
   await session.signInWithToken(serviceUrl, token);
   const api = new ServiceClient({ baseUrl: serviceUrl, token: () => token, retry: { retries: 0 } });

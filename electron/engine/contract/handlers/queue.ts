@@ -1,5 +1,5 @@
 import type { QueueState } from '../../../../shared';
-import { cancelItem, confirmDeletion, confirmNewDesign, pauseItem, resolveConflict, retryItem, sendReady } from '../../runtime/queue-actions';
+import { cancelItem, confirmDeletion, confirmNewDesign, pauseItem, pauseUploads, resolveConflict, retryItem, sendReady } from '../../runtime/queue-actions';
 import { decisionTaken } from '../../runtime/sync-actions';
 import type { Handlers } from '../handler-types';
 import { activityView, queueEntry } from '../views/queue-entry';
@@ -23,9 +23,9 @@ export const QUEUE_HANDLERS: Handlers<'queue.list' | 'queue.retry' | 'queue.canc
     decisionTaken(engine, designs);
     return { changed };
   },
-  'queue.pause': (engine, { target }) => {
+  'queue.pause': (engine, { target, for: length }) => {
     if (target !== 'all') return { changed: (pauseItem(engine.queue, target, true), 1) };
-    engine.queue.setQueuePaused(true);
+    pauseUploads(engine.queue, length ?? null);
     return { changed: engine.queue.status().counts.waiting };
   },
   'queue.resume': (engine, { target }) => {

@@ -19,6 +19,7 @@ export function syncView(engine: Engine): SyncView {
     runState: status.runState,
     running: engine.backgroundRunning,
     queuePaused: queue.queuePaused,
+    queuePausedUntil: iso(queue.queuePausedUntil ?? null),
     lastScanAt: iso(queue.lastScanAt),
     bytesSent: running.reduce((sum, item) => sum + item.bytesSent, 0),
     bytesTotal: running.reduce((sum, item) => sum + (item.bytesTotal ?? 0), 0),
