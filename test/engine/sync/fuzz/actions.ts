@@ -341,7 +341,22 @@ async function noteConfirmedDeletion(ctx: ActionContext, index: number, item: { 
   // A copy here in the folder of a design the test deleted this content from is on its way to the trash, rightly.
   const deletedFrom = ctx.world.deletedOnService.get(file.sha1);
   const leaving = deletedFrom ? linkedFolderOf(ctx, deletedFrom.designId) : null;
-  let elsewhere = ctx.local.all().some((f) => f.sha1 === file.sha1 && f.folder !== leaving);
+  // A copy here whose file on the service was since replaced by a newer version is on its way to being that version
+  // (the next pass brings it): not a copy left. Found by seed 72019: a file moved to another design's folder was sent
+  // there and replaced there on the service; the person then confirmed deleting the file it was moved from.
+  const profileState = readSyncState(ctx.paths.profile);
+  const superseded = async (copy: LocalFile): Promise<boolean> => {
+    const designId = profileState?.folders.find((f) => f.folder === copy.folder && f.state === 'linked')?.designId;
+    if (designId == null) return false;
+    return (await ctx.service.files(designId)).some((f) => f.name === copy.name && f.sha1 !== copy.sha1);
+  };
+  let elsewhere = false;
+  for (const copy of ctx.local.all().filter((f) => f.sha1 === file.sha1 && f.folder !== leaving)) {
+    if (!(await superseded(copy))) {
+      elsewhere = true;
+      break;
+    }
+  }
   for (const design of await ctx.service.designs()) {
     if (elsewhere) break;
     elsewhere = (await ctx.service.files(design.id)).some((f) => f.sha1 === file.sha1 && !(design.id === item.designId && f.id === file.id));
