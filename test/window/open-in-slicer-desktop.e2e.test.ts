@@ -92,8 +92,25 @@ describe.skipIf(chromiumSkipReason !== undefined)('a model file opened in the pe
     });
     await page.exposeBinding('designSyncIpc', (_source, name: unknown, input: unknown) => handler!({}, name, input));
     await page.addInitScript(() => {
-      const bridge = (globalThis as unknown as { designSyncIpc(name: unknown, input: unknown): Promise<unknown> }).designSyncIpc;
-      (globalThis as unknown as Record<string, unknown>).designSync = { request: (name: unknown, input: unknown) => bridge(name, input), on: () => () => {} };
+      const page = globalThis as unknown as Record<string, unknown> & { designSyncIpc(name: unknown, input: unknown): Promise<unknown> };
+      const listeners = new Map<string, Set<(payload: unknown) => void>>();
+      page.designSync = {
+        request: (name: unknown, input: unknown) => page.designSyncIpc(name, input),
+        on: (name: string, listener: (payload: unknown) => void) => {
+          if (!listeners.has(name)) listeners.set(name, new Set());
+          listeners.get(name)!.add(listener);
+          return () => listeners.get(name)!.delete(listener);
+        },
+      };
+      // The main process's sendContractEvent, as the preload delivers it.
+      page.designSyncEvent = (name: string, payload: unknown) => {
+        for (const listener of listeners.get(name) ?? []) listener(payload);
+      };
+    });
+    endpoint.subscribe((event) => {
+      void page.evaluate(([name, payload]) => (globalThis as unknown as { designSyncEvent?(name: unknown, payload: unknown): void }).designSyncEvent?.(name, payload), [event.name, event.payload] as const).catch(() => {
+        // The page was between two documents: it reads its state afresh when it loads.
+      });
     });
   }, 90_000);
 
@@ -124,6 +141,8 @@ describe.skipIf(chromiumSkipReason !== undefined)('a model file opened in the pe
     await page.getByRole('button', { name: 'Open Gearbox (3MF) in Mesh Recorder' }).click();
     const row = page.locator('.design-documents tbody tr').filter({ hasText: 'Gearbox (3MF)' });
     await row.getByRole('status').getByText('Opened in Mesh Recorder.').waitFor();
+    // Fetched for it, the file is kept offline now, and its row says so.
+    await row.locator('td.document-offline').getByText('Kept offline', { exact: true }).waitFor();
     const [file] = await recorded(records.recorder);
     expect(basename(file!)).toBe('cube20.3mf');
     expect(readFileSync(file!)).toEqual(readFileSync(join(MODELS, 'cube20.3mf')));

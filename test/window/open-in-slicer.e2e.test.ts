@@ -63,6 +63,8 @@ describe.skipIf(chromiumSkipReason !== undefined)('a model file for the person\'
     const [saved] = await Promise.all([page.waitForEvent('download'), download.click()]);
     expect(saved.suggestedFilename()).toBe('cube20.3mf');
     expect(readFileSync((await saved.path())!)).toEqual(readFileSync(join(MODELS, 'cube20.3mf')));
+    // Fetched for the download, it is kept offline now, and its row says so.
+    await row.locator('td.document-offline').getByText('Kept offline', { exact: true }).waitFor();
 
     // Fetched once, it is kept: offline, the same download still works.
     await service.stopped();

@@ -106,6 +106,9 @@ export async function modelFileOnDemand(engine: Engine, documentId: number, sign
   try {
     const client = engine.interactiveClient();
     const stored = await files.ensure(source.url, (url, s) => client.download(url, s), { version: source.version, ...(signal ? { signal } : {}) });
+    // Its design's page says the file is kept offline now.
+    const designId = cachedDocument(engine.cache.reader, documentId)?.designId;
+    if (designId !== undefined) engine.changes.designsChanged([designId]);
     return kept(stored.path, stored.size);
   } catch (error) {
     if (local) {

@@ -53,6 +53,9 @@ export interface SlicerEnvironment {
   log: (message: string, error?: unknown) => void;
 }
 
+/** What was told to the engine log already: discovery runs at each ask, and an entry's problem is told once. */
+const told = new Set<string>();
+
 /** This computer's environment for discovery. */
 export function systemSlicerEnvironment(overrides: Partial<SlicerEnvironment> = {}): SlicerEnvironment {
   const home = overrides.home ?? homedir();
@@ -65,7 +68,11 @@ export function systemSlicerEnvironment(overrides: Partial<SlicerEnvironment> = 
     applicationFolders: ['/Applications', `${home}/Applications`],
     reg: runReg,
     exists: (path) => existsSync(path),
-    log: (message, error) => engineLog.warn('slicers', message, error),
+    log: (message, error) => {
+      if (told.has(message)) return;
+      told.add(message);
+      engineLog.warn('slicers', message, error);
+    },
     ...overrides,
   };
 }

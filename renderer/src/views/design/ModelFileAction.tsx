@@ -43,7 +43,11 @@ export function ModelFileAction({ document }: { document: DocumentView }) {
       if (outcome.ok) {
         setSlicers(outcome.value.slicers);
         setChosen(outcome.value.chosen);
-      } else setStatus(outcome.problem.message);
+      } else {
+        // The system's default app remains.
+        setSlicers([]);
+        setStatus(outcome.problem.message);
+      }
     });
     return () => {
       live = false;
