@@ -161,6 +161,17 @@ export const REQUEST_INPUTS = {
     maxDownloadKBps: z.number().int().min(0).max(10_000_000).optional(),
   }).strict(),
 
+    /**
+     * The proxy: 'system' (HTTPS_PROXY / HTTP_PROXY / NO_PROXY, else the system's), 'none', or 'manual' with host and
+     * port, and a user name and password when the proxy asks for them. The password is write-only ('' removes it).
+     */
+    proxy: z.object({
+      mode: z.enum(['system', 'none', 'manual']).optional(),
+      host: z.string().trim().max(253).optional(),
+      port: z.number().int().min(1).max(65535).optional(),
+      username: z.string().max(256).optional(),
+      password: z.string().max(1024).optional(),
+    }).strict().optional(),
   /** Where the engine log is (to attach to a bug report), and the engine's notices (a rebuilt cache). */
   'diagnostics.get': nothing,
 

@@ -428,6 +428,23 @@ export interface StartAtLoginView {
   available: boolean;
   /** Whether the system starts the app at login now (false where it is not available). */
   on: boolean;
+  proxy: ProxyView;
+}
+
+/** The proxy setting and the proxy in use; never the password (write-only), only whether one is kept. */
+export interface ProxyView {
+  mode: 'system' | 'none' | 'manual';
+  /** The manual proxy ('' and null when none was given). */
+  host: string;
+  port: number | null;
+  username: string;
+  passwordSet: boolean;
+  /** The proxy the service's requests take now ("proxy.example:3128"), or null when they go direct. */
+  inUse: string | null;
+  /** Where that proxy came from, in words ("Settings → Proxy", "the environment (HTTPS_PROXY …)", "the system's proxy settings"). */
+  inUseFrom: string | null;
+  /** Why the setting cannot be used as it is, in words, or null. */
+  problem: string | null;
   /** Whether the person answered the one-time question (asked once a sync folder is chosen; never again). */
   asked: boolean;
   /** Why it is not available here, in words; null where it is. */

@@ -5,6 +5,8 @@ import type { SettingsView, StartAtLoginView } from '../../../../shared';
 import { changeStartAtLogin, START_AT_LOGIN_DESKTOP_ONLY, StartAtLoginUnavailableError } from '../../settings/start-at-login';
 import { EngineError } from '../../runtime/engine-error';
 import { engineLog } from '../../log/engine-log';
+import { ProxyAddressError } from '../../api/proxy-agents';
+import type { ProxyChange } from '../../runtime/proxy-setup';
 import type { Handlers } from '../handler-types';
 import { iso } from '../views/iso';
 
@@ -40,12 +42,23 @@ function settingsView(engine: Engine, library: Library): SettingsView {
     reviewBeforePublishing: engine.settings.read().reviewBeforePublishing === true,
     startAtLogin: startAtLoginView(engine),
     ...engine.bandwidthLimits(),
+    // Never the password: only whether one is kept (runtime/proxy-setup.ts).
+    proxy: engine.proxy.status(engine.serviceUrl()),
   };
+}
+
+async function setProxy(engine: Engine, change: ProxyChange): Promise<void> {
+  try {
+    await engine.proxy.update(change);
+  } catch (error) {
+    if (error instanceof ProxyAddressError) throw new EngineError({ kind: 'validation', message: error.message, fieldErrors: { proxy: [error.message] } });
+    throw error;
+  }
 }
 
 export const SETTINGS_HANDLERS: Handlers<'settings.get' | 'settings.update'> = {
   'settings.get': (engine, _params, _signal, { library }) => settingsView(engine, library),
-  'settings.update': async (engine, { serviceUrl, webUrl, cacheLimitMb, catalogueRefreshMinutes, reviewBeforePublishing, startAtLogin, startAtLoginAsked, maxUploadKBps, maxDownloadKBps }, _signal, { library }) => {
+  'settings.update': async (engine, { serviceUrl, webUrl, cacheLimitMb, catalogueRefreshMinutes, reviewBeforePublishing, startAtLogin, startAtLoginAsked, maxUploadKBps, maxDownloadKBps, proxy }, _signal, { library }) => {
     // A person typed it: saved only when a design-sharing service answers there (runtime/service-check.ts).
     if (serviceUrl !== undefined) await engine.setServiceUrl(serviceUrl, { check: true });
     if (webUrl !== undefined) engine.setWebUrl(webUrl);
@@ -57,6 +70,7 @@ export const SETTINGS_HANDLERS: Handlers<'settings.get' | 'settings.update'> = {
     if (maxUploadKBps !== undefined || maxDownloadKBps !== undefined) {
       engine.setBandwidthLimits({ ...(maxUploadKBps !== undefined ? { maxUploadKBps } : {}), ...(maxDownloadKBps !== undefined ? { maxDownloadKBps } : {}) });
     }
+    if (proxy !== undefined) await setProxy(engine, proxy);
     return settingsView(engine, library);
   },
 };
