@@ -41,6 +41,11 @@ function clockTime(iso: string): string {
   return `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}:${String(at.getSeconds()).padStart(2, '0')}`;
 }
 
+/** "Pause until tomorrow" ends at the next 08:00 of the computer's time (at 01:00, that same morning). */
+export const PAUSE_MORNING_HOUR = 8;
+/** That hour in the menus' words. */
+export const PAUSE_MORNING_WORDS = `${PAUSE_MORNING_HOUR}:00`;
+
 /**
  * When a timed pause ends, local time: "14:30" today, "tomorrow 08:00", else "Mon 3 Dec 08:00" (`now` for tests).
  */

@@ -1,4 +1,5 @@
 import { describeFieldErrors, validateDesignInput, type DesignInput } from '../../../shared';
+import { PAUSE_MORNING_HOUR } from '../../../shared/sync/sync-state-words';
 import type { QueueStore } from '../queue/queue-store';
 import type { QueueItem } from '../queue/queue-item';
 import { EngineError } from './engine-error';
@@ -31,12 +32,10 @@ export function pauseItem(queue: QueueStore, id: number, paused: boolean): Queue
   return queue.setPaused(existingItem(queue, id).id, paused);
 }
 
-/** How long a pause of all uploads lasts by itself: an hour, or until the next morning (PAUSE_MORNING_HOUR, local). */
+/** How long a pause of all uploads lasts by itself: an hour, or until the next 08:00 (PAUSE_MORNING_HOUR, local time). */
 export type PauseLength = 'hour' | 'tomorrow';
 export const PAUSE_LENGTHS: readonly PauseLength[] = ['hour', 'tomorrow'];
 
-/** "Until tomorrow" ends at the next 08:00 of the computer's time after now (at 01:00, that same morning). */
-export const PAUSE_MORNING_HOUR = 8;
 
 /** When a pause of `length` begun at `now` ends (epoch ms). */
 export function pauseEndsAt(length: PauseLength, now: number): number {

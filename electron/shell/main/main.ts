@@ -163,6 +163,7 @@ async function main(): Promise<void> {
         if (!outcome.ok) log(`design-sync: Sync now was refused (${outcome.problem.message})`);
       }),
       pauseUploads: () => void engine.request('queue.pause', { target: 'all' }),
+      pauseUploadsFor: (length) => void engine.request('queue.pause', { target: 'all', for: length }),
       resumeUploads: () => void engine.request('queue.resume', { target: 'all' }),
       quit: () => app.quit(),
       checkForUpdates: () => updates.checkNow(),

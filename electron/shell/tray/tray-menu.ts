@@ -1,6 +1,7 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import type { SyncView } from '../../../shared';
 import { canCheckForUpdates, canRestartToUpdate, updatesStateWords, type UpdatesView } from '../../../shared/updates/updates-view';
+import { PAUSE_MORNING_WORDS, pauseEndWords } from '../../../shared/sync/sync-state-words';
 import type { TrayView } from './tray-state';
 
 export interface TrayMenuActions {
@@ -9,6 +10,8 @@ export interface TrayMenuActions {
   /** A full pass at once: the service's changes into the folder, the folder's into the queue. */
   syncNow(): void;
   pauseUploads(): void;
+  /** Pauses all uploads for an hour, or until tomorrow (the next 08:00): they resume by themselves (absent: not offered). */
+  pauseUploadsFor?(length: 'hour' | 'tomorrow'): void;
   resumeUploads(): void;
   /** Quits the way the app menu does: uploads in flight finish or stop safely first. */
   quit(): void;
@@ -26,7 +29,8 @@ export interface TrayStartAtLogin {
 
 /**
  * The tray's menu: the state in words (not clickable), open the window, open the sync folder and sync now (greyed out
- * when there is no sync folder), pause or resume uploads (greyed out until sync is set up), start at login (a
+ * when there is no sync folder), pause (until resumed, for 1 hour, until tomorrow) or resume uploads (greyed out until
+ * sync is set up), start at login (a
  * checkbox), updates (when given: check for updates, restart to update), quit.
  */
 export function trayMenuTemplate(tray: TrayView, sync: SyncView | null, actions: TrayMenuActions, login?: TrayStartAtLogin, updates: UpdatesView | null = null): MenuItemConstructorOptions[] {
@@ -39,14 +43,32 @@ export function trayMenuTemplate(tray: TrayView, sync: SyncView | null, actions:
     { id: 'open-folder', label: 'Open sync folder', enabled: folder !== null, click: () => { if (folder !== null) actions.openSyncFolder(folder); } },
     { id: 'sync-now', label: 'Sync now', enabled: folder !== null, click: () => { if (folder !== null) actions.syncNow(); } },
     { type: 'separator' },
-    paused
-      ? { id: 'resume', label: 'Resume uploads', enabled: folder !== null, click: () => actions.resumeUploads() }
-      : { id: 'pause', label: 'Pause uploads', enabled: folder !== null, click: () => actions.pauseUploads() },
+    ...(paused ? [resumeItem(sync, folder, actions)] : pauseItems(folder, actions)),
     { type: 'separator' },
     ...(login ? [{ id: 'start-at-login', label: 'Start at login', type: 'checkbox' as const, checked: login.startAtLogin, click: () => login.setStartAtLogin(!login.startAtLogin) }] : []),
     ...(updates ? updateItems(updates, actions) : []),
     { id: 'quit', label: 'Quit design-sync', click: () => actions.quit() },
   ];
+}
+
+/** "Resume uploads", saying until when a timed pause lasts. */
+function resumeItem(sync: SyncView | null, folder: string | null, actions: TrayMenuActions): MenuItemConstructorOptions {
+  const until = sync?.queuePausedUntil ?? null;
+  const label = until ? `Resume uploads (paused until ${pauseEndWords(until)})` : 'Resume uploads';
+  return { id: 'resume', label, enabled: folder !== null, click: () => actions.resumeUploads() };
+}
+
+/** "Pause uploads" (until resumed), and, when the host can, for an hour or until tomorrow morning. */
+function pauseItems(folder: string | null, actions: TrayMenuActions): MenuItemConstructorOptions[] {
+  const enabled = folder !== null;
+  const items: MenuItemConstructorOptions[] = [{ id: 'pause', label: 'Pause uploads', enabled, click: () => actions.pauseUploads() }];
+  if (actions.pauseUploadsFor) {
+    items.push(
+      { id: 'pause-hour', label: 'Pause for 1 hour', enabled, click: () => actions.pauseUploadsFor?.('hour') },
+      { id: 'pause-tomorrow', label: `Pause until tomorrow (${PAUSE_MORNING_WORDS})`, enabled, click: () => actions.pauseUploadsFor?.('tomorrow') },
+    );
+  }
+  return items;
 }
 
 /**
