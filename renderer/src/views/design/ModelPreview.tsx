@@ -62,6 +62,7 @@ export function ModelPreview({ document, onClose, onCached }: { document: Docume
   const canvas = useRef<HTMLCanvasElement>(null);
   const scene = useRef<ModelScene | null>(null);
   const [state, setState] = useState<State>({ kind: 'loading', progress: null, reading: false });
+  const [drawn, setDrawn] = useState(false);
   const { focusRef, onKeyDown } = useOpenedInPlace<HTMLElement>(onClose);
 
   useEffect(() => {
@@ -92,6 +93,9 @@ export function ModelPreview({ document, onClose, onCached }: { document: Docume
         }
         scene.current = model;
         setState({ kind: 'shown', triangles: model.triangles, size: formatModelSize(model.size), layers: model.layers, notes: model.notes });
+        void model.drawn.then(() => {
+          if (!cancelled) setDrawn(true);
+        });
       } catch (error) {
         if (!cancelled) setState({ kind: 'failed', message: failure(document, error) });
       }
@@ -112,6 +116,7 @@ export function ModelPreview({ document, onClose, onCached }: { document: Docume
     <section ref={focusRef} tabIndex={-1} className="model-preview" aria-label={`3D view of ${document.name}`} onKeyDown={onKeyDown}>
       {state.kind === 'failed' ? null : (
         <canvas ref={canvas} className="model-canvas" data-loaded={state.kind === 'shown' ? 'true' : undefined}
+          data-drawn={state.kind === 'shown' && drawn ? 'true' : undefined}
           aria-label={`${document.name}: drag to turn, scroll to zoom`} />
       )}
       {state.kind === 'failed' ? <p className="model-problem" role="alert">{state.message}</p> : null}

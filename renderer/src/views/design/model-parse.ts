@@ -102,7 +102,8 @@ function triangles(part: ModelPart): number {
 function objectOfParts(read: ModelRead, material: MeshStandardMaterial, toolpathColour: number): { object: Object3D; layers: ToolpathLayer[] } {
   const group = new Group();
   const layers: ToolpathLayer[] = [];
-  const geometries = new Map<Float32Array, BufferGeometry>();
+  /** Geometries by their position array's memory: one placed twice (or a piece of one) is uploaded once. */
+  const geometries = new Map<ArrayBufferLike, Map<number, BufferGeometry>>();
   const materials = new Map<string, Material>();
   const textures = read.textures.map((image) => {
     const texture = new Texture(image as unknown as HTMLImageElement);
@@ -118,8 +119,10 @@ function objectOfParts(read: ModelRead, material: MeshStandardMaterial, toolpath
     return made;
   };
   const geometry = (part: ModelPart) => {
-    let made = geometries.get(part.position);
-    if (!made) geometries.set(part.position, made = geometryOf(part));
+    let inBuffer = geometries.get(part.position.buffer);
+    if (!inBuffer) geometries.set(part.position.buffer, inBuffer = new Map());
+    let made = inBuffer.get(part.position.byteOffset);
+    if (!made) inBuffer.set(part.position.byteOffset, made = geometryOf(part));
     return made;
   };
   for (const part of read.parts) {

@@ -200,6 +200,31 @@ export function meshFileRead(type: string, bytes: ArrayBuffer): ModelRead {
   }
 }
 
+/** Triangles per piece of a large mesh: a piece's arrays (about 9 MB) go to the GPU within one frame of the page. */
+export const TRIANGLES_PER_PIECE = 131_072;
+
+/**
+ * Large meshes (not indexed) cut into pieces of TRIANGLES_PER_PIECE, each a view of the same arrays (nothing copied)
+ * with bounds of its own: the page draws them a few at a time, so no single frame uploads a whole 200 MB model.
+ */
+export function inPieces(read: ModelRead): ModelRead {
+  const parts: ModelPart[] = [];
+  for (const part of read.parts) {
+    const count = part.position.length / 9;
+    if (part.kind !== 'mesh' || part.index || count <= TRIANGLES_PER_PIECE) {
+      parts.push(part);
+      continue;
+    }
+    for (let first = 0; first < count; first += TRIANGLES_PER_PIECE) {
+      const end = Math.min(count, first + TRIANGLES_PER_PIECE);
+      const slice = <T extends Float32Array | null>(array: T, perVertex: number) => (array ? array.subarray(first * 3 * perVertex, end * 3 * perVertex) : null) as T;
+      const position = slice(part.position, 3);
+      parts.push({ ...part, position, normal: slice(part.normal, 3), color: slice(part.color, 3), uv: slice(part.uv, 2), bounds: boundsOf(position) });
+    }
+  }
+  return { ...read, parts };
+}
+
 /** The buffers of what was read, to transfer (not copy) from the worker to the page. */
 export function readTransfers(read: ModelRead): Transferable[] {
   const buffers = new Set<ArrayBuffer>();

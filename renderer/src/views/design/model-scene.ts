@@ -1,9 +1,10 @@
 import {
-  AmbientLight, Box3, Color, DirectionalLight, GridHelper, Mesh, MeshStandardMaterial, PerspectiveCamera, Scene, Sphere, Vector3, WebGLRenderer,
+  AmbientLight, Box3, Color, DirectionalLight, GridHelper, Mesh, MeshStandardMaterial, PerspectiveCamera, Scene, Sphere, Vector3, WebGLRenderer, WebGLRenderTarget,
   type Material, type Object3D,
 } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { bedGrid, clampLayer } from './model-measure';
+import { TRIANGLES_PER_PIECE } from './model-parts';
 import { parseModel, type ParsedModel } from './model-parse';
 
 export { UnreadableModelError } from './model-parse';
@@ -16,6 +17,8 @@ export interface ModelScene {
   layers: { z: number }[];
   /** What the file holds that the view does not show, one sentence each. */
   notes: string[];
+  /** Settles once the whole model has been drawn on the canvas (a large one goes to the GPU over a few frames). */
+  drawn: Promise<void>;
   /** Shows a G-code file's layers 1 to `layer` (all of them by default). */
   showLayersUpTo(layer: number): void;
   fit(): void;
@@ -59,10 +62,10 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, bytes: 
   renderer.setPixelRatio(Math.min(2, globalThis.devicePixelRatio || 1));
   const scene = new Scene();
   scene.background = new Color(dark ? 0x1d2127 : 0xf0f2f5);
-  scene.add(new AmbientLight(0xffffff, 0.6));
+  const ambient = new AmbientLight(0xffffff, 0.6);
   const sun = new DirectionalLight(0xffffff, 1.2);
   sun.position.set(1, 2, 3);
-  scene.add(sun);
+  scene.add(ambient, sun);
   const grid = bedGrid(parsed.size.width, parsed.size.depth);
   const bed = new GridHelper(grid.size, grid.divisions, dark ? 0x6b7380 : 0x8a94a3, dark ? 0x3a414b : 0xc8ced6);
   scene.add(bed);
@@ -74,11 +77,46 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, bytes: 
   // Drawn on demand, not every frame: a still model costs nothing, and a model of millions of triangles is not drawn
   // sixty times a second for no change. Turning (with its easing out) asks for frames until the camera rests.
   let frame = 0;
+  // A large model's pieces (of TRIANGLES_PER_PIECE each) go to the GPU one a frame, each drawn alone into a 1×1
+  // target (which uploads its arrays at almost no drawing cost), and the model is drawn on the canvas once all are
+  // there: no frame uploads a whole 200 MB model, and the page answers between them.
+  const WAITING = 2, WARMING = 3;
+  const pieces: Mesh[] = [];
+  if (parsed.triangles > 2 * TRIANGLES_PER_PIECE) {
+    model.traverse((child) => {
+      if ((child as Mesh).isMesh) pieces.push(child as Mesh);
+    });
+    for (const piece of pieces) piece.layers.set(WAITING);
+    pieces.reverse();
+    ambient.layers.enable(WARMING);
+    sun.layers.enable(WARMING);
+  }
+  const warmCamera = new PerspectiveCamera();
+  const warmTarget = pieces.length > 0 ? new WebGLRenderTarget(1, 1) : null;
+  const warmNext = () => {
+    const piece = pieces.pop()!;
+    piece.layers.set(WARMING);
+    piece.frustumCulled = false;
+    warmCamera.copy(camera);
+    warmCamera.layers.set(WARMING);
+    renderer.setRenderTarget(warmTarget);
+    renderer.render(scene, warmCamera);
+    renderer.setRenderTarget(null);
+    piece.frustumCulled = true;
+    piece.layers.set(WAITING);
+    if (pieces.length === 0) camera.layers.enable(WAITING);
+  };
+  let markDrawn = () => {};
+  const drawn = new Promise<void>((resolve) => {
+    markDrawn = resolve;
+  });
   const draw = () => {
     frame = 0;
+    if (pieces.length > 0) warmNext();
     const moving = controls.update();
     renderer.render(scene, camera);
-    if (moving) requestDraw();
+    if (pieces.length === 0) markDrawn();
+    if (moving || pieces.length > 0) requestDraw();
   };
   const requestDraw = () => {
     if (frame === 0) frame = requestAnimationFrame(draw);
@@ -115,6 +153,7 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, bytes: 
     size: parsed.size,
     layers: parsed.layers.map((layer) => ({ z: layer.z })),
     notes: parsed.notes,
+    drawn,
     showLayersUpTo(layer: number) {
       const shown = clampLayer(layer, parsed.layers.length);
       parsed.layers.forEach((each, index) => {
@@ -125,6 +164,7 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, bytes: 
     fit,
     dispose() {
       cancelAnimationFrame(frame);
+      warmTarget?.dispose();
       controls.removeEventListener('change', requestDraw);
       controls.removeEventListener('start', requestDraw);
       observer.disconnect();

@@ -4,7 +4,7 @@
  * typed arrays and decoded images whose buffers are transferred, not copied. Built by Vite as a module worker of the
  * window's own origin (the CSP allows `worker-src 'self'`, nothing else).
  */
-import { readTransfers, UnreadableModelError, type ModelRead } from './model-parts';
+import { inPieces, readTransfers, UnreadableModelError, type ModelRead } from './model-parts';
 import { readModel } from './model-read';
 
 export interface ModelWorkerRequest { type: string; bytes: ArrayBuffer }
@@ -18,7 +18,7 @@ const scope = globalThis as unknown as {
 scope.onmessage = (event) => {
   void (async () => {
     try {
-      const read = await readModel(event.data.type, event.data.bytes);
+      const read = inPieces(await readModel(event.data.type, event.data.bytes));
       scope.postMessage({ ok: true, read }, readTransfers(read));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
