@@ -146,6 +146,15 @@ describe('slicers found on Linux from desktop entries', () => {
     expect(recorded).toBe(`--single-instance\n--title=Gear\n${file}\n`);
     expect(launchCommand(slicer!, file).command).toBe(program);
   });
+
+  it('says which program could not be started when it is gone by the time the file is opened', async () => {
+    const environment = linuxEnvironment(root);
+    stubProgram(environment.bin, 'broken-slicer');
+    writeEntry(join(environment.dataHome, 'applications'), 'broken.desktop', '[Desktop Entry]\nType=Application\nName=OrcaSlicer\nExec=broken-slicer %F\nMimeType=model/3mf;\n');
+    const [slicer] = await findSlicers(environment);
+    rmSync(join(environment.bin, 'broken-slicer'));
+    await expect(openWithSlicer(slicer!, join(root, 'Gear.3mf'))).rejects.toThrow(new RegExp(`^${join(environment.bin, 'broken-slicer')} could not be started: `));
+  });
 });
 
 describe('slicers found on macOS and Windows', () => {
