@@ -43,6 +43,7 @@ export const CONTRACT_REQUEST_NAMES = [
   'queue.sendReady',
   'queue.resolveConflict',
   'queue.confirmDesign',
+  'queue.proposalModel',
   'catalogue.pull',
   'settings.get',
   'settings.update',

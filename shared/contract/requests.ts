@@ -3,7 +3,7 @@ import { LICENSE_CODES } from '../licenses/licenses';
 import { QUEUE_STATES } from '../sync/sync-types';
 import type { ContractRequestName } from './request-names';
 import type {
-  AccountView, AuthorPage, DesignDetail, DiagnosticsView, DroppedFileView, KeptOfflineView, LibraryPage, NeverSentView, OwnDesignView, PullView, QueueEntry, QueueView, SampleServiceView, SettingsView, SyncView,
+  AccountView, AuthorPage, DesignDetail, DiagnosticsView, DroppedFileView, KeptOfflineView, ProposalModelView, LibraryPage, NeverSentView, OwnDesignView, PullView, QueueEntry, QueueView, SampleServiceView, SettingsView, SyncView,
 } from './views';
 import type { SlicersView, SlicerView } from './slicer-views';
 import type { UpdatesView } from '../updates/updates-view';
@@ -137,6 +137,8 @@ export const REQUEST_INPUTS = {
    * version; 'service' keeps only the service's version and moves the copy to the trash (where it can be got back).
    */
   'queue.resolveConflict': z.object({ id, keep: z.enum(['both', 'service']) }).strict(),
+  /** The model a folder proposed as a new design holds (its picture is drawn from it); null when it holds none. */
+  'queue.proposalModel': z.object({ id }).strict(),
   /** Creates the design proposed for a new folder, with its required fields; a draft unless `publish`. */
   'queue.confirmDesign': z.object({ id, name: text, excerpt: text, license, publish: z.boolean().default(false) }).strict(),
 
@@ -211,6 +213,7 @@ export interface RequestResults {
   'design.slicers': SlicersView;
   'design.thumbnailFailed': { remembered: boolean };
   'design.useGeneratedCover': DroppedFileView;
+  'queue.proposalModel': ProposalModelView | null;
   'offline.keep': KeptOfflineView;
   'offline.release': KeptOfflineView;
   'offline.list': KeptOfflineView;

@@ -77,6 +77,14 @@ export interface ThumbnailModelView {
   version: string | null;
 }
 
+/** The model of a folder proposed as a new design (not on the service yet): its picture is drawn while it is shown. */
+export interface ProposalModelView {
+  fileName: string;
+  type: string;
+  /** Its bytes, read by the host from the sync folder. */
+  modelUrl: string;
+}
+
 export type LibrarySort = 'newest' | 'popular' | 'name' | 'updated';
 
 export interface LibraryPage {

@@ -263,6 +263,19 @@ const CASES: { [K in RequestName]: Case<K> } = {
   'queue.resume': { valid: () => ({ target: 'all' }), check: () => expect(engine.queue.status().queuePaused).toBe(false), malformed: () => ({ target: -2 }), field: 'target' },
   'queue.sendReady': { valid: () => ({ target: 'all' }), check: (r) => expect(r.changed).toBe(0), malformed: () => ({ target: 'every' }), field: 'target' },
   'queue.confirmDelete': { valid: () => ({ id: itemOf('confirm-delete').id }), check: (r) => expect(r).toMatchObject({ state: 'waiting', kind: 'delete-remote' }), malformed: () => ({ id: 'x' }), field: 'id' },
+  'queue.proposalModel': {
+    valid: () => ({ id: itemOf('confirm-design').id }),
+    check: async (r) => {
+      const id = itemOf('confirm-design').id;
+      expect(r).toEqual({ fileName: 'part.stl', type: 'stl', modelUrl: `/files/proposals/${id}/part.stl` });
+      expect((await endpoint.file(r!.modelUrl))?.size).toBe('solid part'.length);
+      // Only a model file directly in that proposal's folder.
+      for (const name of ['..%2Fclamp%2Fbox.obj', '..%2F.design-sync.json', 'missing.stl']) expect(await endpoint.file(`/files/proposals/${id}/${name}`), name).toBeNull();
+      const other = engine.queue.list().find((item) => item.attention !== 'confirm-design')!;
+      expect(await endpoint.file(`/files/proposals/${other.id}/part.stl`)).toBeNull();
+    },
+    malformed: () => ({ id: 'new-part' }), field: 'id',
+  },
   'queue.confirmDesign': {
     valid: () => ({ id: itemOf('confirm-design').id, name: 'New part', excerpt: 'A part', license: 'cc0' }),
     check: (r) => expect(r).toMatchObject({ state: 'waiting', kind: 'create-design' }),

@@ -29,13 +29,14 @@ const rowOf = (name: string) => page.getByTestId('own-design').filter({ hasText:
  */
 async function drawnShare(picture: Locator): Promise<{ width: number; height: number; share: number }> {
   return picture.evaluate((element) => {
-    const image = element as unknown as { naturalWidth: number; naturalHeight: number };
+    const shown = element as unknown as { naturalWidth?: number; naturalHeight?: number; width: number; height: number };
+    const image = { naturalWidth: shown.naturalWidth ?? shown.width, naturalHeight: shown.naturalHeight ?? shown.height };
     const doc = (globalThis as unknown as { document: { createElement(name: 'canvas'): { width: number; height: number; getContext(kind: '2d'): { drawImage(image: unknown, x: number, y: number): void; getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } } } }).document;
     const canvas = doc.createElement('canvas');
     canvas.width = image.naturalWidth;
     canvas.height = image.naturalHeight;
     const context = canvas.getContext('2d');
-    context.drawImage(image, 0, 0);
+    context.drawImage(element, 0, 0);
     const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
     let drawn = 0;
     for (let i = 0; i < data.length; i += 4) {
@@ -114,6 +115,22 @@ describe.skipIf(chromiumSkipReason !== undefined)('pictures made from a design\'
     await page.getByRole('article', { name: 'Broken cube' }).locator('.thumb-none').waitFor();
     expect(app.answered('design.thumbnailFailed')).toBe(1);
     expect(existsSync(join(app.engine.profile.root, 'thumbnails', `${ids.broken}.png`))).toBe(false);
+  });
+
+  it('a folder proposed as a new design, not confirmed yet, is pictured in Sync by a drawing of its model', async () => {
+    const folder = join(rootParent, 'Designs', 'desk-clip');
+    mkdirSync(folder);
+    copyFileSync(CUBE, join(folder, 'clip.stl'));
+    await until('the new folder proposed as a design', () =>
+      app.engine.queue.list({ states: ['attention'] }).some((item) => item.attention === 'confirm-design' && item.folder === 'desk-clip'));
+    await showView(page, app.host.origin, '#/sync');
+    const picture = page.getByRole('form', { name: 'New design for the folder desk-clip' }).getByTestId('proposal-picture');
+    await picture.and(page.locator('[data-drawn="true"]')).waitFor({ timeout: 30_000 });
+    expect(await picture.getByTestId('generated-mark').textContent()).toBe('Generated from clip.stl');
+    const drawn = await drawnShare(picture.getByRole('img'));
+    expect(drawn).toMatchObject({ width: 400, height: 300 });
+    expect(drawn.share).toBeGreaterThan(0.1);
+    expect(await seriousViolations(page)).toEqual([]);
   });
 
   it('a folder holding only a model, confirmed as a new design: its row in My designs shows a picture drawn from the model', async () => {

@@ -9,6 +9,7 @@ import { fileNameOf, modelFileOnDemand } from '../library/model-files';
 import { VIEWABLE_MODEL_TYPES } from '../../../shared/files/model-files';
 import type { Engine } from '../runtime/engine';
 import type { ServedFile } from './contract-endpoint';
+import { serveProposalModel } from './proposal-models';
 import { parseGeneratedThumbnailAddress, parseThumbnailModelAddress, serveGeneratedThumbnail, serveThumbnailModel } from './generated-thumbnail-files';
 import { engineLog } from '../log/engine-log';
 
@@ -191,6 +192,7 @@ export async function serveFileAddress(engine: Engine, address: string, signal?:
   if (generated !== null) return serveGeneratedThumbnail(engine, generated);
   const thumbnailModel = parseThumbnailModelAddress(address);
   if (thumbnailModel !== null) return serveThumbnailModel(engine, thumbnailModel, (document) => serveFileAddress(engine, document, signal), signal);
+  if (address.startsWith('/files/proposals/')) return serveProposalModel(engine, address);
   const parsed = parseFileAddress(address);
   if (!parsed) return null;
   if (parsed.kind === 'download') return modelDownload(engine, parsed.id, signal);

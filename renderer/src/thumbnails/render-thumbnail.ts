@@ -1,11 +1,9 @@
 import { AmbientLight, Box3, Color, DirectionalLight, Mesh, MeshStandardMaterial, PerspectiveCamera, Scene, Sphere, Vector3, WebGLRenderer, type Material, type Object3D } from 'three';
 import { parseModel } from '../views/design/model-parse';
+import { THUMBNAIL_HEIGHT, THUMBNAIL_WIDTH } from './picture-size';
 
 export { UnreadableModelError } from '../views/design/model-parse';
-
-/** The size of a generated picture: a card's 4:3, sharp on a 2× screen at the card's width. */
-export const THUMBNAIL_WIDTH = 400;
-export const THUMBNAIL_HEIGHT = 300;
+export { THUMBNAIL_HEIGHT, THUMBNAIL_WIDTH } from './picture-size';
 /** A light grey that sits on both themes' cards (the picture is kept once, whatever the theme). */
 const BACKGROUND = 0xe4e8ee;
 
@@ -23,7 +21,25 @@ function dispose(object: Object3D): void {
  * (right way up, standing on y = 0), seen from the front right and a little above, with a margin that survives a
  * card's cropping to its own shape, on a neutral background; answered as a PNG. Throws the preview's UnreadableModelError for a file that cannot be read.
  */
-export async function renderThumbnail(type: string, bytes: ArrayBuffer, signal?: AbortSignal): Promise<Blob> {
+export function renderThumbnail(type: string, bytes: ArrayBuffer, signal?: AbortSignal): Promise<Blob> {
+  return drawn(type, bytes, async (canvas) => {
+    const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/png'));
+    if (!blob) throw new Error('The drawn picture could not be made into a PNG.');
+    return blob;
+  }, signal);
+}
+
+/** The same picture, copied onto a canvas of the page (2D, THUMBNAIL_WIDTH × THUMBNAIL_HEIGHT): shown, never kept. */
+export function drawThumbnailOn(target: HTMLCanvasElement, type: string, bytes: ArrayBuffer, signal?: AbortSignal): Promise<void> {
+  return drawn(type, bytes, async (canvas) => {
+    const context = target.getContext('2d');
+    if (!context) throw new Error('The page gave no canvas to draw the picture on.');
+    context.drawImage(canvas, 0, 0, target.width, target.height);
+  }, signal);
+}
+
+/** Draws the model once off-screen, then hands the drawn canvas to `use` before everything is let go. */
+async function drawn<T>(type: string, bytes: ArrayBuffer, use: (canvas: HTMLCanvasElement) => Promise<T>, signal?: AbortSignal): Promise<T> {
   const material = new MeshStandardMaterial({ color: 0x7aa7ff, roughness: 0.6, metalness: 0.1 });
   let model: Object3D;
   try {
@@ -60,9 +76,7 @@ export async function renderThumbnail(type: string, bytes: ArrayBuffer, signal?:
     camera.lookAt(sphere.center);
     camera.updateProjectionMatrix();
     renderer.render(scene, camera);
-    const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/png'));
-    if (!blob) throw new Error('The drawn picture could not be made into a PNG.');
-    return blob;
+    return await use(canvas);
   } finally {
     dispose(model);
     material.dispose();

@@ -3,12 +3,14 @@ import { copyFile } from 'node:fs/promises';
 import { join, parse } from 'node:path';
 import { EngineError } from '../../runtime/engine-error';
 import { adoptDroppedFile, incomingDirOf } from '../dropped-files';
+import { proposalModel } from '../proposal-models';
 import type { Handlers } from '../handler-types';
 
 /** The name the picture gets in the design's folder: "cube20 cover.png" for a picture made from cube20.stl. */
 export const coverFileName = (modelFileName: string) => `${(parse(modelFileName).name || 'model').slice(0, 200)} cover.png`;
 
-export const GENERATED_THUMBNAIL_HANDLERS: Handlers<'design.thumbnailFailed' | 'design.useGeneratedCover'> = {
+export const GENERATED_THUMBNAIL_HANDLERS: Handlers<'design.thumbnailFailed' | 'design.useGeneratedCover' | 'queue.proposalModel'> = {
+  'queue.proposalModel': (engine, { id }) => proposalModel(engine, id),
   'design.thumbnailFailed': (_engine, { designId, documentId, reason }, _signal, { thumbnails }) => ({ remembered: thumbnails.failed(designId, documentId, reason) }),
   /**
    * Only on the person's confirmation (rule 4): a copy of the design's current generated picture goes into its folder

@@ -6,6 +6,7 @@ import { contract } from '../../contract/contract';
 import { useQueue } from '../../stores/queue-store';
 import { problemWords, windowWords } from '../problem-words';
 import { ConflictChoice } from './ConflictChoice';
+import { ProposalPicture } from '../../thumbnails/ProposalPicture';
 import { useDecisionControls, type DecisionControls } from './decision-controls';
 
 /**
@@ -36,6 +37,7 @@ function ConfirmDesign({ item, controls }: { item: QueueEntry; controls: Decisio
       event.preventDefault();
       void act(confirm);
     }}>
+      <ProposalPicture itemId={item.id} />
       <label>{fieldLabel('name')} <input value={name} onChange={(event) => setName(event.target.value)} {...invalid('name')} />{errorOf('name')}</label>
       <label>{fieldLabel('excerpt')} <input value={excerpt} onChange={(event) => setExcerpt(event.target.value)} {...invalid('excerpt')} />{errorOf('excerpt')}</label>
       <label>{fieldLabel('license')}
