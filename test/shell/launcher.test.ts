@@ -43,7 +43,7 @@ describe('the shell\'s bundles', () => {
     // Lines of code only: bundled JSDoc keeps example imports of other packages.
     const text = readFileSync(join(out, file), 'utf8').split('\n').filter((line) => !/^\s*(\*|\/\/)/.test(line)).join('\n');
     const names = new Set<string>();
-    for (const match of text.matchAll(/(?:require\(|from\s*|import\()\s*["']([^"'./][^"']*)["']/g)) names.add(match[1]!);
+    for (const match of text.matchAll(/(?:require\(|from\s*|import\()\s*["']([^"'./$][^"']*)["']/g)) names.add(match[1]!);
     return [...names].filter((name) => !name.startsWith('node:') && !builtinModules.includes(name)).sort();
   };
 
