@@ -13,7 +13,7 @@ interface SettingsStore {
   saved: string | null;
   load(): Promise<void>;
   /** Resolves with whether it was saved. */
-  update(changes: { serviceUrl?: string; webUrl?: string; cacheLimitMb?: number; catalogueRefreshMinutes?: number; reviewBeforePublishing?: boolean; startAtLogin?: boolean; startAtLoginAsked?: true }, what: string): Promise<boolean>;
+  update(changes: { serviceUrl?: string; webUrl?: string; cacheLimitMb?: number; catalogueRefreshMinutes?: number; reviewBeforePublishing?: boolean; startAtLogin?: boolean; startAtLoginAsked?: true; maxUploadKBps?: number; maxDownloadKBps?: number }, what: string): Promise<boolean>;
 }
 
 export const useSettings = create<SettingsStore>((set) => ({

@@ -4,6 +4,7 @@ import { useLibrary } from '../../stores/library-store';
 import { useSettings } from '../../stores/settings-store';
 import { windowWords } from '../problem-words';
 import { ProblemBanner } from '../shell/ProblemBanner';
+import { BandwidthPanel } from '../bandwidth/BandwidthPanel';
 import { StartAtLoginPanel } from '../start-at-login/StartAtLoginPanel';
 import { describeAge } from '../time';
 import { UpdatesPanel } from '../updates/UpdatesPanel';
@@ -132,6 +133,8 @@ export function SettingsView() {
         </label>
         <p id="review-help" className="field-help">A published design is public the moment a file lands in it. With this on, files added to a published design&apos;s folder wait in Sync as “ready to publish” until you send them. Drafts are not affected.</p>
       </section>
+
+      <BandwidthPanel settings={settings} update={update} />
 
       <StartAtLoginPanel settings={settings} update={update} />
 

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import type { SyncView as SyncState } from '../../../../shared';
+import { PAUSE_MORNING_WORDS } from '../../../../shared/sync/sync-state-words';
 import { contract } from '../../contract/contract';
 import { useQueue } from '../../stores/queue-store';
 import { useSync } from '../../stores/sync-store';
@@ -33,7 +34,13 @@ export function SyncFolderPanel({ sync }: { sync: SyncState }) {
               : <button type="button" className="primary" onClick={() => void act(() => contract.request('sync.start', {})).then(refresh)}>Start syncing</button>}
             {sync.queuePaused
               ? <button type="button" onClick={() => void act(() => contract.request('queue.resume', { target: 'all' })).then(refresh)}>Resume uploads</button>
-              : <button type="button" onClick={() => void act(() => contract.request('queue.pause', { target: 'all' })).then(refresh)}>Pause uploads</button>}
+              : <>
+                <button type="button" onClick={() => void act(() => contract.request('queue.pause', { target: 'all' })).then(refresh)}>Pause uploads</button>
+                {/* Timed pauses resume by themselves: nothing to remember to undo. */}
+                <button type="button" onClick={() => void act(() => contract.request('queue.pause', { target: 'all', for: 'hour' })).then(refresh)}>Pause for 1 hour</button>
+                <button type="button" onClick={() => void act(() => contract.request('queue.pause', { target: 'all', for: 'tomorrow' })).then(refresh)}
+                  title={`Uploads resume by themselves at the next ${PAUSE_MORNING_WORDS} of this computer's time`}>Pause until tomorrow ({PAUSE_MORNING_WORDS})</button>
+              </>}
           </div>
           {syncing.enabled ? null : <p id={syncReasonId} className="action-reason" data-testid="action-reason">{syncing.reason}</p>}
           {sync.watcherWarning ? <p className="own-note">{sync.watcherWarning}</p> : null}
