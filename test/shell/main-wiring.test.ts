@@ -196,6 +196,15 @@ describe('the main process, wired', () => {
     expect(still.value.status).toBe('signed-in');
   });
 
+  it('answers the window\'s update requests in the main process (a development build: unavailable, with why), never for another frame', async () => {
+    const window = h.windows[0]!;
+    const outcome = await h.recorded.ipcHandler!(fromWindow(window), 'updates.get', {});
+    expect(outcome).toMatchObject({ ok: true, value: { state: 'unavailable', currentVersion: '0.1.0', reason: expect.stringContaining('development build') } });
+    expect(await h.recorded.ipcHandler!(fromWindow(window), 'updates.check', {})).toMatchObject({ ok: true, value: { state: 'unavailable' } });
+    expect(await h.recorded.ipcHandler!(fromWindow(window), 'updates.restart', { now: true })).toMatchObject({ ok: false, problem: { kind: 'validation' } });
+    expect(await h.recorded.ipcHandler!(fromWindow(window, 'https://evil.example/'), 'updates.restart', {})).toMatchObject({ ok: false, problem: { kind: 'forbidden' } });
+  });
+
   it('sends the engine\'s events to the window and shows the sync state in the tray', async () => {
     const window = h.windows[0]!;
     await h.recorded.ipcHandler!(fromWindow(window), 'catalogue.pull', {});
