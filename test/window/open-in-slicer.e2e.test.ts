@@ -36,6 +36,8 @@ describe.skipIf(chromiumSkipReason !== undefined)('a model file for the person\'
       await carol.uploadImage(design.id, { path: join(MODELS, '../images/png-sample.png') });
       await carol.uploadDocument(design.id, { path: join(MODELS, 'cube20.3mf') }, { name: 'Gearbox (3MF)' });
       await carol.uploadDocument(design.id, { path: join(MODELS, 'cube20.gcode') }, { name: 'Gearbox (G-code)' });
+      // Never downloaded by any test: what the window says of a file it cannot get.
+      await carol.uploadDocument(design.id, { path: join(MODELS, 'cube20.amf') }, { name: 'Gearbox (AMF)' });
       await carol.publishDesign(design.id);
       designId = design.id;
     }, { serviceDataDir: service.dataDir });
@@ -72,6 +74,10 @@ describe.skipIf(chromiumSkipReason !== undefined)('a model file for the person\'
     expect(await rowOf('Gearbox (3MF)').locator('td.document-offline').textContent()).toBe('Kept offline');
     const [again] = await Promise.all([page.waitForEvent('download'), rowOf('Gearbox (3MF)').getByRole('link', { name: 'Download Gearbox (3MF) for your slicer' }).click()]);
     expect(readFileSync((await again.path())!)).toEqual(readFileSync(join(MODELS, 'cube20.3mf')));
+    // One not kept is not offered while the service is away, and the row says why.
+    const amf = rowOf('Gearbox (AMF)');
+    expect(await amf.getByRole('link').count()).toBe(0);
+    expect(await amf.locator('.action-reason').textContent()).toBe('Not kept offline: it can be downloaded once the service can be reached.');
   });
 
   it('offers G-code too, for a G-code viewer', async () => {

@@ -3,6 +3,7 @@ import type { DocumentView, SlicerView } from '../../../../shared';
 import { isSlicerFileType, modelDownloadAddress, SYSTEM_DEFAULT_SLICER } from '../../../../shared/files/model-files';
 import { PRELOAD_GLOBAL } from '../../../../shared/contract/preload-api';
 import { contract } from '../../contract/contract';
+import { useSync } from '../../stores/sync-store';
 
 /** In the Electron app the engine starts the slicer; in a browser (`design-sync ui`) the host serves the file as a download. */
 const inDesktopApp = () => PRELOAD_GLOBAL in window;
@@ -34,6 +35,7 @@ export function ModelFileAction({ document }: { document: DocumentView }) {
   const [busy, setBusy] = useState(false);
   const [slicers, setSlicers] = useState<SlicerView[] | null>(null);
   const [chosen, setChosen] = useState<string>(SYSTEM_DEFAULT_SLICER);
+  const offline = useSync((state) => state.connectivity?.online === false);
 
   useEffect(() => {
     if (!desktop || !slicerType) return;
@@ -56,6 +58,8 @@ export function ModelFileAction({ document }: { document: DocumentView }) {
 
   if (!slicerType) return null;
   if (!desktop) {
+    // A download that would fail: said instead of offered.
+    if (!document.cached && offline) return <p className="action-reason">Not kept offline: it can be downloaded once the service can be reached.</p>;
     return <a className="button" href={modelDownloadAddress(document.id)} download title={slicerReason(document)}>Download <span className="visually-hidden">{document.name} </span>for your slicer</a>;
   }
   const slicer = slicers?.find((candidate) => candidate.id === chosen);
