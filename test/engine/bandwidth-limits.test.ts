@@ -10,6 +10,7 @@ import { memorySettingsStore } from '../../electron/engine/settings/settings-sto
 import { runCliCapturing } from '../support/cli';
 import { startTestService, type TestService } from '../support/local-service';
 import { startThrottledLink, type ThrottledLink } from '../support/throttled-link';
+import { until } from '../support/until';
 import { tempDir } from './cache/cache-fixtures';
 
 /**
@@ -104,6 +105,22 @@ describe('bandwidth limits, measured through the link', () => {
     expect(measuredRate('down', since).bytes).toBeGreaterThanOrEqual(256 * KB);
   }, 30_000);
 
+  it('applies a new limit to an upload under way: lifted, the rest goes at full speed', async () => {
+    engine.setBandwidthLimits({ maxUploadKBps: 16 });
+    const since = performance.now();
+    const sent = () => link.traffic.filter((piece) => piece.direction === 'up' && piece.at >= since).reduce((sum, piece) => sum + piece.bytes, 0);
+    const upload = engine.client().uploadDocument(designId, { path: fileOf('slow.stl', 256 * KB) });
+    upload.catch(() => undefined);
+    await until('the upload under way at 16 KB/s', () => sent() >= 24 * KB, 10_000);
+    const lifted = performance.now();
+    // At 16 KB/s what is left would take another 14 s.
+    engine.setBandwidthLimits({ maxUploadKBps: 0 });
+    await upload;
+    const seconds = (performance.now() - lifted) / 1000;
+    console.info(`upload limit lifted mid-way: the last ${((256 * KB - 24 * KB) / KB).toFixed(0)} KB or so took ${seconds.toFixed(2)} s`);
+    expect(seconds).toBeLessThan(3);
+  }, 30_000);
+
   it('sends at full speed without a limit (the measure can tell)', async () => {
     const since = performance.now();
     await engine.client().uploadDocument(designId, { path: fileOf('free.stl', 256 * KB) });
@@ -121,6 +138,8 @@ describe('bandwidth limits as settings', () => {
       expect(after).toMatchObject({ ok: true, value: { maxUploadKBps: 200, maxDownloadKBps: 1500 } });
       expect(engine.bandwidth.upload.rate).toBe(200 * KB);
       expect(engine.bandwidth.download.rate).toBe(1500 * KB);
+      // The sync's own client (downloads into the folder) takes the same buckets.
+      expect(engine.syncParts().client.transport.options.bandwidth).toBe(engine.bandwidth);
       expect(engine.settings.read()).toMatchObject({ maxUploadKBps: 200, maxDownloadKBps: 1500 });
       const refused = await endpoint.handle('settings.update', { maxUploadKBps: -5 });
       expect(refused).toMatchObject({ ok: false, problem: { kind: 'validation' } });
