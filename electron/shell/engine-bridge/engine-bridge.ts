@@ -2,11 +2,13 @@ import type { ContractProblem, Outcome } from '../../../shared';
 import type { TokenStore } from '../../engine/authorization/token-store';
 import type { EventMessage, ServedFile } from '../../engine/contract/contract-endpoint';
 import type { EngineSettings } from '../../engine/settings/settings-store';
-import type { BridgePort, EngineOpenOptions, EngineToHost, HostToEngine } from './messages';
+import type { BridgePort, EngineOpenOptions, EngineToHost, HostToEngine, SecretName } from './messages';
 
 /** What the host does for the engine: only it can use safeStorage, electron-store and the system browser. */
 export interface EngineHostServices {
   tokens: TokenStore;
+  /** The manual proxy's password, kept like the token (safeStorage); absent: the engine keeps none. */
+  proxyPassword?: TokenStore;
   saveSettings(settings: EngineSettings): void;
   openExternal(url: string): void;
   log(line: string): void;
@@ -136,7 +138,7 @@ export class EngineBridge {
         for (const listener of [...this.eventListeners]) listener(message.event);
         return;
       case 'token':
-        void this.tokenOperation(message.id, message.operation, message.token);
+        void this.tokenOperation(message.id, message.operation, message.token, message.secret);
         return;
       case 'settings':
         this.services.saveSettings(message.settings);
@@ -165,15 +167,18 @@ export class EngineBridge {
     }
   }
 
-  private async tokenOperation(id: number, operation: 'read' | 'write' | 'clear', token: string | undefined): Promise<void> {
+  private async tokenOperation(id: number, operation: 'read' | 'write' | 'clear', token: string | undefined, secret?: SecretName): Promise<void> {
+    const about = secret ? { secret } : {};
     try {
+      const store = secret === 'proxy-password' ? this.services.proxyPassword : this.services.tokens;
+      if (!store) throw new Error("This app keeps no proxy password.");
       let value: string | null = null;
-      if (operation === 'read') value = await this.services.tokens.read();
-      else if (operation === 'write') await this.services.tokens.write(token ?? '');
-      else await this.services.tokens.clear();
-      this.port.post({ type: 'token-answer', id, ok: true, token: value });
+      if (operation === 'read') value = await store.read();
+      else if (operation === 'write') await store.write(token ?? '');
+      else await store.clear();
+      this.port.post({ type: 'token-answer', id, ok: true, token: value, ...about });
     } catch (error) {
-      this.port.post({ type: 'token-answer', id, ok: false, message: messageOf(error) });
+      this.port.post({ type: 'token-answer', id, ok: false, message: messageOf(error), ...about });
     }
   }
 }

@@ -20,7 +20,12 @@ export interface EngineOpenOptions {
   tokenDescription: string;
   /** Whether the system starts the app at login now; absent when this host cannot register the app (it then says so). */
   startAtLogin?: boolean;
+  /** The system's proxy for the service as the host resolved it (system-proxy.ts; null: direct); absent when it could not. */
+  systemProxy?: string | null;
 }
+
+/** Which secret a token message is about: the sign-in token (absent), or the manual proxy's password. */
+export type SecretName = 'proxy-password';
 
 export type TokenOperation = 'read' | 'write' | 'clear';
 
@@ -31,8 +36,8 @@ export type HostToEngine =
   | { type: 'drop'; id: number; designId: number; fileName: string; stagedPath: string }
   | { type: 'thumbnail'; id: number; designId: number; documentId: number; stagedPath: string }
   /** The host's answer to the engine's 'token' message. */
-  | { type: 'token-answer'; id: number; ok: true; token: string | null }
-  | { type: 'token-answer'; id: number; ok: false; message: string }
+  | { type: 'token-answer'; id: number; ok: true; token: string | null; secret?: SecretName }
+  | { type: 'token-answer'; id: number; ok: false; message: string; secret?: SecretName }
   /** The host's answer to the engine's 'start-at-login' message: the state the system then has. */
   | { type: 'start-at-login-answer'; id: number; ok: true; on: boolean }
   | { type: 'start-at-login-answer'; id: number; ok: false; message: string }
@@ -46,7 +51,7 @@ export type EngineToHost =
   | { type: 'dropped'; id: number; outcome: Outcome<unknown> }
   | { type: 'thumbnail-kept'; id: number; outcome: Outcome<unknown> }
   | { type: 'event'; event: EventMessage }
-  | { type: 'token'; id: number; operation: TokenOperation; token?: string }
+  | { type: 'token'; id: number; operation: TokenOperation; token?: string; secret?: SecretName }
   | { type: 'settings'; settings: EngineSettings }
   /** Registers the app at login (on) or removes it (off): only the host can (Electron's login items, the autostart entry). */
   | { type: 'start-at-login'; id: number; on: boolean }

@@ -1,6 +1,6 @@
 import type { TokenStore } from '../../engine/authorization/token-store';
 import { engineSettings, type EngineSettings, type SettingsStore } from '../../engine/settings/settings-store';
-import type { BridgePort, EngineToHost, HostToEngine, TokenOperation } from '../engine-bridge/messages';
+import type { BridgePort, EngineToHost, HostToEngine, SecretName, TokenOperation } from '../engine-bridge/messages';
 
 /** How long the host may take to answer a token operation (safeStorage may ask the keyring, which may ask the person). */
 const TOKEN_ANSWER_MS = 120_000;
@@ -9,11 +9,12 @@ const TOKEN_ANSWER_MS = 120_000;
  * The engine's token store in the utility process: every read, write and clear is done by the host, which alone can
  * use safeStorage. The token crosses only this channel between two of our own processes, never a window.
  */
-export function bridgedTokenStore(port: BridgePort<HostToEngine, EngineToHost>, description: string): TokenStore {
+export function bridgedTokenStore(port: BridgePort<HostToEngine, EngineToHost>, description: string, secret?: SecretName): TokenStore {
   let nextId = 1;
   const pending = new Map<number, { resolve: (token: string | null) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>();
   port.onMessage((message) => {
-    if (message.type !== 'token-answer') return;
+    // Each store hears only the answers about its own secret (the token, or the proxy's password).
+    if (message.type !== 'token-answer' || message.secret !== secret) return;
     const waiting = pending.get(message.id);
     if (!waiting) return;
     pending.delete(message.id);
@@ -29,7 +30,7 @@ export function bridgedTokenStore(port: BridgePort<HostToEngine, EngineToHost>, 
         reject(new Error('The app did not answer about the sign-in token in time: try again.'));
       }, TOKEN_ANSWER_MS);
       pending.set(id, { resolve, reject, timer });
-      port.post({ type: 'token', id, operation, ...(token !== undefined ? { token } : {}) });
+      port.post({ type: 'token', id, operation, ...(token !== undefined ? { token } : {}), ...(secret ? { secret } : {}) });
     });
   return {
     read: () => ask('read'),

@@ -59,6 +59,9 @@ export function serveEngine(port: BridgePort<HostToEngine, EngineToHost>, option
           userAgent: openOptions.userAgent,
           ...(openOptions.serviceUrl ? { serviceUrl: openOptions.serviceUrl } : {}),
           tokenStore: () => bridgedTokenStore(port, openOptions.tokenDescription),
+          // The manual proxy's password is kept by the host like the token; the system's proxy is what the host resolved.
+          proxySecretStore: () => bridgedTokenStore(port, 'the proxy password, kept like the sign-in token', 'proxy-password'),
+          ...(openOptions.systemProxy !== undefined ? { systemProxy: openOptions.systemProxy } : {}),
           settingsStore: () => mirroredSettingsStore(port, openOptions.settings),
           openBrowser: async (url) => port.post({ type: 'open-external', url }),
           ...(openOptions.startAtLogin !== undefined ? { startAtLogin: bridgedStartAtLogin(port, openOptions.startAtLogin) } : {}),

@@ -31,6 +31,7 @@ import { APP_INDEX_URL, APP_ORIGIN, APP_SCHEME, appResponseHeaders } from '../wi
 import { decideNavigation, decideNewWindow } from '../window/navigation-policy';
 import { hardenSession, shouldAllowDevTools } from '../window/permission-policy';
 import { mainWindowOptions } from '../window/window-options';
+import { resolveSystemProxy } from '../engine-bridge/system-proxy';
 import { EngineProcessHost } from './engine-process-host';
 import { parseShellArguments } from './shell-arguments';
 import { shellPaths } from './shell-paths';
@@ -66,6 +67,9 @@ async function main(): Promise<void> {
   const store = new Store<Record<string, unknown>>({ cwd: profileDir, name: 'settings', schema: settingsJsonSchema() as never, clearInvalidConfig: false });
   const settings = keyValueSettingsStore(store);
   const tokens = new SafeStorageTokenStore(join(profileDir, 'token.safe'), safeStorage);
+  // The manual proxy's password, kept like the token; the system's proxy for the service (Chromium's resolver).
+  const proxyPassword = new SafeStorageTokenStore(join(profileDir, 'proxy-password.safe'), safeStorage);
+  const systemProxy = await resolveSystemProxy(session.defaultSession, args.service ?? settings.read().serviceUrl, log);
   // Starting at login (hidden, in the tray): Electron's login items on macOS and Windows, an autostart entry on Linux.
   const loginItems = loginItemsFor(process.platform, app, loginLaunch({
     execPath: process.execPath, isPackaged: app.isPackaged, appPath: app.getAppPath(), appImage: process.env.APPIMAGE, profileArgument: args.profile, profileDir,
@@ -113,9 +117,10 @@ async function main(): Promise<void> {
 
   const engine = new EngineProcessHost(
     paths.engineProcess,
-    () => ({ profileDir, userAgent: `design-sync/${app.getVersion()} (Electron ${process.versions.electron})`, settings: settings.read(), tokenDescription: tokens.describe(), startAtLogin, ...(args.service ? { serviceUrl: args.service } : {}) }),
+    () => ({ profileDir, userAgent: `design-sync/${app.getVersion()} (Electron ${process.versions.electron})`, settings: settings.read(), tokenDescription: tokens.describe(), startAtLogin, ...(args.service ? { serviceUrl: args.service } : {}), ...(systemProxy !== undefined ? { systemProxy } : {}) }),
     {
       tokens,
+      proxyPassword,
       saveSettings: (next: EngineSettings) => settings.update(next),
       openExternal: (url) => openOutside(url, 'an address in the browser'),
       log,
