@@ -84,3 +84,17 @@ describe('the application menu\'s update items', () => {
     expect(find(menu, 'check-for-updates')).toMatchObject({ label: 'Updates are not available in this copy', enabled: false });
   });
 });
+
+describe('the notification of an update', () => {
+  it('tells once that a verified update is ready, and nothing of checks, downloads or failures', async () => {
+    const { updateNotice } = await import('../../electron/shell/updates/update-notice');
+    const ready = updates({ state: 'ready', version: '1.1.0' });
+    expect(updateNotice(updates({ state: 'downloading', version: '1.1.0', percent: 99 }), ready)).toEqual({
+      title: 'design-sync 1.1.0 is ready', body: 'It installs when you quit design-sync. To install it now, choose "Restart to update" in the tray.', route: '#/settings',
+    });
+    expect(updateNotice(ready, { ...ready })).toBeNull();
+    for (const state of ['checking', 'downloading', 'failed', 'up-to-date', 'waiting-for-uploads', 'installing', 'unavailable'] as const) {
+      expect(updateNotice(ready, updates({ state })), state).toBeNull();
+    }
+  });
+});

@@ -3,12 +3,13 @@
  * `autoUpdater`: NSIS on Windows, Squirrel.Mac on macOS, the AppImage or .deb on Linux) with the feed built into the
  * app, real timers, the computer waking up, and the quit that installs.
  */
-import { app, powerMonitor } from 'electron';
+import { app, Notification, powerMonitor } from 'electron';
 import electronUpdater from 'electron-updater';
 import type { SyncView } from '../../../shared';
 import type { UpdatesView } from '../../../shared/updates/updates-view';
 import { electronUpdaterSource } from './electron-updater-source';
 import { UpdateController } from './update-controller';
+import { updateNotice } from './update-notice';
 
 export interface AppUpdates {
   view(): UpdatesView;
@@ -23,11 +24,20 @@ export interface AppUpdates {
   dispose(): void;
 }
 
-export function createAppUpdates({ log, changed }: { log(line: string): void; changed(view: UpdatesView): void }): AppUpdates {
+export interface AppUpdatesOptions {
+  log(line: string): void;
+  /** Told every change of the state (the tray, the menus, the window). */
+  changed(view: UpdatesView): void;
+  /** Opens the window at a route: a click on the notification that an update is ready opens Settings. */
+  open?(route: string): void;
+}
+
+export function createAppUpdates({ log, changed, open }: AppUpdatesOptions): AppUpdates {
   const source = electronUpdaterSource({
     updater: () => electronUpdater.autoUpdater, isPackaged: app.isPackaged, platform: process.platform, resourcesPath: process.resourcesPath, env: process.env, log,
   });
   let restartRequested = false;
+  let previous: UpdatesView | null = null;
   const controller = new UpdateController({
     source,
     currentVersion: app.getVersion(),
@@ -41,7 +51,17 @@ export function createAppUpdates({ log, changed }: { log(line: string): void; ch
       app.quit();
     },
     log,
-    changed,
+    changed(view) {
+      // Once a verified update is ready, a native notification says so (the tray, menus and Settings say the rest).
+      const notice = updateNotice(previous, view);
+      previous = view;
+      if (notice && Notification.isSupported()) {
+        const native = new Notification({ title: notice.title, body: notice.body });
+        native.on('click', () => open?.(notice.route));
+        native.show();
+      }
+      changed(view);
+    },
   });
   const onResume = () => controller.resumed();
   // A copy that cannot update itself (a development build) listens to nothing.
