@@ -18,6 +18,7 @@ import { uploadThroughputScenario } from './scenarios/upload-throughput';
 import { watcherCompareScenario } from './scenarios/watcher-compare';
 import { windowFirstRenderScenario } from './scenarios/window-first-render';
 import { windowMillionScenario } from './scenarios/window-million';
+import { windowModelPreviewScenario } from './scenarios/window-model-preview';
 import { windowScrollScenario } from './scenarios/window-scroll';
 import { windowSearchScenario } from './scenarios/window-search';
 
@@ -41,6 +42,7 @@ const SCENARIOS: Record<string, () => Promise<ScenarioResult>> = {
   'window-scroll': windowScrollScenario,
   'search-1m': searchMillionScenario,
   'window-1m': () => windowMillionScenario(),
+  'window-model-preview': windowModelPreviewScenario,
 };
 
 /**
