@@ -48,38 +48,56 @@ export function booleanValue(keys: DesktopEntryKeys, key: string): boolean {
   throw new DesktopEntryError(`${key}=${JSON.stringify(value)} is not a boolean (true or false)`);
 }
 
+/** A desktop file's `[Desktop Entry]` group and its `[Desktop Action <id>]` groups (by id). */
+export interface DesktopFile {
+  entry: DesktopEntryKeys;
+  actions: ReadonlyMap<string, DesktopEntryKeys>;
+}
+
 /**
- * The `[Desktop Entry]` group of a desktop file's text. Comments and blank lines are skipped and other groups
- * (actions) are read over; a line that is neither, a key given twice, or a file whose first group is another one
- * is refused with the line it stopped at.
+ * A desktop file's text read strictly: comments and blank lines skipped; the first group must be `[Desktop Entry]`;
+ * a line that is neither a group, a key nor a comment, a key given twice in a group, or a group given twice is
+ * refused with the line it stopped at. Groups other than the entry and its actions are read over.
  */
-export function parseDesktopEntry(text: string): DesktopEntryKeys {
-  const keys = new Map<string, string>();
-  let group: string | null = null;
+export function parseDesktopFile(text: string): DesktopFile {
+  const entry = new Map<string, string>();
+  const actions = new Map<string, Map<string, string>>();
+  let current: Map<string, string> | null = null;
   let seenEntryGroup = false;
+  const seenGroups = new Set<string>();
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   for (const [index, line] of lines.entries()) {
     const where = `line ${index + 1}`;
     if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
     const header = /^\[([^[\]\x00-\x1f]+)\]\s*$/.exec(line);
     if (header) {
-      group = header[1]!;
+      const group = header[1]!;
+      if (seenGroups.has(group)) throw new DesktopEntryError(`${where}: a second [${group}] group`);
+      seenGroups.add(group);
       if (group === 'Desktop Entry') {
-        if (seenEntryGroup) throw new DesktopEntryError(`${where}: a second [Desktop Entry] group`);
         seenEntryGroup = true;
+        current = entry;
       } else if (!seenEntryGroup) throw new DesktopEntryError(`${where}: the first group is [${group}], not [Desktop Entry]`);
+      else if (group.startsWith('Desktop Action ')) {
+        current = new Map();
+        actions.set(group.slice('Desktop Action '.length), current);
+      } else current = new Map();
       continue;
     }
     const pair = /^([A-Za-z0-9-]+(?:\[[^\]]+\])?)\s*=\s*(.*)$/.exec(line);
     if (!pair) throw new DesktopEntryError(`${where}: ${JSON.stringify(line.slice(0, 80))} is neither a group, a key nor a comment`);
-    if (group === null) throw new DesktopEntryError(`${where}: a key before any group`);
-    if (group !== 'Desktop Entry') continue;
+    if (current === null) throw new DesktopEntryError(`${where}: a key before any group`);
     const [, key, value] = pair as unknown as [string, string, string];
-    if (keys.has(key)) throw new DesktopEntryError(`${where}: the key ${key} is given twice`);
-    keys.set(key, value);
+    if (current.has(key)) throw new DesktopEntryError(`${where}: the key ${key} is given twice`);
+    current.set(key, value);
   }
   if (!seenEntryGroup) throw new DesktopEntryError('there is no [Desktop Entry] group');
-  return keys;
+  return { entry, actions };
+}
+
+/** The `[Desktop Entry]` group of a desktop file's text (parseDesktopFile's rules). */
+export function parseDesktopEntry(text: string): DesktopEntryKeys {
+  return parseDesktopFile(text).entry;
 }
 
 /** One argument of an Exec line: literal text, or a field code that the file (or the entry) replaces. */

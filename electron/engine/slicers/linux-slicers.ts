@@ -1,6 +1,6 @@
 import { accessSync, constants, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { booleanValue, DesktopEntryError, listValue, parseDesktopEntry, parseExec, unescapeValue, expandExec } from './desktop-entry';
+import { booleanValue, DesktopEntryError, expandExec, listValue, parseDesktopFile, parseExec, unescapeValue, type DesktopEntryKeys, type ExecPart } from './desktop-entry';
 import { knownSlicerByDesktopName, typesOfMimeTypes, type SlicerFileType } from './known-slicers';
 import type { Slicer, SlicerEnvironment } from './slicer';
 
@@ -73,10 +73,11 @@ export function findProgram(program: string, environment: SlicerEnvironment): st
  * One desktop file as a slicer, or null when it is no app for model files; refused entries (broken, not installed,
  * unable to take a file) are told to the log with why, and hide nothing else.
  */
-function slicerOfEntry(file: DesktopFile, environment: SlicerEnvironment): Slicer | null | 'hidden' {
-  let keys;
+function slicerOfEntry(file: DesktopFile, environment: SlicerEnvironment): Slicer[] | null | 'hidden' {
+  let keys: DesktopEntryKeys;
+  let actions: ReadonlyMap<string, DesktopEntryKeys>;
   try {
-    keys = parseDesktopEntry(readFileSync(file.path, 'utf8'));
+    ({ entry: keys, actions } = parseDesktopFile(readFileSync(file.path, 'utf8')));
   } catch (error) {
     environment.log(`the desktop entry ${file.path} is not used: ${error instanceof DesktopEntryError ? error.message : 'it cannot be read'}`, error instanceof DesktopEntryError ? undefined : error);
     return null;
@@ -97,28 +98,69 @@ function slicerOfEntry(file: DesktopFile, environment: SlicerEnvironment): Slice
     const args = parseExec(unescapeValue(exec));
     const tryExec = keys.get('TryExec');
     if (tryExec !== undefined && !findProgram(unescapeValue(tryExec), environment)) return notInstalled(file, `its TryExec ${unescapeValue(tryExec)}`, environment);
-    const program = (args[0]![0] as { text: string }).text;
-    const resolved = findProgram(program, environment);
-    if (!resolved) return notInstalled(file, `its program ${program}`, environment);
+    const resolved = programOf(args, environment);
+    if (!resolved) return notInstalled(file, `its program ${(args[0]![0] as { text: string }).text}`, environment);
     const types = new Set<SlicerFileType>(mimeTypes);
     // A known slicer's entry often lists fewer types than it reads; a G-code viewer's lists only G-code.
     if (known && (mimeTypes.length === 0 || mimeTypes.some((type) => type !== 'gcode'))) for (const type of known.types) types.add(type);
     const context = { icon: keys.get('Icon') ? unescapeValue(keys.get('Icon')!) : undefined, name, location: file.path };
     // Checked once here, so that an entry that cannot be expanded is never offered.
     expandExec(args, '/file.stl', context);
-    return {
+    const suffix = file.packaging ? ` (${file.packaging})` : '';
+    const slicer: Slicer = {
       id: `desktop:${file.id}`,
-      name: file.packaging ? `${name} (${file.packaging})` : name,
+      name: `${name}${suffix}`,
       known: known?.key ?? null,
       types: [...types],
       where: file.path,
       launch: { kind: 'desktop-entry', args: [[{ kind: 'text', text: resolved }], ...args.slice(1)], context },
     };
+    return [slicer, ...gcodeViewers(file, keys, actions, { name, suffix, context }, environment)];
   } catch (error) {
     if (!(error instanceof DesktopEntryError)) throw error;
     environment.log(`the desktop entry ${file.path} is not used: ${error.message}`);
     return null;
   }
+}
+
+/** The program of an Exec line, found (a path, or on PATH), or null. */
+function programOf(args: ExecPart[][], environment: SlicerEnvironment): string | null {
+  return findProgram((args[0]![0] as { text: string }).text, environment);
+}
+
+/**
+ * The entry's actions that view G-code (PrusaSlicer's Flatpak entry: `Actions=GCodeViewer;` and its
+ * `[Desktop Action GCodeViewer]` with an Exec of its own), offered for G-code; one that cannot be used is logged.
+ */
+function gcodeViewers(file: DesktopFile, keys: DesktopEntryKeys, actions: ReadonlyMap<string, DesktopEntryKeys>, entry: { name: string; suffix: string; context: { icon?: string | undefined; name: string; location: string } }, environment: SlicerEnvironment): Slicer[] {
+  const viewers: Slicer[] = [];
+  for (const id of listValue(keys.get('Actions') ?? '')) {
+    const action = actions.get(id);
+    const actionName = unescapeValue(action?.get('Name') ?? '').trim();
+    if (!action || !/g-?code/i.test(`${id} ${actionName}`)) continue;
+    try {
+      const exec = action.get('Exec');
+      if (exec === undefined) throw new DesktopEntryError('it has no Exec');
+      const args = parseExec(unescapeValue(exec));
+      const resolved = programOf(args, environment);
+      if (!resolved) {
+        notInstalled(file, `the program of its action ${id}`, environment);
+        continue;
+      }
+      viewers.push({
+        id: `desktop:${file.id}#${id}`,
+        name: `${entry.name} ${actionName || id}${entry.suffix}`,
+        known: null,
+        types: ['gcode'],
+        where: file.path,
+        launch: { kind: 'desktop-entry', args: [[{ kind: 'text', text: resolved }], ...args.slice(1)], context: entry.context },
+      });
+    } catch (error) {
+      if (!(error instanceof DesktopEntryError)) throw error;
+      environment.log(`the action ${id} of the desktop entry ${file.path} is not used: ${error.message}`);
+    }
+  }
+  return viewers;
 }
 
 function notInstalled(file: DesktopFile, what: string, environment: SlicerEnvironment): null {
@@ -134,8 +176,8 @@ export function linuxSlicers(environment: SlicerEnvironment): Slicer[] {
     for (const file of desktopFilesIn(dir, packaging, environment)) {
       if (seen.has(file.id)) continue;
       seen.add(file.id);
-      const slicer = slicerOfEntry(file, environment);
-      if (slicer && slicer !== 'hidden') slicers.push(slicer);
+      const found = slicerOfEntry(file, environment);
+      if (found && found !== 'hidden') slicers.push(...found);
     }
   }
   return slicers;

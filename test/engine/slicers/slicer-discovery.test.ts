@@ -99,6 +99,20 @@ describe('slicers found on Linux from desktop entries', () => {
     expect(launchCommand(viewer, '/p/cube.gcode')).toMatchObject({ command: join(bin, 'prusa-slicer'), args: ['--gcodeviewer', '/p/cube.gcode'] });
   });
 
+  it('offers a Flatpak entry\'s G-code viewer action for G-code, started through flatpak with the file forwarded', async () => {
+    const logs: string[] = [];
+    const environment = linuxEnvironment(root, logs);
+    stubProgram(environment.bin, 'flatpak');
+    installEntry(join(environment.flatpak, 'applications'), 'com.prusa3d.PrusaSlicer.desktop', environment.bin);
+    const slicers = await findSlicers(environment);
+    expect(slicers.map((slicer) => [slicer.id, slicer.name, [...slicer.types].sort()])).toEqual([
+      ['desktop:com.prusa3d.PrusaSlicer.desktop', 'PrusaSlicer (Flatpak)', ['3mf', 'amf', 'gcode', 'obj', 'step', 'stl', 'stp']],
+      ['desktop:com.prusa3d.PrusaSlicer.desktop#GCodeViewer', 'PrusaSlicer G-Code Viewer (Flatpak)', ['gcode']],
+    ]);
+    expect(launchCommand(slicers[1]!, '/home/me/cube.gcode').args).toEqual(['run', '--branch=stable', '--arch=x86_64', '--command=entrypoint', '--file-forwarding', 'com.prusa3d.PrusaSlicer', '--gcodeviewer', '@@', '/home/me/cube.gcode', '@@']);
+    expect(logs).toEqual([]);
+  });
+
   it('skips, with the reason in the log, entries that are broken, not installed or unable to take a file; Hidden hides an entry of the same id', async () => {
     const logs: string[] = [];
     const environment = linuxEnvironment(root, logs);
