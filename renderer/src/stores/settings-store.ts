@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { DiagnosticsView, SettingsView } from '../../../shared';
+import type { DiagnosticsView, RequestInput, SettingsView } from '../../../shared';
 import { contract } from '../contract/contract';
 import { problemWords } from '../views/problem-words';
 import { useAccount } from './account-store';
@@ -13,7 +13,7 @@ interface SettingsStore {
   saved: string | null;
   load(): Promise<void>;
   /** Resolves with whether it was saved. */
-  update(changes: { serviceUrl?: string; webUrl?: string; cacheLimitMb?: number; catalogueRefreshMinutes?: number; reviewBeforePublishing?: boolean; startAtLogin?: boolean; startAtLoginAsked?: true; maxUploadKBps?: number; maxDownloadKBps?: number }, what: string): Promise<boolean>;
+  update(changes: { serviceUrl?: string; webUrl?: string; cacheLimitMb?: number; catalogueRefreshMinutes?: number; reviewBeforePublishing?: boolean; startAtLogin?: boolean; startAtLoginAsked?: true; maxUploadKBps?: number; maxDownloadKBps?: number; proxy?: RequestInput<'settings.update'>['proxy'] }, what: string): Promise<boolean>;
 }
 
 export const useSettings = create<SettingsStore>((set) => ({

@@ -5,6 +5,7 @@ import { useSettings } from '../../stores/settings-store';
 import { windowWords } from '../problem-words';
 import { ProblemBanner } from '../shell/ProblemBanner';
 import { BandwidthPanel } from '../bandwidth/BandwidthPanel';
+import { ProxyPanel } from '../proxy/ProxyPanel';
 import { StartAtLoginPanel } from '../start-at-login/StartAtLoginPanel';
 import { describeAge } from '../time';
 import { UpdatesPanel } from '../updates/UpdatesPanel';
@@ -135,6 +136,8 @@ export function SettingsView() {
       </section>
 
       <BandwidthPanel settings={settings} update={update} />
+
+      <ProxyPanel settings={settings} update={update} />
 
       <StartAtLoginPanel settings={settings} update={update} />
 
