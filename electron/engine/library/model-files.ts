@@ -78,8 +78,8 @@ export function cachedModelFile(engine: Engine, documentId: number): CachedModel
   return { documentId, cachedPath: stored.path, fileName: source.fileName, type: source.type, size: stored.size };
 }
 
-/** Why a document cannot be handed to a slicer at all. */
-function notAModelFile(engine: Engine, documentId: number): EngineError {
+/** Why a document cannot be handed to a slicer at all: not known here, or not a model file. */
+export function notAModelFile(engine: Engine, documentId: number): EngineError {
   const document = cachedDocument(engine.cache.reader, documentId);
   if (!document) return new EngineError({ kind: 'not-cached', message: 'This file is not known here: open its design again to list its files.' });
   const url = fileUrlOf(document.raw);

@@ -6,7 +6,7 @@ import { openWithSlicer, type Spawner } from '../slicers/launch-slicer';
 import { SYSTEM_DEFAULT_ID, SYSTEM_DEFAULT_NAME, systemSlicerEnvironment, type Slicer, type SlicerEnvironment } from '../slicers/slicer';
 import { chosenSlicerId, rememberSlicer } from '../slicers/slicer-choice';
 import { engineLog } from '../log/engine-log';
-import { copyForOpening, modelFileOnDemand, modelFileSource } from './model-files';
+import { copyForOpening, modelFileOnDemand, modelFileSource, notAModelFile } from './model-files';
 import { SLICER_FILE_TYPES } from '../../../shared/files/model-files';
 
 /** Where slicers are looked for and how they are started: this computer's, unless a front end or a test gives its own. */
@@ -33,7 +33,7 @@ export async function slicersView(engine: Engine, documentId: number | undefined
     return { slicers, chosen: last && slicers.some((slicer) => slicer.id === last) ? last : slicers[0]!.id, type: null };
   }
   const source = modelFileSource(engine, documentId);
-  if (!source) throw new EngineError({ kind: 'conflict', message: 'This file is not a model a slicer opens.' });
+  if (!source) throw notAModelFile(engine, documentId);
   return { slicers: [...slicersFor(found, source.type).map(viewOf), SYSTEM_VIEW], chosen: chosenSlicerId(found, source.type, remembered), type: source.type };
 }
 
@@ -52,11 +52,8 @@ export interface OpenedModelFile {
  */
 export async function openModelFile(engine: Engine, input: { documentId: number; slicer?: string | undefined }, signal?: AbortSignal, host: SlicerHost = {}): Promise<OpenedModelFile> {
   const source = modelFileSource(engine, input.documentId);
-  if (!source) {
-    // Said in the words of model-files.ts (not known here, or not a model).
-    await modelFileOnDemand(engine, input.documentId, signal);
-  }
-  const type = source!.type;
+  if (!source) throw notAModelFile(engine, input.documentId);
+  const { type } = source;
   const found = await installedSlicers(host);
   const remembered = engine.settings.read().openModelWith;
   const wanted = input.slicer ?? chosenSlicerId(found, type, remembered);
