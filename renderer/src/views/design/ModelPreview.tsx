@@ -54,8 +54,10 @@ function LoadingProgress({ name, progress, reading }: { name: string; progress: 
 /**
  * The interactive 3D view of one model, made on demand (three.js is loaded only then). Its bytes come from the host's
  * own address for the file (never a link to the service's file: rule 1), so a model seen once works offline. Beside
- * it: the model's size in millimetres, and for G-code a slider of the layers shown. A file that cannot be read says
- * which and why, in the view; the page goes on.
+ * it: the model's size in millimetres, what the file holds that the view does not show, and for G-code a slider of
+ * the layers shown. While it loads: the bytes fetched of the total, then "Reading…"; its button then cancels (the
+ * fetch is aborted, the model worker stopped). A file that cannot be read says which and why, in the view; the page
+ * goes on.
  * Opened, it takes the focus; Escape closes it, and the focus goes back to the button that opened it.
  */
 export function ModelPreview({ document, onClose, onCached }: { document: DocumentView; onClose(): void; onCached(): void }) {

@@ -26,7 +26,7 @@ export function threeMfUnitScale(unit: string | null | undefined): number | null
 }
 
 /**
- * Millimetres per unit of a type's numbers, apart from those whose file says (3MF; AMF, which three's loader scales):
+ * Millimetres per unit of a type's numbers, apart from those whose file says (3MF and AMF, scaled as they are read):
  * glTF measures in metres by its specification; STL, OBJ, PLY and G-code carry no unit, and printers read them as
  * millimetres.
  */
