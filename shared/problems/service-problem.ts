@@ -6,7 +6,11 @@ import type { FieldErrors } from '../validation/field-errors';
  */
 export type ServiceProblem =
   /** The service could not be reached (no network, refused, reset, timed out). `maybeApplied`: a write was sent and its answer lost. */
-  | { kind: 'offline'; message: string; maybeApplied: boolean }
+  | {
+    kind: 'offline'; message: string; maybeApplied: boolean;
+    /** It was the proxy that failed (refused, not found, asked for credentials): the message names it, not the service. */
+    proxy?: true;
+  }
   /** The token is missing, unknown or revoked: sign in again. */
   | { kind: 'token-rejected'; message: string }
   /** Signed in, but not allowed to do this (spec §7). */

@@ -87,7 +87,8 @@ export function syncReasonWords(sync: SyncReasonFacts): string | null {
     case 'content-policy':
       return 'Confirm that you upload only designs and files you have the right to publish, under the service\'s content policy. Nothing is sent until you do.';
     case 'items-need-you': return `${plural(counts.attention, 'change waits', 'changes wait')} for you in the queue.`;
-    case 'service-unreachable': return `${connectivityWords(sync.serviceUrl)} Changes are kept and sent when it is back.`;
+    // A proxy's failure is said in its own words (they name the proxy and what to check), not as the service's.
+    case 'service-unreachable': return `${sync.detail ?? connectivityWords(sync.serviceUrl)} Changes are kept and sent when it is back.`;
     case 'signed-out': return 'Sign in to sync your designs.';
     case 'sign-in-refused': return 'The service no longer accepts your sign-in: sign in again. Changes here are kept meanwhile.';
     case 'folder-unavailable': return sync.detail ?? `The sync folder ${sync.folder ?? ''} is not there as it was: nothing is sent until it is back.`;

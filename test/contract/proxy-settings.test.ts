@@ -45,6 +45,8 @@ beforeEach(async () => {
   await open();
 });
 afterEach(async () => {
+  // The endpoint first: its timers (events it batches) stop before the engine under it closes.
+  await endpoint?.close();
   await engine?.close();
   engine = null;
   for (const [name, value] of saved) {
@@ -94,6 +96,7 @@ describe('the manual proxy in Settings', () => {
     expect(readFileSync(file, 'utf8')).not.toContain(PASSWORD);
 
     // Opened again, the profile uses the same proxy and password.
+    await endpoint.close();
     await engine!.close();
     await open();
     expect((await ok<SettingsView>('settings.get', {})).proxy).toMatchObject({ mode: 'manual', passwordSet: true, inUse: proxy.shown });

@@ -140,7 +140,7 @@ function whereToFix(proxy: ProxyUse): string {
 function proxyFailureProblem(failure: ExchangeFailure, proxy: ProxyUse): ExchangeProblem | null {
   const { detail } = failure;
   const notSent = (message: string, timeout?: ServiceErrorDetail['timeout']): ExchangeProblem => ({
-    problem: { kind: 'offline', message, maybeApplied: false },
+    problem: { kind: 'offline', message, maybeApplied: false, proxy: true },
     detail: timeout ? { timeout } : {},
   });
   if (failure.reason === 'connect-timeout') {
@@ -163,14 +163,15 @@ function proxyFailureProblem(failure: ExchangeFailure, proxy: ProxyUse): Exchang
 
 /**
  * The proxy's own answer in the service's place: 407 (it wants a user name and password, or refused the ones sent), or
- * a refused tunnel (another status to CONNECT). Never repeated as it is: only new settings help.
+ * a refused tunnel (another status to CONNECT). The service was not reached: offline (nothing was applied, and the way
+ * back is probed, so new settings take effect), never repeated at once (only new settings help).
  */
 export function proxyAnswerProblem(proxy: ProxyUse, status: number, host: string): ServiceProblem {
+  const notReached = (message: string): ServiceProblem => ({ kind: 'offline', message, maybeApplied: false, proxy: true });
   if (status === 407) {
-    const message = proxy.credentials
+    return notReached(proxy.credentials
       ? `The proxy ${proxy.shown} did not accept the user name and password; ${whereToFix(proxy)}.`
-      : `The proxy ${proxy.shown} asks for a user name and password; give them in Settings → Proxy (or as http://user:password@${proxy.shown} in HTTPS_PROXY or --proxy).`;
-    return { kind: 'bad-request', status, message };
+      : `The proxy ${proxy.shown} asks for a user name and password; give them in Settings → Proxy (or as http://user:password@${proxy.shown} in HTTPS_PROXY or --proxy).`);
   }
-  return { kind: 'bad-request', status, message: `The proxy ${proxy.shown} refused to connect to ${host} (it answered ${status}); ${whereToFix(proxy)}, or ask whoever runs the proxy whether ${host} may be reached through it.` };
+  return notReached(`The proxy ${proxy.shown} refused to connect to ${host} (it answered ${status}); ${whereToFix(proxy)}, or ask whoever runs the proxy whether ${host} may be reached through it.`);
 }

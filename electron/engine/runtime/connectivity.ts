@@ -10,6 +10,8 @@ export interface ConnectivityState {
   online: boolean;
   /** Since when (epoch ms). */
   since: number;
+  /** Offline because of the proxy: its words (they name it), which the sync state says instead of "cannot be reached". */
+  proxyProblem?: string;
 }
 
 /** The timers Connectivity uses: the real ones by default, a test's own clock otherwise. */
@@ -121,7 +123,7 @@ export class Connectivity extends EventEmitter<{ change: [ConnectivityState] }> 
     if (problem.kind !== 'offline' || !this.current.online) return;
     engineLog.info('connectivity', `the service cannot be reached: ${problem.message}`);
     this.attempt = 0;
-    this.set({ online: false, since: this.clock.now() });
+    this.set({ online: false, since: this.clock.now(), ...(problem.proxy ? { proxyProblem: problem.message } : {}) });
     this.schedule();
   }
 

@@ -169,6 +169,7 @@ export class Engine extends EventEmitter<{ state: []; service: [] }> {
     this.syncStatus = new SyncStatusService(() => engineStatusFacts({
       queue: config.queue, session: config.session, serviceUrl: this.serviceUrl(), sync: this.parts?.sync ?? null, backgroundRunning: this.background,
       backgroundProblem: this.problem, contentPolicyAccepted: this.contentPolicyAccepted(), online: this.connectivity.isOnline(),
+      proxyProblem: this.connectivity.state.proxyProblem ?? null,
     }));
     this.syncStatus.follow({ subscribe: (listener) => config.session.subscribe(listener) });
     this.syncStatus.follow(eventsOf(this.connectivity, 'change'));

@@ -34,6 +34,8 @@ export interface SyncStatusFacts {
   counts: Record<QueueState, number>;
   /** The engine's one connectivity source. */
   online: boolean;
+  /** Offline because of the proxy: its words, said instead of "the service cannot be reached". */
+  proxyProblem?: string | null;
   /** The current burst of uploads (upload-progress.ts, its one owner), or null when none is under way. */
   uploads?: UploadProgressView | null;
 }
@@ -77,7 +79,7 @@ export function decideSyncStatus(facts: SyncStatusFacts): SyncStatus {
   if (!facts.contentPolicyAccepted && (facts.queueBlock?.kind === 'content-policy' || pending > 0)) return status('attention', 'content-policy');
   if (facts.queuePaused) return status('paused', 'uploads-paused', facts.queuePausedUntil ? { until: facts.queuePausedUntil } : {});
   if (!facts.backgroundRunning) return status('paused', 'not-running');
-  if (!facts.online) return status('offline', 'service-unreachable');
+  if (!facts.online) return status('offline', 'service-unreachable', { detail: facts.proxyProblem ?? null });
   if (counts.failed > 0) return status('error', 'changes-failed');
   if (counts.attention > 0) return status('attention', 'items-need-you');
   if (facts.folderSide?.remoteProblem === 'service-failed') return status('error', 'service-failed');
@@ -175,6 +177,8 @@ export interface EngineStatusParts {
   backgroundProblem: { kind: BackgroundProblemKind; message: string } | null;
   contentPolicyAccepted: boolean;
   online: boolean;
+  /** Offline because of the proxy: its words. */
+  proxyProblem?: string | null;
 }
 
 /** The facts of the sync status, read from each owner now (decideSyncStatus decides). */
@@ -194,6 +198,7 @@ export function engineStatusFacts(parts: EngineStatusParts): SyncStatusFacts {
     queuePausedUntil: status.queuePausedUntil ?? null,
     counts: status.counts,
     online: parts.online,
+    proxyProblem: parts.proxyProblem ?? null,
     uploads: uploadProgressOf(parts.queue).facts(),
   };
 }

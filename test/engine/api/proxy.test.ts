@@ -4,9 +4,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { configureProxy, routeFor } from '../../../electron/engine/api/proxy-agents';
 import { ServiceClient } from '../../../electron/engine/api/service-client';
 import { isServiceError } from '../../../electron/engine/api/service-error';
+import { Connectivity } from '../../../electron/engine/runtime/connectivity';
+import { syncReasonWords } from '../../../shared/sync/sync-state-words';
 import { closedPort } from '../../support/free-port';
 import { startTestService, type TestService } from '../../support/local-service';
 import { startRecordingProxy } from '../../support/recording-proxy';
+import type { ServiceProblem } from '../../../shared';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/images');
 const PROXY_VARIABLES = ['HTTPS_PROXY', 'HTTP_PROXY', 'ALL_PROXY', 'NO_PROXY', 'https_proxy', 'http_proxy', 'all_proxy', 'no_proxy'];
@@ -46,7 +49,7 @@ function client(baseUrl = hiddenUrl): ServiceClient {
   return new ServiceClient({ baseUrl, token: () => token, retry: { retries: 0 } });
 }
 
-async function problemOf(promise: Promise<unknown>): Promise<{ kind: string; message: string }> {
+async function problemOf(promise: Promise<unknown>): Promise<ServiceProblem> {
   try {
     await promise;
   } catch (error) {
@@ -158,6 +161,27 @@ describe('requests to the service through a proxy', () => {
       configureProxy({ mode: 'manual', manualUrl: proxy.url });
       const tunnel = await problemOf(client(`https://designs.test:${service.port}`).listDesigns());
       expect(tunnel.message).toMatch(new RegExp(`^The proxy ${proxy.shown} refused to connect to designs.test:${service.port} \\(it answered 403\\)`));
+    } finally {
+      await proxy.stop();
+    }
+  });
+
+  it("make the sync state say the proxy's words rather than that the service cannot be reached", async () => {
+    const proxy = await startRecordingProxy({ hosts: { 'designs.test': '127.0.0.1' }, credentials: { username: 'ana', password: 'right' } });
+    try {
+      process.env.HTTP_PROXY = proxy.url;
+      const asked = await problemOf(client().listDesigns());
+      // Not reached, nothing applied: the engine waits for the way back (new settings) instead of failing the work.
+      expect(asked).toMatchObject({ kind: 'offline', maybeApplied: false, proxy: true });
+      const connectivity = new Connectivity();
+      connectivity.noticeProblem(asked);
+      expect(connectivity.state).toMatchObject({ online: false, proxyProblem: asked.message });
+      const words = syncReasonWords({
+        reasonCode: 'service-unreachable', detail: connectivity.state.proxyProblem ?? null, serviceUrl: hiddenUrl, folder: null, until: null,
+        counts: { waiting: 0, running: 0, attention: 0, failed: 0, done: 0, cancelled: 0 } as never,
+      });
+      expect(words).toBe(`${asked.message} Changes are kept and sent when it is back.`);
+      expect(words).not.toMatch(/service .* cannot be reached/);
     } finally {
       await proxy.stop();
     }
