@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { configureProxy, routeFor } from '../../../electron/engine/api/proxy-agents';
 import { ServiceClient } from '../../../electron/engine/api/service-client';
 import { isServiceError } from '../../../electron/engine/api/service-error';
+import { redactSecrets } from '../../../electron/engine/log/redact';
 import { Connectivity } from '../../../electron/engine/runtime/connectivity';
 import { syncReasonWords } from '../../../shared/sync/sync-state-words';
 import { closedPort } from '../../support/free-port';
@@ -185,6 +186,11 @@ describe('requests to the service through a proxy', () => {
     } finally {
       await proxy.stop();
     }
+  });
+
+  it("keep a proxy address's password out of the engine log, however short", () => {
+    expect(redactSecrets('through http://ana:pw1@proxy.example:3128/ and https://bob:x%40y@corp:8080 failed'))
+      .toBe('through http://ana:[redacted]@proxy.example:3128/ and https://bob:[redacted]@corp:8080 failed');
   });
 
   it('come from the system proxy the shell resolved only when the environment names none', () => {
