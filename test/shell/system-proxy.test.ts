@@ -11,6 +11,7 @@ import { serveEngine } from '../../electron/shell/engine-process/serve-engine';
 import { tempDir } from '../engine/cache/cache-fixtures';
 import { startTestService, type TestService } from '../support/local-service';
 import { startRecordingProxy, type RecordingProxy } from '../support/recording-proxy';
+import { until } from '../support/until';
 
 // The code under test needs only Electron's types; loading the real module (which downloads its binary) fails the test.
 vi.mock('electron', () => {
@@ -99,9 +100,14 @@ describe('the engine process with the proxy the host gives it', () => {
     rmSync(profile, { recursive: true, force: true });
   });
 
-  it("reaches the service through the system's proxy, and keeps a manual proxy's password with the host, apart from the token", async () => {
+  it("reaches the service through the system's proxy (resolved again when the host says), and keeps a manual proxy's password with the host, apart from the token", async () => {
     const view = valueOf<SettingsView>(await bridge.request('settings.get', {}));
     expect(view.proxy).toMatchObject({ mode: 'system', inUse: proxy.shown, inUseFrom: "the system's proxy settings" });
+    // The host resolves it again when the service changes: the engine takes the new answer (here DIRECT, then the proxy).
+    bridge.setSystemProxy(null);
+    await until('the engine to go direct', async () => valueOf<SettingsView>(await bridge.request('settings.get', {})).proxy.inUse === null);
+    bridge.setSystemProxy(proxy.url);
+    await until("the engine to use the system's proxy again", async () => valueOf<SettingsView>(await bridge.request('settings.get', {})).proxy.inUse === proxy.shown);
     valueOf(await bridge.request('catalogue.pull', {}));
     expect(proxy.records.some((record) => record.line.startsWith(`GET http://designs.test:${service.port}/v1/designs`))).toBe(true);
 

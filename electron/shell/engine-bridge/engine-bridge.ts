@@ -65,6 +65,11 @@ export class EngineBridge {
       answer?.type === 'dropped' ? answer.outcome : { ok: false, problem: GONE });
   }
 
+  /** The system's proxy for the service as the host resolved it again (null: direct): used from the next request on. */
+  setSystemProxy(proxy: string | null): void {
+    this.port.post({ type: 'system-proxy', proxy });
+  }
+
   thumbnail(staged: { designId: number; documentId: number; stagedPath: string }): Promise<Outcome<unknown>> {
     return this.ask((id) => ({ type: 'thumbnail', id, ...staged }), (answer) =>
       answer?.type === 'thumbnail-kept' ? answer.outcome : { ok: false, problem: GONE });

@@ -41,6 +41,8 @@ export type HostToEngine =
   /** The host's answer to the engine's 'start-at-login' message: the state the system then has. */
   | { type: 'start-at-login-answer'; id: number; ok: true; on: boolean }
   | { type: 'start-at-login-answer'; id: number; ok: false; message: string }
+  /** The system's proxy for the service, resolved again by the host (the service address changed); null: direct. */
+  | { type: 'system-proxy'; proxy: string | null }
   | { type: 'close'; drainMs: number };
 
 export type EngineToHost =

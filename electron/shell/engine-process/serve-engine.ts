@@ -121,6 +121,9 @@ export function serveEngine(port: BridgePort<HostToEngine, EngineToHost>, option
           void (endpoint ? endpoint.adoptGeneratedThumbnail(message) : Promise.resolve(notOpen)).then((outcome) =>
             port.post({ type: 'thumbnail-kept', id: message.id, outcome }));
           return;
+        case 'system-proxy':
+          engine?.proxy.setSystemProxy(message.proxy);
+          return;
         case 'close':
           void close(message.drainMs);
           return;

@@ -71,6 +71,11 @@ export class EngineProcessHost {
     return this.bridge ? this.bridge.drop(drop) : Promise.resolve({ ok: false, problem: { kind: 'internal', message: 'The design-sync engine is starting: try again in a moment.' } });
   }
 
+  /** The system's proxy for the service, resolved again (null: direct). */
+  setSystemProxy(proxy: string | null): void {
+    this.bridge?.setSystemProxy(proxy);
+  }
+
   thumbnail(staged: { designId: number; documentId: number; stagedPath: string }): Promise<Outcome<unknown>> {
     return this.bridge ? this.bridge.thumbnail(staged) : Promise.resolve({ ok: false, problem: { kind: 'internal', message: 'The design-sync engine is starting: try again in a moment.' } });
   }

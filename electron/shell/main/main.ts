@@ -69,7 +69,12 @@ async function main(): Promise<void> {
   const tokens = new SafeStorageTokenStore(join(profileDir, 'token.safe'), safeStorage);
   // The manual proxy's password, kept like the token; the system's proxy for the service (Chromium's resolver).
   const proxyPassword = new SafeStorageTokenStore(join(profileDir, 'proxy-password.safe'), safeStorage);
-  const systemProxy = await resolveSystemProxy(session.defaultSession, args.service ?? settings.read().serviceUrl, log);
+  const systemProxy = { current: await resolveSystemProxy(session.defaultSession, args.service ?? settings.read().serviceUrl, log) };
+  // Another service chosen: its proxy resolved again and handed to the engine (a PAC script may name another one).
+  const proxyForService = (serviceUrl: string | undefined) => void resolveSystemProxy(session.defaultSession, serviceUrl, log).then((proxy) => {
+    systemProxy.current = proxy;
+    if (proxy !== undefined) engine.setSystemProxy(proxy);
+  });
   // Starting at login (hidden, in the tray): Electron's login items on macOS and Windows, an autostart entry on Linux.
   const loginItems = loginItemsFor(process.platform, app, loginLaunch({
     execPath: process.execPath, isPackaged: app.isPackaged, appPath: app.getAppPath(), appImage: process.env.APPIMAGE, profileArgument: args.profile, profileDir,
@@ -117,11 +122,15 @@ async function main(): Promise<void> {
 
   const engine = new EngineProcessHost(
     paths.engineProcess,
-    () => ({ profileDir, userAgent: `design-sync/${app.getVersion()} (Electron ${process.versions.electron})`, settings: settings.read(), tokenDescription: tokens.describe(), startAtLogin, ...(args.service ? { serviceUrl: args.service } : {}), ...(systemProxy !== undefined ? { systemProxy } : {}) }),
+    () => ({ profileDir, userAgent: `design-sync/${app.getVersion()} (Electron ${process.versions.electron})`, settings: settings.read(), tokenDescription: tokens.describe(), startAtLogin, ...(args.service ? { serviceUrl: args.service } : {}), ...(systemProxy.current !== undefined ? { systemProxy: systemProxy.current } : {}) }),
     {
       tokens,
       proxyPassword,
-      saveSettings: (next: EngineSettings) => settings.update(next),
+      saveSettings: (next: EngineSettings) => {
+        const before = settings.read().serviceUrl;
+        settings.update(next);
+        if (next.serviceUrl && next.serviceUrl !== before) proxyForService(next.serviceUrl);
+      },
       openExternal: (url) => openOutside(url, 'an address in the browser'),
       log,
       setStartAtLogin: async (on) => {
