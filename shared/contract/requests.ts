@@ -161,8 +161,6 @@ export const REQUEST_INPUTS = {
     /** Upload and download limits in KB/s (1 KB = 1,024 bytes), shared by all transfers; 0: no limit. Applied at once. */
     maxUploadKBps: z.number().int().min(0).max(10_000_000).optional(),
     maxDownloadKBps: z.number().int().min(0).max(10_000_000).optional(),
-  }).strict(),
-
     /**
      * The proxy: 'system' (HTTPS_PROXY / HTTP_PROXY / NO_PROXY, else the system's), 'none', or 'manual' with host and
      * port, and a user name and password when the proxy asks for them. The password is write-only ('' removes it).
@@ -174,6 +172,8 @@ export const REQUEST_INPUTS = {
       username: z.string().max(256).optional(),
       password: z.string().max(1024).optional(),
     }).strict().optional(),
+  }).strict(),
+
   /** Where the engine log is (to attach to a bug report), and the engine's notices (a rebuilt cache). */
   'diagnostics.get': nothing,
 

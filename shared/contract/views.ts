@@ -428,14 +428,6 @@ export interface SettingsView {
   maxUploadKBps: number;
   /** The download limit in KB/s, shared by every download; 0: none. */
   maxDownloadKBps: number;
-}
-
-/** Whether the desktop app starts (in the tray, no window) when the person logs in. */
-export interface StartAtLoginView {
-  /** Whether this window's host can register the app at login: the desktop app can, `design-sync ui` (a browser) cannot. */
-  available: boolean;
-  /** Whether the system starts the app at login now (false where it is not available). */
-  on: boolean;
   proxy: ProxyView;
 }
 
@@ -453,6 +445,14 @@ export interface ProxyView {
   inUseFrom: string | null;
   /** Why the setting cannot be used as it is, in words, or null. */
   problem: string | null;
+}
+
+/** Whether the desktop app starts (in the tray, no window) when the person logs in. */
+export interface StartAtLoginView {
+  /** Whether this window's host can register the app at login: the desktop app can, `design-sync ui` (a browser) cannot. */
+  available: boolean;
+  /** Whether the system starts the app at login now (false where it is not available). */
+  on: boolean;
   /** Whether the person answered the one-time question (asked once a sync folder is chosen; never again). */
   asked: boolean;
   /** Why it is not available here, in words; null where it is. */

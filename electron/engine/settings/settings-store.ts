@@ -47,7 +47,6 @@ export const engineSettings = z.looseObject({
   startAtLogin: z.boolean().optional(),
   /** The person answered the one-time question "Start design-sync when you log in?" (never asked again). */
   startAtLoginAsked: z.boolean().optional(),
-  /** The upload limit in KB/s (1 KB = 1,024 bytes), shared by every upload of the profile; 0 or absent: none. */
   /**
    * The proxy (runtime/proxy-setup.ts): 'system' (the environment's HTTPS_PROXY… or the system's), 'none', or 'manual'
    * with host, port and a user name; the manual proxy's password is kept apart, like the token.
@@ -58,13 +57,14 @@ export const engineSettings = z.looseObject({
     port: z.number().int().min(1).max(65535).optional(),
     username: z.string().max(256).optional(),
   }).optional(),
+  /** The upload limit in KB/s (1 KB = 1,024 bytes), shared by every upload of the profile; 0 or absent: none. */
   maxUploadKBps: z.number().int().min(0).max(MAX_RATE_KBPS).optional(),
   /** The download limit in KB/s, shared by every download of the profile; 0 or absent: none. */
   maxDownloadKBps: z.number().int().min(0).max(MAX_RATE_KBPS).optional(),
 });
 export type EngineSettings = z.infer<typeof engineSettings>;
-
 export type ProxySettings = NonNullable<EngineSettings['proxy']>;
+
 /**
  * Where settings are kept: a JSON file for the CLI and the window host, electron-store in the Electron shell. The
  * engine is given one and never knows which.
