@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
+import { ServiceClient } from '../electron/engine/api/service-client';
 import { MemoryTokenStore } from '../electron/engine/authorization/memory-token-store';
 import { createContractEndpoint } from '../electron/engine/contract/create-contract-endpoint';
 import type { Engine } from '../electron/engine/runtime/engine';
@@ -23,10 +24,14 @@ import { until } from '../test/support/until';
 import { buildWindow } from '../test/support/window-build';
 
 const OUT = resolve(import.meta.dirname, '../docs/screenshots');
+/** Real model files with their provenance (test/fixtures/README.md): a 3MF Consortium sample with colours, PrusaSlicer's G-code. */
+const MODELS = resolve(import.meta.dirname, '../test/fixtures/models');
+/** A design of demo's with the model files makers share besides STL, shown in 3D in the README. */
+const FORMATS_DESIGN = 'Print Test Pieces';
 /** The design the README shows: an adapted model under CC BY, so the attribution and its "Based on" line show. */
 const SHOWN_DESIGN = 'Rack Gear Segment';
 
-interface PageWorld { document: { fonts: { ready: Promise<unknown> }; images: ArrayLike<{ complete: boolean }> } }
+interface PageWorld { document: { fonts: { ready: Promise<unknown> }; images: ArrayLike<{ complete: boolean; loading: string }> } }
 
 const scratch = mkdtempSync(join(tmpdir(), 'design-sync-screenshots-'));
 const cleanups: (() => Promise<unknown> | unknown)[] = [() => rmSync(scratch, { recursive: true, force: true })];
@@ -46,7 +51,8 @@ async function shoot(page: Page, name: string, options: { fullPage?: boolean } =
   // Nothing caught mid-animation or mid-load: fonts, images and the focus ring settled.
   // (Functions typed by hand: this script's world is Node's, without the DOM's types.)
   await page.evaluate(() => (globalThis as unknown as PageWorld).document.fonts.ready);
-  await page.waitForFunction(() => Array.from((globalThis as unknown as PageWorld).document.images).every((image) => image.complete));
+  // A lazy image off screen loads only when scrolled to: not one the picture waits for.
+  await page.waitForFunction(() => Array.from((globalThis as unknown as PageWorld).document.images).every((image) => image.complete || image.loading === 'lazy'));
   await page.screenshot({ path: join(OUT, `${name}.png`), ...options });
   process.stdout.write(`  docs/screenshots/${name}.png\n`);
 }
@@ -65,6 +71,13 @@ async function main(): Promise<void> {
   await seedDemo(service.ctx);
   const demo = findUserByScreenName(service.ctx.db, 'demo')!;
   const token = grantAuthorization(service.ctx.db, demo.id, findApplication(service.ctx.db, REGISTERED_APPLICATION)!.id, Date.now()).token;
+
+  // Besides the sample designs' STL and OBJ: a 3MF with its colours and a sliced G-code, as makers share them.
+  const demoApi = new ServiceClient({ baseUrl: service.url, token: () => token });
+  const pieces = await demoApi.createDesign({ name: FORMATS_DESIGN, excerpt: 'A colour test piece as a 3MF and a sliced calibration cube as G-code', license: 'ccby' });
+  await demoApi.uploadDocument(pieces.id, { path: join(MODELS, '3mf-sample-rhombicuboctahedron-color.3mf'), fileName: 'rhombicuboctahedron-colours.3mf' }, { name: 'Colour test piece (3MF)' });
+  await demoApi.uploadDocument(pieces.id, { path: join(MODELS, 'cube20.gcode'), fileName: 'calibration-cube-20mm.gcode' }, { name: 'Calibration cube, sliced (G-code)' });
+  await demoApi.publishDesign(pieces.id);
 
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
   cleanups.unshift(() => browser.close());
@@ -102,6 +115,21 @@ async function main(): Promise<void> {
   await canvas.scrollIntoViewIfNeeded();
   await shoot(page, 'design-3d-light');
   await page.getByRole('button', { name: 'Close the 3D view' }).click();
+
+  // The 3MF with its colours, then the G-code's toolpaths with the layer slider.
+  await page.getByRole('link', { name: 'Library', exact: true }).click();
+  await page.getByPlaceholder(/^Search designs/).fill(FORMATS_DESIGN);
+  await page.getByRole('link', { name: FORMATS_DESIGN, exact: true }).first().click();
+  await page.getByRole('heading', { name: FORMATS_DESIGN, level: 2 }).waitFor();
+  for (const [label, name] of [['Colour test piece (3MF)', 'design-3mf-light'], ['Calibration cube, sliced (G-code)', 'design-gcode-light']] as const) {
+    await page.getByRole('button', { name: `View ${label} in 3D` }).click();
+    const view = page.getByRole('region', { name: `3D view of ${label}` });
+    await view.locator('canvas[data-drawn="true"]').waitFor({ timeout: 60_000 });
+    await view.scrollIntoViewIfNeeded();
+    await shoot(page, name);
+    await page.getByRole('button', { name: 'Close the 3D view' }).click();
+  }
+  await page.getByRole('link', { name: 'Library', exact: true }).click();
   await page.getByPlaceholder(/^Search designs/).fill('').catch(() => {});
 
   await page.getByRole('link', { name: 'My designs', exact: true }).click();
@@ -111,6 +139,8 @@ async function main(): Promise<void> {
     const states = await page.getByTestId('own-folder-state').allTextContents();
     return states.length > 0 && states.every((state) => state === 'In step');
   }, 60_000);
+  // A draft without an image shows a picture made from its model, marked as made here.
+  await page.getByTestId('generated-mark').first().waitFor({ timeout: 60_000 });
   await shoot(page, 'my-designs-light');
 
   await page.getByRole('link', { name: 'Sync', exact: true }).click();
