@@ -18,7 +18,9 @@ const esmBanner = { js: "import { createRequire as __createRequire } from 'node:
 
 await Promise.all([
   build({ ...common, entryPoints: ['electron/shell/main/main.ts'], outfile: join(out, 'main.mjs'), format: 'esm', external: ['electron', 'better-sqlite3', 'electron-store'], banner: esmBanner }),
-  build({ ...common, entryPoints: ['electron/shell/engine-process/engine-process.ts'], outfile: join(out, 'engine-process.mjs'), format: 'esm', external: ['electron', 'better-sqlite3'], banner: esmBanner }),
+  // kerberos: http-proxy-agent's optional Negotiate support imports it only when a proxy asks for Negotiate; it is not
+  // shipped (Basic proxy authentication only: docs/security.md), and its absence is said in words.
+  build({ ...common, entryPoints: ['electron/shell/engine-process/engine-process.ts'], outfile: join(out, 'engine-process.mjs'), format: 'esm', external: ['electron', 'better-sqlite3', 'kerberos'], banner: esmBanner }),
   // A large pull's checkpoint thread (a worker_threads Worker needs a file of its own): electron/engine/cache/checkpoint-thread.ts
   // starts it from beside the engine's bundle, as checkpoint-thread-worker.mjs.
   build({ ...common, entryPoints: ['electron/engine/cache/checkpoint-thread-worker.ts'], outfile: join(out, 'checkpoint-thread-worker.mjs'), format: 'esm', external: ['better-sqlite3'], banner: esmBanner }),

@@ -84,7 +84,8 @@ export const useLibrary = create<LibraryStore>((set, get) => {
     loading.add(key);
     const asked = generation;
     const { query, license, sort, kept } = get().filter;
-    const outcome = await contract.request('library.page', { query, licenses: license ? [license] : [], sort, offset: page * PAGE_SIZE, limit: PAGE_SIZE, keptOnly: kept });
+    // keptOnly only when asked: the first page the host hands over with the window's page is keyed without it.
+    const outcome = await contract.request('library.page', { query, licenses: license ? [license] : [], sort, offset: page * PAGE_SIZE, limit: PAGE_SIZE, ...(kept ? { keptOnly: true } : {}) });
     loading.delete(key);
     if (asked !== generation) return;
     if (!outcome.ok) {
