@@ -28,6 +28,8 @@ async function onDesign(): Promise<void> {
 async function throttle(bytesPerSecond: number | null): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
+  // Fetched anew each time: a file an earlier test read would come from the browser's cache, past the throttle.
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: bytesPerSecond !== null });
   await cdp.send('Network.emulateNetworkConditions', {
     offline: false, latency: 0, uploadThroughput: -1, downloadThroughput: bytesPerSecond ?? -1,
   });
