@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ContractProblem, RequestName, SettingsView } from '../../shared';
 import { MemoryTokenStore } from '../../electron/engine/authorization/memory-token-store';
 import { createContractEndpoint } from '../../electron/engine/contract/create-contract-endpoint';
@@ -10,6 +10,11 @@ import { memorySettingsStore, type SettingsStore } from '../../electron/engine/s
 import { loginLaunch } from '../../electron/shell/login-items/launch-command';
 import { xdgLoginItems } from '../../electron/shell/login-items/login-items';
 import { tempDir } from '../engine/cache/cache-fixtures';
+
+// The code under test needs none of Electron; loading the real module (which downloads its binary) fails the test.
+vi.mock('electron', () => {
+  throw new Error('the real electron module must not be loaded in tests');
+});
 
 /**
  * Starting at login through the contract (settings.get / settings.update), with the desktop app's login item as the

@@ -3,6 +3,11 @@ import { trayMenuTemplate, type TrayMenuActions } from '../../electron/shell/tra
 import { trayView } from '../../electron/shell/tray/tray-state';
 import { syncView } from './shell-fixtures';
 
+// The code under test needs none of Electron; loading the real module (which downloads its binary) fails the test.
+vi.mock('electron', () => {
+  throw new Error('the real electron module must not be loaded in tests');
+});
+
 /** The tray's menu only: nothing of Electron is loaded (its types only). */
 function actions() {
   return {

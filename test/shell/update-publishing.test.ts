@@ -8,8 +8,13 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { dump } from 'js-yaml';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readBuiltInFeed } from '../../electron/shell/updates/electron-updater-source';
+
+// The code under test needs none of Electron; loading the real module (which downloads its binary) fails the test.
+vi.mock('electron', () => {
+  throw new Error('the real electron module must not be loaded in tests');
+});
 
 const config = JSON.parse(readFileSync(resolve('build/electron-builder.json'), 'utf8')) as { publish: Record<string, string>[] };
 const requireHere = createRequire(import.meta.url);

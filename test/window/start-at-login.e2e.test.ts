@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { changeStartAtLogin } from '../../electron/engine/settings/start-at-login';
 import { loginLaunch } from '../../electron/shell/login-items/launch-command';
 import { xdgLoginItems } from '../../electron/shell/login-items/login-items';
@@ -11,6 +11,11 @@ import { until } from '../support/until';
 import { seriousViolations } from './axe-check';
 import { showView } from './views';
 import { openWindow, type WindowFixture } from './window-fixture';
+
+// The code under test needs none of Electron; loading the real module (which downloads its binary) fails the test.
+vi.mock('electron', () => {
+  throw new Error('the real electron module must not be loaded in tests');
+});
 
 /**
  * Start at login in the window: the one-time question once a sync folder is chosen, and the setting in Settings —
