@@ -1,13 +1,9 @@
 import { useId } from 'react';
 import type { DocumentView } from '../../../../shared';
 import { ModelFileAction } from './ModelFileAction';
+import { byteSize } from '../../../../shared/text/byte-size';
 
-function size(bytes: number | null): string {
-  if (bytes === null) return 'size unknown';
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
+const size = (bytes: number | null): string => (bytes === null ? 'size unknown' : byteSize(bytes));
 
 /**
  * The design's files: name, type and size, and whether they are kept for offline use (in short: "Kept offline" or
