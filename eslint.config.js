@@ -47,7 +47,17 @@ const engineLayer = (name, allowed) => ({
 });
 const FRONT_ENDS = ['./electron/cli', './electron/window-host', './electron/shell', './electron/preload', './electron/launcher'];
 
-const ours = ['./shared', './service', './electron', './renderer', './test', './bench', './scripts'];
+const ours = ['./shared', './service', './electron', './renderer', './harness', './test', './bench', './build', './scripts'];
+/**
+ * What tests, benchmarks and the screenshots share (the local service, Chromium, the window, two computers) is in
+ * harness/; each of them imports it, never one another, and the harness imports none of them.
+ */
+const HARNESS_USERS = ['./test', './bench', './build'];
+const harnessUser = (target) => ({
+  target,
+  from: HARNESS_USERS.filter((other) => other !== target),
+  message: `${target} may share code with ${HARNESS_USERS.filter((other) => other !== target).join(' and ')} only through harness/ (see docs/architecture.md)`,
+});
 const layer = (target, allowed) => ({
   target,
   from: ours.filter((folder) => !allowed.includes(folder) && folder !== target),
@@ -67,12 +77,14 @@ export default tseslint.config(
           layer('./shared', []),
           layer('./service', ['./shared']),
           layer('./renderer', ['./shared']),
-          { target: './electron/engine', from: ['./service', './renderer', './test', './bench', './scripts', ...FRONT_ENDS], message: 'the engine may import only shared/ and itself: it knows none of its front ends' },
-          { target: './electron/window-host', from: ['./service', './renderer', './test', './bench', './scripts', './electron/cli', './electron/shell', './electron/preload'], message: 'the window host may import only the engine and shared/' },
-          { target: './electron/cli', from: ['./service', './renderer', './test', './bench', './scripts', './electron/shell', './electron/preload'], message: 'the CLI may import only the engine, the window host and shared/' },
-          { target: './electron/shell', from: ['./service', './renderer', './test', './bench', './scripts', './electron/cli', './electron/launcher'], message: 'the Electron shell may import only electron, the engine, the window host\'s static files and shared/' },
-          { target: './electron/preload', from: ['./service', './renderer', './test', './bench', './scripts', './electron/engine', './electron/cli', './electron/launcher', './electron/window-host'], message: 'the preload may import only electron and shared/' },
-          { target: './electron/launcher', from: ['./service', './renderer', './test', './bench', './scripts', './electron/shell', './electron/preload'], message: 'the launcher may import only the CLI and the engine (never electron: it runs in plain Node)' },
+          { target: './electron/engine', from: ['./service', './renderer', './harness', './test', './bench', './build', './scripts', ...FRONT_ENDS], message: 'the engine may import only shared/ and itself: it knows none of its front ends' },
+          { target: './electron/window-host', from: ['./service', './renderer', './harness', './test', './bench', './build', './scripts', './electron/cli', './electron/shell', './electron/preload'], message: 'the window host may import only the engine and shared/' },
+          { target: './electron/cli', from: ['./service', './renderer', './harness', './test', './bench', './build', './scripts', './electron/shell', './electron/preload'], message: 'the CLI may import only the engine, the window host and shared/' },
+          { target: './electron/shell', from: ['./service', './renderer', './harness', './test', './bench', './build', './scripts', './electron/cli', './electron/launcher'], message: 'the Electron shell may import only electron, the engine, the window host\'s static files and shared/' },
+          { target: './electron/preload', from: ['./service', './renderer', './harness', './test', './bench', './build', './scripts', './electron/engine', './electron/cli', './electron/launcher', './electron/window-host'], message: 'the preload may import only electron and shared/' },
+          { target: './electron/launcher', from: ['./service', './renderer', './harness', './test', './bench', './build', './scripts', './electron/shell', './electron/preload'], message: 'the launcher may import only the CLI and the engine (never electron: it runs in plain Node)' },
+          { target: './harness', from: [...HARNESS_USERS, './scripts'], message: 'harness/ is shared by the tests, the benchmarks and the screenshots: it imports none of them (see docs/architecture.md)' },
+          ...HARNESS_USERS.map(harnessUser),
           ...Object.entries(ENGINE_LAYERS).map(([name, allowed]) => engineLayer(name, allowed)).filter((zone) => zone.from.length > 0),
         ],
       }],

@@ -4,7 +4,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ENGINE_NODE_FLAGS } from '../electron/engine/runtime/engine-node-flags';
-import { engineProcessArgs } from './support/engine-process';
+import { engineProcessArgs } from '../harness/engine-process';
 import type { ScenarioResult } from './support/measure';
 import { firstScan100kScenario, firstScanIgnoreScenario, firstScanScenario } from './scenarios/first-scan';
 import { idleCpuScenario } from './scenarios/idle-cpu';

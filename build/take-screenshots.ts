@@ -19,9 +19,9 @@ import { findApplication, grantAuthorization, REGISTERED_APPLICATION } from '../
 import { seedDemo } from '../service/seed/demo-seed';
 import { startService } from '../service/server/start-service';
 import { findUserByScreenName } from '../service/users/user-accounts';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/support/chromium';
-import { until } from '../test/support/until';
-import { buildWindow } from '../test/support/window-build';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../harness/chromium';
+import { until } from '../harness/until';
+import { buildWindow } from '../harness/window-build';
 
 const OUT = resolve(import.meta.dirname, '../docs/screenshots');
 /** Real model files with their provenance (test/fixtures/README.md): a 3MF Consortium sample with colours, PrusaSlicer's G-code. */

@@ -7,7 +7,7 @@ import { ServiceClient } from '../../electron/engine/api/service-client';
 import { MemoryTokenStore } from '../../electron/engine/authorization/memory-token-store';
 import { openEngine } from '../../electron/engine/runtime/open-engine';
 import { memorySettingsStore } from '../../electron/engine/settings/settings-store';
-import { prepareUsers, startServiceProcess } from '../../test/support/service-process';
+import { prepareUsers, startServiceProcess } from '../../harness/service-process';
 import { MB, median, round, timed, type ScenarioResult } from '../support/measure';
 import { scratchDir } from '../support/service';
 

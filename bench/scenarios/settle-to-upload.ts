@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ServiceClient } from '../../electron/engine/api/service-client';
 import type { QueueEvent } from '../../electron/engine/queue/queue-item';
-import { prepareUsers, startServiceProcess } from '../../test/support/service-process';
+import { prepareUsers, startServiceProcess } from '../../harness/service-process';
 import { median, round, type ScenarioResult } from '../support/measure';
 import { scratchDir } from '../support/service';
 import { benchSyncParts } from '../support/sync-assembly';

@@ -7,7 +7,7 @@ import type { Engine } from '../../electron/engine/runtime/engine';
 import { openEngine } from '../../electron/engine/runtime/open-engine';
 import { memorySettingsStore } from '../../electron/engine/settings/settings-store';
 import { SyncEngine, type PassResult } from '../../electron/engine/sync/sync-engine';
-import { prepareUsers, startServiceProcess, type ServiceProcess } from '../../test/support/service-process';
+import { prepareUsers, startServiceProcess, type ServiceProcess } from '../../harness/service-process';
 import { median, percentile, round, type ScenarioResult } from '../support/measure';
 import { scratchDir } from '../support/service';
 

@@ -10,7 +10,7 @@ import { QueueRunner, queueClient } from '../../electron/engine/queue/queue-runn
 import { QueueStore } from '../../electron/engine/queue/queue-store';
 import { DesignFolders } from '../../electron/engine/sync-state/design-folders';
 import { openSyncDatabase } from '../../electron/engine/sync-state/sync-database';
-import { prepareUsers, startServiceProcess } from '../../test/support/service-process';
+import { prepareUsers, startServiceProcess } from '../../harness/service-process';
 import { MB, median, round, timed, type ScenarioResult } from '../support/measure';
 import { scratchDir } from '../support/service';
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { engineProcessArgs } from '../support/engine-process';
+import { engineProcessArgs } from '../../harness/engine-process';
 import type { ScenarioResult } from '../support/measure';
 import { scratchDir } from '../support/service';
 import { writeTree } from '../support/sync-tree';

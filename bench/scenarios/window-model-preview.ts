@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { clientFor } from '../../test/engine/sync/sync-fixtures';
-import { longestTask, watchLongTasks, writeLargeStl } from '../../test/window/model-large-stl';
-import { openWindow } from '../../test/window/window-fixture';
+import { clientFor } from '../../harness/sync-computers';
+import { longestTask, watchLongTasks, writeLargeStl } from '../../harness/model-large-stl';
+import { openWindow } from '../../harness/window';
 import { round, type ScenarioResult } from '../support/measure';
 
 const TRIANGLES = 2_000_000;

@@ -5,7 +5,7 @@ import { boundedDesignCount } from '../../electron/engine/cache/design-counts';
 import { listCachedDesigns, searchCachedDesigns } from '../../electron/engine/cache/design-reads';
 import { DEFAULT_COUNT_BOUND } from '../../electron/engine/library/library';
 import { openDesignCache } from '../../electron/engine/cache/design-cache';
-import { engineProcessArgs } from './engine-process';
+import { engineProcessArgs } from '../../harness/engine-process';
 import { MB, percentile, round } from './measure';
 import { queries } from './search-queries';
 

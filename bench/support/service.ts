@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServiceProcess, type ServiceProcess } from '../../test/support/service-process';
+import { startServiceProcess, type ServiceProcess } from '../../harness/service-process';
 
 /**
  * The local service in its own process (so its CPU and memory are not the client's), seeded with n synthetic designs;

@@ -12,7 +12,7 @@ describe('the layer rule', () => {
   it.each([
     ['shared/x.ts', "import { startService } from '../service/server/start-service';\nexport const x = startService;"],
     ['renderer/x.ts', "import { startService } from '../service/server/start-service';\nexport const x = startService;"],
-    ['service/x.ts', "import { startTestService } from '../test/support/local-service';\nexport const y = startTestService;"],
+    ['service/x.ts', "import { startTestService } from '../harness/local-service';\nexport const y = startTestService;"],
     ['electron/engine/x.ts', "import { startService } from '../../service/server/start-service';\nexport const x = startService;"],
   ])('refuses an import across layers in %s', async (filePath, code) => {
     expect((await problems(filePath, code)).join('\n')).toMatch(/import-x\/no-restricted-paths/);
@@ -48,6 +48,24 @@ describe('the layer rule', () => {
     ['electron/launcher/x.ts', "import { EngineBridge } from '../shell/engine-bridge/engine-bridge';\nexport const x = EngineBridge;"],
   ])('keeps the Electron app\'s parts apart in %s', async (filePath, code) => {
     expect((await problems(filePath, code)).join('\n')).toMatch(/import-x\/no-restricted-paths/);
+  });
+
+  it.each([
+    ['test/x.ts', "import { openBenchWindow } from '../bench/support/window';\nexport const x = openBenchWindow;"],
+    ['test/engine/x.ts', "import { round } from '../../bench/support/measure';\nexport const x = round;"],
+    ['bench/x.ts', "import { listFormDesign } from '../test/engine/cache/cache-fixtures';\nexport const x = listFormDesign;"],
+    ['build/x.ts', "import { showView } from '../test/window/views';\nexport const x = showView;"],
+    ['harness/x.ts', "import { listFormDesign } from '../test/engine/cache/cache-fixtures';\nexport const x = listFormDesign;"],
+    ['harness/x.ts', "import { openBenchWindow } from '../bench/support/window';\nexport const x = openBenchWindow;"],
+    ['electron/engine/x.ts', "import { until } from '../../harness/until';\nexport const x = until;"],
+  ])('keeps tests, benchmarks and screenshots apart, sharing only harness/, in %s', async (filePath, code) => {
+    expect((await problems(filePath, code)).join('\n')).toMatch(/import-x\/no-restricted-paths/);
+  });
+
+  it('lets tests, benchmarks and screenshots use harness/', async () => {
+    expect(await problems('test/x.ts', "import { until } from '../harness/until';\nexport const x = until;")).toEqual([]);
+    expect(await problems('bench/x.ts', "import { openWindow } from '../harness/window';\nexport const x = openWindow;")).toEqual([]);
+    expect(await problems('build/x.ts', "import { launchChromium } from '../harness/chromium';\nexport const x = launchChromium;")).toEqual([]);
   });
 
   it('refuses values from shared/\'s index in the window (it would carry zod into its first script)', async () => {

@@ -8,7 +8,7 @@ import { createContractEndpoint } from '../../electron/engine/contract/create-co
 import type { Engine } from '../../electron/engine/runtime/engine';
 import { openEngine } from '../../electron/engine/runtime/open-engine';
 import { memorySettingsStore } from '../../electron/engine/settings/settings-store';
-import { startTestService, type TestService } from '../support/local-service';
+import { startTestService, type TestService } from '../../harness/local-service';
 import { listFormDesign, tempDir } from '../engine/cache/cache-fixtures';
 
 let service: TestService;

@@ -11,9 +11,9 @@ import type { Engine } from '../../electron/engine/runtime/engine';
 import { openEngine } from '../../electron/engine/runtime/open-engine';
 import { memorySettingsStore } from '../../electron/engine/settings/settings-store';
 import { storeAvatar } from '../../service/media/avatars';
-import { startTestService, type TestService } from '../support/local-service';
+import { startTestService, type TestService } from '../../harness/local-service';
 import { listFormDesign, tempDir } from '../engine/cache/cache-fixtures';
-import { clientFor } from '../engine/sync/sync-fixtures';
+import { clientFor } from '../../harness/sync-computers';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures');
 const CUBE = join(FIXTURES, 'models', 'cube.stl');

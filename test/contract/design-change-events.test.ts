@@ -9,9 +9,9 @@ import type { Engine } from '../../electron/engine/runtime/engine';
 import { openEngine } from '../../electron/engine/runtime/open-engine';
 import { memorySettingsStore } from '../../electron/engine/settings/settings-store';
 import { tempDir } from '../engine/cache/cache-fixtures';
-import { clientFor } from '../engine/sync/sync-fixtures';
-import { startTestService, type TestService } from '../support/local-service';
-import { until } from '../support/until';
+import { clientFor } from '../../harness/sync-computers';
+import { startTestService, type TestService } from '../../harness/local-service';
+import { until } from '../../harness/until';
 
 let service: TestService;
 let token: string;

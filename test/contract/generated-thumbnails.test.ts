@@ -11,10 +11,10 @@ import { openEngine } from '../../electron/engine/runtime/open-engine';
 import { memorySettingsStore } from '../../electron/engine/settings/settings-store';
 import { startWindowHost, type WindowHost } from '../../electron/window-host/window-host';
 import { tempDir } from '../engine/cache/cache-fixtures';
-import { clientFor } from '../engine/sync/sync-fixtures';
-import { startTestService, type TestService } from '../support/local-service';
+import { clientFor } from '../../harness/sync-computers';
+import { startTestService, type TestService } from '../../harness/local-service';
 import { cookieOf, type Answer } from '../window-host/host-fixtures';
-import { until } from '../support/until';
+import { until } from '../../harness/until';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures');
 const CUBE_STL = join(FIXTURES, 'models', 'cube20.stl');

@@ -11,9 +11,9 @@ import { openEngine } from '../../electron/engine/runtime/open-engine';
 import { memorySettingsStore } from '../../electron/engine/settings/settings-store';
 import type { ServiceClient } from '../../electron/engine/api/service-client';
 import { tempDir } from '../engine/cache/cache-fixtures';
-import { clientFor } from '../engine/sync/sync-fixtures';
-import { startTestService, type TestService } from '../support/local-service';
-import { until } from '../support/until';
+import { clientFor } from '../../harness/sync-computers';
+import { startTestService, type TestService } from '../../harness/local-service';
+import { until } from '../../harness/until';
 
 /**
  * Keeping designs offline, through the contract against the real local service: every image (the renditions the

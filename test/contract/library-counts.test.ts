@@ -9,7 +9,7 @@ import type { Engine } from '../../electron/engine/runtime/engine';
 import { openEngine } from '../../electron/engine/runtime/open-engine';
 import { memorySettingsStore } from '../../electron/engine/settings/settings-store';
 import { seedSynthetic } from '../../service/seed/synthetic-seed';
-import { startTestService, type TestService } from '../support/local-service';
+import { startTestService, type TestService } from '../../harness/local-service';
 import { listFormDesign, tempDir } from '../engine/cache/cache-fixtures';
 
 /** Designs in the catalogue, and the bound a page's count stops at: more designs than the bound match "synthetic". */

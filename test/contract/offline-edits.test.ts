@@ -12,9 +12,9 @@ import { openEngine } from '../../electron/engine/runtime/open-engine';
 import { memorySettingsStore } from '../../electron/engine/settings/settings-store';
 import { startService, type RunningService } from '../../service/server/start-service';
 import { tempDir } from '../engine/cache/cache-fixtures';
-import { clientFor } from '../engine/sync/sync-fixtures';
-import { startTestService } from '../support/local-service';
-import { until } from '../support/until';
+import { clientFor } from '../../harness/sync-computers';
+import { startTestService } from '../../harness/local-service';
+import { until } from '../../harness/until';
 
 let dataDir: string;
 let service: RunningService;

@@ -7,10 +7,10 @@ import { createContractEndpoint } from '../../electron/engine/contract/create-co
 import type { Engine } from '../../electron/engine/runtime/engine';
 import { openEngine } from '../../electron/engine/runtime/open-engine';
 import { memorySettingsStore } from '../../electron/engine/settings/settings-store';
-import { startTestService, type TestService } from '../support/local-service';
-import { until } from '../support/until';
+import { startTestService, type TestService } from '../../harness/local-service';
+import { until } from '../../harness/until';
 import { tempDir } from '../engine/cache/cache-fixtures';
-import { clientFor } from '../engine/sync/sync-fixtures';
+import { clientFor } from '../../harness/sync-computers';
 import { recordingProgram, writeEntry } from '../engine/slicers/slicer-fixtures';
 
 /**

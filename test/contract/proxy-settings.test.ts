@@ -9,8 +9,8 @@ import type { Engine } from '../../electron/engine/runtime/engine';
 import { openEngine, proxyPasswordFile } from '../../electron/engine/runtime/open-engine';
 import { profilePaths } from '../../electron/engine/profile/profile';
 import { tempDir } from '../engine/cache/cache-fixtures';
-import { startTestService, type TestService } from '../support/local-service';
-import { startRecordingProxy, type RecordingProxy } from '../support/recording-proxy';
+import { startTestService, type TestService } from '../../harness/local-service';
+import { startRecordingProxy, type RecordingProxy } from '../../harness/recording-proxy';
 
 /**
  * The manual proxy through the contract (settings.update / settings.get): used at once with its credentials, its

@@ -8,9 +8,9 @@ import type { Engine } from '../../electron/engine/runtime/engine';
 import { openEngine } from '../../electron/engine/runtime/open-engine';
 import { memorySettingsStore } from '../../electron/engine/settings/settings-store';
 import { runCliCapturing } from '../support/cli';
-import { startTestService, type TestService } from '../support/local-service';
-import { startThrottledLink, type ThrottledLink } from '../support/throttled-link';
-import { until } from '../support/until';
+import { startTestService, type TestService } from '../../harness/local-service';
+import { startThrottledLink, type ThrottledLink } from '../../harness/throttled-link';
+import { until } from '../../harness/until';
 import { tempDir } from './cache/cache-fixtures';
 
 /**

@@ -8,7 +8,7 @@ import { deleteDesigns, upsertDesigns } from '../../electron/engine/cache/design
 import { pullDesigns } from '../../electron/engine/cache/pull';
 import { profilePaths } from '../../electron/engine/profile/profile';
 import { runCliCapturing, type CliRun } from '../support/cli';
-import { startTestService, type TestService } from '../support/local-service';
+import { startTestService, type TestService } from '../../harness/local-service';
 import { listFormDesign, tempDir } from './cache/cache-fixtures';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/images');

@@ -4,9 +4,9 @@ import { QueueStore } from '../../electron/engine/queue/queue-store';
 import { profilePaths } from '../../electron/engine/profile/profile';
 import { openSyncDatabase } from '../../electron/engine/sync-state/sync-database';
 import { tempDir } from './cache/cache-fixtures';
-import { clientFor } from './sync/sync-fixtures';
+import { clientFor } from '../../harness/sync-computers';
 import { runCliCapturing, type CliRun } from '../support/cli';
-import { startTestService, type TestService } from '../support/local-service';
+import { startTestService, type TestService } from '../../harness/local-service';
 
 let service: TestService;
 let token: string;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../electron/engine/api/service-client';
 import { runCliCapturing, type CliRun } from '../support/cli';
-import { startTestService, type TestService } from '../support/local-service';
+import { startTestService, type TestService } from '../../harness/local-service';
 import { tempDir } from './cache/cache-fixtures';
 
 /** `design-sync keep`, `kept` and `keep --release`: designs kept offline from the command line, against the local service. */

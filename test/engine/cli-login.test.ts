@@ -10,8 +10,8 @@ import { Session } from '../../electron/engine/authorization/session';
 import type { CliIo } from '../../electron/cli/cli-context';
 import { runCli } from '../../electron/cli/main';
 import { profilePaths } from '../../electron/engine/profile/profile';
-import { chromiumSkipReason, launchChromium, type LaunchedChromium } from '../support/chromium';
-import { startTestService, type TestService } from '../support/local-service';
+import { chromiumSkipReason, launchChromium, type LaunchedChromium } from '../../harness/chromium';
+import { startTestService, type TestService } from '../../harness/local-service';
 
 /**
  * `design-sync login / logout / whoami`, run in-process against the local service; the browser part of the

@@ -2,10 +2,10 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCliCapturing, type CliRun } from '../support/cli';
-import { startTestService, type TestService } from '../support/local-service';
-import { until } from '../support/until';
+import { startTestService, type TestService } from '../../harness/local-service';
+import { until } from '../../harness/until';
 import { tempDir } from './cache/cache-fixtures';
-import { clientFor } from './sync/sync-fixtures';
+import { clientFor } from '../../harness/sync-computers';
 import { recordingProgram, writeEntry } from './slicers/slicer-fixtures';
 
 /**

@@ -5,8 +5,8 @@ import { configureProxy } from '../../electron/engine/api/proxy-agents';
 import { ServiceClient } from '../../electron/engine/api/service-client';
 import { engineLogPath } from '../../electron/engine/log/engine-log';
 import { runCliCapturing } from '../support/cli';
-import { startTestService, type TestService } from '../support/local-service';
-import { startRecordingProxy } from '../support/recording-proxy';
+import { startTestService, type TestService } from '../../harness/local-service';
+import { startRecordingProxy } from '../../harness/recording-proxy';
 import { tempDir } from './cache/cache-fixtures';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/images');

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliCapturing } from '../support/cli';
 import { profileDir, RAW_OUTPUT, removeTree, runCli } from '../support/cli-child';
-import { startTestService, type TestService } from '../support/local-service';
+import { startTestService, type TestService } from '../../harness/local-service';
 import { tempDir } from './cache/cache-fixtures';
-import { clientFor } from './sync/sync-fixtures';
+import { clientFor } from '../../harness/sync-computers';
 
 let service: TestService;
 const dirs: string[] = [];

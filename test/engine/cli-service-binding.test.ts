@@ -6,7 +6,7 @@ import { FileTokenStore } from '../../electron/engine/authorization/file-token-s
 import { sameService } from '../../electron/engine/authorization/service-binding';
 import { ensureProfile, profilePaths } from '../../electron/engine/profile/profile';
 import { runCliCapturing, type CliRun } from '../support/cli';
-import { startTestService, type TestService } from '../support/local-service';
+import { startTestService, type TestService } from '../../harness/local-service';
 import { startRecordingServer, type RecordingServer } from './authorization/recording-server';
 
 /**

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliCapturing } from '../support/cli';
 import { profileDir, removeTree, runCli, startCli } from '../support/cli-child';
-import { startTestService, type TestService } from '../support/local-service';
-import { until } from '../support/until';
+import { startTestService, type TestService } from '../../harness/local-service';
+import { until } from '../../harness/until';
 import { tempDir } from './cache/cache-fixtures';
-import { clientFor } from './sync/sync-fixtures';
+import { clientFor } from '../../harness/sync-computers';
 
 let service: TestService;
 const dirs: string[] = [];

@@ -7,7 +7,7 @@ import { runCli } from '../../electron/cli/main';
 import { profilePaths } from '../../electron/engine/profile/profile';
 import { createUser } from '../../service/users/user-accounts';
 import { runCliCapturing } from '../support/cli';
-import { startTestService, type TestService } from '../support/local-service';
+import { startTestService, type TestService } from '../../harness/local-service';
 import { Browser, onlyForm } from '../support/service-pages';
 
 /**

@@ -7,7 +7,7 @@ import { createContractEndpoint } from '../../electron/engine/contract/create-co
 import { openEngine } from '../../electron/engine/runtime/open-engine';
 import { memorySettingsStore } from '../../electron/engine/settings/settings-store';
 import { tempDir } from './cache/cache-fixtures';
-import { startTestService, type TestService } from '../support/local-service';
+import { startTestService, type TestService } from '../../harness/local-service';
 import { sendJson, startMisbehavingService, type MisbehavingService, type SeenRequest } from '../support/misbehaving-service';
 
 /**

@@ -4,7 +4,7 @@ import { ServiceError } from '../../electron/engine/api/service-error';
 import type { Design } from '../../shared';
 import { closedPort } from '../support/free-port';
 import { problemOf } from '../support/problems';
-import { startTestService, type TestService } from '../support/local-service';
+import { startTestService, type TestService } from '../../harness/local-service';
 
 let service: TestService;
 let token: string;

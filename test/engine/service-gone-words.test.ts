@@ -7,9 +7,9 @@ import { openEngine } from '../../electron/engine/runtime/open-engine';
 import { memorySettingsStore } from '../../electron/engine/settings/settings-store';
 import { runCliCapturing } from '../support/cli';
 import { profileDir, RAW_OUTPUT, removeTree, runCli } from '../support/cli-child';
-import { startTestService, type TestService } from '../support/local-service';
+import { startTestService, type TestService } from '../../harness/local-service';
 import { tempDir } from './cache/cache-fixtures';
-import { clientFor } from './sync/sync-fixtures';
+import { clientFor } from '../../harness/sync-computers';
 
 /**
  * A service that stopped answering is said once, in words: never the network's codes (ECONNREFUSED…), never a

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../electron/engine/api/service-client';
 import type { UploadProgress } from '../../electron/engine/api/multipart-upload';
 import { problemOf } from '../support/problems';
-import { startTestService, type TestService } from '../support/local-service';
-import { prepareUsers, startServiceProcess } from '../support/service-process';
+import { startTestService, type TestService } from '../../harness/local-service';
+import { prepareUsers, startServiceProcess } from '../../harness/service-process';
 
 const fixture = (name: string) => join(import.meta.dirname, '../fixtures', name);
 

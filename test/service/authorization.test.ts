@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publicUser } from '../../shared';
 import { createUser } from '../../service/users/user-accounts';
-import { startTestService, type TestService } from '../support/local-service';
+import { startTestService, type TestService } from '../../harness/local-service';
 import { authorizePath, Browser, formsOf, onlyForm, signInThrough as signInWith } from '../support/service-pages';
 
 /** Spec §5 driven over plain HTTP, the way a browser would (test/support/service-pages.ts). */

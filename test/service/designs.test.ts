@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { designShape, LICENSE_CODES, PAGINATION_HEADERS, userDesignShape, type Design } from '../../shared';
 import { expectEmpty, expectExactShape, json } from '../support/conformance';
-import { startTestService, type TestService } from '../support/local-service';
+import { startTestService, type TestService } from '../../harness/local-service';
 
 let service: TestService;
 let owner: string;

@@ -8,7 +8,7 @@ import {
 } from '../../shared';
 import { NOT_AUTHORIZED_MESSAGE } from '../../service/http/errors';
 import { expectEmpty, expectExactShape, json } from '../support/conformance';
-import { startTestService, type TestService } from '../support/local-service';
+import { startTestService, type TestService } from '../../harness/local-service';
 import { bytesOf, createDesign, fixture, getDesign, tempLeftovers, uploadForm } from './upload-helpers';
 
 let service: TestService;

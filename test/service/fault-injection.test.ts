@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../support/local-service';
+import { startTestService, type TestService } from '../../harness/local-service';
 
 let service: TestService;
 let token: string;

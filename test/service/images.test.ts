@@ -6,7 +6,7 @@ import { IMAGE_RENDITIONS, imageShape, urlRef, type Image } from '../../shared';
 import { NOT_AUTHORIZED_MESSAGE } from '../../service/http/errors';
 import { IMAGE_RENDITION_SIZES } from '../../service/media/renditions';
 import { expectEmpty, expectExactShape, json } from '../support/conformance';
-import { startTestService, type TestService } from '../support/local-service';
+import { startTestService, type TestService } from '../../harness/local-service';
 import { bytesOf, createDesign, fixture, getDesign, tempLeftovers, uploadForm } from './upload-helpers';
 
 let service: TestService;

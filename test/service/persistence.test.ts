@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DatabaseFromTheFutureError, openDatabase } from '../../service/database/open-database';
 import { json } from '../support/conformance';
-import { startTestService } from '../support/local-service';
+import { startTestService } from '../../harness/local-service';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'design-sync-persist-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Design } from '../../shared';
 import { expectEmpty, json } from '../support/conformance';
-import { startTestService, type TestService } from '../support/local-service';
+import { startTestService, type TestService } from '../../harness/local-service';
 
 /**
  * The spec's update has no `state`; real clients publish with `PUT /v1/designs/:id/mark_as/publish`

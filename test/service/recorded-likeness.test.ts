@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGINATION_HEADERS, type Design, type Image } from '../../shared';
 import { expectEmpty, json } from '../support/conformance';
-import { startTestService, type TestService } from '../support/local-service';
+import { startTestService, type TestService } from '../../harness/local-service';
 import { createDesign, fixture, uploadForm } from './upload-helpers';
 
 /**

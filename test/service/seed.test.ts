@@ -13,7 +13,7 @@ import { DEMO_ATTRIBUTIONS, DEMO_USERS } from '../../service/seed/demo-catalogue
 import { SYNTHETIC_MAX_COUNT, SYNTHETIC_WORDS, seedSynthetic } from '../../service/seed/synthetic-seed';
 import { findUserByScreenName, passwordMatches } from '../../service/users/user-accounts';
 import { expectEmpty, expectExactShape, json } from '../support/conformance';
-import { startTestService, type TestService } from '../support/local-service';
+import { startTestService, type TestService } from '../../harness/local-service';
 import { authorizePath, Browser, onlyForm, signInThrough } from '../support/service-pages';
 
 function tokenFor(service: TestService, screenName: string): string {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openServiceContext } from '../../service/server/start-service';
 import { createUser } from '../../service/users/user-accounts';
-import { startTestService } from '../support/local-service';
+import { startTestService } from '../../harness/local-service';
 
 /** `npm run service -- token`: a token for a user without going through the browser, for scripts and tests. */
 

@@ -3,7 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Design } from '../../shared';
 import { expectEmpty, json } from '../support/conformance';
-import type { TestService } from '../support/local-service';
+import type { TestService } from '../../harness/local-service';
 
 export const FIXTURES = resolve(import.meta.dirname, '../fixtures');
 

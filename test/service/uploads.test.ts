@@ -8,7 +8,7 @@ import { AVATAR_RENDITIONS, type CreatedDocument, type Image, type PublicUser } 
 import { storeAvatar } from '../../service/media/avatars';
 import { AVATAR_RENDITION_SIZES } from '../../service/media/renditions';
 import { expectEmpty, json } from '../support/conformance';
-import { startTestService, type TestService } from '../support/local-service';
+import { startTestService, type TestService } from '../../harness/local-service';
 import { bytesOf, createDesign, fixture, tempLeftovers, uploadForm } from './upload-helpers';
 
 const LIMIT = 64 * 1024;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownUserShape, PAGINATION_HEADERS, publicUserShape, userDesignShape, type OwnUser, type PublicUser } from '../../shared';
 import { expectExactShape, json } from '../support/conformance';
-import { startTestService, type TestService } from '../support/local-service';
+import { startTestService, type TestService } from '../../harness/local-service';
 
 let service: TestService;
 let ada: { id: number; token: string };

@@ -10,8 +10,8 @@ import { EngineBridge } from '../../electron/shell/engine-bridge/engine-bridge';
 import type { BridgePort } from '../../electron/shell/engine-bridge/messages';
 import { serveEngine } from '../../electron/shell/engine-process/serve-engine';
 import { tempDir } from '../engine/cache/cache-fixtures';
-import { clientFor } from '../engine/sync/sync-fixtures';
-import { startTestService, type TestService } from '../support/local-service';
+import { clientFor } from '../../harness/sync-computers';
+import { startTestService, type TestService } from '../../harness/local-service';
 
 // The code under test needs only Electron's types; loading the real module (which downloads its binary) fails the test.
 vi.mock('electron', () => {

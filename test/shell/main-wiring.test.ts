@@ -7,7 +7,7 @@ import { CONTRACT_EVENT_CHANNEL, CONTRACT_REQUEST_CHANNEL } from '../../shared';
 import type { EngineToHost, HostToEngine } from '../../electron/shell/engine-bridge/messages';
 import { serveEngine } from '../../electron/shell/engine-process/serve-engine';
 import { tempDir } from '../engine/cache/cache-fixtures';
-import { startTestService, type TestService } from '../support/local-service';
+import { startTestService, type TestService } from '../../harness/local-service';
 
 /**
  * main.ts wired against a stand-in for Electron (the real module would download its binary): the app's lifecycle,

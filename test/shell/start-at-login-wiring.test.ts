@@ -8,7 +8,7 @@ import { desktopEntryKeys } from '../../electron/engine/settings/xdg-autostart';
 import type { EngineToHost, HostToEngine } from '../../electron/shell/engine-bridge/messages';
 import { serveEngine } from '../../electron/shell/engine-process/serve-engine';
 import { tempDir } from '../engine/cache/cache-fixtures';
-import { until } from '../support/until';
+import { until } from '../../harness/until';
 
 /** A tray menu item as main builds it (Electron's MenuItemConstructorOptions, without importing electron's types). */
 interface MenuItemConstructorOptions { id?: string; label?: string; type?: string; checked?: boolean; click?: unknown }

@@ -9,9 +9,9 @@ import type { BridgePort } from '../../electron/shell/engine-bridge/messages';
 import { proxyFromPac, resolveSystemProxy } from '../../electron/shell/engine-bridge/system-proxy';
 import { serveEngine } from '../../electron/shell/engine-process/serve-engine';
 import { tempDir } from '../engine/cache/cache-fixtures';
-import { startTestService, type TestService } from '../support/local-service';
-import { startRecordingProxy, type RecordingProxy } from '../support/recording-proxy';
-import { until } from '../support/until';
+import { startTestService, type TestService } from '../../harness/local-service';
+import { startRecordingProxy, type RecordingProxy } from '../../harness/recording-proxy';
+import { until } from '../../harness/until';
 
 // The code under test needs only Electron's types; loading the real module (which downloads its binary) fails the test.
 vi.mock('electron', () => {

@@ -3,7 +3,7 @@ import { chmodSync, chownSync, lstatSync, mkdtempSync, readdirSync, rmSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ENGINE_NODE_FLAGS } from '../../electron/engine/runtime/engine-node-flags';
-import { until } from './until';
+import { until } from '../../harness/until';
 
 /** The design-sync command as its own process (bin/design-sync.mjs), as a person or a script runs it in another terminal. */
 

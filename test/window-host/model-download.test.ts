@@ -8,9 +8,9 @@ import type { Engine } from '../../electron/engine/runtime/engine';
 import { openEngine } from '../../electron/engine/runtime/open-engine';
 import { memorySettingsStore } from '../../electron/engine/settings/settings-store';
 import { attachment, startWindowHost, type WindowHost } from '../../electron/window-host/window-host';
-import { startTestService, type TestService } from '../support/local-service';
+import { startTestService, type TestService } from '../../harness/local-service';
 import { tempDir } from '../engine/cache/cache-fixtures';
-import { clientFor } from '../engine/sync/sync-fixtures';
+import { clientFor } from '../../harness/sync-computers';
 import { connectContract } from '../contract/contract-client';
 import { cookieOf } from './host-fixtures';
 

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCli } from '../support/cli-child';
-import { startTestService, type TestService } from '../support/local-service';
+import { startTestService, type TestService } from '../../harness/local-service';
 import { tempDir } from '../engine/cache/cache-fixtures';
 import { cookieOf, inbox, upgrade } from './host-fixtures';
 

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Page } from 'playwright-core';
-import { chromiumSkipReason } from '../support/chromium';
-import { clientFor } from '../engine/sync/sync-fixtures';
+import { chromiumSkipReason } from '../../harness/chromium';
+import { clientFor } from '../../harness/sync-computers';
 import { seriousViolations } from './axe-check';
-import { openWindow, type WindowFixture } from './window-fixture';
+import { openWindow, type WindowFixture } from '../../harness/window';
 import { showView } from './views';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures');

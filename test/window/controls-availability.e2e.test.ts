@@ -2,12 +2,12 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { chromiumSkipReason } from '../support/chromium';
+import { chromiumSkipReason } from '../../harness/chromium';
 import { tempDir } from '../engine/cache/cache-fixtures';
-import { clientFor } from '../engine/sync/sync-fixtures';
-import { until } from '../support/until';
+import { clientFor } from '../../harness/sync-computers';
+import { until } from '../../harness/until';
 import { ownAction } from './own-design-menu';
-import { openWindow, type WindowFixture } from './window-fixture';
+import { openWindow, type WindowFixture } from '../../harness/window';
 import { showView } from './views';
 import { StoppableService } from './stoppable-service';
 

@@ -2,11 +2,11 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { chromiumSkipReason } from '../support/chromium';
+import { chromiumSkipReason } from '../../harness/chromium';
 import { tempDir } from '../engine/cache/cache-fixtures';
-import { clientFor } from '../engine/sync/sync-fixtures';
-import { openWindow, type PageGlobals, type WindowFixture } from './window-fixture';
-import { until } from '../support/until';
+import { clientFor } from '../../harness/sync-computers';
+import { openWindow, type PageGlobals, type WindowFixture } from '../../harness/window';
+import { until } from '../../harness/until';
 import { showView } from './views';
 
 const MODELS = join(import.meta.dirname, '../fixtures/models');

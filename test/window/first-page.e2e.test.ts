@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Page } from 'playwright-core';
 import { deleteDesigns, upsertDesign } from '../../electron/engine/cache/design-writes';
-import { chromiumSkipReason } from '../support/chromium';
-import { clientFor } from '../engine/sync/sync-fixtures';
+import { chromiumSkipReason } from '../../harness/chromium';
+import { clientFor } from '../../harness/sync-computers';
 import { listFormDesign } from '../engine/cache/cache-fixtures';
-import { openWindow, windowStarted, type PageGlobals, type WindowFixture } from './window-fixture';
+import { openWindow, windowStarted, type PageGlobals, type WindowFixture } from '../../harness/window';
 
 let app: WindowFixture;
 let page: Page;

@@ -2,12 +2,12 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { chromiumSkipReason } from '../support/chromium';
-import { until } from '../support/until';
+import { chromiumSkipReason } from '../../harness/chromium';
+import { until } from '../../harness/until';
 import { confirmNewDesign } from '../../electron/engine/runtime/queue-actions';
 import { tempDir } from '../engine/cache/cache-fixtures';
-import { clientFor } from '../engine/sync/sync-fixtures';
-import { openWindow, type WindowFixture } from './window-fixture';
+import { clientFor } from '../../harness/sync-computers';
+import { openWindow, type WindowFixture } from '../../harness/window';
 import { seriousViolations } from './axe-check';
 import { loadWindow, showView } from './views';
 

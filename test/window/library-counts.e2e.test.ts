@@ -3,8 +3,8 @@ import type { Page } from 'playwright-core';
 import { deleteDesigns, DesignWriteSession, upsertDesigns } from '../../electron/engine/cache/design-writes';
 import { seedSynthetic } from '../../service/seed/synthetic-seed';
 import { listFormDesign } from '../engine/cache/cache-fixtures';
-import { chromiumSkipReason } from '../support/chromium';
-import { openWindow, type PageGlobals, type WindowFixture } from './window-fixture';
+import { chromiumSkipReason } from '../../harness/chromium';
+import { openWindow, type PageGlobals, type WindowFixture } from '../../harness/window';
 import { loadWindow } from './views';
 
 /** More designs than the page counts: its count stops at BOUND, and the exact one follows. */

@@ -2,10 +2,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { Page } from 'playwright-core';
 import { deleteDesigns } from '../../electron/engine/cache/design-writes';
-import { chromiumSkipReason } from '../support/chromium';
-import { clientFor } from '../engine/sync/sync-fixtures';
-import { until } from '../support/until';
-import { openWindow, windowStarted, type PageGlobals, type WindowFixture } from './window-fixture';
+import { chromiumSkipReason } from '../../harness/chromium';
+import { clientFor } from '../../harness/sync-computers';
+import { until } from '../../harness/until';
+import { openWindow, windowStarted, type PageGlobals, type WindowFixture } from '../../harness/window';
 import { loadWindow } from './views';
 import { StoppableService } from './stoppable-service';
 

@@ -2,12 +2,12 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Page } from 'playwright-core';
-import { chromiumSkipReason } from '../support/chromium';
-import { until } from '../support/until';
+import { chromiumSkipReason } from '../../harness/chromium';
+import { until } from '../../harness/until';
 import { tempDir } from '../engine/cache/cache-fixtures';
-import { clientFor } from '../engine/sync/sync-fixtures';
+import { clientFor } from '../../harness/sync-computers';
 import { ownAction } from './own-design-menu';
-import { openWindow, type WindowFixture } from './window-fixture';
+import { openWindow, type WindowFixture } from '../../harness/window';
 import { showView } from './views';
 
 /**

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Worker } from 'playwright-core';
-import { chromiumSkipReason } from '../support/chromium';
-import { until } from '../support/until';
-import { clientFor } from '../engine/sync/sync-fixtures';
-import { openWindow, type WindowFixture } from './window-fixture';
+import { chromiumSkipReason } from '../../harness/chromium';
+import { until } from '../../harness/until';
+import { clientFor } from '../../harness/sync-computers';
+import { openWindow, type WindowFixture } from '../../harness/window';
 import { showView } from './views';
-import { longestTask, watchLongTasks, writeLargeStl } from './model-large-stl';
+import { longestTask, watchLongTasks, writeLargeStl } from '../../harness/model-large-stl';
 
 const MODELS = join(import.meta.dirname, '../fixtures/models');
 

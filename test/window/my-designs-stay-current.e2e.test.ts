@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { chromiumSkipReason } from '../support/chromium';
-import { until } from '../support/until';
-import { clientFor } from '../engine/sync/sync-fixtures';
-import { openWindow, type WindowFixture } from './window-fixture';
+import { chromiumSkipReason } from '../../harness/chromium';
+import { until } from '../../harness/until';
+import { clientFor } from '../../harness/sync-computers';
+import { openWindow, type WindowFixture } from '../../harness/window';
 
 const rowOf = (page: Page, name: string) => page.getByTestId('own-design').filter({ has: page.getByRole('link', { name, exact: true }) });
 

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { isServiceError } from '../../electron/engine/api/service-error';
-import { chromiumSkipReason } from '../support/chromium';
-import { until } from '../support/until';
-import { clientFor } from '../engine/sync/sync-fixtures';
+import { chromiumSkipReason } from '../../harness/chromium';
+import { until } from '../../harness/until';
+import { clientFor } from '../../harness/sync-computers';
 import { seriousViolations } from './axe-check';
 import { actionsButton, ownAction } from './own-design-menu';
-import { openWindow, type WindowFixture } from './window-fixture';
+import { openWindow, type WindowFixture } from '../../harness/window';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures');
 

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startService, type RunningService } from '../../service/server/start-service';
-import { chromiumSkipReason } from '../support/chromium';
-import { clientFor } from '../engine/sync/sync-fixtures';
+import { chromiumSkipReason } from '../../harness/chromium';
+import { clientFor } from '../../harness/sync-computers';
 import { ownAction } from './own-design-menu';
-import { openWindow, type WindowFixture } from './window-fixture';
-import { until } from '../support/until';
+import { openWindow, type WindowFixture } from '../../harness/window';
+import { until } from '../../harness/until';
 
 let app: WindowFixture;
 let page: Page;

@@ -5,12 +5,12 @@ import type { Page } from 'playwright-core';
 import { CONTRACT_REQUEST_CHANNEL } from '../../shared';
 import { createContractEndpoint } from '../../electron/engine/contract/create-contract-endpoint';
 import { registerContractIpc } from '../../electron/shell/ipc/contract-ipc';
-import { chromiumSkipReason } from '../support/chromium';
-import { until } from '../support/until';
+import { chromiumSkipReason } from '../../harness/chromium';
+import { until } from '../../harness/until';
 import { tempDir } from '../engine/cache/cache-fixtures';
-import { clientFor } from '../engine/sync/sync-fixtures';
+import { clientFor } from '../../harness/sync-computers';
 import { recordingProgram, writeEntry } from '../engine/slicers/slicer-fixtures';
-import { openWindow, type WindowFixture } from './window-fixture';
+import { openWindow, type WindowFixture } from '../../harness/window';
 import { StoppableService } from './stoppable-service';
 
 // The shell's IPC handler needs only Electron's types; the real module would download its binary.

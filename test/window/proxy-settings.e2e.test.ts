@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { configureProxy } from '../../electron/engine/api/proxy-agents';
-import { chromiumSkipReason } from '../support/chromium';
-import { openWindow, type WindowFixture } from './window-fixture';
+import { chromiumSkipReason } from '../../harness/chromium';
+import { openWindow, type WindowFixture } from '../../harness/window';
 import { showView } from './views';
 
 let app: WindowFixture;

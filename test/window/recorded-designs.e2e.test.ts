@@ -7,11 +7,11 @@ import type { Engine } from '../../electron/engine/runtime/engine';
 import { openEngine } from '../../electron/engine/runtime/open-engine';
 import { memorySettingsStore } from '../../electron/engine/settings/settings-store';
 import { startWindowHost, type WindowHost } from '../../electron/window-host/window-host';
-import { chromiumSkipReason, launchChromium, type LaunchedChromium } from '../support/chromium';
+import { chromiumSkipReason, launchChromium, type LaunchedChromium } from '../../harness/chromium';
 import { startRecordedService, type RecordedService } from '../support/recorded-service';
-import { buildWindow, type BuiltWindow } from '../support/window-build';
+import { buildWindow, type BuiltWindow } from '../../harness/window-build';
 import { tempDir } from '../engine/cache/cache-fixtures';
-import { windowStarted, type PageGlobals } from './window-fixture';
+import { windowStarted, type PageGlobals } from '../../harness/window';
 import { loadWindow } from './views';
 
 /**

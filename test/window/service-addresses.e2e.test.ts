@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { chromiumSkipReason } from '../support/chromium';
+import { chromiumSkipReason } from '../../harness/chromium';
 import { closedPort } from '../support/free-port';
-import { openWindow, type WindowFixture } from './window-fixture';
+import { openWindow, type WindowFixture } from '../../harness/window';
 import { showView } from './views';
 
 const headerSignIn = (page: Page) => page.locator('header .account').getByRole('button', { name: 'Sign in' });

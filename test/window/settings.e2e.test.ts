@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createUser } from '../../service/users/user-accounts';
-import { chromiumSkipReason } from '../support/chromium';
-import { clientFor } from '../engine/sync/sync-fixtures';
-import { openWindow, type WindowFixture } from './window-fixture';
+import { chromiumSkipReason } from '../../harness/chromium';
+import { clientFor } from '../../harness/sync-computers';
+import { openWindow, type WindowFixture } from '../../harness/window';
 import { showView } from './views';
 
 

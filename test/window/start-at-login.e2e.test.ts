@@ -6,11 +6,11 @@ import { changeStartAtLogin } from '../../electron/engine/settings/start-at-logi
 import { loginLaunch } from '../../electron/shell/login-items/launch-command';
 import { xdgLoginItems } from '../../electron/shell/login-items/login-items';
 import { tempDir } from '../engine/cache/cache-fixtures';
-import { chromiumSkipReason } from '../support/chromium';
-import { until } from '../support/until';
+import { chromiumSkipReason } from '../../harness/chromium';
+import { until } from '../../harness/until';
 import { seriousViolations } from './axe-check';
 import { showView } from './views';
-import { openWindow, type WindowFixture } from './window-fixture';
+import { openWindow, type WindowFixture } from '../../harness/window';
 
 // The code under test needs none of Electron; loading the real module (which downloads its binary) fails the test.
 vi.mock('electron', () => {

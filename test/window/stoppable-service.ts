@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startService, type RunningService } from '../../service/server/start-service';
-import { until } from '../support/until';
-import type { WindowFixture } from './window-fixture';
+import { until } from '../../harness/until';
+import type { WindowFixture } from '../../harness/window';
 
 /**
  * The service of a window opened with `{ serviceDataDir: service.dataDir }`, put by each test in the state it needs:

@@ -2,11 +2,11 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Page } from 'playwright-core';
-import { chromiumSkipReason } from '../support/chromium';
+import { chromiumSkipReason } from '../../harness/chromium';
 import { tempDir } from '../engine/cache/cache-fixtures';
-import { clientFor } from '../engine/sync/sync-fixtures';
-import { openWindow, type WindowFixture } from './window-fixture';
-import { until } from '../support/until';
+import { clientFor } from '../../harness/sync-computers';
+import { openWindow, type WindowFixture } from '../../harness/window';
+import { until } from '../../harness/until';
 import { seriousViolations } from './axe-check';
 import { showView } from './views';
 

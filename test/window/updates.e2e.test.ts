@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumSkipReason } from '../support/chromium';
+import { chromiumSkipReason } from '../../harness/chromium';
 import { seriousViolations } from './axe-check';
 import { showView } from './views';
-import { openWindow, type WindowFixture } from './window-fixture';
+import { openWindow, type WindowFixture } from '../../harness/window';
 
 /**
  * Settings' Updates panel in a window served by `design-sync ui` (Chromium): a browser window has no updates of its own,

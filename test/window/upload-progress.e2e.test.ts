@@ -9,14 +9,14 @@ import type { Engine } from '../../electron/engine/runtime/engine';
 import { openEngine } from '../../electron/engine/runtime/open-engine';
 import { memorySettingsStore } from '../../electron/engine/settings/settings-store';
 import { startWindowHost, type WindowHost } from '../../electron/window-host/window-host';
-import { chromiumSkipReason, launchChromium, type LaunchedChromium } from '../support/chromium';
-import { startTestService, type TestService } from '../support/local-service';
-import { startThrottledLink, type ThrottledLink } from '../support/throttled-link';
-import { until } from '../support/until';
-import { buildWindow, type BuiltWindow } from '../support/window-build';
+import { chromiumSkipReason, launchChromium, type LaunchedChromium } from '../../harness/chromium';
+import { startTestService, type TestService } from '../../harness/local-service';
+import { startThrottledLink, type ThrottledLink } from '../../harness/throttled-link';
+import { until } from '../../harness/until';
+import { buildWindow, type BuiltWindow } from '../../harness/window-build';
 import { tempDir } from '../engine/cache/cache-fixtures';
-import { clientFor } from '../engine/sync/sync-fixtures';
-import { windowStarted } from './window-fixture';
+import { clientFor } from '../../harness/sync-computers';
+import { windowStarted } from '../../harness/window';
 import { showView } from './views';
 
 /**

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { windowStarted } from './window-fixture';
+import { windowStarted } from '../../harness/window';
 
 /** The view the window shows now, as its address's # names it ('#/' for the library). */
 function viewOf(page: Page, origin: string): string | null {

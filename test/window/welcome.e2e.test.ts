@@ -1,12 +1,12 @@
 import { createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { chromiumSkipReason } from '../support/chromium';
+import { chromiumSkipReason } from '../../harness/chromium';
 import { closedPort } from '../support/free-port';
-import { until } from '../support/until';
-import { clientFor } from '../engine/sync/sync-fixtures';
+import { until } from '../../harness/until';
+import { clientFor } from '../../harness/sync-computers';
 import { seriousViolations } from './axe-check';
-import { openWindow, type WindowFixture } from './window-fixture';
+import { openWindow, type WindowFixture } from '../../harness/window';
 import { loadWindow } from './views';
 
 

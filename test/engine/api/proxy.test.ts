@@ -8,8 +8,8 @@ import { redactSecrets } from '../../../electron/engine/log/redact';
 import { Connectivity } from '../../../electron/engine/runtime/connectivity';
 import { syncReasonWords } from '../../../shared/sync/sync-state-words';
 import { closedPort } from '../../support/free-port';
-import { startTestService, type TestService } from '../../support/local-service';
-import { startRecordingProxy } from '../../support/recording-proxy';
+import { startTestService, type TestService } from '../../../harness/local-service';
+import { startRecordingProxy } from '../../../harness/recording-proxy';
 import type { ServiceProblem } from '../../../shared';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/images');

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FileRead } from '../../../electron/engine/api/multipart-upload';
 import { ServiceClient } from '../../../electron/engine/api/service-client';
-import { startTestService, type TestService } from '../../support/local-service';
+import { startTestService, type TestService } from '../../../harness/local-service';
 
 /**
  * An upload's file is read into two buffers in turn, each reused two chunks later, once the connection has the chunk

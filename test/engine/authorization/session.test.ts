@@ -6,7 +6,7 @@ import { MemoryTokenStore } from '../../../electron/engine/authorization/memory-
 import { Session, type SessionState } from '../../../electron/engine/authorization/session';
 import { authorizationUrl, signIn } from '../../../electron/engine/authorization/sign-in';
 import { isSignInError } from '../../../electron/engine/authorization/sign-in-error';
-import { startTestService, type TestService } from '../../support/local-service';
+import { startTestService, type TestService } from '../../../harness/local-service';
 
 /** Plays the service's part at the end of §5.4: POSTs the form to redirect_url, as the auto-submitting page does. */
 async function deliver(authorizeAddress: string, token: string, user: { id: number; screen_name: string }): Promise<Response> {

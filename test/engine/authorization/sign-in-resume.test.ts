@@ -10,12 +10,12 @@ import { openEngine } from '../../../electron/engine/runtime/open-engine';
 import { QueueStore } from '../../../electron/engine/queue/queue-store';
 import { openSyncDatabase } from '../../../electron/engine/sync-state/sync-database';
 import { runCliCapturing } from '../../support/cli';
-import { startTestService, type TestService } from '../../support/local-service';
-import { until } from '../../support/until';
+import { startTestService, type TestService } from '../../../harness/local-service';
+import { until } from '../../../harness/until';
 import { tempDir } from '../cache/cache-fixtures';
 import { runCliChild, startCliChild, type CliProcess } from '../../support/cli-child';
 import { startRecordingServer } from './recording-server';
-import { clientFor } from '../sync/sync-fixtures';
+import { clientFor } from '../../../harness/sync-computers';
 
 /**
  * Signing in again resumes the queue at once. The service refuses the token (revoked on the service), a file waits in

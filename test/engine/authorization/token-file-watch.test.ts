@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileTokenStore } from '../../../electron/engine/authorization/file-token-store';
-import { until } from '../../support/until';
+import { until } from '../../../harness/until';
 
 /**
  * The token file is watched only while the engine waits for a sign-in: a token another process writes (or removes) is

@@ -10,8 +10,8 @@ import { openEngine } from '../../../electron/engine/runtime/open-engine';
 import { startWindowHost, type WindowHost } from '../../../electron/window-host/window-host';
 import { connectContract, type TestContractClient } from '../../contract/contract-client';
 import { runCliCapturing } from '../../support/cli';
-import { startTestService, type TestService } from '../../support/local-service';
-import { until } from '../../support/until';
+import { startTestService, type TestService } from '../../../harness/local-service';
+import { until } from '../../../harness/until';
 import { tempDir } from '../cache/cache-fixtures';
 import { startRecordingServer, type RecordingServer } from './recording-server';
 

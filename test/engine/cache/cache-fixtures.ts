@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 
 let nextId = 1000;
@@ -33,9 +30,7 @@ export function listFormDesign(fields: Record<string, unknown> = {}): Record<str
   };
 }
 
-export function tempDir(prefix: string): string {
-  return mkdtempSync(join(tmpdir(), `design-sync-${prefix}-`));
-}
+export { tempDir } from '../../../harness/temp-dir';
 
 /** Everything a design write touches, in a comparable form. */
 export function dumpDesignWrites(db: Database.Database) {

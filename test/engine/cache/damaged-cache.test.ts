@@ -10,7 +10,7 @@ import { createContractEndpoint } from '../../../electron/engine/contract/create
 import { profilePaths } from '../../../electron/engine/profile/profile';
 import { openEngine } from '../../../electron/engine/runtime/open-engine';
 import { runCliCapturing } from '../../support/cli';
-import { startTestService } from '../../support/local-service';
+import { startTestService } from '../../../harness/local-service';
 import { listFormDesign, tempDir } from './cache-fixtures';
 import { damagePages, namesStartingWith } from './damaged-storage-fixtures';
 

@@ -5,7 +5,7 @@ import { ServiceClient } from '../../../electron/engine/api/service-client';
 import { openDesignCache } from '../../../electron/engine/cache/design-cache';
 import { getCachedDesign } from '../../../electron/engine/cache/design-reads';
 import { pullDesigns } from '../../../electron/engine/cache/pull';
-import { startTestService, type TestService } from '../../support/local-service';
+import { startTestService, type TestService } from '../../../harness/local-service';
 import { tempDir } from './cache-fixtures';
 
 const image = join(import.meta.dirname, '../../fixtures/images/png-sample.png');

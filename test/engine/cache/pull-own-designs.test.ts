@@ -6,7 +6,7 @@ import { openDesignCache, type DesignCache } from '../../../electron/engine/cach
 import { countCachedDesigns, coverImage, getCachedDesign, ownDesignRefs } from '../../../electron/engine/cache/design-reads';
 import { pullDesigns, pullOwnDesigns, type PullProgress } from '../../../electron/engine/cache/pull';
 import type { OwnDesignRef } from '../../../electron/engine/sync/remote-pass';
-import { startTestService, type TestService } from '../../support/local-service';
+import { startTestService, type TestService } from '../../../harness/local-service';
 import { tempDir } from './cache-fixtures';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures');

@@ -14,7 +14,7 @@ import { runningIndexThreads } from '../../../electron/engine/cache/index-thread
 import { searchBacklogSize } from '../../../electron/engine/cache/search-backlog';
 import { beginBulkFill, INDEXES_SET_ASIDE_FOR_BULK_FILL, resumeSearchIndexMerges } from '../../../electron/engine/cache/bulk-fill';
 import { SearchIndexFill } from '../../../electron/engine/runtime/search-index-fill';
-import { startTestService, type TestService } from '../../support/local-service';
+import { startTestService, type TestService } from '../../../harness/local-service';
 import { sendJson, sendText, useMisbehavingServices } from '../../support/misbehaving-service';
 import { dumpDesignWrites, listFormDesign, tempDir } from './cache-fixtures';
 

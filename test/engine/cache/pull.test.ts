@@ -8,7 +8,7 @@ import { coverImage, getCachedDesign, listCachedDesigns, searchCachedDesigns } f
 import { describeAge } from '../../../electron/engine/cache/describe-age';
 import { searchOnline } from '../../../electron/engine/cache/online-search';
 import { pullDesigns, type PullProgress } from '../../../electron/engine/cache/pull';
-import { startTestService, type TestService } from '../../support/local-service';
+import { startTestService, type TestService } from '../../../harness/local-service';
 import { tempDir } from './cache-fixtures';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/images');

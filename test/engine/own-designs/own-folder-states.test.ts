@@ -8,7 +8,7 @@ import { createContractEndpoint } from '../../../electron/engine/contract/create
 import { openEngine } from '../../../electron/engine/runtime/open-engine';
 import type { Engine } from '../../../electron/engine/runtime/engine';
 import { memorySettingsStore } from '../../../electron/engine/settings/settings-store';
-import { startTestService, type TestService } from '../../support/local-service';
+import { startTestService, type TestService } from '../../../harness/local-service';
 
 /**
  * My designs says of each own design its folder's state (in step, uploading n, waiting for you, conflict, no folder

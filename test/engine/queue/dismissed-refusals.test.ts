@@ -8,8 +8,8 @@ import type { Engine } from '../../../electron/engine/runtime/engine';
 import { openEngine } from '../../../electron/engine/runtime/open-engine';
 import { memorySettingsStore } from '../../../electron/engine/settings/settings-store';
 import { ServiceClient } from '../../../electron/engine/api/service-client';
-import { startTestService, type TestService } from '../../support/local-service';
-import { until } from '../../support/until';
+import { startTestService, type TestService } from '../../../harness/local-service';
+import { until } from '../../../harness/until';
 import { tempDir } from '../cache/cache-fixtures';
 import { FIXTURES } from './queue-fixtures';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { QueueStore } from '../../../electron/engine/queue/queue-store';
 import { migrateSync, openSyncDatabase } from '../../../electron/engine/sync-state/sync-database';
-import { startTestService, type TestService } from '../../support/local-service';
+import { startTestService, type TestService } from '../../../harness/local-service';
 import { queueWorld, type QueueWorld } from './queue-fixtures';
 
 let service: TestService;

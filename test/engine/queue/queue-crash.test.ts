@@ -11,7 +11,7 @@ import { QueueStore } from '../../../electron/engine/queue/queue-store';
 import { BaseFiles } from '../../../electron/engine/sync-state/base-files';
 import { DesignFolders } from '../../../electron/engine/sync-state/design-folders';
 import { openSyncDatabase } from '../../../electron/engine/sync-state/sync-database';
-import { prepareUsers, startServiceProcess, type ServiceProcess } from '../../support/service-process';
+import { prepareUsers, startServiceProcess, type ServiceProcess } from '../../../harness/service-process';
 import { seededRandom, setSyncRoot } from './queue-fixtures';
 
 const FILES = 50;

@@ -3,7 +3,7 @@ import { existsSync, renameSync, rmSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { QueueEvent } from '../../../electron/engine/queue/queue-item';
-import { startTestService, type TestService } from '../../support/local-service';
+import { startTestService, type TestService } from '../../../harness/local-service';
 import { queueWorld, readFixture, type QueueWorld } from './queue-fixtures';
 
 let service: TestService;

@@ -6,8 +6,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { ServiceClient } from '../../../electron/engine/api/service-client';
 import { findApplication, grantAuthorization, liveAuthorization, REGISTERED_APPLICATION, revokeAuthorization } from '../../../service/authorization/integrations';
 import { startService } from '../../../service/server/start-service';
-import { startTestService, type TestService } from '../../support/local-service';
-import { until } from '../../support/until';
+import { startTestService, type TestService } from '../../../harness/local-service';
+import { until } from '../../../harness/until';
 import { ManualClock } from './manual-clock';
 import { queueWorld, readFixture, type QueueWorld } from './queue-fixtures';
 

@@ -4,7 +4,7 @@ import { statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { QueueEvent, QueueItem } from '../../../electron/engine/queue/queue-item';
-import { startTestService, type TestService } from '../../support/local-service';
+import { startTestService, type TestService } from '../../../harness/local-service';
 import { queueWorld, type QueueWorld } from './queue-fixtures';
 
 /**

@@ -3,8 +3,8 @@ import { QueueStore } from '../../../electron/engine/queue/queue-store';
 import { pauseEndsAt, pauseUploads } from '../../../electron/engine/runtime/queue-actions';
 import { openSyncDatabase } from '../../../electron/engine/sync-state/sync-database';
 import { pauseEndWords, syncReasonWords } from '../../../shared/sync/sync-state-words';
-import { startTestService, type TestService } from '../../support/local-service';
-import { until } from '../../support/until';
+import { startTestService, type TestService } from '../../../harness/local-service';
+import { until } from '../../../harness/until';
 import { ManualClock } from './manual-clock';
 import { queueWorld, type QueueWorld } from './queue-fixtures';
 

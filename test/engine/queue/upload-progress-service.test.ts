@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { UploadProgressView } from '../../../shared';
 import { UploadProgress } from '../../../electron/engine/queue/upload-progress';
 import type { QueueEvent } from '../../../electron/engine/queue/queue-item';
-import { startTestService, type TestService } from '../../support/local-service';
+import { startTestService, type TestService } from '../../../harness/local-service';
 import { queueWorld, type QueueWorld } from './queue-fixtures';
 
 const MB = 1024 * 1024;

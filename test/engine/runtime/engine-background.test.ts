@@ -5,10 +5,10 @@ import { MemoryTokenStore } from '../../../electron/engine/authorization/memory-
 import type { Engine } from '../../../electron/engine/runtime/engine';
 import { openEngine } from '../../../electron/engine/runtime/open-engine';
 import { memorySettingsStore, type SettingsStore } from '../../../electron/engine/settings/settings-store';
-import { startTestService, type TestService } from '../../support/local-service';
+import { startTestService, type TestService } from '../../../harness/local-service';
 import { tempDir } from '../cache/cache-fixtures';
-import { clientFor } from '../sync/sync-fixtures';
-import { until } from '../../support/until';
+import { clientFor } from '../../../harness/sync-computers';
+import { until } from '../../../harness/until';
 
 let service: TestService;
 let token: string;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { engineProcessArgs } from '../../../bench/support/engine-process';
+import { engineProcessArgs } from '../../../harness/engine-process';
 import { ENGINE_NODE_FLAGS } from '../../../electron/engine/runtime/engine-node-flags';
 
 const REPO = join(import.meta.dirname, '../../..');

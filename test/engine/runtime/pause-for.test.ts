@@ -5,7 +5,7 @@ import type { Engine } from '../../../electron/engine/runtime/engine';
 import { openEngine } from '../../../electron/engine/runtime/open-engine';
 import { memorySettingsStore } from '../../../electron/engine/settings/settings-store';
 import { runCliCapturing } from '../../support/cli';
-import { startTestService, type TestService } from '../../support/local-service';
+import { startTestService, type TestService } from '../../../harness/local-service';
 import { tempDir } from '../cache/cache-fixtures';
 
 const HOUR = 60 * 60_000;

@@ -19,7 +19,7 @@ import { openEngine } from '../../../electron/engine/runtime/open-engine';
 import { SearchIndexFill } from '../../../electron/engine/runtime/search-index-fill';
 import { memorySettingsStore } from '../../../electron/engine/settings/settings-store';
 import { seedSynthetic } from '../../../service/seed/synthetic-seed';
-import { startTestService, type TestService } from '../../support/local-service';
+import { startTestService, type TestService } from '../../../harness/local-service';
 import { tempDir } from '../cache/cache-fixtures';
 
 /** Every synthetic design's description says "Synthetic benchmark design": a search that finds them all. */

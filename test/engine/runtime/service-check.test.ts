@@ -11,7 +11,7 @@ import { checkServiceAddress } from '../../../electron/engine/runtime/service-ch
 import { startWindowHost, type WindowHost } from '../../../electron/window-host/window-host';
 import { connectContract, type TestContractClient } from '../../contract/contract-client';
 import { closedPort } from '../../support/free-port';
-import { startTestService, type TestService } from '../../support/local-service';
+import { startTestService, type TestService } from '../../../harness/local-service';
 import { startRecordingServer, type RecordingServer } from '../authorization/recording-server';
 import { tempDir } from '../cache/cache-fixtures';
 

@@ -7,10 +7,10 @@ import { syncView } from '../../../electron/engine/contract/views/sync-view';
 import { openEngine } from '../../../electron/engine/runtime/open-engine';
 import { memorySettingsStore } from '../../../electron/engine/settings/settings-store';
 import { openSyncDatabase } from '../../../electron/engine/sync-state/sync-database';
-import { startTestService, type TestService } from '../../support/local-service';
-import { until } from '../../support/until';
+import { startTestService, type TestService } from '../../../harness/local-service';
+import { until } from '../../../harness/until';
 import { tempDir } from '../cache/cache-fixtures';
-import { clientFor } from '../sync/sync-fixtures';
+import { clientFor } from '../../../harness/sync-computers';
 
 const REPO = resolve(import.meta.dirname, '../../..');
 let service: TestService;

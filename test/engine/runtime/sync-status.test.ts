@@ -11,10 +11,10 @@ import type { Engine } from '../../../electron/engine/runtime/engine';
 import { openEngine } from '../../../electron/engine/runtime/open-engine';
 import { memorySettingsStore, type SettingsStore } from '../../../electron/engine/settings/settings-store';
 import { startService, type RunningService } from '../../../service/server/start-service';
-import { startTestService, type TestService } from '../../support/local-service';
-import { until } from '../../support/until';
+import { startTestService, type TestService } from '../../../harness/local-service';
+import { until } from '../../../harness/until';
 import { tempDir } from '../cache/cache-fixtures';
-import { clientFor } from '../sync/sync-fixtures';
+import { clientFor } from '../../../harness/sync-computers';
 
 let service: TestService;
 let token: string;

@@ -8,9 +8,9 @@ import { openEngine } from '../../../electron/engine/runtime/open-engine';
 import { startWindowHost, type WindowHost } from '../../../electron/window-host/window-host';
 import { connectContract, type TestContractClient } from '../../contract/contract-client';
 import { createUser } from '../../../service/users/user-accounts';
-import { startTestService, type TestService } from '../../support/local-service';
+import { startTestService, type TestService } from '../../../harness/local-service';
 import { Browser, onlyForm } from '../../support/service-pages';
-import { startServiceProcess } from '../../support/service-process';
+import { startServiceProcess } from '../../../harness/service-process';
 import { startRecordingServer, type RecordingServer } from '../authorization/recording-server';
 import { tempDir } from '../cache/cache-fixtures';
 

@@ -10,10 +10,10 @@ import { syncView } from '../../../electron/engine/contract/views/sync-view';
 import { openEngine } from '../../../electron/engine/runtime/open-engine';
 import { memorySettingsStore } from '../../../electron/engine/settings/settings-store';
 import { syncUploadWords } from '../../../shared/sync/upload-progress-words';
-import { startTestService, type TestService } from '../../support/local-service';
-import { until } from '../../support/until';
+import { startTestService, type TestService } from '../../../harness/local-service';
+import { until } from '../../../harness/until';
 import { tempDir } from '../cache/cache-fixtures';
-import { clientFor } from '../sync/sync-fixtures';
+import { clientFor } from '../../../harness/sync-computers';
 
 const MB = 1024 * 1024;
 let service: TestService;

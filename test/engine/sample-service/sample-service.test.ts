@@ -9,8 +9,8 @@ import { openEngine } from '../../../electron/engine/runtime/open-engine';
 import { serviceCommand } from '../../../electron/engine/sample-service/service-command';
 import { fileSettingsStore } from '../../../electron/engine/settings/settings-store';
 import { tempDir } from '../cache/cache-fixtures';
-import { startTestService } from '../../support/local-service';
-import { until } from '../../support/until';
+import { startTestService } from '../../../harness/local-service';
+import { until } from '../../../harness/until';
 
 const profiles: string[] = [];
 afterAll(() => {

@@ -7,7 +7,7 @@ import { launchCommand, openWithSlicer, systemOpenCommand } from '../../../elect
 import { systemSlicerEnvironment, type Slicer } from '../../../electron/engine/slicers/slicer';
 import { chosenSlicerId, rememberSlicer, slicerNamed } from '../../../electron/engine/slicers/slicer-choice';
 import { tempDir } from '../cache/cache-fixtures';
-import { until } from '../../support/until';
+import { until } from '../../../harness/until';
 import { installEntry, linuxEnvironment, recordingProgram, SLICER_FIXTURES, stubProgram, writeEntry } from './slicer-fixtures';
 
 /** Exec as a desktop file holds it (string escapes included), made into the command that opens `file`. */

@@ -13,7 +13,7 @@ import { Session } from '../../../electron/engine/authorization/session';
 import { openDesignCache } from '../../../electron/engine/cache/design-cache';
 import { QueueRunner, queueClient } from '../../../electron/engine/queue/queue-runner';
 import { openSyncDatabase } from '../../../electron/engine/sync-state/sync-database';
-import { assemble } from './sync-fixtures';
+import { assemble } from '../../../harness/sync-computers';
 
 const [url, token, work, sizeArg] = process.argv.slice(2);
 if (!url || !token || !work || !sizeArg) throw new Error('usage: big-file-sync-child.ts <url> <token> <work dir> <size>');

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { QueueItemView } from '../../../shared';
 import { tempDir } from '../cache/cache-fixtures';
-import { startTestService, type TestService } from '../../support/local-service';
+import { startTestService, type TestService } from '../../../harness/local-service';
 import { exportStl, loadToolSave, realTools, replayToolSave, sliceTo3mf, sliceToGcode, type ToolSaveFixture } from '../../support/tool-saves';
-import { until } from '../../support/until';
-import { pending, syncedFolder, type Computer, type ComputerOptions } from './sync-fixtures';
+import { until } from '../../../harness/until';
+import { pending, syncedFolder, type Computer, type ComputerOptions } from '../../../harness/sync-computers';
 
 /*
  * Designers' real tools writing into a watched design folder, while sync runs as `design-sync sync --watch` runs it:

@@ -2,9 +2,9 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliCapturing, type CliRun } from '../../support/cli';
-import { startTestService, type TestService } from '../../support/local-service';
+import { startTestService, type TestService } from '../../../harness/local-service';
 import { tempDir } from '../cache/cache-fixtures';
-import { clientFor } from './sync-fixtures';
+import { clientFor } from '../../../harness/sync-computers';
 
 let service: TestService;
 let token: string;

@@ -8,11 +8,11 @@ import { openEngine } from '../../../electron/engine/runtime/open-engine';
 import { ownDesignDeleted } from '../../../electron/engine/runtime/sync-actions';
 import { memorySettingsStore } from '../../../electron/engine/settings/settings-store';
 import { startService, type RunningService } from '../../../service/server/start-service';
-import { startTestService, type TestService } from '../../support/local-service';
-import { until } from '../../support/until';
+import { startTestService, type TestService } from '../../../harness/local-service';
+import { until } from '../../../harness/until';
 import { tempDir } from '../cache/cache-fixtures';
-import { startCountingProxy } from './counting-proxy';
-import { clientFor } from './sync-fixtures';
+import { startCountingProxy } from '../../../harness/counting-proxy';
+import { clientFor } from '../../../harness/sync-computers';
 
 /**
  * Changes made on the service arrive in the folder while the engine runs in the background (as the window, the tray

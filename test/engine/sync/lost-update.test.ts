@@ -2,8 +2,8 @@ import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../../support/local-service';
-import { clientFor, makeComputer, pending, send, syncedFolder, type Computer } from './sync-fixtures';
+import { startTestService, type TestService } from '../../../harness/local-service';
+import { clientFor, makeComputer, pending, send, syncedFolder, type Computer } from '../../../harness/sync-computers';
 
 let service: TestService;
 const computers: Computer[] = [];

@@ -5,11 +5,11 @@ import { findApplication, liveAuthorization, REGISTERED_APPLICATION, revokeAutho
 import { MemoryTokenStore } from '../../../electron/engine/authorization/memory-token-store';
 import { openEngine } from '../../../electron/engine/runtime/open-engine';
 import { memorySettingsStore } from '../../../electron/engine/settings/settings-store';
-import { startTestService, type TestService } from '../../support/local-service';
-import { until } from '../../support/until';
+import { startTestService, type TestService } from '../../../harness/local-service';
+import { until } from '../../../harness/until';
 import { tempDir } from '../cache/cache-fixtures';
-import { startCountingProxy } from './counting-proxy';
-import { clientFor } from './sync-fixtures';
+import { startCountingProxy } from '../../../harness/counting-proxy';
+import { clientFor } from '../../../harness/sync-computers';
 
 /**
  * Sync never reads the service without the sign-in. Once the service refuses the token, public reads would still be

@@ -4,10 +4,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { compileIgnoreFile, holdReason, parseIgnoreText } from '../../../electron/engine/sync/ignore/never-sent-rules';
 import { IgnoreFileError } from '../../../electron/engine/sync/ignore/ignore-files';
 import { isIgnoredName } from '../../../electron/engine/sync/sync-names';
-import { startTestService, type TestService } from '../../support/local-service';
+import { startTestService, type TestService } from '../../../harness/local-service';
 import { replayToolSave } from '../../support/tool-saves';
-import { until } from '../../support/until';
-import { clientFor, makeComputer, pending, send, syncedFolder, type Computer } from './sync-fixtures';
+import { until } from '../../../harness/until';
+import { clientFor, makeComputer, pending, send, syncedFolder, type Computer } from '../../../harness/sync-computers';
 
 let service: TestService;
 const computers: Computer[] = [];

@@ -2,9 +2,9 @@ import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../../support/local-service';
-import { until } from '../../support/until';
-import { clientFor, makeComputer, pending, send, type Computer, syncedFolder, type ComputerOptions } from './sync-fixtures';
+import { startTestService, type TestService } from '../../../harness/local-service';
+import { until } from '../../../harness/until';
+import { clientFor, makeComputer, pending, send, type Computer, syncedFolder, type ComputerOptions } from '../../../harness/sync-computers';
 
 let service: TestService;
 const computers: Computer[] = [];

@@ -5,8 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { QueueStore } from '../../../electron/engine/queue/queue-store';
 import { sendReady } from '../../../electron/engine/runtime/queue-actions';
 import { migrateSync } from '../../../electron/engine/sync-state/sync-database';
-import { startTestService, type TestService } from '../../support/local-service';
-import { clientFor, makeComputer, pending, send, type Computer } from './sync-fixtures';
+import { startTestService, type TestService } from '../../../harness/local-service';
+import { clientFor, makeComputer, pending, send, type Computer } from '../../../harness/sync-computers';
 
 let service: TestService;
 const computers: Computer[] = [];

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { BaseFile } from '../../../electron/engine/sync-state/base-files';
-import { prepareUsers, startServiceProcess } from '../../support/service-process';
-import { clientFor } from './sync-fixtures';
+import { prepareUsers, startServiceProcess } from '../../../harness/service-process';
+import { clientFor } from '../../../harness/sync-computers';
 
 const run = promisify(execFile);
 const REPO = join(import.meta.dirname, '../../..');

@@ -2,10 +2,10 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCliCapturing } from '../../support/cli';
-import { startTestService, type TestService } from '../../support/local-service';
+import { startTestService, type TestService } from '../../../harness/local-service';
 import { tempDir } from '../cache/cache-fixtures';
 import { canMountPrivately, chownTree, escapeRegExp, IS_ROOT, mountTmpfs, NOBODY, permissionsApply, profileDir, RAW_OUTPUT, removeTree, runCli, type CliOptions } from '../../support/cli-child';
-import { clientFor } from './sync-fixtures';
+import { clientFor } from '../../../harness/sync-computers';
 
 let service: TestService;
 const dirs: string[] = [];

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../../support/local-service';
+import { startTestService, type TestService } from '../../../harness/local-service';
 import { canMountPrivately, chownTree, escapeRegExp, IS_ROOT, mountTmpfs, NOBODY, permissionsApply, profileDir, RAW_OUTPUT, removeTree, runCli, type CliOptions } from '../../support/cli-child';
 
 let service: TestService;

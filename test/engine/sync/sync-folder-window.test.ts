@@ -7,10 +7,10 @@ import { createContractEndpoint } from '../../../electron/engine/contract/create
 import { openEngine } from '../../../electron/engine/runtime/open-engine';
 import { memorySettingsStore } from '../../../electron/engine/settings/settings-store';
 import { trayView } from '../../../electron/shell/tray/tray-state';
-import { startTestService, type TestService } from '../../support/local-service';
-import { until } from '../../support/until';
+import { startTestService, type TestService } from '../../../harness/local-service';
+import { until } from '../../../harness/until';
 import { tempDir } from '../cache/cache-fixtures';
-import { clientFor } from './sync-fixtures';
+import { clientFor } from '../../../harness/sync-computers';
 
 // The tray's state is a pure module of the shell: the real electron module (which would download its binary) must not load.
 vi.mock('electron', () => {

@@ -6,8 +6,8 @@ import { MemoryTokenStore } from '../../../electron/engine/authorization/memory-
 import { Session } from '../../../electron/engine/authorization/session';
 import { QueueRunner, queueClient } from '../../../electron/engine/queue/queue-runner';
 import type { SyncEvent } from '../../../electron/engine/sync/sync-context';
-import { startTestService, type TestService } from '../../support/local-service';
-import { assemble, pending, send, type Computer, syncedFolder, type ComputerOptions } from './sync-fixtures';
+import { startTestService, type TestService } from '../../../harness/local-service';
+import { assemble, pending, send, type Computer, syncedFolder, type ComputerOptions } from '../../../harness/sync-computers';
 
 let service: TestService;
 const computers: Computer[] = [];

@@ -4,10 +4,10 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncEvent } from '../../../electron/engine/sync/sync-context';
-import { startTestService, type TestService } from '../../support/local-service';
-import { until } from '../../support/until';
+import { startTestService, type TestService } from '../../../harness/local-service';
+import { until } from '../../../harness/until';
 import { IS_ROOT } from '../../support/cli-child';
-import { clientFor, makeComputer, send, type Computer } from './sync-fixtures';
+import { clientFor, makeComputer, send, type Computer } from '../../../harness/sync-computers';
 
 let service: TestService;
 const computers: Computer[] = [];

@@ -2,8 +2,8 @@ import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readF
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { QueueRunner, queueClient } from '../../../electron/engine/queue/queue-runner';
-import { startTestService, type TestService } from '../../support/local-service';
-import { assemble, clientFor, makeComputer, pending, send, type Computer } from './sync-fixtures';
+import { startTestService, type TestService } from '../../../harness/local-service';
+import { assemble, clientFor, makeComputer, pending, send, type Computer } from '../../../harness/sync-computers';
 
 const IMAGES = join(import.meta.dirname, '../../fixtures/images');
 const PE_HEAD = (() => {

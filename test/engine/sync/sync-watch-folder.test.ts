@@ -2,11 +2,11 @@ import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliCapturing } from '../../support/cli';
-import { startTestService, type TestService } from '../../support/local-service';
-import { until } from '../../support/until';
+import { startTestService, type TestService } from '../../../harness/local-service';
+import { until } from '../../../harness/until';
 import { tempDir } from '../cache/cache-fixtures';
 import { escapeRegExp, startCli, type CliProcess } from '../../support/cli-child';
-import { clientFor } from './sync-fixtures';
+import { clientFor } from '../../../harness/sync-computers';
 
 let service: TestService;
 const dirs: string[] = [];

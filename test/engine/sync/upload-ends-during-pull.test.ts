@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../../support/local-service';
-import { until } from '../../support/until';
+import { startTestService, type TestService } from '../../../harness/local-service';
+import { until } from '../../../harness/until';
 import { tempDir } from '../cache/cache-fixtures';
-import { startCountingProxy } from './counting-proxy';
-import { pending, send, syncedFolder, type Computer } from './sync-fixtures';
+import { startCountingProxy } from '../../../harness/counting-proxy';
+import { pending, send, syncedFolder, type Computer } from '../../../harness/sync-computers';
 
 /**
  * An upload that ends while a pass brings the service's changes in. The pass read the design's files when the

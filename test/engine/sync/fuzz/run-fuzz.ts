@@ -7,7 +7,7 @@
  * result and, for a failing seed, its steps, what they did, and the invariants it broke; exits 1 if any seed failed.
  * The same seed always gives the same steps; the timing of the syncing process against them varies from run to run.
  */
-import { startTestService } from '../../../support/local-service';
+import { startTestService } from '../../../../harness/local-service';
 import { formatViolations } from './invariants';
 import { runSeed, type RunOptions } from './run-seed';
 import { describeStep } from './steps';

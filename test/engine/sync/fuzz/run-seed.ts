@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TestService } from '../../../support/local-service';
+import type { TestService } from '../../../../harness/local-service';
 import { runCliCapturing } from '../../../support/cli';
 import { act, type ActionContext } from './actions';
 import { IGNORE_FILE, parseIgnoreText } from '../../../../electron/engine/sync/ignore/never-sent-rules';

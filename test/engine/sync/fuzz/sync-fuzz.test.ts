@@ -10,7 +10,7 @@
  * long form finds. The steps are the seed's; their timing against the engine varies from run to run.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../../../support/local-service';
+import { startTestService, type TestService } from '../../../../harness/local-service';
 import { formatViolations } from './invariants';
 import { runSeed } from './run-seed';
 import { describeStep } from './steps';

@@ -1,4 +1,4 @@
-import { ENGINE_NODE_FLAGS } from '../../electron/engine/runtime/engine-node-flags';
+import { ENGINE_NODE_FLAGS } from '../electron/engine/runtime/engine-node-flags';
 
 /**
  * The arguments of a Node process the benchmarks run engine code in (a scenario, a search probe, a watcher probe): the

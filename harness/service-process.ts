@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findApplication, grantAuthorization, REGISTERED_APPLICATION } from '../../service/authorization/integrations';
-import { openServiceContext } from '../../service/server/start-service';
-import { createUser } from '../../service/users/user-accounts';
+import { findApplication, grantAuthorization, REGISTERED_APPLICATION } from '../service/authorization/integrations';
+import { openServiceContext } from '../service/server/start-service';
+import { createUser } from '../service/users/user-accounts';
 
 export interface ServiceProcess {
   url: string;
@@ -33,7 +33,7 @@ export function prepareUsers(dataDir: string, screenNames: string[]): Record<str
 export async function startServiceProcess(options: { dataDir?: string; args?: string[]; startTimeoutMs?: number } = {}): Promise<ServiceProcess> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'design-sync-service-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'service/cli.ts', '--port', '0', '--data', dataDir, ...(options.args ?? [])], {
-    cwd: join(import.meta.dirname, '../..'),
+    cwd: join(import.meta.dirname, '..'),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

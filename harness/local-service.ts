@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findApplication, grantAuthorization, REGISTERED_APPLICATION } from '../../service/authorization/integrations';
-import type { UserRow } from '../../service/database/rows';
-import { startService, type RunningService, type StartServiceOptions } from '../../service/server/start-service';
-import { createUser } from '../../service/users/user-accounts';
+import { findApplication, grantAuthorization, REGISTERED_APPLICATION } from '../service/authorization/integrations';
+import type { UserRow } from '../service/database/rows';
+import { startService, type RunningService, type StartServiceOptions } from '../service/server/start-service';
+import { createUser } from '../service/users/user-accounts';
 
 export interface TestService extends RunningService {
   dataDir: string;

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'vite';
-import { FIRST_FRAME_FOLDER } from '../../shared';
+import { FIRST_FRAME_FOLDER } from '../shared';
 import { until } from './until';
 
 export interface BuiltWindow {

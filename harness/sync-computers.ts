@@ -1,18 +1,18 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { QueueItemView } from '../../../shared';
-import { ServiceClient } from '../../../electron/engine/api/service-client';
-import { MemoryTokenStore } from '../../../electron/engine/authorization/memory-token-store';
-import { Session } from '../../../electron/engine/authorization/session';
-import { openDesignCache, type DesignCache } from '../../../electron/engine/cache/design-cache';
-import type { QueueRunner } from '../../../electron/engine/queue/queue-runner';
-import type { QueueEvent } from '../../../electron/engine/queue/queue-item';
-import { QueueStore } from '../../../electron/engine/queue/queue-store';
-import { makeSyncParts, type SyncPartsOptions } from '../../../electron/engine/runtime/sync-parts';
-import type { SyncEvent } from '../../../electron/engine/sync/sync-context';
-import { openSyncDatabase, type SyncDatabase } from '../../../electron/engine/sync-state/sync-database';
-import type { SyncEngine } from '../../../electron/engine/sync/sync-engine';
-import { tempDir } from '../cache/cache-fixtures';
+import type { QueueItemView } from '../shared';
+import { ServiceClient } from '../electron/engine/api/service-client';
+import { MemoryTokenStore } from '../electron/engine/authorization/memory-token-store';
+import { Session } from '../electron/engine/authorization/session';
+import { openDesignCache, type DesignCache } from '../electron/engine/cache/design-cache';
+import type { QueueRunner } from '../electron/engine/queue/queue-runner';
+import type { QueueEvent } from '../electron/engine/queue/queue-item';
+import { QueueStore } from '../electron/engine/queue/queue-store';
+import { makeSyncParts, type SyncPartsOptions } from '../electron/engine/runtime/sync-parts';
+import type { SyncEvent } from '../electron/engine/sync/sync-context';
+import { openSyncDatabase, type SyncDatabase } from '../electron/engine/sync-state/sync-database';
+import type { SyncEngine } from '../electron/engine/sync/sync-engine';
+import { tempDir } from './temp-dir';
 
 /**
  * One "computer": a profile directory with its sync database, cache and queue, a sync root, and the sync engine and

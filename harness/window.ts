@@ -1,16 +1,16 @@
 import { rmSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { MemoryTokenStore } from '../../electron/engine/authorization/memory-token-store';
-import { createContractEndpoint } from '../../electron/engine/contract/create-contract-endpoint';
-import type { Engine } from '../../electron/engine/runtime/engine';
-import { openEngine } from '../../electron/engine/runtime/open-engine';
-import type { StartAtLoginHost } from '../../electron/engine/settings/start-at-login';
-import { memorySettingsStore } from '../../electron/engine/settings/settings-store';
-import { startWindowHost, type WindowHost } from '../../electron/window-host/window-host';
-import { launchChromium, type LaunchedChromium } from '../support/chromium';
-import { startTestService, type TestService } from '../support/local-service';
-import { buildWindow } from '../support/window-build';
-import { tempDir } from '../engine/cache/cache-fixtures';
+import { MemoryTokenStore } from '../electron/engine/authorization/memory-token-store';
+import { createContractEndpoint } from '../electron/engine/contract/create-contract-endpoint';
+import type { Engine } from '../electron/engine/runtime/engine';
+import { openEngine } from '../electron/engine/runtime/open-engine';
+import type { StartAtLoginHost } from '../electron/engine/settings/start-at-login';
+import { memorySettingsStore } from '../electron/engine/settings/settings-store';
+import { startWindowHost, type WindowHost } from '../electron/window-host/window-host';
+import { launchChromium, type LaunchedChromium } from './chromium';
+import { startTestService, type TestService } from './local-service';
+import { buildWindow } from './window-build';
+import { tempDir } from './temp-dir';
 
 /**
  * The few DOM names the checks run in the page use: these tests' TypeScript world is Node's, without the DOM's
