@@ -94,6 +94,7 @@ export class Engine extends EventEmitter<{ state: []; service: [] }> {
 
   private background = false;
   private closed = false;
+  private readonly closing: (() => Promise<void> | void)[] = [];
   private stopFollowingConnectivity: (() => void) | null = null;
   private readonly offConnectivity: () => void;
   private readonly offDesignEdits: () => void;
@@ -207,6 +208,11 @@ export class Engine extends EventEmitter<{ state: []; service: [] }> {
     return url;
   }
 
+  /** Called when the engine closes, before its stores: the composition's services let go of what they hold. */
+  whenClosing(close: () => Promise<void> | void): void {
+    this.closing.push(close);
+  }
+
   get backgroundRunning(): boolean {
     return this.background;
   }
@@ -262,6 +268,8 @@ export class Engine extends EventEmitter<{ state: []; service: [] }> {
     if (this.closed) return;
     this.account.signIn.cancel();
     await this.stopBackground(options);
+    // The services composed over the engine (composition/engine-services.ts) let go first: they use what closes below.
+    for (const close of this.closing.splice(0).reverse()) await close();
     // Between two slices: the rest of the backlog stays for the next run.
     await this.searchIndex.stop();
     await this.keepOffline.close();
