@@ -43,6 +43,8 @@ export async function launchChromium(): Promise<LaunchedChromium> {
       executablePath: CHROMIUM_PATH,
       headless: true,
       args: CHROMIUM_ARGS,
+      // The window follows the system's language: tests read its English words, whatever the machine's locale.
+      locale: 'en-US',
       timeout: 30_000,
     });
     return {

@@ -1,3 +1,5 @@
+import { DEFAULT_LOCALE } from '../../shared/i18n/locales';
+import { startLocale } from './i18n/start-locale';
 import { routeOf } from './stores/routes';
 import './styles.css';
 
@@ -9,9 +11,10 @@ const start = () => void import('./start-window').then(({ startWindow }) => star
 
 // `design-sync ui` drew the library's first frame into the page (shared/contract/first-frame.ts). It is painted
 // first: running the window before would hold that paint back by its script's start and React's first render. A
-// page opened on another view (its address's #/…, which the host does not see) does not show the library meanwhile.
+// page opened on another view (its address's #/…, which the host does not see) does not show the library meanwhile,
+// nor does a window in another language than the frame's (English).
 const drawnByHost = container.firstElementChild !== null;
-if (drawnByHost && routeOf(location.hash).view === 'library') {
+if (drawnByHost && routeOf(location.hash).view === 'library' && startLocale() === DEFAULT_LOCALE) {
   requestAnimationFrame(() => {
     const channel = new MessageChannel();
     channel.port1.onmessage = start;

@@ -1,5 +1,7 @@
 import { StrictMode, useLayoutEffect, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { WindowIntl } from './i18n/WindowIntl';
+import { startLanguage } from './stores/language-store';
 import { askFirstPageBeforeRender } from './stores/library-store';
 import { useNavigation } from './stores/navigation-store';
 import { installSearchShortcut } from './views/library/search-shortcut';
@@ -16,14 +18,18 @@ function LiveRoot({ container, children }: { container: HTMLElement; children: R
  * there (shared/contract/first-frame.ts) is replaced in React's first commit, which also makes the root live: no frame
  * shows the root empty, or the window's own controls still inert.
  */
-export function startWindow(container: HTMLElement): void {
+export async function startWindow(container: HTMLElement): Promise<void> {
   if (useNavigation.getState().route.view === 'library') askFirstPageBeforeRender();
   installSearchShortcut();
+  // In the person's language from the first render: a language other than English has its catalog fetched first.
+  await startLanguage();
   createRoot(container).render(
     <StrictMode>
-      <LiveRoot container={container}>
-        <App />
-      </LiveRoot>
+      <WindowIntl>
+        <LiveRoot container={container}>
+          <App />
+        </LiveRoot>
+      </WindowIntl>
     </StrictMode>,
   );
 }

@@ -1,7 +1,11 @@
-/** A size in bytes as people read it: "512 B", "3.4 KB", "12.5 MB", "1.20 GB" (1 KB = 1,024 bytes). */
-export function byteSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  if (bytes < 1024 * 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-  return `${(bytes / 1024 / 1024 / 1024).toFixed(2)} GB`;
+import { ENGLISH_INTL, type IntlShape } from '../i18n/create-intl';
+import { formatBytes } from '../i18n/format';
+
+/**
+ * A size in bytes as people read it: "512 B", "3.4 KB", "12.5 MB", "1.20 GB" (1 KB = 1,024 bytes), through
+ * shared/i18n/format.ts's formatBytes: in English unless an `intl` of another locale is given (words not in the
+ * catalogs yet).
+ */
+export function byteSize(bytes: number, intl: IntlShape = ENGLISH_INTL): string {
+  return formatBytes(intl, bytes);
 }

@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import type { FirstFrameRenderer, LibraryPage } from '../../../shared';
 import { FIRST_LIBRARY_PAGE, requestKey, type PreloadedAnswer } from '../../../shared/contract/preloaded-answers';
+import { WindowIntl } from '../i18n/WindowIntl';
 import { stateWithFirstPage, useLibrary } from '../stores/library-store';
 import { App } from '../views/shell/App';
 
@@ -11,7 +12,8 @@ const FIRST_PAGE_KEY = requestKey('library.page', FIRST_LIBRARY_PAGE);
  * The window's first frame (shared/contract/first-frame.ts): the App, as its first render shows the library once the
  * first page came, rendered to markup in the window host. Built by renderer-first-frame.vite.config.ts, which puts a
  * contract that asks nothing (server-contract.ts) and a store hook that reads the current state
- * (zustand-on-server.ts) in place of the window's own.
+ * (zustand-on-server.ts) in place of the window's own. It is drawn in English: a window in another language does not
+ * show it (main.tsx).
  */
 export const renderFirstFrame: FirstFrameRenderer['renderFirstFrame'] = (answers: readonly PreloadedAnswer[]) => {
   const outcome = answers.find((answer) => requestKey(answer.name, answer.input) === FIRST_PAGE_KEY)?.outcome;
@@ -20,7 +22,7 @@ export const renderFirstFrame: FirstFrameRenderer['renderFirstFrame'] = (answers
   if (!firstPage || firstPage.total === 0) return null;
   useLibrary.setState(stateWithFirstPage(firstPage));
   try {
-    return renderToStaticMarkup(<StrictMode><App /></StrictMode>);
+    return renderToStaticMarkup(<StrictMode><WindowIntl><App /></WindowIntl></StrictMode>);
   } finally {
     useLibrary.setState(useLibrary.getInitialState(), true);
   }

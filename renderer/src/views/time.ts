@@ -1,15 +1,10 @@
-/** "just now", "5 minutes ago", "3 days ago": how old an ISO time is, in words. */
+import { ENGLISH_INTL } from '../../../shared/i18n/create-intl';
+import { formatAgeSince } from '../../../shared/i18n/format';
+
+/**
+ * "just now", "5 minutes ago", "3 days ago": how old an ISO time is, in English, for views whose words are not in the
+ * catalogs yet. A converted view uses shared/i18n/format.ts's formatAgeSince with `useIntl()`.
+ */
 export function describeAge(iso: string, now = Date.now()): string {
-  const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
-  if (seconds < 60) return 'just now';
-  const steps: [number, string][] = [[60, 'minute'], [3600, 'hour'], [86_400, 'day']];
-  let value = Math.round(seconds / 60);
-  let unit = 'minute';
-  for (const [size, name] of steps) {
-    if (seconds >= size) {
-      value = Math.round(seconds / size);
-      unit = name;
-    }
-  }
-  return `${value} ${unit}${value === 1 ? '' : 's'} ago`;
+  return formatAgeSince(ENGLISH_INTL, iso, now);
 }
