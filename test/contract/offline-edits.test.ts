@@ -118,7 +118,7 @@ describe('edits of a design made while the service is unreachable', () => {
     // Too long for the service's excerpt limit: the window's own check would refuse it first, so it is queued as the
     // engine queues an offline edit, to see what the service's refusal does.
     engine.queue.enqueueDesignEdit(ids.hinge!, { excerpt: 'x'.repeat(5_000) }, 'Hinge v2');
-    showEditInCache(engine.cache, ids.hinge!, { excerpt: 'x'.repeat(5_000) });
+    showEditInCache(engine.cache.designs, ids.hinge!, { excerpt: 'x'.repeat(5_000) });
     expect(getCachedDesign(engine.cache.reader, ids.hinge!)!.summary.excerpt).toHaveLength(5_000);
     service = await startService({ dataDir, port });
     await until('the refusal', async () => (await edits()).some((item) => item.state === 'failed' && item.designId === ids.hinge));

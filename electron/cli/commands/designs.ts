@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { ownDesignsDeps } from '../../engine/contract/engine-services';
 import { OwnDesigns, type OwnDesignFields } from '../../engine/own-designs/own-designs';
 import type { OwnDesignState } from '../../engine/own-designs/own-design-states';
 import { CliError, type CliContext } from '../cli-context';
@@ -26,7 +27,7 @@ const fieldsOf = (options: FieldOptions): OwnDesignFields => ({ name: options.na
 
 /** Runs one action of the own-designs service with the command's engine, closing the service after. */
 async function withOwnDesigns<T>(ctx: CliContext, run: (own: OwnDesigns) => Promise<T>): Promise<T> {
-  const own = new OwnDesigns(await ctx.engine());
+  const own = new OwnDesigns(ownDesignsDeps(await ctx.engine()));
   try {
     return await run(own);
   } finally {

@@ -1,4 +1,5 @@
 import type { KeptDesignStatus } from '../../engine/keep-offline/keep-offline';
+import { libraryDeps } from '../../engine/contract/engine-services';
 import { Library } from '../../engine/library/library';
 import { isEngineError } from '../../engine/runtime/engine-error';
 import { isServiceError } from '../../engine/api/service-error';
@@ -45,7 +46,7 @@ export const keepCommand: CommandModule = (program, context) => {
         if (!options.json) for (const id of released) ctx.io.out(`Released #${id}: its files stay in the cache until the cache limit needs their space.`);
       } else {
         ctx.serviceUrl();
-        const library = new Library(engine);
+        const library = new Library(libraryDeps(engine));
         try {
           ids = await library.keepOffline(keys.map((key) => (/^\d+$/.test(key.trim()) ? Number(key) : key)), AbortSignal.timeout(60_000));
         } catch (error) {

@@ -1,4 +1,5 @@
 import { isServiceError } from '../../engine/api/service-error';
+import { libraryDeps } from '../../engine/contract/engine-services';
 import { Library } from '../../engine/library/library';
 import { modelFileSource } from '../../engine/library/model-files';
 import { installedSlicers, openModelFile, slicersView } from '../../engine/library/open-in-slicer';
@@ -24,7 +25,7 @@ const problemWords = (error: unknown): never => {
  * a slicer opens. The design's files are read from the service first when it can be asked.
  */
 async function documentToOpen(engine: Engine, design: string, file: string | undefined): Promise<number> {
-  const library = new Library(engine);
+  const library = new Library(libraryDeps(engine));
   let cached;
   try {
     cached = await library.design(/^\d+$/.test(design.trim()) ? Number(design) : design, AbortSignal.timeout(30_000));

@@ -1,5 +1,6 @@
 import { isServiceError } from '../../engine/api/service-error';
 import type { DesignSummary } from '../../engine/cache/design-reads';
+import { libraryDeps } from '../../engine/contract/engine-services';
 import { Library } from '../../engine/library/library';
 import { CliError } from '../cli-context';
 import type { CommandModule } from '../command-module';
@@ -35,7 +36,7 @@ export const searchCommand: CommandModule = (program, context) => {
       // Online needs a service chosen: said plainly when none is.
       if (options.online) ctx.serviceUrl();
       const engine = await ctx.engine();
-      const library = new Library(engine);
+      const library = new Library(libraryDeps(engine));
       const notSearchedYet = engine.searchIndex.waiting();
       let answer;
       try {

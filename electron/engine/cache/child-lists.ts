@@ -19,12 +19,17 @@ export async function readChildList(client: ServiceClient, db: WritableDB, path:
   return answer.value;
 }
 
-/** One design's images and documents brought up to date (two conditional GETs: cheap when nothing changed). */
-export async function refreshDesignFiles(client: ServiceClient, db: WritableDB, designId: number, signal?: AbortSignal, now: () => number = Date.now): Promise<void> {
+/**
+ * One design's images and documents brought up to date (two conditional GETs: cheap when nothing changed); true when
+ * a row was written or removed. Outside a pull, only the designs store (designs-store.ts) and keep-offline call it.
+ */
+export async function refreshDesignFiles(client: ServiceClient, db: WritableDB, designId: number, signal?: AbortSignal, now: () => number = Date.now): Promise<boolean> {
   const [images, documents] = await Promise.all([
     readChildList(client, db, `/v1/designs/${designId}/images`, signal, now),
     readChildList(client, db, `/v1/designs/${designId}/documents`, signal, now),
   ]);
-  if (images) replaceImages(db, designId, images, now());
-  if (documents) replaceDocuments(db, designId, documents, now());
+  const written = (result: { written: number; removed: number } | null) => result !== null && result.written + result.removed > 0;
+  const imagesWritten = written(images && replaceImages(db, designId, images, now()));
+  const documentsWritten = written(documents && replaceDocuments(db, designId, documents, now()));
+  return imagesWritten || documentsWritten;
 }

@@ -5,6 +5,7 @@ import { damageReason, integrityProblem, isDamagedDatabaseError, setAsideDamaged
 import { isInBulkFill, resumeSearchIndexMerges, setAsideIndexesLeft } from './bulk-fill';
 import type { ReadableDB, WritableDB } from './cache-database';
 import { openCacheDatabase } from './cache-database';
+import { DesignsStore } from './designs-store';
 import { FileCache, type FileCacheOptions } from './file-cache';
 
 /** Said once, when a damaged cache was set aside and a new one made (the CLI on standard error, the window in Settings). */
@@ -31,6 +32,8 @@ export interface DesignCache {
   /** The same connection, typed so that what receives it can only read. */
   reader: ReadableDB;
   files: FileCache;
+  /** The one writer of its designs and users (and of their image and document lists outside a pull), with its events. */
+  designs: DesignsStore;
   /** Set when a damaged cache was found at opening and replaced by a new, empty one. */
   readonly rebuilt: CacheRebuild | null;
   /**
@@ -122,11 +125,13 @@ export function openDesignCache(paths: { cacheDatabase: string; fileCache: strin
   const { db, rebuilt } = openOrRebuild(paths);
   undoStoppedBulkFill(db);
   const files = new FileCache(db, paths.fileCache, options);
+  const designs = new DesignsStore(db);
   let damaged: string | null = null;
   return {
     db,
     reader: db,
     files,
+    designs,
     rebuilt,
     noteFailure(error) {
       if (damaged !== null) return damaged;

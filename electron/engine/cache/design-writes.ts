@@ -323,28 +323,35 @@ function upsertUserSummary(db: WritableDB, id: number, screenName: string, now: 
   session.users.set(id, screenName);
 }
 
-/** Stores a user as the service sent it: `own` for whoami's own form, `public` for the public form. */
-export function upsertUser(db: WritableDB, raw: unknown, form: 'public' | 'own', now: number): number | null {
+/**
+ * Stores a user as the service sent it: `own` for whoami's own form, `public` for the public form. Its id, and whether
+ * its row changed; null when the user cannot be read.
+ */
+export function upsertUser(db: WritableDB, raw: unknown, form: 'public' | 'own', now: number): { id: number; changed: boolean } | null {
   const parsed = tolerantUser.safeParse(raw);
   if (!parsed.success) return null;
   const column = form === 'own' ? 'own_json' : 'public_json';
-  prepared(db, 
+  const { changes } = prepared(db,
     `INSERT INTO users (id, screen_name, ${column}, fetched_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET screen_name = excluded.screen_name, ${column} = excluded.${column}, fetched_at = excluded.fetched_at
      WHERE users.${column} IS NOT excluded.${column} OR users.screen_name != excluded.screen_name`,
   ).run(parsed.data.id, parsed.data.screen_name, JSON.stringify(raw), now);
-  return parsed.data.id;
+  return { id: parsed.data.id, changed: changes > 0 };
 }
 
-/** Fills the author of a user's cached designs that have none (the user-designs form has no user object; a list may lack it). */
-export function fillAuthor(db: WritableDB, userId: number, screenName: string): void {
-  db.transaction(() => {
+/**
+ * Fills the author of a user's cached designs that have none (the user-designs form has no user object; a list may
+ * lack it). Returns the designs written.
+ */
+export function fillAuthor(db: WritableDB, userId: number, screenName: string): number[] {
+  return db.transaction(() => {
     const ids = prepared(db, `SELECT id FROM designs WHERE user_id = ? AND author_screen_name = ''`).all(userId) as { id: number }[];
     for (const { id } of ids) {
       prepared(db, 'UPDATE designs SET author_screen_name = ? WHERE id = ?').run(screenName, id);
       rewriteSearchRow(db, id);
     }
     noteSearchTerms(db, ids.map((row) => row.id));
+    return ids.map((row) => row.id);
   })();
 }
 

@@ -1,9 +1,8 @@
 import { engineLog } from '../log/engine-log';
 import type { ServiceClient } from '../api/service-client';
 import { isServiceError } from '../api/service-error';
-import type { WritableDB } from './cache-database';
 import { searchCachedDesigns, summariesByIds, type DesignSummary } from './design-reads';
-import { upsertDesign } from './design-writes';
+import type { DesignsStore } from './designs-store';
 
 export interface SearchAnswer {
   /** Where the results come from: the service (and merged into the cache), or the cache because the service could not be reached. */
@@ -15,29 +14,22 @@ export interface SearchAnswer {
 }
 
 /**
- * Asks the service (GET /v1/designs/search), writes what it answers into the cache, and returns the
+ * Asks the service (GET /v1/designs/search), writes what it answers into the cache (through its designs store), and returns the
  * designs as the cache now holds them, in the service's order. When the service cannot be reached, the
  * cache answers instead and says so. Other problems are thrown.
  */
 export async function searchOnline(
-  client: ServiceClient, db: WritableDB, q: string, options: { page?: number; limit?: number; signal?: AbortSignal; now?: () => number } = {},
+  client: ServiceClient, store: DesignsStore, q: string, options: { page?: number; limit?: number; signal?: AbortSignal } = {},
 ): Promise<SearchAnswer> {
   const limit = options.limit ?? 20;
   const page = options.page ?? 1;
   try {
     const answer = await client.searchDesigns(q, { page, limit }, options.signal);
-    const at = (options.now ?? Date.now)();
-    const ids: number[] = [];
-    db.transaction(() => {
-      for (const item of answer.items) {
-        const { id } = upsertDesign(db, item, 'list', at);
-        if (id !== undefined) ids.push(id);
-      }
-    })();
-    return { source: 'online', items: summariesByIds(db, ids), hasMore: answer.nextPage !== null, note: null };
+    const ids = store.storeDesigns(answer.items, 'list').flatMap((result) => (result.id !== undefined ? [result.id] : []));
+    return { source: 'online', items: summariesByIds(store.reader, ids), hasMore: answer.nextPage !== null, note: null };
   } catch (error) {
     if (!isServiceError(error, 'offline')) throw error;
-    const offline = searchCachedDesigns(db, q, { offset: (page - 1) * limit, limit });
+    const offline = searchCachedDesigns(store.reader, q, { offset: (page - 1) * limit, limit });
     // Said once, in words; the detail goes to the engine log.
     engineLog.info('search', 'the online search got no answer from the service', error);
     // What went wrong, as it went (cannot be reached, an answer ended early, a timeout), then what is shown instead.

@@ -70,7 +70,7 @@ export function createContractEndpoint(engine: Engine): ContractEndpoint & { clo
     incomingDir: () => incomingDirOf(engine),
     async adoptDroppedFile(drop) {
       try {
-        return { ok: true, value: await adoptDroppedFile(engine, drop) };
+        return { ok: true, value: await adoptDroppedFile(engine, drop, services.ownDesigns) };
       } catch (error) {
         return { ok: false, problem: answered('a dropped file', error) };
       }

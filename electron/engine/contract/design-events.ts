@@ -21,7 +21,7 @@ export function subscribeToDesignChanges(engine: Engine, services: EngineService
     }
     // An id the cache no longer has is one removed (deleted between the change and now).
     const gone = ids.filter((id) => !states.some((state) => state.summary.id === id));
-    void ownDesignViews(engine, states).then(
+    void ownDesignViews(engine, services.library, states).then(
       (designs) => send({ type: 'event', name: 'own.changed', payload: { designs, removed: [...new Set([...removed, ...gone])] } }),
       (error: unknown) => engineLog.warn('contract', 'the own designs that changed could not be shown', error),
     );

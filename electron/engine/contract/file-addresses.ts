@@ -1,6 +1,5 @@
 import { statSync } from 'node:fs';
 import { extname } from 'node:path';
-import { refreshDesignFiles } from '../cache/child-lists';
 import { cachedDocument, cachedImage, designOfCover, primaryImageOfCover } from '../cache/child-reads';
 import { renditionUrl } from '../cache/design-reads';
 import { cachedUser } from '../cache/user-reads';
@@ -131,7 +130,7 @@ async function coverSource(engine: Engine, id: number, rendition: Rendition, sig
   if (designId === null) return primaryImageSource(engine, id, rendition);
   try {
     const timeout = AbortSignal.any([AbortSignal.timeout(LIST_TIMEOUT_MS), ...(signal ? [signal] : [])]);
-    await refreshDesignFiles(engine.interactiveClient(), engine.cache.db, designId, timeout);
+    await engine.cache.designs.refreshFiles(engine.interactiveClient(), designId, timeout);
   } catch (error) {
     engineLog.warn('files', `the images of design ${designId} could not be listed for its cover ${id}`, error);
     return primaryImageSource(engine, id, rendition);

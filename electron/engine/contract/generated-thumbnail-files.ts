@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { cachedDocument } from '../cache/child-reads';
 import { peekCachedFile } from '../cache/file-cache';
-import { currentGeneratedThumbnail, MAX_THUMBNAIL_MODEL_BYTES } from '../library/generated-thumbnails';
+import { currentGeneratedThumbnail, MAX_THUMBNAIL_MODEL_BYTES, thumbnailsDirOf } from '../library/generated-thumbnails';
 import { engineLog } from '../log/engine-log';
 import type { Engine } from '../runtime/engine';
 import type { ServedFile } from './contract-endpoint';
@@ -54,7 +54,7 @@ export function parseGeneratedThumbnailAddress(address: string): number | null {
 
 /** The design's current generated picture (only from the profile's thumbnails folder, never fetched), or null. */
 export function serveGeneratedThumbnail(engine: Engine, designId: number): ServedFile | null {
-  const current = currentGeneratedThumbnail(engine, designId);
+  const current = currentGeneratedThumbnail(engine.cache.reader, thumbnailsDirOf(engine.profile.root), designId);
   if (!current) return null;
   try {
     return { path: current.path, contentType: 'image/png', size: statSync(current.path).size };

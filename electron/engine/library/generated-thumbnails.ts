@@ -1,11 +1,12 @@
 import { EventEmitter } from 'node:events';
 import { lstat, mkdir, open, readdir, realpath, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import type { ReadableDB } from '../cache/cache-database';
+import type { DesignCache } from '../cache/design-cache';
 import { getCachedDesign } from '../cache/design-reads';
 import { prepared } from '../cache/prepared';
 import { generatedCovers, generatedThumbnailRow, isCurrent, writeGeneratedThumbnail, type GeneratedThumbnailRow } from '../cache/generated-thumbnails';
 import { engineLog, warnUnlessMissing } from '../log/engine-log';
-import type { Engine } from '../runtime/engine';
 import { EngineError } from '../runtime/engine-error';
 
 /** The largest picture kept (a 400×300 PNG of a model is 20–120 KB). */
@@ -34,17 +35,27 @@ export interface StagedThumbnail {
 }
 
 /** The profile's folder of generated pictures (`<profile>/thumbnails/<design id>.png`). */
-export const thumbnailsDirOf = (engine: Engine) => join(engine.profile.root, 'thumbnails');
+export const thumbnailsDirOf = (profileRoot: string) => join(profileRoot, 'thumbnails');
+
+/** What the generated pictures work with, given by whoever composes the engine: never the engine itself. */
+export interface GeneratedThumbnailsDeps {
+  /** The cache: read, and its `generated_thumbnails` written (this service is their one writer). */
+  cache: Pick<DesignCache, 'reader' | 'db'>;
+  /** The profile's folder of generated pictures (thumbnailsDirOf). */
+  dir: string;
+  /** The profile's folder the hosts stage what they are given in: a staged picture is taken only from there. */
+  incomingDir: string;
+}
 
 /**
  * The current picture of a design (made from its first model as it is now, the design still without an image), or
- * null. Read from the cache only.
+ * null. Read from the cache only; `dir` is the profile's folder of pictures.
  */
-export function currentGeneratedThumbnail(engine: Engine, designId: number): { path: string; row: GeneratedThumbnailRow } | null {
-  const summary = getCachedDesign(engine.cache.reader, designId)?.summary;
+export function currentGeneratedThumbnail(reader: ReadableDB, dir: string, designId: number): { path: string; row: GeneratedThumbnailRow } | null {
+  const summary = getCachedDesign(reader, designId)?.summary;
   if (!summary) return null;
-  const row = generatedCovers(engine.cache.reader, [summary]).get(designId)?.generated;
-  return row && row.problem === null ? { path: join(thumbnailsDirOf(engine), `${designId}.png`), row } : null;
+  const row = generatedCovers(reader, [summary]).get(designId)?.generated;
+  return row && row.problem === null ? { path: join(dir, `${designId}.png`), row } : null;
 }
 
 const refused = (message: string, field: string) => new EngineError({ kind: 'validation', message, fieldErrors: { [field]: [message] } });
@@ -71,9 +82,9 @@ export function pngRefusal(head: Buffer, size: number): string | null {
 export class GeneratedThumbnails extends EventEmitter<{ changed: [ThumbnailsChange] }> {
   readonly dir: string;
 
-  constructor(private readonly engine: Engine) {
+  constructor(private readonly deps: GeneratedThumbnailsDeps) {
     super();
-    this.dir = thumbnailsDirOf(engine);
+    this.dir = deps.dir;
   }
 
   /**
@@ -88,7 +99,7 @@ export class GeneratedThumbnails extends EventEmitter<{ changed: [ThumbnailsChan
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
       throw error;
     }
-    const known = new Set((prepared(this.engine.cache.reader, 'SELECT design_id FROM generated_thumbnails WHERE problem IS NULL').pluck().all() as number[]).map((id) => `${id}.png`));
+    const known = new Set((prepared(this.deps.cache.reader, 'SELECT design_id FROM generated_thumbnails WHERE problem IS NULL').pluck().all() as number[]).map((id) => `${id}.png`));
     const gone = names.filter((name) => /^\d+\.png$/.test(name) && !known.has(name));
     for (const name of gone) await unlink(join(this.dir, name)).catch(warnUnlessMissing('thumbnails', `the picture ${name} of a design no longer cached could not be removed`));
     return gone.length;
@@ -126,7 +137,7 @@ export class GeneratedThumbnails extends EventEmitter<{ changed: [ThumbnailsChan
         designId: staged.designId, documentId: model.documentId, documentVersion: model.version, fileName: model.fileName, byteSize: size,
         madeAt: Date.now(), problem: null,
       };
-      writeGeneratedThumbnail(this.engine.cache.db, row);
+      writeGeneratedThumbnail(this.deps.cache.db, row);
       this.emit('changed', { ids: [staged.designId], own: own ? [staged.designId] : [] });
       return row;
     } finally {
@@ -148,10 +159,10 @@ export class GeneratedThumbnails extends EventEmitter<{ changed: [ThumbnailsChan
       return false;
     }
     const { model, own } = found;
-    const known = generatedThumbnailRow(this.engine.cache.reader, designId);
+    const known = generatedThumbnailRow(this.deps.cache.reader, designId);
     if (known?.problem && isCurrent(known, model)) return true;
     engineLog.warn('thumbnails', `no picture could be made of design ${designId} from ${model.fileName}: ${reason}`);
-    writeGeneratedThumbnail(this.engine.cache.db, {
+    writeGeneratedThumbnail(this.deps.cache.db, {
       designId, documentId: model.documentId, documentVersion: model.version, fileName: model.fileName, byteSize: 0, madeAt: Date.now(), problem: reason,
     });
     this.emit('changed', { ids: [designId], own: own ? [designId] : [] });
@@ -160,14 +171,14 @@ export class GeneratedThumbnails extends EventEmitter<{ changed: [ThumbnailsChan
 
   /** The current picture of a design (made from its first model as it is now), or null. */
   current(designId: number): { path: string; row: GeneratedThumbnailRow } | null {
-    return currentGeneratedThumbnail(this.engine, designId);
+    return currentGeneratedThumbnail(this.deps.cache.reader, this.dir, designId);
   }
 
   private modelFor(designId: number, documentId: number) {
-    const summary = getCachedDesign(this.engine.cache.reader, designId)?.summary;
+    const summary = getCachedDesign(this.deps.cache.reader, designId)?.summary;
     if (!summary) throw new EngineError({ kind: 'not-found', message: `There is no design ${designId} in the cache.` });
     if (summary.coverImageId !== null) throw new EngineError({ kind: 'conflict', message: `"${summary.name}" has an image: its own cover is shown, never a generated one.` });
-    const model = generatedCovers(this.engine.cache.reader, [summary]).get(designId)?.model;
+    const model = generatedCovers(this.deps.cache.reader, [summary]).get(designId)?.model;
     if (!model) throw new EngineError({ kind: 'conflict', message: `"${summary.name}" has no model file a picture can be made from.` });
     if (model.documentId !== documentId) throw refused(`The picture must be made from "${model.fileName}", the design's first model (document ${model.documentId}).`, 'documentId');
     return { model, own: summary.own };
@@ -175,7 +186,7 @@ export class GeneratedThumbnails extends EventEmitter<{ changed: [ThumbnailsChan
 
   /** A staged path is only ever a file the host wrote directly inside the incoming folder, never anything a caller names. */
   private async checkedStagedPath(stagedPath: string): Promise<string> {
-    const incoming = await realpath(this.engine.profile.incomingDir).catch(() => null);
+    const incoming = await realpath(this.deps.incomingDir).catch(() => null);
     const parent = await realpath(dirname(stagedPath)).catch(() => null);
     const name = basename(stagedPath);
     if (!incoming || parent !== incoming || name === '' || name.startsWith('.')) throw refused('A picture must be staged in the profile\'s incoming folder.', 'stagedPath');

@@ -5,14 +5,18 @@ import { boundedCountsByLicense, boundedDesignCount } from '../cache/design-coun
 import { cacheVersion } from '../cache/cache-version';
 import { cacheFileBytes } from '../cache/index-warm-up';
 import { engineLog } from '../log/engine-log';
-import { countByLicense, countCachedDesigns, listCachedDesigns, readSyncState, searchCachedDesigns, summariesByIds, type CachedDesign, type DesignSort, type DesignSummary } from '../cache/design-reads';
+import { countByLicense, countCachedDesigns, getCachedDesign, listCachedDesigns, readSyncState, searchCachedDesigns, summariesByIds, type CachedDesign, type DesignSort, type DesignSummary } from '../cache/design-reads';
+import { designPageUrl } from '../cache/attribution';
+import { generatedCovers, type GeneratedCover } from '../cache/generated-thumbnails';
 import { cachedUser, designIdsOfUser } from '../cache/user-reads';
 import { searchOnline, type SearchAnswer } from '../cache/online-search';
 import type { DesignsChange } from '../runtime/design-changes';
-import type { Engine } from '../runtime/engine';
 import { EngineError } from '../runtime/engine-error';
+import { resolveAuthors } from './author-names';
 import { readAuthor } from './author-reads';
+import { designPage, type DesignPage } from './design-page';
 import { readDesign } from './design-reads';
+import type { LibraryDeps } from './library-deps';
 
 export interface LibraryFilter {
   query: string;
@@ -36,9 +40,15 @@ export interface LibraryPageData {
   notSearchedYet: number;
 }
 
+/** What the cards of some designs show beside the designs: the authors they credit (rule 2), their generated covers. */
+export interface CardFacts {
+  authors: Map<number, string>;
+  covers: Map<number, GeneratedCover>;
+}
+
 /**
- * The library: pages and counts of the cached designs (never the network), and the service's search merged into
- * the cache. A newer search of the service stops the one before it (its request is aborted), so a stale answer never
+ * The library: pages and counts of the cached designs (never the network), a design's page and an author's, and the
+ * service's search merged into the cache (what a read brings is written through the designs store). A newer search of the service stops the one before it (its request is aborted), so a stale answer never
  * costs the service or the window anything more. Emits 'changed' when designs of the cache changed.
  */
 export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
@@ -62,14 +72,14 @@ export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
   private readonly warmUpFromBytes: number;
   private countThread: ExactCountThread | null = null;
 
-  constructor(private readonly engine: Engine, options: { countBound?: number; countThreadFrom?: number; warmUpFromBytes?: number } = {}) {
+  constructor(private readonly deps: LibraryDeps, options: { countBound?: number; countThreadFrom?: number; warmUpFromBytes?: number } = {}) {
     super();
     this.countBound = options.countBound ?? countBoundFromEnvironment();
     this.countThreadFrom = options.countThreadFrom ?? positiveFromEnvironment('DESIGN_SYNC_COUNT_THREAD_FROM') ?? COUNT_THREAD_FROM;
     this.warmUpFromBytes = options.warmUpFromBytes ?? positiveFromEnvironment('DESIGN_SYNC_WARM_UP_FROM_BYTES') ?? WARM_UP_FROM_BYTES;
     const onDesigns = (change: DesignsChange) => this.emit('changed', change);
-    engine.changes.on('designs', onDesigns);
-    this.stopFollowing = () => engine.changes.off('designs', onDesigns);
+    deps.changes.on('designs', onDesigns);
+    this.stopFollowing = () => deps.changes.off('designs', onDesigns);
   }
 
   /**
@@ -77,7 +87,7 @@ export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
    * of the visible range. A page of another filter stops the exact count of the one before.
    */
   page(filter: LibraryFilter, sort: DesignSort, offset: number, limit: number): LibraryPageData {
-    const reader = this.engine.cache.reader;
+    const reader = this.deps.cache.reader;
     const where = { query: filter.query, license: filter.licenses };
     const key = filterKey(filter);
     if (this.counting && this.counting.key !== key) this.counting.controller.abort();
@@ -85,7 +95,7 @@ export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
       const kept = { ...where, keptOnly: true };
       return {
         total: countCachedDesigns(reader, kept), totalIsLowerBound: false, offset, summaries: listCachedDesigns(reader, { ...kept, sort, offset, limit }),
-        catalogueCheckedAt: readSyncState(reader).lastFullPullAt, notSearchedYet: filter.query.trim() === '' ? 0 : this.engine.searchIndex.waiting(),
+        catalogueCheckedAt: readSyncState(reader).lastFullPullAt, notSearchedYet: filter.query.trim() === '' ? 0 : this.deps.searchIndex.waiting(),
       };
     }
     const known = this.rememberedCount(key);
@@ -99,7 +109,7 @@ export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
       offset,
       summaries,
       catalogueCheckedAt: readSyncState(reader).lastFullPullAt,
-      notSearchedYet: filter.query.trim() === '' ? 0 : this.engine.searchIndex.waiting(),
+      notSearchedYet: filter.query.trim() === '' ? 0 : this.deps.searchIndex.waiting(),
     };
   }
 
@@ -112,7 +122,7 @@ export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
    */
   async count(filter: LibraryFilter, signal?: AbortSignal): Promise<number> {
     this.counting?.controller.abort();
-    if (filter.keptOnly) return countCachedDesigns(this.engine.cache.reader, { query: filter.query, license: filter.licenses, keptOnly: true });
+    if (filter.keptOnly) return countCachedDesigns(this.deps.cache.reader, { query: filter.query, license: filter.licenses, keptOnly: true });
     const mine = { key: filterKey(filter), controller: new AbortController() };
     this.counting = mine;
     const stopped = signal ? AbortSignal.any([mine.controller.signal, signal]) : mine.controller.signal;
@@ -122,7 +132,7 @@ export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
       if (stopped.aborted) throw cancelled();
       const remembered = this.rememberedCount(mine.key);
       if (remembered !== undefined) return remembered;
-      const reader = this.engine.cache.reader;
+      const reader = this.deps.cache.reader;
       const version = cacheVersion(reader);
       const countHere = () => countCachedDesigns(reader, { query: filter.query, license: filter.licenses });
       const thread = this.threadForCounts();
@@ -149,7 +159,7 @@ export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
   /** How many designs the cache holds: counted once while the cache stays as it is (a million take 20–30 ms). */
   cachedDesigns(): number {
     const key = filterKey({ query: '', licenses: [] });
-    const total = this.rememberedCount(key) ?? countCachedDesigns(this.engine.cache.reader);
+    const total = this.rememberedCount(key) ?? countCachedDesigns(this.deps.cache.reader);
     this.rememberCount(key, total);
     return total;
   }
@@ -161,8 +171,8 @@ export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
   licenseCounts(query: string, upTo?: number): { counts: Record<LicenseCode, number>; total: number; lowerBound?: boolean } {
     const counts = Object.fromEntries(LICENSE_CODES.map((code) => [code, 0])) as Record<LicenseCode, number>;
     let total = 0;
-    const bounded = upTo === undefined ? null : boundedCountsByLicense(this.engine.cache.reader, query, upTo);
-    for (const { license, n } of bounded?.rows ?? countByLicense(this.engine.cache.reader, query)) {
+    const bounded = upTo === undefined ? null : boundedCountsByLicense(this.deps.cache.reader, query, upTo);
+    for (const { license, n } of bounded?.rows ?? countByLicense(this.deps.cache.reader, query)) {
       total += n;
       if (license !== null && license in counts) counts[license as LicenseCode] = n;
     }
@@ -171,7 +181,7 @@ export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
 
   /** A page of the cache's full-text search (works offline). */
   searchCache(query: string, page: number, limit: number) {
-    return searchCachedDesigns(this.engine.cache.reader, query, { offset: (page - 1) * limit, limit });
+    return searchCachedDesigns(this.deps.cache.reader, query, { offset: (page - 1) * limit, limit });
   }
 
   /**
@@ -184,7 +194,7 @@ export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
     this.searching = mine;
     const signal = options.signal ? AbortSignal.any([mine.signal, options.signal]) : mine.signal;
     try {
-      return await searchOnline(this.engine.interactiveClient(), this.engine.cache.db, query, { page: options.page ?? 1, limit: options.limit ?? 20, signal });
+      return await searchOnline(this.deps.interactiveClient(), this.deps.cache.designs, query, { page: options.page ?? 1, limit: options.limit ?? 20, signal });
     } finally {
       if (this.searching === mine) this.searching = null;
     }
@@ -195,30 +205,58 @@ export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
    * the cache has it; 'not-cached' when neither has it.
    */
   async design(id: number | string, signal: AbortSignal): Promise<CachedDesign> {
-    const cached = await readDesign(this.engine, id, signal);
+    const cached = await readDesign(this.deps, id, signal);
     if (!cached) throw new EngineError({ kind: 'not-cached', message: `The design ${JSON.stringify(String(id))} is not in the cache, and the service cannot be asked now.` });
     return cached;
   }
 
   /**
    * Keeps designs offline (by id or slug): each is read first (from the service when it can be asked, so a design
-   * the cache lacks is stored), then recorded as kept; their files are brought behind (engine.keepOffline tells how
+   * the cache lacks is stored), then recorded as kept; their files are brought behind (keep-offline tells how
    * far). A design neither cached nor readable stops it with its problem, nothing kept.
    */
   async keepOffline(designs: readonly (number | string)[], signal: AbortSignal): Promise<number[]> {
     const ids: number[] = [];
     for (const id of designs) ids.push((await this.design(id, signal)).summary.id);
-    this.engine.keepOffline.keep(ids);
+    this.deps.keepOffline.keep(ids);
     return ids;
+  }
+
+  /**
+   * A design's page: the design (as design() reads it), the authors it credits, its files' sizes and whether they are
+   * here, its author, its page on the service, whether it is kept offline (see design-page.ts).
+   */
+  designPage(id: number | string, signal: AbortSignal): Promise<DesignPage> {
+    return designPage(this.deps, id, signal);
+  }
+
+  /** The address of a design's page on the service's web site (rule 1), by its slug when the cache knows it; null without a service. */
+  designPageAddress(id: number | string): string | null {
+    const webUrl = this.deps.webUrl();
+    if (!webUrl) return null;
+    const cached = getCachedDesign(this.deps.cache.reader, id)?.summary;
+    return designPageUrl(webUrl, cached ?? { id: typeof id === 'number' ? id : 0, slug: typeof id === 'string' ? id : null });
+  }
+
+  /**
+   * What the cards of these designs show beside them: the authors they credit (those the cache lacks read from the
+   * service when it can be asked, and stored; `knownAuthors` when the caller knows them), and their pictures made
+   * from a model.
+   */
+  async cardFacts(summaries: readonly DesignSummary[], knownAuthors?: Map<number, string>): Promise<CardFacts> {
+    const authors = knownAuthors ?? await resolveAuthors(this.deps, summaries);
+    return { authors, covers: generatedCovers(this.deps.cache.reader, summaries) };
   }
 
   /** An author and their designs, from the service when it can be asked (stored), else what the cache knows. */
   async author(id: number | string, signal: AbortSignal) {
-    const online = await readAuthor(this.engine, id, signal);
-    const user = cachedUser(this.engine.cache.reader, online?.userId ?? id);
+    const online = await readAuthor(this.deps, id, signal);
+    const reader = this.deps.cache.reader;
+    const user = cachedUser(reader, online?.userId ?? id);
     if (!user) throw new EngineError({ kind: 'not-cached', message: `The author ${JSON.stringify(String(id))} is not in the cache, and the service cannot be asked now.` });
-    const ids = online?.ids ?? designIdsOfUser(this.engine.cache.reader, user.id);
-    return { user, designs: summariesByIds(this.engine.cache.reader, ids), fromService: online !== null };
+    const ids = online?.ids ?? designIdsOfUser(reader, user.id);
+    const designs = summariesByIds(reader, ids);
+    return { user, designs, covers: generatedCovers(reader, designs), fromService: online !== null };
   }
 
   /**
@@ -227,7 +265,7 @@ export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
    */
   private threadForCounts(): ExactCountThread | null {
     if (this.countThread) return this.countThread.failed ? null : this.countThread;
-    const db = this.engine.cache.reader;
+    const db = this.deps.cache.reader;
     if (db.memory || db.name === '' || this.cachedDesigns() < this.countThreadFrom) return null;
     this.countThread = new ExactCountThread(db.name);
     return this.countThread;
@@ -240,7 +278,7 @@ export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
    * same index from the disk there.
    */
   warmUp(): void {
-    const db = this.engine.cache.reader;
+    const db = this.deps.cache.reader;
     if (this.countThread || db.memory || db.name === '' || cacheFileBytes(db) < this.warmUpFromBytes) return;
     this.countThread = new ExactCountThread(db.name);
     this.countThread.readIndexThrough().catch((error: unknown) => {
@@ -249,7 +287,7 @@ export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
   }
 
   private rememberedCount(key: string): number | undefined {
-    const version = cacheVersion(this.engine.cache.reader);
+    const version = cacheVersion(this.deps.cache.reader);
     if (this.exactCounts.version !== version) this.exactCounts = { version, totals: new Map() };
     return this.exactCounts.totals.get(key);
   }

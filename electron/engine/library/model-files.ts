@@ -29,7 +29,8 @@ export interface ModelFileSource {
   type: string;
 }
 
-function fileUrlOf(raw: Record<string, unknown>): string | null {
+/** The address of a document's file on the service, or null when it names none. */
+export function fileUrlOf(raw: Record<string, unknown>): string | null {
   const url = (raw.file as { url?: unknown } | undefined)?.url;
   return typeof url === 'string' ? url : null;
 }

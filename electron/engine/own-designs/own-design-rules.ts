@@ -1,22 +1,21 @@
 import { describeFieldErrors, validateDesignInput, type FieldErrors } from '../../../shared';
 import type { DesignFields } from '../api/service-client';
 import { isServiceError } from '../api/service-error';
-import type { SignedInUser } from '../authorization/signed-in-user';
 import { getCachedDesign, type DesignSummary } from '../cache/design-reads';
-import { upsertDesign } from '../cache/design-writes';
-import type { Engine } from '../runtime/engine';
 import { EngineError } from '../runtime/engine-error';
+import { signedInUserOf, type OwnDesignsDeps } from './own-designs-deps';
 
 /** The rules every write of an own design follows, whoever asks (the window, the CLI). */
 
-export const signedInUser = (engine: Engine): SignedInUser | null => (engine.session.state.status !== 'signed-out' ? engine.session.state.user : null);
+type RuleDeps = Pick<OwnDesignsDeps, 'session' | 'confirmUser' | 'cache' | 'interactiveClient'>;
 
 /** Signed in, and who that is when the service can say (a token read from storage names nobody): ownership is by id. */
-export async function requireSignedIn(engine: Engine): Promise<void> {
-  if (!engine.session.canWrite()) {
-    throw new EngineError({ kind: 'not-signed-in', message: engine.session.state.status === 'needs-sign-in' ? engine.session.state.reason : 'Sign in to create and edit your designs.' });
+export async function requireSignedIn(deps: Pick<OwnDesignsDeps, 'session' | 'confirmUser'>): Promise<void> {
+  const { session } = deps;
+  if (!session.canWrite()) {
+    throw new EngineError({ kind: 'not-signed-in', message: session.state.status === 'needs-sign-in' ? session.state.reason : 'Sign in to create and edit your designs.' });
   }
-  await engine.confirmUser();
+  await deps.confirmUser();
 }
 
 /** The service's own field names in the contract's words. */
@@ -44,25 +43,25 @@ export async function sent<T>(write: Promise<T>): Promise<T> {
 }
 
 /** Whether a design is the signed-in user's: its owner when the user is known, else what an own pull marked. */
-function isMine(engine: Engine, summary: DesignSummary): boolean {
-  const me = signedInUser(engine);
+function isMine(deps: Pick<OwnDesignsDeps, 'session'>, summary: DesignSummary): boolean {
+  const me = signedInUserOf(deps.session);
   return me ? summary.userId === me.id : summary.own;
 }
 
-/** Stores a design as the service answered it, as one of the user's own. */
-export function storeOwn(engine: Engine, design: unknown): void {
-  const me = signedInUser(engine);
-  upsertDesign(engine.cache.db, design, 'list', Date.now(), { own: true, ...(me ? { ownScreenName: me.screen_name } : {}) });
+/** Stores a design as the service answered it, as one of the user's own (through the designs store, which tells it). */
+export function storeOwn(deps: Pick<OwnDesignsDeps, 'session' | 'cache'>, design: unknown): void {
+  const me = signedInUserOf(deps.session);
+  deps.cache.designs.storeDesign(design, me ? { ownScreenName: me.screen_name } : {});
 }
 
 /** A design of the signed-in user's (read from the service when the cache lacks it); refused when it is someone else's. */
-export async function ownDesign(engine: Engine, id: number): Promise<DesignSummary> {
-  let cached = getCachedDesign(engine.cache.reader, id);
+export async function ownDesign(deps: RuleDeps, id: number): Promise<DesignSummary> {
+  let cached = getCachedDesign(deps.cache.reader, id);
   if (!cached) {
-    upsertDesign(engine.cache.db, await engine.interactiveClient().getDesign(id), 'list', Date.now());
-    cached = getCachedDesign(engine.cache.reader, id);
+    deps.cache.designs.storeDesign(await deps.interactiveClient().getDesign(id));
+    cached = getCachedDesign(deps.cache.reader, id);
     if (!cached) throw new EngineError({ kind: 'not-found', message: `There is no design ${id} on the service.` });
   }
-  if (!isMine(engine, cached.summary)) throw new EngineError({ kind: 'conflict', message: `The design "${cached.summary.name}" is not yours: only its author can change it.` });
+  if (!isMine(deps, cached.summary)) throw new EngineError({ kind: 'conflict', message: `The design "${cached.summary.name}" is not yours: only its author can change it.` });
   return cached.summary;
 }

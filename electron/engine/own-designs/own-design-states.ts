@@ -1,7 +1,7 @@
 import type { OwnSyncState, QueueState } from '../../../shared';
 import type { DesignSummary } from '../cache/design-reads';
 import type { QueueItem } from '../queue/queue-item';
-import type { Engine } from '../runtime/engine';
+import type { OwnDesignsDeps } from './own-designs-deps';
 import { ownFolderFacts, type OwnFolderFacts } from './own-folder-facts';
 
 const NOT_DONE: QueueState[] = ['running', 'waiting', 'attention', 'failed'];
@@ -42,22 +42,25 @@ function withEdit(summary: DesignSummary, edit: QueueItem): DesignSummary {
   };
 }
 
+/** What a design's state is made from: the cache, the queue's open items, the sync folder. */
+export type StateDeps = Pick<OwnDesignsDeps, 'cache' | 'queue' | 'sync'>;
+
 /** The folders of the sync folder by design, when a service is chosen (no folder otherwise). */
-function foldersOf(engine: Engine) {
-  const parts = engine.serviceUrl() ? engine.syncParts() : null;
+function foldersOf(deps: Pick<OwnDesignsDeps, 'sync'>) {
+  const sync = deps.sync();
   return {
-    hasRoot: parts?.sync.root.current() != null,
-    folderOf: (id: number) => parts?.sync.folders.ofDesign(id)?.folder ?? null,
-    designOf: (folder: string) => parts?.sync.folders.get(folder)?.designId ?? null,
-    syncedFiles: (id: number) => parts?.sync.base.ofDesign(id) ?? [],
+    hasRoot: sync?.root.current() != null,
+    folderOf: (id: number) => sync?.folders.ofDesign(id)?.folder ?? null,
+    designOf: (folder: string) => sync?.folders.get(folder)?.designId ?? null,
+    syncedFiles: (id: number) => sync?.base.ofDesign(id) ?? [],
   };
 }
 
 /** The states of these cached own designs, from the queue's open items and the sync folder's links. */
-export function ownDesignStates(engine: Engine, summaries: readonly DesignSummary[]): OwnDesignState[] {
-  const { hasRoot, folderOf, syncedFiles } = foldersOf(engine);
-  const open = engine.queue.list({ states: NOT_DONE });
-  const lastScanAt = hasRoot ? engine.queue.status().lastScanAt : null;
+export function ownDesignStates(deps: StateDeps, summaries: readonly DesignSummary[]): OwnDesignState[] {
+  const { hasRoot, folderOf, syncedFiles } = foldersOf(deps);
+  const open = deps.queue.list({ states: NOT_DONE });
+  const lastScanAt = hasRoot ? deps.queue.status().lastScanAt : null;
   return summaries.map((cached) => {
     const folder = folderOf(cached.id);
     const items = open.filter((item) => item.designId === cached.id || (folder !== null && item.folder === folder));
@@ -72,22 +75,22 @@ export function ownDesignStates(engine: Engine, summaries: readonly DesignSummar
       pending: items.length,
       editsWaiting: edits.length,
       filesWaiting: files.filter((item) => item.state === 'waiting').length,
-      folderFacts: ownFolderFacts(engine, cached.id, hasRoot ? folder : null, items, folder !== null ? syncedFiles(cached.id) : [], lastScanAt),
+      folderFacts: ownFolderFacts(deps.cache.reader, cached.id, hasRoot ? folder : null, items, folder !== null ? syncedFiles(cached.id) : [], lastScanAt),
     };
   });
 }
 
 /** The own design a queue item is about (its design, or the design its folder stands for), or null. */
-export function designOfItem(engine: Engine, item: { designId: number | null; folder: string | null }): number | null {
+export function designOfItem(deps: Pick<OwnDesignsDeps, 'sync'>, item: { designId: number | null; folder: string | null }): number | null {
   if (item.designId !== null) return item.designId;
-  return item.folder !== null ? foldersOf(engine).designOf(item.folder) : null;
+  return item.folder !== null ? foldersOf(deps).designOf(item.folder) : null;
 }
 
 /** Own designs with queue items not done yet (their notes follow connectivity and the content policy). */
-export function designsWithOpenItems(engine: Engine): number[] {
+export function designsWithOpenItems(deps: Pick<OwnDesignsDeps, 'sync' | 'queue'>): number[] {
   const ids = new Set<number>();
-  for (const item of engine.queue.list({ states: NOT_DONE })) {
-    const id = designOfItem(engine, item);
+  for (const item of deps.queue.list({ states: NOT_DONE })) {
+    const id = designOfItem(deps, item);
     if (id !== null) ids.add(id);
   }
   return [...ids];

@@ -1,18 +1,18 @@
 import { EventEmitter } from 'node:events';
-import type { DesignFields } from '../api/service-client';
+import type { DroppedFileView } from '../../../shared';
+import type { DesignFields, ServiceClient } from '../api/service-client';
 import { isServiceError } from '../api/service-error';
 import { getCachedDesign, listCachedDesigns, readSyncState, summariesByIds, type DesignSummary } from '../cache/design-reads';
-import { deleteDesigns } from '../cache/design-writes';
 import { pullOwnDesigns } from '../cache/pull';
 import { engineLog } from '../log/engine-log';
 import type { QueueEvent } from '../queue/queue-item';
 import type { OwnChange } from '../runtime/design-changes';
 import { showEditInCache } from '../runtime/design-edits';
-import type { Engine } from '../runtime/engine';
 import { EngineError } from '../runtime/engine-error';
-import { ownDesignDeleted } from '../runtime/sync-actions';
+import { addDroppedFile, type DroppedFile } from './dropped-files';
 import { createdLine, deletedLine, editQueuedLine, editSentLine, notPublishedLine, publishedLine } from './own-activity';
-import { checkedFields, ownDesign, requireSignedIn, sent, signedInUser, storeOwn } from './own-design-rules';
+import { checkedFields, ownDesign, requireSignedIn, sent, storeOwn } from './own-design-rules';
+import { signedInUserOf, type OwnDesignsDeps } from './own-designs-deps';
 import { designOfItem, designsWithOpenItems, ownDesignStates, type OwnDesignState } from './own-design-states';
 
 /** Own designs listed at most (the window's list). */
@@ -31,11 +31,12 @@ export interface OwnDesignFields {
 }
 
 /**
- * The signed-in user's own designs: the only writer of them in the cache besides the pulls, with the rules of
- * publishing (a new design is a draft; publishing and deleting are asked for; an edit the service certainly did not
- * get waits in the durable queue). Writes use the interactive client (a person waits: offline is said at once); a POST
- * is never repeated once it may have arrived. Every action taken in the person's name is written to the activity
- * list. Emits 'changed' with the ids whose view changed (the cache, or their queue items) and those removed.
+ * The signed-in user's own designs, with the rules of publishing (a new design is a draft; publishing and deleting
+ * are asked for; an edit the service certainly did not get waits in the durable queue) and of a file dropped on one
+ * (dropped-files.ts). What it writes of them goes through the cache's designs store. Writes use the interactive
+ * client (a person waits: offline is said at once); a POST is never repeated once it may have arrived. Every action
+ * taken in the person's name is written to the activity list. Emits 'changed' with the ids whose view changed (the
+ * cache, or their queue items) and those removed.
  */
 export class OwnDesigns extends EventEmitter<{ changed: [OwnChange] }> {
   private readonly offs: (() => void)[] = [];
@@ -45,30 +46,31 @@ export class OwnDesigns extends EventEmitter<{ changed: [OwnChange] }> {
   private readonly abort = new AbortController();
   private lastPullStartedAt = 0;
 
-  constructor(private readonly engine: Engine) {
+  constructor(private readonly deps: OwnDesignsDeps) {
     super();
+    const { changes, queue, connectivity, session } = deps;
     const onOwn = (change: OwnChange) => this.emit('changed', change);
-    engine.changes.on('own', onOwn);
-    this.offs.push(() => engine.changes.off('own', onOwn));
+    changes.on('own', onOwn);
+    this.offs.push(() => changes.off('own', onOwn));
     const onQueue = (event: QueueEvent) => {
       if (event.type !== 'item') return;
-      const id = designOfItem(engine, event.item);
+      const id = designOfItem(deps, event.item);
       if (id !== null) this.soon([id]);
     };
-    engine.queue.on('change', onQueue);
-    this.offs.push(() => engine.queue.off('change', onQueue));
+    queue.on('change', onQueue);
+    this.offs.push(() => queue.off('change', onQueue));
     // Notes of designs with waiting changes say whether the service is there and whether rule 5 holds them.
-    const onSituation = () => this.soon(designsWithOpenItems(engine));
-    engine.connectivity.on('change', onSituation);
-    this.offs.push(() => engine.connectivity.off('change', onSituation));
-    engine.on('state', onSituation);
-    this.offs.push(() => engine.off('state', onSituation));
+    const onSituation = () => this.soon(designsWithOpenItems(deps));
+    connectivity.on('change', onSituation);
+    this.offs.push(() => connectivity.off('change', onSituation));
+    this.offs.push(deps.onStateChange(onSituation));
     // Right after a sign-in, the own designs (drafts included, which the public listing lacks) are read.
-    let wasSignedIn = engine.session.canWrite();
-    this.offs.push(engine.session.subscribe(() => {
-      const signedIn = engine.session.canWrite();
+    let wasSignedIn = session.canWrite();
+    this.offs.push(session.subscribe(() => {
+      const signedIn = session.canWrite();
       if (signedIn && !wasSignedIn) this.refreshFromService();
-      if (!signedIn && wasSignedIn) engine.changes.checkOwn();
+      // Whose designs are own changed: compared again.
+      if (!signedIn && wasSignedIn) changes.checkOwn();
       wasSignedIn = signedIn;
     }));
   }
@@ -78,26 +80,26 @@ export class OwnDesigns extends EventEmitter<{ changed: [OwnChange] }> {
    * background when stale (what changes is told through 'changed').
    */
   async list(options: { refresh?: boolean } = {}): Promise<OwnDesignState[]> {
-    await this.engine.confirmUser();
-    const last = readSyncState(this.engine.cache.reader).lastOwnPullAt ?? 0;
+    await this.deps.confirmUser();
+    const reader = this.deps.cache.reader;
+    const last = readSyncState(reader).lastOwnPullAt ?? 0;
     if (options.refresh !== false && Date.now() - Math.max(last, this.lastPullStartedAt) > STALE_AFTER_MS) this.refreshFromService();
-    const summaries = listCachedDesigns(this.engine.cache.reader, { ownOnly: true, ownerId: signedInUser(this.engine)?.id ?? null, sort: 'updated', limit: LIST_LIMIT });
-    return ownDesignStates(this.engine, summaries);
+    const summaries = listCachedDesigns(reader, { ownOnly: true, ownerId: signedInUserOf(this.deps.session)?.id ?? null, sort: 'updated', limit: LIST_LIMIT });
+    return ownDesignStates(this.deps, summaries);
   }
 
   /** The states of these own designs (those the cache no longer has are left out). */
   states(ids: readonly number[]): OwnDesignState[] {
-    return ownDesignStates(this.engine, summariesByIds(this.engine.cache.reader, ids));
+    return ownDesignStates(this.deps, summariesByIds(this.deps.cache.reader, ids));
   }
 
   /** A new design starts unpublished: publishing is its own request, on the person's word (rule 4). */
   async create(input: OwnDesignFields): Promise<OwnDesignState> {
-    await requireSignedIn(this.engine);
+    await requireSignedIn(this.deps);
     const fields = checkedFields({ name: input.name, excerpt: input.excerpt, license: input.license, description: input.description }, 'create');
-    const created = await sent(this.engine.interactiveClient().createDesign(fields));
-    storeOwn(this.engine, created);
-    this.engine.changes.checkOwn();
-    this.engine.queue.log('info', createdLine(created.name ?? fields.name ?? `design ${created.id}`));
+    const created = await sent(this.deps.interactiveClient().createDesign(fields));
+    storeOwn(this.deps, created);
+    this.deps.queue.log('info', createdLine(created.name ?? fields.name ?? `design ${created.id}`));
     return this.stateOf(created.id);
   }
 
@@ -106,20 +108,20 @@ export class OwnDesigns extends EventEmitter<{ changed: [OwnChange] }> {
    * while an earlier edit of the design waits. A change of the cover image needs the service: it is not queued.
    */
   async update(id: number, input: OwnDesignFields): Promise<OwnDesignState> {
-    await requireSignedIn(this.engine);
+    await requireSignedIn(this.deps);
     const fields = checkedFields({ name: input.name, excerpt: input.excerpt, license: input.license, description: input.description, primary_image_id: input.primaryImageId }, 'update');
-    const summary = await ownDesign(this.engine, id);
+    const summary = await ownDesign(this.deps, id);
     const queueable = input.primaryImageId === undefined;
-    if (queueable && this.engine.queue.pendingDesignEdits(id).length > 0) return this.queueEdit(summary, fields);
+    if (queueable && this.deps.queue.pendingDesignEdits(id).length > 0) return this.queueEdit(summary, fields);
     try {
-      await sent(this.engine.interactiveClient().updateDesign(id, fields));
+      await sent(this.deps.interactiveClient().updateDesign(id, fields));
     } catch (error) {
       if (!queueable || !isServiceError(error) || error.problem.kind !== 'offline' || error.problem.maybeApplied) throw error;
       return this.queueEdit(summary, fields);
     }
-    this.engine.queue.supersedeFailedDesignEdits(id);
+    this.deps.queue.supersedeFailedDesignEdits(id);
     const design = await this.readBack(id);
-    this.engine.queue.log('info', editSentLine(design.summary.name, fields), design.folder);
+    this.deps.queue.log('info', editSentLine(design.summary.name, fields), design.folder);
     return design;
   }
 
@@ -129,36 +131,42 @@ export class OwnDesigns extends EventEmitter<{ changed: [OwnChange] }> {
    * activity list) and the design stays a draft.
    */
   async publish(id: number): Promise<OwnDesignState> {
-    await requireSignedIn(this.engine);
-    await ownDesign(this.engine, id);
-    const outcome = await sent(this.engine.interactiveClient().publishDesign(id));
-    storeOwn(this.engine, outcome.design);
-    this.engine.changes.checkOwn();
+    await requireSignedIn(this.deps);
+    await ownDesign(this.deps, id);
+    const outcome = await sent(this.deps.interactiveClient().publishDesign(id));
+    storeOwn(this.deps, outcome.design);
     const design = this.stateOf(id);
     if (!outcome.published) {
       const line = notPublishedLine(design.summary.name);
-      this.engine.queue.log('warning', line, design.folder);
+      this.deps.queue.log('warning', line, design.folder);
       throw new EngineError({ kind: 'conflict', message: line });
     }
-    this.engine.queue.log('info', publishedLine(design.summary.name), design.folder);
+    this.deps.queue.log('info', publishedLine(design.summary.name), design.folder);
     return design;
   }
 
   /** Deletes a design on the service (the person confirmed it), then from the cache. */
   async delete(id: number): Promise<{ id: number; name: string; folder: string | null }> {
-    await requireSignedIn(this.engine);
-    const summary = await ownDesign(this.engine, id);
+    await requireSignedIn(this.deps);
+    const summary = await ownDesign(this.deps, id);
     const folder = this.stateOf(id).folder;
-    await this.engine.interactiveClient().deleteDesign(id);
-    deleteDesigns(this.engine.cache.db, [id]);
-    this.engine.changes.checkOwn();
-    this.engine.queue.log('info', deletedLine(summary.name), folder);
+    await this.deps.interactiveClient().deleteDesign(id);
+    this.deps.cache.designs.remove([id], true);
+    this.deps.queue.log('info', deletedLine(summary.name), folder);
     // Its folder in the sync folder is handled at once (to the trash, or kept when changed here: docs/sync.md).
     if (folder !== null) {
-      ownDesignDeleted(this.engine, id).catch((error: unknown) =>
+      this.deps.designDeleted(id).catch((error: unknown) =>
         engineLog.warn('own-designs', `the folder ${folder} of the deleted design ${id} could not be handled now; the next pass does it`, error));
     }
     return { id, name: summary.name, folder };
+  }
+
+  /**
+   * A file given to one of the person's own designs (dropped in the window, or a picture used as its cover), its
+   * bytes staged by the contract: placed in the design's folder by the rules of dropped-files.ts.
+   */
+  addDroppedFile(drop: DroppedFile): Promise<DroppedFileView> {
+    return addDroppedFile(this.deps, drop);
   }
 
   /**
@@ -166,11 +174,13 @@ export class OwnDesigns extends EventEmitter<{ changed: [OwnChange] }> {
    * 'changed'. A failure is logged: the list shows what the cache has.
    */
   refreshFromService(): void {
-    if (this.pulling || this.abort.signal.aborted || !this.engine.serviceUrl() || !this.engine.session.canWrite()) return;
+    const client: ServiceClient | null = this.abort.signal.aborted ? null : this.deps.client();
+    if (this.pulling || !client || !this.deps.session.canWrite()) return;
     this.lastPullStartedAt = Date.now();
-    const engine = this.engine;
-    this.pulling = pullOwnDesigns(engine.client(), engine.cache.db, engine.cache.files, { signal: this.abort.signal })
-      .then(() => void engine.changes.checkOwn())
+    const { cache } = this.deps;
+    // The pull writes on its own path (cache/pull-writer.ts); its end is told through the designs store.
+    this.pulling = pullOwnDesigns(client, cache.db, cache.files, { signal: this.abort.signal })
+      .then(() => cache.designs.pulled({ own: true, all: false }))
       .catch((error: unknown) => {
         (isServiceError(error, 'offline') || isServiceError(error, 'cancelled') ? engineLog.info : engineLog.warn)
           .call(engineLog, 'own-designs', 'the own designs could not be read from the service', error);
@@ -189,26 +199,24 @@ export class OwnDesigns extends EventEmitter<{ changed: [OwnChange] }> {
   }
 
   private queueEdit(summary: DesignSummary, fields: DesignFields): OwnDesignState {
-    this.engine.queue.enqueueDesignEdit(summary.id, fields as Record<string, unknown>, fields.name ?? summary.name);
-    showEditInCache(this.engine.cache, summary.id, fields as Record<string, unknown>);
-    this.engine.changes.checkOwn();
-    this.engine.queueWorkAdded();
+    this.deps.queue.enqueueDesignEdit(summary.id, fields as Record<string, unknown>, fields.name ?? summary.name);
+    showEditInCache(this.deps.cache.designs, summary.id, fields as Record<string, unknown>);
+    this.deps.queueWorkAdded();
     const design = this.stateOf(summary.id);
-    this.engine.queue.log('info', editQueuedLine(design.summary.name, fields), design.folder);
+    this.deps.queue.log('info', editQueuedLine(design.summary.name, fields), design.folder);
     return design;
   }
 
   /** Reads the design back from the service and stores it as own: the state then shows what the service holds. */
   private async readBack(id: number): Promise<OwnDesignState> {
-    storeOwn(this.engine, await this.engine.interactiveClient().getDesign(id));
-    this.engine.changes.checkOwn();
+    storeOwn(this.deps, await this.deps.interactiveClient().getDesign(id));
     return this.stateOf(id);
   }
 
   private stateOf(id: number): OwnDesignState {
-    const cached = getCachedDesign(this.engine.cache.reader, id);
+    const cached = getCachedDesign(this.deps.cache.reader, id);
     if (!cached) throw new Error(`The design ${id} is not in the cache after it was written`);
-    return ownDesignStates(this.engine, [cached.summary])[0]!;
+    return ownDesignStates(this.deps, [cached.summary])[0]!;
   }
 
   private soon(ids: readonly number[]): void {

@@ -1,8 +1,8 @@
 import type { OwnFileCounts, OwnFolderState } from '../../../shared';
+import type { ReadableDB } from '../cache/cache-database';
 import { prepared } from '../cache/prepared';
 import type { QueueItem } from '../queue/queue-item';
 import type { BaseFile } from '../sync-state/base-files';
-import type { Engine } from '../runtime/engine';
 
 /** What My designs says of a design's folder: its state, how many changes are on their way, its files, its last sync. */
 export interface OwnFolderFacts {
@@ -28,14 +28,14 @@ function folderStateOf(items: readonly QueueItem[], folder: string | null, uploa
 }
 
 /** The ids of a design's images or documents the cache knows of (its lists as the service last gave them). */
-function cachedIds(engine: Engine, table: 'images' | 'documents', designId: number): number[] {
-  return (prepared(engine.cache.reader, `SELECT id FROM ${table} WHERE design_id = ?`).all(designId) as { id: number }[]).map((row) => row.id);
+function cachedIds(reader: ReadableDB, table: 'images' | 'documents', designId: number): number[] {
+  return (prepared(reader, `SELECT id FROM ${table} WHERE design_id = ?`).all(designId) as { id: number }[]).map((row) => row.id);
 }
 
 /** Its files on the service: those the cache lists and those its folder synced since (the cache may not have them yet). */
-function fileCounts(engine: Engine, designId: number, synced: readonly BaseFile[]): OwnFileCounts {
+function fileCounts(reader: ReadableDB, designId: number, synced: readonly BaseFile[]): OwnFileCounts {
   const count = (kind: 'image' | 'document', table: 'images' | 'documents') =>
-    new Set([...cachedIds(engine, table, designId), ...synced.filter((file) => file.kind === kind).map((file) => file.remoteId)]).size;
+    new Set([...cachedIds(reader, table, designId), ...synced.filter((file) => file.kind === kind).map((file) => file.remoteId)]).size;
   return { images: count('image', 'images'), documents: count('document', 'documents') };
 }
 
@@ -43,7 +43,7 @@ function fileCounts(engine: Engine, designId: number, synced: readonly BaseFile[
  * The folder facts of one design, from its open queue items, the files its folder synced and the sync folder's last
  * scan (`lastScanAt`, epoch ms: a scan that left nothing of the folder to send found it in step then).
  */
-export function ownFolderFacts(engine: Engine, designId: number, folder: string | null, openItems: readonly QueueItem[], synced: readonly BaseFile[], lastScanAt: number | null): OwnFolderFacts {
+export function ownFolderFacts(reader: ReadableDB, designId: number, folder: string | null, openItems: readonly QueueItem[], synced: readonly BaseFile[], lastScanAt: number | null): OwnFolderFacts {
   const uploading = openItems.filter((item) => FILE_KINDS.has(item.kind) && (item.state === 'running' || item.state === 'waiting')).length;
   const folderState = folderStateOf(openItems, folder, uploading);
   const times = [...synced.map((file) => file.syncedAt), ...(folderState === 'in-step' && lastScanAt ? [lastScanAt] : [])];
@@ -52,7 +52,7 @@ export function ownFolderFacts(engine: Engine, designId: number, folder: string 
     folderState,
     uploading,
     needsYou: openItems.filter((item) => item.state === 'attention').length,
-    files: fileCounts(engine, designId, synced),
+    files: fileCounts(reader, designId, synced),
     lastSyncedAt,
   };
 }

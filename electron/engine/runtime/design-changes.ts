@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { ReadableDB } from '../cache/cache-database';
-import { listCachedDesigns, type DesignSummary } from '../cache/design-reads';
+import { listCachedDesigns, summariesByIds, type DesignSummary } from '../cache/design-reads';
+import type { DesignsStore, DesignsWritten } from '../cache/designs-store';
 import { engineLog } from '../log/engine-log';
 
 /** Designs of the cache changed: these ids (changed or new) and these removed; `all` when too many to name (a pull). */
@@ -24,16 +25,29 @@ const fingerprint = (summary: DesignSummary) =>
   JSON.stringify([summary.name, summary.excerpt, summary.license, summary.state, summary.updatedAt, summary.coverImageId, summary.slug, summary.userId, summary.own]);
 
 /**
- * What changed in the cache's designs, told as typed events to whoever shows them (the contract's windows). Whatever
- * writes own designs (an edit sent by the queue, a pull, a sync pass, the own-designs service) calls checkOwn(): the
- * own designs the cache holds now are compared with the last look, so the ids are exact whoever wrote them, without
- * the pulls having to count them.
+ * What changed in the cache's designs, told as typed events to whoever shows them (the contract's windows). It follows
+ * the designs store (follow()): a write of own designs (one the writer says is own, or of designs that are or were
+ * the signed-in user's) makes it compare the own designs the cache holds now with the last look, so the ids are exact
+ * whoever wrote them, without the writers having to count them; a pull's end told by the store (`all`) is told as
+ * many designs changed. A write of other people's designs made by a read (a design's page, an author, a search) is
+ * not told: whoever read it shows it. What the store does not write is told by hand: a pull of the catalogue
+ * (catalogueChanged), a sync pass (checkOwn), a design kept offline (designsChanged), a folder made (ownSyncChanged).
  */
 export class DesignChanges extends EventEmitter<{ designs: [DesignsChange]; own: [OwnChange] }> {
   private last: Map<number, string> | null = null;
 
   constructor(private readonly reader: () => ReadableDB, private readonly ownerId: () => number | null) {
     super();
+  }
+
+  /** Follows the designs store's writes (see the class); returns the function that stops following. */
+  follow(store: DesignsStore): () => void {
+    const onWritten = (written: DesignsWritten) => {
+      if (written.all) this.catalogueChanged();
+      else if (written.own || this.touchesOwn(written)) this.checkOwn();
+    };
+    store.on('written', onWritten);
+    return () => store.off('written', onWritten);
   }
 
   /** Remembers the own designs as they are now (call before something may change them). */
@@ -81,6 +95,19 @@ export class DesignChanges extends EventEmitter<{ designs: [DesignsChange]; own:
   catalogueChanged(): void {
     this.checkOwn();
     this.emit('designs', { ids: [], removed: [], all: true });
+  }
+
+  /** Whether a write touched designs that are, or were at the last look, the signed-in user's own. */
+  private touchesOwn({ ids, removed }: DesignsWritten): boolean {
+    if ([...ids, ...removed].some((id) => this.last?.has(id))) return true;
+    if (ids.length === 0) return false;
+    const ownerId = this.ownerId();
+    try {
+      return summariesByIds(this.reader(), ids).some((summary) => summary.own || (ownerId !== null && summary.userId === ownerId));
+    } catch (error) {
+      engineLog.warn('design-changes', 'the designs written could not be read to tell whether they are own', error);
+      return false;
+    }
   }
 
   private ownNow(): Map<number, string> {

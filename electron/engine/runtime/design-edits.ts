@@ -2,9 +2,7 @@ import { isServiceError } from '../api/service-error';
 import type { ServiceClient } from '../api/service-client';
 import type { Session } from '../authorization/session';
 import type { DesignCache } from '../cache/design-cache';
-import { refreshDesignFiles } from '../cache/child-lists';
-import { deleteDesigns, upsertDesign } from '../cache/design-writes';
-import { applyLocalDesignEdit } from '../cache/local-design-edit';
+import type { DesignsStore } from '../cache/designs-store';
 import type { QueueStore } from '../queue/queue-store';
 import type { QueueEvent } from '../queue/queue-item';
 import { engineLog } from '../log/engine-log';
@@ -14,7 +12,7 @@ export interface DesignEditsOptions {
   queue: QueueStore;
   cache: DesignCache;
   session: Session;
-  /** Told after every write of an own design here. */
+  /** Follows the cache's designs store, so that every write of an own design here (and elsewhere) is told. */
   changes: DesignChanges;
   /** The client to read a design back with, or null when no service is chosen. */
   client: () => ServiceClient | null;
@@ -25,26 +23,27 @@ const ownScreenName = (session: Session) => (session.state.status !== 'signed-ou
 /** Stores a design as one of the signed-in user's own. */
 function storeOwn(options: DesignEditsOptions, design: unknown): void {
   const screenName = ownScreenName(options.session);
-  upsertDesign(options.cache.db, design, 'list', Date.now(), { own: true, ...(screenName ? { ownScreenName: screenName } : {}) });
+  options.cache.designs.storeDesign(design, screenName ? { ownScreenName: screenName } : {});
 }
 
 /**
  * An edit made here while the service was away: the cache shows the edited values at once, until the service's own
- * answer replaces them (see applyLocalDesignEdit).
+ * answer replaces them (see DesignsStore.showLocalEdit).
  */
-export function showEditInCache(cache: DesignCache, designId: number, fields: Record<string, unknown>): void {
+export function showEditInCache(designs: DesignsStore, designId: number, fields: Record<string, unknown>): void {
   const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
-  applyLocalDesignEdit(cache.db, designId, { name: text(fields.name), excerpt: text(fields.excerpt), license: text(fields.license), description: text(fields.description) });
+  designs.showLocalEdit(designId, { name: text(fields.name), excerpt: text(fields.excerpt), license: text(fields.license), description: text(fields.description) });
 }
 
 /**
  * Follows the queue's design jobs to their end. An edit sent: the cache takes the design as the service answered it;
  * refused (failed, or held for the person): the cache is read again from the service, so it never shows values the
  * service does not hold as if they were there. A design created for a new folder: read from the service and stored
- * as own, so My designs shows it at once. Each write is told through `changes`. Returns the function that stops
- * following.
+ * as own, so My designs shows it at once. Each write goes through the cache's designs store, which `changes` follows
+ * from here on (the own designs compared again after each). Returns the function that stops following.
  */
 export function followDesignEdits(options: DesignEditsOptions): () => void {
+  const unfollowStore = options.changes.follow(options.cache.designs);
   const files = new FileChangeRefresher(options);
   const onChange = (event: QueueEvent) => {
     if (event.type !== 'item') return;
@@ -62,10 +61,7 @@ export function followDesignEdits(options: DesignEditsOptions): () => void {
     const designId = item.designId;
     if (item.state === 'done') {
       const answer = options.queue.get(item.id)?.payload.answer;
-      if (answer) {
-        storeOwn(options, answer);
-        options.changes.checkOwn();
-      }
+      if (answer) storeOwn(options, answer);
     } else if ((item.state === 'failed' || item.state === 'cancelled') && options.queue.pendingDesignEdits(designId).length === 0) {
       void readBack(options, designId, 'after its edit was refused');
     }
@@ -74,6 +70,7 @@ export function followDesignEdits(options: DesignEditsOptions): () => void {
   return () => {
     options.queue.off('change', onChange);
     files.stop();
+    unfollowStore();
   };
 }
 
@@ -118,13 +115,9 @@ async function readBack(options: DesignEditsOptions, designId: number, when: str
   if (!client) return;
   try {
     storeOwn(options, await client.getDesign(designId));
-    if (files) await refreshDesignFiles(client, options.cache.db, designId);
+    if (files) await options.cache.designs.refreshFiles(client, designId, undefined, true);
   } catch (error) {
-    if (isServiceError(error, 'not-found') && !files) deleteDesigns(options.cache.db, [designId]);
-    else {
-      engineLog.warn('design-edits', `the design ${designId} could not be read again ${when}`, error);
-      return;
-    }
+    if (isServiceError(error, 'not-found') && !files) options.cache.designs.remove([designId], true);
+    else engineLog.warn('design-edits', `the design ${designId} could not be read again ${when}`, error);
   }
-  options.changes.checkOwn();
 }

@@ -203,7 +203,7 @@ describe('pull', () => {
     const fresh = await other.createDesign({ name: 'Hexagonal trivet', excerpt: 'Not pulled yet' });
     await other.publishDesign(fresh.id);
     expect(searchCachedDesigns(cache.reader, 'hexagonal').items).toEqual([]);
-    const answer = await searchOnline(client(), cache.db, 'Hexagonal');
+    const answer = await searchOnline(client(), cache.designs, 'Hexagonal');
     expect(answer.source).toBe('online');
     expect(answer.items.map((d) => d.id)).toEqual([fresh.id]);
     expect(searchCachedDesigns(cache.reader, 'hexagonal').items.map((d) => d.id)).toEqual([fresh.id]);
@@ -242,7 +242,7 @@ describe('pull', () => {
     }
     expect(searchCachedDesigns(cache.reader, 'planet reduc').items).toHaveLength(3);
 
-    const fallback = await searchOnline(client(), cache.db, 'planetary');
+    const fallback = await searchOnline(client(), cache.designs, 'planetary');
     expect(fallback.source).toBe('offline');
     expect(fallback.note).toMatch(/cannot be reached.*\. These results come from the cache\.$/);
     expect(fallback.items).toHaveLength(3);

@@ -13,6 +13,7 @@ import { mergeSearchIndexStep } from '../../../electron/engine/cache/search-rows
 import type { EventMessage } from '../../../electron/engine/contract/contract-endpoint';
 import { createContractEndpoint } from '../../../electron/engine/contract/create-contract-endpoint';
 import { subscribeToEngine } from '../../../electron/engine/contract/engine-events';
+import { libraryDeps } from '../../../electron/engine/contract/engine-services';
 import { Library } from '../../../electron/engine/library/library';
 import type { DesignsChange } from '../../../electron/engine/runtime/design-changes';
 import { openEngine } from '../../../electron/engine/runtime/open-engine';
@@ -225,7 +226,7 @@ describe('the engine\'s library while the search index is filled', () => {
       const changes: DesignsChange[] = [];
       engine.changes.on('designs', (change) => changes.push(change));
       // The pull is over and the fill's first slice waits for the event loop's next turn: what a page says now.
-      const library = new Library(engine);
+      const library = new Library(libraryDeps(engine));
       const now = (query: string) => library.page({ query, licenses: [] }, 'newest', 0, 5);
       expect(now(EVERY_DESIGN)).toMatchObject({ total: 0, notSearchedYet: DESIGNS });
       // Browsing is not searching: nothing to say there.

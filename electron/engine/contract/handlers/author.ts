@@ -1,13 +1,11 @@
-import { generatedCovers } from '../../cache/generated-thumbnails';
 import type { Handlers } from '../handler-types';
 import { authorView } from '../views/author-view';
 import { designCard } from '../views/design-card';
 
 export const AUTHOR_HANDLERS: Handlers<'author.get'> = {
-  'author.get': async (engine, { id }, signal, { library }) => {
-    const { user, designs, fromService } = await library.author(id, signal);
+  'author.get': async (_engine, { id }, signal, { library }) => {
+    const { user, designs, covers, fromService } = await library.author(id, signal);
     const authors = new Map([[user.id, user.screenName]]);
-    const covers = generatedCovers(engine.cache.reader, designs);
     return { author: authorView(user.id, user.screenName, user.public), designs: designs.map((summary) => designCard(summary, authors, covers)), fromService };
   },
 };

@@ -17,11 +17,11 @@ export const GENERATED_THUMBNAIL_HANDLERS: Handlers<'design.thumbnailFailed' | '
    * in the sync folder, as a dropped file does; the scan and the queue upload it (offline it waits, and the activity
    * list says so). The picture itself stays until the design's image is known.
    */
-  'design.useGeneratedCover': async (engine, { id }, _signal, { thumbnails }) => {
+  'design.useGeneratedCover': async (engine, { id }, _signal, { thumbnails, ownDesigns }) => {
     const current = thumbnails.current(id);
     if (!current) throw new EngineError({ kind: 'conflict', message: 'This design has no picture made from its model now: open its page to make one, then use it.' });
     const stagedPath = join(await incomingDirOf(engine), `cover-${randomBytes(12).toString('hex')}`);
     await copyFile(current.path, stagedPath);
-    return adoptDroppedFile(engine, { designId: id, fileName: coverFileName(current.row.fileName), stagedPath, origin: `made from ${current.row.fileName}, used as the cover` });
+    return adoptDroppedFile(engine, { designId: id, fileName: coverFileName(current.row.fileName), stagedPath, origin: `made from ${current.row.fileName}, used as the cover` }, ownDesigns);
   },
 };

@@ -1,17 +1,14 @@
 import type { LicenseCode } from '../../../../shared';
-import { generatedCovers } from '../../cache/generated-thumbnails';
 import { EngineError } from '../../runtime/engine-error';
 import type { Handlers } from '../handler-types';
-import { resolveAuthors } from '../resolve-authors';
 import { designCard } from '../views/design-card';
 import { iso } from '../views/iso';
 
 export const LIBRARY_HANDLERS: Handlers<'library.page' | 'library.count' | 'library.licenseCounts' | 'library.searchService'> = {
   /** Only the page crosses: a count for the scrollbar (it may stop early: totalIsLowerBound), and the cards of the visible range. */
-  'library.page': async (engine, { query, licenses, sort, offset, limit, keptOnly }, _signal, { library }) => {
+  'library.page': async (_engine, { query, licenses, sort, offset, limit, keptOnly }, _signal, { library }) => {
     const page = library.page({ query, licenses: licenses as LicenseCode[], keptOnly }, sort, offset, limit);
-    const authors = await resolveAuthors(engine, page.summaries);
-    const covers = generatedCovers(engine.cache.reader, page.summaries);
+    const { authors, covers } = await library.cardFacts(page.summaries);
     return {
       total: page.total, totalIsLowerBound: page.totalIsLowerBound, offset, items: page.summaries.map((summary) => designCard(summary, authors, covers)),
       catalogueCheckedAt: iso(page.catalogueCheckedAt), notSearchedYet: page.notSearchedYet,

@@ -1,8 +1,7 @@
 import type { OwnDesignView } from '../../../../shared';
-import { generatedCovers } from '../../cache/generated-thumbnails';
+import type { Library } from '../../library/library';
 import type { OwnDesignState } from '../../own-designs/own-design-states';
 import type { Engine } from '../../runtime/engine';
-import { resolveAuthors } from '../resolve-authors';
 import { designCard } from './design-card';
 import { iso } from './iso';
 
@@ -19,11 +18,11 @@ function noteOf(engine: Engine, state: OwnDesignState): string | null {
   return notes.length > 0 ? notes.join(' ') : null;
 }
 
-/** Own designs as the window's My designs shows them. */
-export async function ownDesignViews(engine: Engine, states: readonly OwnDesignState[]): Promise<OwnDesignView[]> {
+/** Own designs as the window's My designs shows them (the library says what their cards credit and show). */
+export async function ownDesignViews(engine: Engine, library: Library, states: readonly OwnDesignState[]): Promise<OwnDesignView[]> {
   const me = engine.session.state.status !== 'signed-out' ? engine.session.state.user : null;
-  const authors = me ? new Map([[me.id, me.screen_name]]) : await resolveAuthors(engine, states.map((state) => state.summary));
-  const covers = generatedCovers(engine.cache.reader, states.map((state) => state.summary));
+  const summaries = states.map((state) => state.summary);
+  const { authors, covers } = await library.cardFacts(summaries, me ? new Map([[me.id, me.screen_name]]) : undefined);
   return states.map((state) => ({
     card: designCard(state.summary, authors, covers),
     published: state.summary.state === 'published',
@@ -39,6 +38,6 @@ export async function ownDesignViews(engine: Engine, states: readonly OwnDesignS
   }));
 }
 
-export async function ownDesignView(engine: Engine, state: OwnDesignState): Promise<OwnDesignView> {
-  return (await ownDesignViews(engine, [state]))[0]!;
+export async function ownDesignView(engine: Engine, library: Library, state: OwnDesignState): Promise<OwnDesignView> {
+  return (await ownDesignViews(engine, library, [state]))[0]!;
 }
