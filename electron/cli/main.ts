@@ -3,6 +3,7 @@ import { isServiceError } from '../engine/api/service-error';
 import { systemErrorWords } from '../engine/log/error-words';
 import { engineLog } from '../engine/log/engine-log';
 import { isEngineError } from '../engine/runtime/engine-error';
+import { isQueueRefusal } from '../engine/queue/queue-refusal';
 import { createCliContext, CliError, type CliContext, type CliIo, type GlobalOptions } from './cli-context';
 import { COMMAND_MODULES } from './commands';
 import { EngineNotices } from './engine-notices';
@@ -56,7 +57,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     await program.parseAsync(argv, { from: 'user' });
     return 0;
   } catch (error) {
-    if (isEngineError(error)) {
+    if (isEngineError(error) || isQueueRefusal(error)) {
       io.err(error.problem.message);
       return 1;
     }

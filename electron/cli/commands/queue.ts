@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
-import { LICENSE_CODES } from '../../../shared';
-import { isEngineError } from '../../engine/runtime/engine-error';
-import { cancelItem, confirmDeletion, confirmNewDesign, existingItem, pauseItem, pauseUploads, retryItem, sendReady, subjectOf, type PauseLength } from '../../engine/runtime/queue-actions';
+import { LICENSE_CODES, QUEUE_STATES } from '../../../shared';
+import { subjectOf } from '../../engine/queue/describe-item';
+import { isQueueRefusal } from '../../engine/queue/queue-refusal';
+import type { PauseLength, QueueService } from '../../engine/queue/queue-service';
+import { queueServiceOf } from '../../engine/runtime/queue-actions';
 import { pauseEndWords } from '../../../shared/sync/sync-state-words';
 import { formatItems, percentOf } from '../../engine/queue/queue-report';
 import { runnerLockHolder } from '../../engine/queue/runner-lock';
@@ -9,7 +11,6 @@ import type { Engine } from '../../engine/runtime/engine';
 import { applyDecision } from '../../engine/runtime/sync-actions';
 import { notDoneIn } from '../../engine/runtime/sync-until-sent';
 import type { SyncEvent } from '../../engine/sync/sync-context';
-import type { QueueStore } from '../../engine/queue/queue-store';
 import { CliError, type CliContext } from '../cli-context';
 import type { CommandModule } from '../command-module';
 
@@ -26,9 +27,9 @@ function idOf(raw: string): number {
   return Number(raw);
 }
 
-/** The profile's queue, through its engine. */
-async function withQueue<T>(ctx: CliContext, work: (store: QueueStore) => T): Promise<T> {
-  return work((await ctx.engine()).queue);
+/** The profile's queue service, through its engine. */
+async function withQueue<T>(ctx: CliContext, work: (queue: QueueService) => T): Promise<T> {
+  return work(queueServiceOf(await ctx.engine()));
 }
 
 interface ConfirmOptions {
@@ -38,11 +39,11 @@ interface ConfirmOptions {
   publish?: boolean;
 }
 
-function confirmItem(store: QueueStore, id: number, options: ConfirmOptions): string {
-  const item = existingItem(store, id);
+function confirmItem(queue: QueueService, id: number, options: ConfirmOptions): string {
+  const item = queue.item(id);
   if (item.state === 'attention' && item.attention === 'confirm-delete') {
     if (options.name || options.excerpt || options.license || options.publish) throw new CliError('--name, --excerpt, --license and --publish are for a new design, not for a deletion.');
-    confirmDeletion(store, id);
+    queue.confirmDeletion(id);
     return `Confirmed: ${subjectOf(item)} will be deleted on the service.`;
   }
   if (item.state === 'attention' && item.attention === 'confirm-design') {
@@ -51,9 +52,9 @@ function confirmItem(store: QueueStore, id: number, options: ConfirmOptions): st
       throw new CliError(`Item ${id} proposes a new design for ${subjectOf(item)}: pass ${missing.map((f) => `--${f}`).join(', ')} (license: one of ${LICENSE_CODES.join(', ')}).`);
     }
     try {
-      confirmNewDesign(store, id, { name: options.name, excerpt: options.excerpt, license: options.license }, options.publish === true);
+      queue.confirmNewDesign(id, { name: options.name, excerpt: options.excerpt, license: options.license }, options.publish === true);
     } catch (error) {
-      if (isEngineError(error, 'validation') && error.problem.kind === 'validation') {
+      if (isQueueRefusal(error, 'validation') && error.problem.kind === 'validation') {
         throw new CliError(Object.entries(error.problem.fieldErrors).flatMap(([field, messages]) => messages.map((m) => `--${field} ${m}`)).join('\n'));
       }
       throw error;
@@ -62,7 +63,7 @@ function confirmItem(store: QueueStore, id: number, options: ConfirmOptions): st
   }
   if (item.state === 'attention' && item.attention === 'ready-to-publish') {
     if (options.name || options.excerpt || options.license || options.publish) throw new CliError('--name, --excerpt, --license and --publish are for a new design, not for a file ready to publish.');
-    sendReady(store, id);
+    queue.sendReady(id);
     return `Confirmed: ${subjectOf(item)} will be sent to its published design.`;
   }
   throw new CliError(`Item ${id} (${subjectOf(item)}) is ${item.state}${item.attention ? ` [${item.attention}]` : ''}: there is nothing to confirm.`);
@@ -115,13 +116,13 @@ export const queueCommand: CommandModule = (program: Command, context) => {
     .option('--all', 'include done and cancelled items')
     .action(async (options: { json?: boolean; all?: boolean }) => {
       const ctx = context();
-      await withQueue(ctx, (store) => {
-        const items = store.list({ states: options.all ? undefined : ['running', 'waiting', 'attention', 'failed'] });
+      await withQueue(ctx, (queue) => {
+        const items = queue.list(options.all ? { states: QUEUE_STATES } : {});
         if (options.json) {
           ctx.io.out(JSON.stringify(items.map((item) => ({ ...item, percent: percentOf(item) })), null, 2));
           return;
         }
-        const { queuePaused, queuePausedUntil } = store.status();
+        const { queuePaused, queuePausedUntil } = queue.status();
         const paused = !queuePaused ? ''
           : queuePausedUntil ? `Uploads are paused until ${pauseEndWords(new Date(queuePausedUntil).toISOString())}, then they resume by themselves (design-sync queue resume: now).\n`
             : 'Uploads are paused (design-sync queue resume).\n';
@@ -135,12 +136,12 @@ export const queueCommand: CommandModule = (program: Command, context) => {
     .argument('<id|all>')
     .action(async (target: string) => {
       const ctx = context();
-      await withQueue(ctx, (store) => {
+      await withQueue(ctx, (queue) => {
         if (target === 'all') {
-          ctx.io.out(`${store.retryAll()} items will be tried again.`);
+          ctx.io.out(`${queue.retryAll()} items will be tried again.`);
           return;
         }
-        const item = retryItem(store, idOf(target));
+        const item = queue.retry(idOf(target));
         ctx.io.out(`Item ${item.id} (${subjectOf(item)}) will be tried again.`);
       });
     });
@@ -152,14 +153,15 @@ export const queueCommand: CommandModule = (program: Command, context) => {
     .action(async (target: string) => {
       const ctx = context();
       const engine = await ctx.engine();
-      const store = engine.queue;
+      const queue = queueServiceOf(engine);
+      // The designs are looked at here, awaited, with what came back said (decisionNow), not behind the command.
       if (target === 'all') {
-        const designs = store.list({ states: ['running', 'waiting', 'attention', 'failed'], limit: 100_000 }).map((item) => item.designId);
-        ctx.io.out(`${store.cancelAll()} items cancelled. Local files are untouched.`);
-        await decisionNow(ctx, engine, designs);
+        const { count, designIds } = queue.cancelAll({ lookAtService: false });
+        ctx.io.out(`${count} items cancelled. Local files are untouched.`);
+        await decisionNow(ctx, engine, designIds);
         return;
       }
-      const item = cancelItem(store, idOf(target));
+      const item = queue.cancel(idOf(target), { lookAtService: false });
       ctx.io.out(`Item ${item.id} (${subjectOf(item)}) cancelled. The local file is untouched.`);
       await decisionNow(ctx, engine, [item.designId]);
     });
@@ -175,14 +177,13 @@ export const queueCommand: CommandModule = (program: Command, context) => {
         const ctx = context();
         const length = options.for === undefined ? null : pauseLengthOf(options.for);
         if (length !== null && target !== undefined) throw new CliError('--for pauses all uploads: leave out the item number.');
-        await withQueue(ctx, (store) => {
+        await withQueue(ctx, (queue) => {
           if (target === undefined) {
-            if (!paused) store.setQueuePaused(false);
-            const until = paused ? pauseUploads(store, length) : null;
+            const until = paused ? queue.pauseAll(length).until : (queue.resumeAll(), null);
             ctx.io.out(!paused ? 'Uploads resumed.' : until === null ? 'Uploads paused.' : `Uploads paused until ${pauseEndWords(new Date(until).toISOString())}; they resume by themselves then.`);
             return;
           }
-          const item = pauseItem(store, idOf(target), paused);
+          const item = paused ? queue.pause(idOf(target)) : queue.resume(idOf(target));
           ctx.io.out(`Item ${item.id} (${subjectOf(item)}) ${paused ? 'paused' : 'resumed'}.`);
         });
       });
@@ -198,7 +199,7 @@ export const queueCommand: CommandModule = (program: Command, context) => {
     .option('--publish', 'publish the new design at once (otherwise it stays a draft)')
     .action(async (target: string, options: ConfirmOptions) => {
       const ctx = context();
-      await withQueue(ctx, (store) => ctx.io.out(confirmItem(store, idOf(target), options)));
+      await withQueue(ctx, (queue) => ctx.io.out(confirmItem(queue, idOf(target), options)));
     });
 
   queue
@@ -206,7 +207,7 @@ export const queueCommand: CommandModule = (program: Command, context) => {
     .description('send every file that waits as ready to publish (added to a published design while review before publishing is on)')
     .action(async () => {
       const ctx = context();
-      const sent = await withQueue(ctx, (store) => sendReady(store, 'all'));
+      const sent = await withQueue(ctx, (queue) => queue.sendAllReady());
       ctx.io.out(sent === 0 ? 'Nothing waits as ready to publish.' : `${sent} file${sent === 1 ? '' : 's'} will be sent to ${sent === 1 ? 'its' : 'their'} published design${sent === 1 ? '' : 's'}.`);
     });
 };

@@ -3,6 +3,7 @@ import { isServiceError } from '../api/service-error';
 import { isSignInError } from '../authorization/sign-in-error';
 import { systemErrorWords } from '../log/error-words';
 import { engineLog } from '../log/engine-log';
+import { isQueueRefusal } from '../queue/queue-refusal';
 import { isEngineError } from '../runtime/engine-error';
 
 /**
@@ -13,6 +14,7 @@ import { isEngineError } from '../runtime/engine-error';
 export function problemOf(error: unknown): ContractProblem {
   if (isServiceError(error)) return error.problem;
   if (isEngineError(error)) return error.problem;
+  if (isQueueRefusal(error)) return error.problem;
   if (isSignInError(error)) return { kind: 'internal', message: error.message };
   const words = systemErrorWords(error);
   if (words !== null) {

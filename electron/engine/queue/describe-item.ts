@@ -8,3 +8,8 @@ export function describeItem(item: Pick<QueueItem, 'kind' | 'path' | 'folder' | 
   };
   return `${verbs[item.kind]} ${what}`;
 }
+
+/** What an item is about, as a person names it in a refusal or a confirmation: the file, the folder, or the item. */
+export function subjectOf(item: Pick<QueueItem, 'path' | 'folder' | 'id'>): string {
+  return item.path ?? (item.folder ? `the folder "${item.folder}"` : `item ${item.id}`);
+}

@@ -10,7 +10,7 @@ import type { QueueItem } from './queue-item';
  * folder must never read as removed files), is the file still there, did it change while it was being sent.
  */
 export class FolderChecks {
-  constructor(private readonly store: QueueStore, private readonly syncFolder: SyncFolder, private readonly fixedRoot: string | undefined) {}
+  constructor(private readonly store: Pick<QueueStore, 'get'>, private readonly syncFolder: SyncFolder, private readonly fixedRoot: string | undefined) {}
 
   /** The sync folder on disk (throws NoSyncFolderError when none is chosen). */
   root(): string {

@@ -4,12 +4,16 @@ import type { DesignFolders } from '../sync-state/design-folders';
 import type { QueueClock } from './clock';
 import type { FolderChecks } from './folder-checks';
 import type { JobContext } from './job';
+import type { JobStore } from './job-store';
 import type { QueueStore } from './queue-store';
 
 /** What every job context of a runner shares. */
 export interface JobContextParts {
   client: ServiceClient;
-  store: QueueStore;
+  /** The attempt's own writes (what is being sent, progress, activity lines). */
+  store: Pick<QueueStore, 'markSending' | 'confirmSending' | 'progress' | 'log'>;
+  /** What a job may change besides its attempt. */
+  jobStore: JobStore;
   baseFiles: BaseFiles;
   designFolders: DesignFolders;
   folder: FolderChecks;
@@ -25,7 +29,7 @@ export function jobContext(parts: JobContextParts, itemId: number, signal: Abort
   let lastProgress = 0;
   return {
     client: parts.client,
-    store,
+    store: parts.jobStore,
     baseFiles: parts.baseFiles,
     designFolders: parts.designFolders,
     root: () => parts.folder.root(),

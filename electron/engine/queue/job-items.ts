@@ -71,14 +71,14 @@ export function damagedItemReason(subject: string, kind: QueueKind, field: strin
 }
 
 /** A payload that does not parse fails its item alone, in words; the detail goes to the engine log. */
-export function failDamagedItem(store: QueueStore, item: QueueItem, field: string, problem: string): void {
+export function failDamagedItem(store: Pick<QueueStore, 'settle' | 'log'>, item: QueueItem, field: string, problem: string): void {
   const reason = damagedItemReason(describeItem(item), item.kind, field, problem);
   engineLog.warn('queue', `queue item ${item.id} (${item.kind}) cannot be read: field "${field}": ${problem}; payload ${JSON.stringify(item.payload)}`);
   if (store.settle(item.id, { state: 'failed', reason })) store.log('error', reason, item.path ?? item.folder);
 }
 
 /** The item as stored now, read again as its kind (a job may have changed it); the one in hand if that fails. */
-export function rereadJobItem(store: QueueStore, item: JobItem): JobItem {
+export function rereadJobItem(store: Pick<QueueStore, 'get'>, item: JobItem): JobItem {
   const again = store.get(item.id);
   const read = again ? readJobItem(again) : null;
   return read?.ok ? read.item : item;

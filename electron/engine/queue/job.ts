@@ -1,19 +1,17 @@
 import type { AttentionKind, QueueKind } from '../../../shared';
 import type { ServiceClient } from '../api/service-client';
 import { isServiceError } from '../api/service-error';
-import type { BaseFiles } from '../sync-state/base-files';
-import type { DesignFolders } from '../sync-state/design-folders';
 import { absolutePath, currentVersion, fileNameOf, folderOf, refusalOf, sameVersion, sha1OfFile, type FileVersion } from './file-version';
 import type { JobItem } from './job-items';
-import type { QueueStore } from './queue-store';
+import type { JobBaseFiles, JobDesignFolders, JobStore } from './job-store';
 import type { QueueItem, SentAttempt } from './queue-item';
 
-/** What a job works with: the service, the queue, the last synced state, the folder on disk. */
+/** What a job works with: the service, what it may change of the queue, the last synced state, the folder on disk. */
 export interface JobContext {
   client: ServiceClient;
-  store: QueueStore;
-  baseFiles: BaseFiles;
-  designFolders: DesignFolders;
+  store: JobStore;
+  baseFiles: JobBaseFiles;
+  designFolders: JobDesignFolders;
   /** The sync folder on disk (throws NoSyncFolderError when none is set). */
   root(): string;
   /** Why the sync folder is not there (missing, not a folder), or null when it is. */
@@ -26,10 +24,10 @@ export interface JobContext {
   /**
    * Stores what is about to be sent, durably, before the request goes out (see SentAttempt). False when the
    * item is no longer running (cancelled a moment ago): then nothing may be sent. `untilLastBytes`: a streamed
-   * file's attempt, made durable by confirmSending before the body is complete (QueueStore.markSending).
+   * file's attempt, made durable by confirmSending before the body is complete (QueueItems.markSending).
    */
   sending(sent: SentAttempt, options?: { untilLastBytes?: boolean }): boolean;
-  /** The streamed file was read whole: its SHA-1 joins the attempt, durably (QueueStore.confirmSending). */
+  /** The streamed file was read whole: its SHA-1 joins the attempt, durably (QueueItems.confirmSending). */
   confirmSending(sha1: string): Promise<boolean>;
   /** Bytes sent so far (stored at most a few times a second). */
   progress(sentBytes: number, totalBytes: number): void;

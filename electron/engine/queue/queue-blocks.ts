@@ -23,7 +23,7 @@ type Block =
   | { kind: 'content-policy' };
 
 export interface QueueBlocksOptions {
-  store: QueueStore;
+  store: Pick<QueueStore, 'log'>;
   session: WriteAccess;
   /** For the probe: a cheap request that needs the token (the runner's client). */
   client: ServiceClient;

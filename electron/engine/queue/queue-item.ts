@@ -1,7 +1,7 @@
 import type { AttentionKind, QueueItemView, QueueKind, QueueState, SyncStatusView } from '../../../shared';
 import type { PayloadOf } from './job-payloads';
 
-/** What the durable queue holds (queue_items rows), what it is told, and what it says (see QueueStore). */
+/** What the durable queue holds (queue_items rows), what it is told, and what it says (see QueueItems). */
 
 export interface QueueRow {
   id: number;
@@ -52,7 +52,7 @@ export interface SentAttempt {
   inode: string | null;
 }
 
-/** How the runner ends an attempt of a running item (see QueueStore.settle). */
+/** How the runner ends an attempt of a running item (see QueueItems.settle). */
 export type Settlement =
   | {
       state: 'waiting';
@@ -126,13 +126,7 @@ function storedPayload(text: string): { payload: Record<string, unknown>; payloa
 /** Forgets what an attempt sent (its outcome is known). */
 export const CLEAR_SENT = 'sent_at = NULL, sent_name = NULL, sent_sha1 = NULL, sent_size = NULL, sent_mtime_ms = NULL, sent_inode = NULL';
 
-export interface ActivityEntry {
-  id: number;
-  at: number;
-  level: 'info' | 'warning' | 'error';
-  message: string;
-  path: string | null;
-}
+export type { ActivityEntry } from './activity-log';
 
 /** Nothing leaves the queue now: paused by a person, or sync stopped for a reason one must look at (the folder vanished…). */
 export function heldBack(status: SyncStatusView): boolean {

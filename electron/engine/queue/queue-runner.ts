@@ -11,6 +11,7 @@ import { designGone, NoSyncFolderError, type Job, type JobContext, type JobResul
 import { jobOf } from './jobs';
 import { failDamagedItem, readJobItem, rereadJobItem, type JobItem } from './job-items';
 import { jobContext } from './job-context';
+import { QueueJobStore } from './job-store';
 import { followOtherProcesses } from './other-processes';
 import { abortedOutcome, outcomeOfProblem, retryLater, type AbortReason, type ProblemOutcome, type QueueBlock } from './problem-outcome';
 import { QueueBlocks, type WriteAccess } from './queue-blocks';
@@ -86,6 +87,7 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
   private readonly session: WriteAccess;
   private readonly baseFiles: BaseFiles;
   private readonly designFolders: DesignFolders;
+  private readonly jobStore: QueueJobStore;
   private readonly folder: FolderChecks;
   private readonly blocks: QueueBlocks;
   private readonly waiters = new RunnerWaiters();
@@ -114,6 +116,7 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
     this.session = options.session;
     this.baseFiles = new BaseFiles(this.store.db);
     this.designFolders = new DesignFolders(this.store.db);
+    this.jobStore = new QueueJobStore(this.store.db, this.store.items, this.baseFiles, this.designFolders);
     this.folder = new FolderChecks(this.store, new SyncFolder(this.store.db), options.root);
     this.concurrency = Math.max(1, options.concurrency ?? 2);
     this.maxAttempts = options.maxAttempts ?? 8;
@@ -335,7 +338,7 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
 
   private contextFor(item: QueueItem, signal: AbortSignal): JobContext {
     return jobContext({
-      client: this.client, store: this.store, baseFiles: this.baseFiles, designFolders: this.designFolders, folder: this.folder,
+      client: this.client, store: this.store, jobStore: this.jobStore, baseFiles: this.baseFiles, designFolders: this.designFolders, folder: this.folder,
       clock: this.clock, settleMs: this.settleMs, progressIntervalMs: this.progressIntervalMs,
     }, item.id, signal);
   }

@@ -1,9 +1,11 @@
 import type { QueueBlock } from '../queue/problem-outcome';
 import type { QueueStore } from '../queue/queue-store';
 import type { QueueItem } from '../queue/queue-item';
+import { QueueService } from '../queue/queue-service';
 import type { PassResult } from '../sync/sync-engine';
 import type { Engine } from './engine';
 import { EngineError } from './engine-error';
+import { queueServiceOf } from './queue-actions';
 
 export interface SyncUntilSentOptions {
   /** Propose deleting files even when many vanished at once (each still needs confirming). */
@@ -43,11 +45,7 @@ export function notDoneIn(pass: PassResult): string[] {
 
 /** Confirms every deletion on the service that waits for the person (files deleted from the folder). */
 export function confirmPendingDeletes(queue: QueueStore, onConfirmed?: (item: QueueItem) => void): void {
-  for (const item of queue.list({ states: ['attention'] })) {
-    if (item.kind !== 'delete-remote' || item.attention !== 'confirm-delete') continue;
-    queue.confirm(item.id);
-    onConfirmed?.(item);
-  }
+  new QueueService({ store: queue }).confirmPendingDeletes(onConfirmed);
 }
 
 /**
@@ -57,20 +55,21 @@ export function confirmPendingDeletes(queue: QueueStore, onConfirmed?: (item: Qu
  */
 export async function syncUntilSent(engine: Engine, options: SyncUntilSentOptions = {}): Promise<SyncUntilSentResult> {
   const { sync, runner } = engine.syncParts();
+  const queue = queueServiceOf(engine);
   if (!sync.root.current()) throw new EngineError({ kind: 'sync-folder', message: 'No sync folder is chosen yet.' });
   const stoppedNow = () => {
-    const status = engine.queue.status();
+    const status = queue.status();
     return status.state === 'stopped' ? status.reason ?? 'Sync is stopped.' : null;
   };
   const settled = () => {
-    const { counts } = engine.queue.status();
+    const { counts } = queue.status();
     return (counts.waiting === 0 && counts.running === 0) || runner.blockedBy !== null || stoppedNow() !== null || options.signal?.aborted === true;
   };
 
   const first = await sync.syncOnce({ settle: 'wait', allowManyMissing: options.allowManyMissing === true });
   options.onFirstPass?.(first);
   if (first.stopped) return { stopped: first.stopped, blocked: null, open: [], notDone: notDoneIn(first) };
-  if (options.confirmDeletes) confirmPendingDeletes(engine.queue, options.onConfirmedDelete);
+  if (options.confirmDeletes) queue.confirmPendingDeletes(options.onConfirmedDelete);
   const started = !runner.isRunning;
   runner.start();
   try {
@@ -82,7 +81,7 @@ export async function syncUntilSent(engine: Engine, options: SyncUntilSentOption
     const last = await sync.syncOnce({ settle: 'wait', allowManyMissing: options.allowManyMissing === true, ...(unreachable ? { localOnly: true } : {}) });
     if (last.scan && last.scan.enqueued > 0) await runner.waitUntil(settled);
     const lastDone = unreachable ? { ...last, remoteSkipped: first.remoteSkipped } : last;
-    return { stopped: stoppedNow(), blocked: runner.blockedBy, open: engine.queue.list({ states: ['failed', 'attention', 'waiting'] }), notDone: notDoneIn(lastDone) };
+    return { stopped: stoppedNow(), blocked: runner.blockedBy, open: queue.list({ states: ['failed', 'attention', 'waiting'] }), notDone: notDoneIn(lastDone) };
   } finally {
     if (started) await runner.stop();
   }

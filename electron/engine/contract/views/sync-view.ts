@@ -1,6 +1,7 @@
 import type { SyncView } from '../../../../shared';
 import { syncReasonWords } from '../../../../shared/sync/sync-state-words';
 import type { Engine } from '../../runtime/engine';
+import { queueServiceOf } from '../../runtime/queue-actions';
 import { iso } from './iso';
 
 /**
@@ -9,8 +10,9 @@ import { iso } from './iso';
  */
 export function syncView(engine: Engine): SyncView {
   const status = engine.syncStatus.current();
-  const queue = engine.queue.status();
-  const running = status.counts.running > 0 ? engine.queue.list({ states: ['running'] }) : [];
+  const queueService = queueServiceOf(engine);
+  const queue = queueService.status();
+  const running = status.counts.running > 0 ? queueService.list({ states: ['running'] }) : [];
   const facts = { reasonCode: status.reasonCode, counts: status.counts, folder: status.folder, serviceUrl: status.serviceUrl, until: iso(status.until), detail: status.detail };
   return {
     state: status.state,

@@ -1,6 +1,5 @@
 import { describeLabelledFieldErrors, validateDesignInput, type UserDesign } from '../../../../shared';
 import { createdSince, type Job, type JobContext } from '../job';
-import type { JobItem } from '../job-items';
 import type { QueueItem, SentAttempt } from '../queue-item';
 
 function folderOf(item: QueueItem): string {
@@ -38,7 +37,7 @@ export const createDesignJob: Job<'create-design'> = {
       }
       const design = await ctx.client.createDesign(checked.value, ctx.signal);
       designId = design.id;
-      adopt(item, ctx, folder, design.id);
+      ctx.store.adoptDesign(item.id, folder, design.id);
     }
     // Published only when the service says so on reading it back: otherwise it stays a draft, and the line says so.
     const published = proposal.publish === true ? (await ctx.client.publishDesign(designId, ctx.signal)).published : false;
@@ -55,22 +54,13 @@ export const createDesignJob: Job<'create-design'> = {
   async reconcile(item, sent, ctx) {
     const found = await findCreated(ctx, sent);
     if (found !== null) {
-      adopt(item, ctx, folderOf(item), found);
+      ctx.store.adoptDesign(item.id, folderOf(item), found);
       ctx.log('info', `Already on the service: the design "${sent.name}" (its answer had been lost).`, folderOf(item));
     }
     // Either way the run goes on: it publishes the adopted design if asked, or creates one.
     return null;
   },
 };
-
-/** Links the folder to the design and remembers the id in the item, in one transaction. */
-function adopt(item: JobItem<'create-design'>, ctx: JobContext, folder: string, designId: number): void {
-  ctx.store.db.transaction(() => {
-    ctx.designFolders.link(folder, designId);
-    ctx.store.mergePayload(item.id, { createdDesignId: designId });
-    ctx.store.clearSent(item.id);
-  })();
-}
 
 async function findCreated(ctx: JobContext, sent: SentAttempt): Promise<number | null> {
   const me = await ctx.client.whoami(ctx.signal);

@@ -89,10 +89,7 @@ export const renameJob: Job<'rename'> = {
     const gone = await designGone(item, ctx);
     if (gone) return gone;
     const { fromPath } = item.payload;
-    ctx.store.db.transaction(() => {
-      ctx.baseFiles.remove(fromPath);
-      ctx.store.retarget(item.id, { kind: 'upload', remoteId: null });
-    })();
+    ctx.store.sendAsNew(item.id, fromPath);
     ctx.log('warning', `${fromPath} was deleted on the service: ${pathOf(item)} is uploaded again as a new file.`, pathOf(item));
     return { outcome: 'waiting', at: 0, reason: null };
   },

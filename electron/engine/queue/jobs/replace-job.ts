@@ -1,5 +1,6 @@
 import type { Document, Image } from '../../../../shared';
 import { isServiceError } from '../../api/service-error';
+import type { BaseFile } from '../../sync-state/base-files';
 import { currentVersion, folderOf, sameVersion } from '../file-version';
 import {
   createdSince, designGone, designIdOf, fileKindOf, isJobResult, NO_DESIGN_YET, pathOf, prepareFile, type Job, type JobContext, type JobResult,
@@ -82,17 +83,14 @@ export const replaceJob: Job<'replace'> = {
     }
     const applied = kind === 'document' ? (remote as Document).modelhash === sent.sha1 : createdSince(remote.updated_at, sent.at);
     if (!applied) return null;
-    const record = () => ctx.baseFiles.record({
+    const base: BaseFile = {
       path, folder: item.folder ?? folderOf(path), designId, kind, remoteId, remoteName: remote.name, remoteUpdatedAt: remote.updated_at,
-      size: sent.size!, mtimeMs: sent.mtimeMs!, inode: sent.inode, sha1: sent.sha1!, syncedAt: ctx.now(),
-    });
+      size: sent.size, mtimeMs: sent.mtimeMs, inode: sent.inode, sha1: sent.sha1, syncedAt: ctx.now(),
+    };
     if (item.fileSize === null || sameVersion({ size: sent.size, mtimeMs: sent.mtimeMs }, { size: item.fileSize, mtimeMs: item.fileMtimeMs })) {
-      return { outcome: 'done', message: `Already updated on the service: ${path} (its answer had been lost).`, record };
+      return { outcome: 'done', message: `Already updated on the service: ${path} (its answer had been lost).`, record: () => ctx.baseFiles.record(base) };
     }
-    ctx.store.db.transaction(() => {
-      record();
-      ctx.store.clearSent(item.id);
-    })();
+    ctx.store.alreadySent(item.id, base);
     return { outcome: 'waiting', at: 0, reason: null };
   },
 
@@ -101,10 +99,7 @@ export const replaceJob: Job<'replace'> = {
     const gone = await designGone(item, ctx);
     if (gone) return gone;
     const path = pathOf(item);
-    ctx.store.db.transaction(() => {
-      ctx.baseFiles.remove(path);
-      ctx.store.retarget(item.id, { kind: 'upload', remoteId: null });
-    })();
+    ctx.store.sendAsNew(item.id, path);
     ctx.log('warning', `${path} was deleted on the service while it changed here: it is uploaded again as a new file.`, path);
     return { outcome: 'waiting', at: 0, reason: null };
   },

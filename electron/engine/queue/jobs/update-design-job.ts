@@ -22,8 +22,7 @@ export const updateDesignJob: Job<'update-design'> = {
   async run(item, ctx): Promise<JobResult> {
     const { fields, designName } = item.payload;
     const designId = item.designId!;
-    const earlier = ctx.store.pendingDesignEdits(designId).some((other) => other.id < item.id && other.state === 'running');
-    if (earlier) return { outcome: 'waiting', at: ctx.now() + 500, reason: 'An earlier edit of this design is being sent: this one goes next.' };
+    if (ctx.store.earlierEditBeingSent(item)) return { outcome: 'waiting', at: ctx.now() + 500, reason: 'An earlier edit of this design is being sent: this one goes next.' };
     if (!ctx.sending({ at: ctx.now(), name: typeof fields.name === 'string' ? fields.name : null, sha1: null, size: null, mtimeMs: null, inode: null })) {
       return { outcome: 'cancelled', reason: 'Cancelled.' };
     }

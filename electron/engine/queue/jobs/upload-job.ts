@@ -71,11 +71,7 @@ export const uploadJob: Job<'upload'> = {
       return { outcome: 'done', message: `Already on the service: ${path} (its answer had been lost).`, record: () => ctx.baseFiles.record(base) };
     }
     // A newer version was queued meanwhile: the one sent is on the service, the newer one replaces it.
-    ctx.store.db.transaction(() => {
-      ctx.baseFiles.record(base);
-      ctx.store.clearSent(item.id);
-      ctx.store.retarget(item.id, { kind: 'replace', remoteId: found.id, designId });
-    })();
+    ctx.store.alreadySent(item.id, base, { kind: 'replace', remoteId: found.id, designId });
     ctx.log('info', `Already on the service: ${path} (its answer had been lost); its newer version follows.`, path);
     return { outcome: 'waiting', at: 0, reason: null };
   },
