@@ -7,21 +7,20 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { ServiceClient } from '../electron/engine/api/service-client';
 import { MemoryTokenStore } from '../electron/engine/authorization/memory-token-store';
-import { createContractEndpoint } from '../electron/engine/contract/create-contract-endpoint';
 import type { Engine } from '../electron/engine/runtime/engine';
 import { openEngine } from '../electron/engine/runtime/open-engine';
 import { memorySettingsStore } from '../electron/engine/settings/settings-store';
-import { startWindowHost, type WindowHost } from '../electron/window-host/window-host';
 import { findApplication, grantAuthorization, REGISTERED_APPLICATION } from '../service/authorization/integrations';
 import { seedDemo } from '../service/seed/demo-seed';
 import { startService } from '../service/server/start-service';
 import { findUserByScreenName } from '../service/users/user-accounts';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../harness/chromium';
+import { CHROMIUM_PATH } from '../harness/chromium';
 import { until } from '../harness/until';
-import { buildWindow } from '../harness/window-build';
+import { buildWindow, type BuiltWindow } from '../harness/window-build';
+import { openWindowOn } from '../harness/window';
 
 const OUT = resolve(import.meta.dirname, '../docs/screenshots');
 /** Real model files with their provenance (test/fixtures/README.md): a 3MF Consortium sample with colours, PrusaSlicer's G-code. */
@@ -36,15 +35,20 @@ interface PageWorld { document: { fonts: { ready: Promise<unknown> }; images: Ar
 const scratch = mkdtempSync(join(tmpdir(), 'design-sync-screenshots-'));
 const cleanups: (() => Promise<unknown> | unknown)[] = [() => rmSync(scratch, { recursive: true, force: true })];
 
-async function openProfile(windowDir: string, name: string, serviceUrl: string | null, token: string | null): Promise<{ engine: Engine; host: WindowHost }> {
+async function openProfile(name: string, serviceUrl: string | null, token: string | null): Promise<Engine> {
   const engine = await openEngine({
     profileDir: join(scratch, name), ...(serviceUrl ? { serviceUrl } : {}), userAgent: 'design-sync-screenshots', trash: 'folder',
     tokenStore: () => new MemoryTokenStore(token), settingsStore: () => memorySettingsStore(),
   });
-  const endpoint = createContractEndpoint(engine);
-  const host = await startWindowHost({ endpoint, staticDir: windowDir });
-  cleanups.unshift(() => host.close(), () => endpoint.close(), () => engine.close());
-  return { engine, host };
+  cleanups.unshift(() => engine.close());
+  return engine;
+}
+
+/** The window on a profile's engine as `design-sync ui` serves it, in Debian's Chromium at 1400×900 (harness/window.ts). */
+async function openWindowFor(engine: Engine, built: BuiltWindow): Promise<Page> {
+  const window = await openWindowOn(engine, { built, viewport: { width: 1400, height: 900 } });
+  cleanups.unshift(() => window.close());
+  return window.page;
 }
 
 async function shoot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
@@ -63,7 +67,6 @@ async function main(): Promise<void> {
   process.stdout.write('building the window…\n');
   const built = await buildWindow();
   cleanups.push(() => built.remove());
-  const windowDir = built.dir;
 
   process.stdout.write('starting the local service with its sample designs…\n');
   const service = await startService({ dataDir: join(scratch, 'service'), port: 0 });
@@ -79,24 +82,19 @@ async function main(): Promise<void> {
   await demoApi.uploadDocument(pieces.id, { path: join(MODELS, 'cube20.gcode'), fileName: 'calibration-cube-20mm.gcode' }, { name: 'Calibration cube, sliced (G-code)' });
   await demoApi.publishDesign(pieces.id);
 
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
-  cleanups.unshift(() => browser.close());
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-
   // A first run: no service chosen yet.
-  const firstRun = await openProfile(windowDir, 'first-run', null, null);
-  await page.goto(firstRun.host.url);
-  await page.getByRole('heading', { name: /welcome/i }).first().waitFor();
-  await shoot(page, 'welcome-light');
+  const welcome = await openWindowFor(await openProfile('first-run', null, null), built);
+  await welcome.getByRole('heading', { name: /welcome/i }).first().waitFor();
+  await shoot(welcome, 'welcome-light');
 
   process.stdout.write('pulling the catalogue and syncing a folder…\n');
-  const { engine, host } = await openProfile(windowDir, 'demo', service.url, token);
+  const engine = await openProfile('demo', service.url, token);
   await engine.catalogue.pullNow();
   await engine.chooseSyncFolder(join(scratch, 'Designs'));
   engine.acceptContentPolicy();
   await engine.startBackground();
 
-  await page.goto(host.url);
+  const page = await openWindowFor(engine, built);
   await page.locator('[data-testid="design-card"] img').first().waitFor();
   await page.getByRole('button', { name: /^Up to date/ }).waitFor({ timeout: 60_000 });
   await shoot(page, 'library-light');

@@ -9,7 +9,7 @@ import { memorySettingsStore } from '../electron/engine/settings/settings-store'
 import { startWindowHost, type WindowHost } from '../electron/window-host/window-host';
 import { launchChromium, type LaunchedChromium } from './chromium';
 import { startTestService, type TestService } from './local-service';
-import { buildWindow } from './window-build';
+import { buildWindow, type BuiltWindow } from './window-build';
 import { tempDir } from './temp-dir';
 
 /**
@@ -63,7 +63,6 @@ export async function openWindow(seed: (service: TestService, makerToken: string
   const { token } = service.addUser('maker');
   await seed(service, token);
   const profile = tempDir('window-profile');
-  const built = await buildWindow();
   const engine = await openEngine({
     profileDir: profile, ...(options.noService ? {} : { serviceUrl: service.url }), userAgent: 'design-sync-test', settleMs: 200, trash: 'folder',
     ...(options.remotePollMs !== undefined ? { remotePollMs: options.remotePollMs } : {}),
@@ -75,43 +74,96 @@ export async function openWindow(seed: (service: TestService, makerToken: string
     // Searchable, as the window is once the engine has filled the search index behind its pull.
     await engine.searchIndex.whenIdle();
   }
-  const endpoint = createContractEndpoint(engine);
-  const host = await startWindowHost({ endpoint, staticDir: built.dir });
-  const chromium: LaunchedChromium = await launchChromium();
-  const page = await chromium.context.newPage();
-  const cspViolations: string[] = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+  const closeProfile = async () => {
+    await engine.close();
+    await service.stop().catch(() => {});
+    rmSync(profile, { recursive: true, force: true });
+  };
+  const window = await openWindowOn(engine, { ...(options.dropEvents ? { dropEvents: options.dropEvents } : {}) }).catch(async (error: unknown) => {
+    await closeProfile();
+    throw error;
   });
-  const answers = contractAnswers(page);
-  if (options.dropEvents?.length) await dropEvents(page, new Set(options.dropEvents));
-  await page.setViewportSize({ width: 1100, height: 760 });
-  await page.goto(host.url);
-  await windowStarted(page);
   return {
-    service, makerToken: token, engine, host, page, cspViolations,
-    answered: (name) => answers.get(name) ?? 0,
+    service, makerToken: token, engine, host: window.host, page: window.page, cspViolations: window.cspViolations, answered: window.answered,
     async close() {
-      await chromium.close();
-      await host.close();
-      await endpoint.close();
-      await engine.close();
-      await service.stop().catch(() => {});
-      rmSync(profile, { recursive: true, force: true });
-      built.remove();
+      await window.close();
+      await closeProfile();
     },
   };
+}
+
+export interface WindowOnOptions {
+  /** The window's build to serve (kept by the caller); by default the run's own, removed on close. */
+  built?: BuiltWindow;
+  /** The page's size (default 1100×760). */
+  viewport?: { width: number; height: number };
+  /** What to do to the page before it opens the window (e.g. scripts it runs first). */
+  beforeLoad?: (page: Page) => Promise<void>;
+  /** Events of these names never reach the page (see WindowOptions.dropEvents). */
+  dropEvents?: readonly string[];
+  /** Wait until the window started (the default), or return once the page is loaded (to measure its start). */
+  waitForStart?: boolean;
+}
+
+/** A window on an engine: its contract endpoint, `design-sync ui`'s host and a Chromium page on it. */
+export interface EngineWindow {
+  endpoint: ReturnType<typeof createContractEndpoint>;
+  host: WindowHost;
+  page: Page;
+  /** Messages of Content-Security-Policy violations the page reported. */
+  cspViolations: string[];
+  /** How many of the page's contract requests named `name` have been answered so far. */
+  answered(name: string): number;
+  /** Closes the page, the host and the endpoint (not the engine: the caller's). */
+  close(): Promise<void>;
+}
+
+/**
+ * The window as `design-sync ui` serves it for `engine` (the tests', the benchmarks' or the screenshots' profile):
+ * the window built, the engine's contract endpoint, the host on 127.0.0.1 and a page of Debian's Chromium on it, once
+ * the window started.
+ */
+export async function openWindowOn(engine: Engine, options: WindowOnOptions = {}): Promise<EngineWindow> {
+  const cleanups: (() => unknown)[] = [];
+  const close = async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  };
+  try {
+    const built = options.built ?? await buildWindow();
+    if (!options.built) cleanups.push(() => built.remove());
+    const endpoint = createContractEndpoint(engine);
+    cleanups.push(() => endpoint.close());
+    const host = await startWindowHost({ endpoint, staticDir: built.dir });
+    cleanups.push(() => host.close());
+    const chromium: LaunchedChromium = await launchChromium();
+    cleanups.push(() => chromium.close());
+    const page = await chromium.context.newPage();
+    const cspViolations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
+    const answers = contractAnswers(page);
+    if (options.dropEvents?.length) await dropEvents(page, new Set(options.dropEvents));
+    await page.setViewportSize(options.viewport ?? { width: 1100, height: 760 });
+    await options.beforeLoad?.(page);
+    await page.goto(host.url);
+    if (options.waitForStart !== false) await windowStarted(page);
+    return { endpoint, host, page, cspViolations, answered: (name) => answers.get(name) ?? 0, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
 }
 
 /**
  * Waits until the window started: the library's first frame, which `design-sync ui` draws into the page, takes no
  * input until the window's script replaces it (a key pressed before then is the browser's, not the window's).
  */
-export async function windowStarted(page: Page): Promise<void> {
+export async function windowStarted(page: Page, timeout = 15_000): Promise<void> {
   await page.waitForFunction(() => {
     const root = (globalThis as unknown as { document: { getElementById(id: string): { hasAttribute(name: string): boolean; childElementCount: number } | null } }).document.getElementById('root');
     return root !== null && !root.hasAttribute('inert') && root.childElementCount > 0;
-  }, undefined, { timeout: 15_000 });
+  }, undefined, { timeout });
 }
 
 /** The contract's socket relayed, but for the events named in `names`. */

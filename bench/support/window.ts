@@ -2,13 +2,12 @@ import { existsSync, mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { MemoryTokenStore } from '../../electron/engine/authorization/memory-token-store';
 import { countCachedDesigns } from '../../electron/engine/cache/design-reads';
-import { createContractEndpoint } from '../../electron/engine/contract/create-contract-endpoint';
+import type { createContractEndpoint } from '../../electron/engine/contract/create-contract-endpoint';
 import type { Engine } from '../../electron/engine/runtime/engine';
 import { openEngine } from '../../electron/engine/runtime/open-engine';
 import { memorySettingsStore } from '../../electron/engine/settings/settings-store';
-import { startWindowHost, type WindowHost } from '../../electron/window-host/window-host';
-import { launchChromium } from '../../harness/chromium';
-import { buildWindow } from '../../harness/window-build';
+import type { WindowHost } from '../../electron/window-host/window-host';
+import { openWindowOn, windowStarted as startedWindow } from '../../harness/window';
 import { percentile, round, timed } from './measure';
 import { scratchDir, serviceWithSyntheticDesigns } from './service';
 import { installProbe, type ProbeState } from './window-probe';
@@ -38,23 +37,18 @@ export async function openBenchWindow(designs: number, options: { keptProfile?: 
     for (const cleanup of cleanups.reverse()) await cleanup();
   };
   try {
-    const built = await buildWindow();
-    cleanups.push(() => built.remove());
     const { engine, pullMs } = await filledEngine(designs, options.keptProfile, cleanups);
-    const endpoint = createContractEndpoint(engine);
-    cleanups.push(() => endpoint.close());
-    const host = await startWindowHost({ endpoint, staticDir: built.dir });
-    cleanups.push(() => host.close());
-    const chromium = await launchChromium();
-    cleanups.push(() => chromium.close());
-    const page = await chromium.context.newPage();
-    await page.setViewportSize({ width: 1100, height: 760 });
-    // tsx names functions with a helper of its own, which the probe's serialized functions then call.
-    await page.addInitScript({ content: 'globalThis.__name = (target) => target;' });
-    await page.addInitScript(installProbe, CARD_SELECTOR);
-    // The secret becomes the session's cookie: later navigations go to the origin alone.
-    await page.goto(host.url);
-    return { engine, endpoint, host, page, pullMs, close };
+    const window = await openWindowOn(engine, {
+      // Measured from the page's start: the probe is installed first, and nothing waits for the window here.
+      waitForStart: false,
+      async beforeLoad(page) {
+        // tsx names functions with a helper of its own, which the probe's serialized functions then call.
+        await page.addInitScript({ content: 'globalThis.__name = (target) => target;' });
+        await page.addInitScript(installProbe, CARD_SELECTOR);
+      },
+    });
+    cleanups.push(() => window.close());
+    return { engine, endpoint: window.endpoint, host: window.host, page: window.page, pullMs, close };
   } catch (error) {
     await close();
     throw error;
@@ -132,18 +126,10 @@ export function readProbe(page: Page): Promise<ProbeState> {
   return page.evaluate(() => (globalThis as unknown as { __bench: ProbeState }).__bench);
 }
 
-/** Waits (with a deadline) until the probe in the page says `field` is measured. */
-/**
- * Waits for the window itself to have started: its root live (the first frame `design-sync ui` draws is inert, and
- * holds only the rows of the first screen), with what the window rendered in it.
- */
-export async function windowStarted(page: Page, timeout = 30_000): Promise<void> {
-  await page.waitForFunction(() => {
-    const root = (globalThis as unknown as { document: { getElementById(id: string): { hasAttribute(name: string): boolean; childElementCount: number } | null } }).document.getElementById('root');
-    return root !== null && !root.hasAttribute('inert') && root.childElementCount > 0;
-  }, undefined, { timeout });
-}
+/** Waits for the window itself to have started (harness/window.ts), with the benchmarks' longer deadline. */
+export const windowStarted = (page: Page, timeout = 30_000) => startedWindow(page, timeout);
 
+/** Waits (with a deadline) until the probe in the page says `field` is measured. */
 export async function waitForProbe(page: Page, field: 'firstCardPaintedAt' | 'keystrokeMs', timeout = 30_000): Promise<number> {
   await page.waitForFunction((name) => (globalThis as unknown as { __bench: ProbeState }).__bench[name] !== null, field, { timeout });
   return (await readProbe(page))[field]!;
