@@ -27,7 +27,7 @@ export const NOT_DONE: readonly QueueState[] = ['running', 'waiting', 'attention
 type Confirmable = Extract<AttentionKind, 'confirm-delete' | 'confirm-design' | 'conflict' | 'ready-to-publish'>;
 
 const CONFIRMABLE_WORDS: Record<Confirmable, string> = {
-  'confirm-delete': 'a deletion', 'confirm-design': 'a new design', conflict: 'a conflict', 'ready-to-publish': 'file ready to publish',
+  'confirm-delete': 'deletion', 'confirm-design': 'new design', conflict: 'conflict', 'ready-to-publish': 'file ready to publish',
 };
 
 /** A decision the person took about the queue, once it is written (QueueService's 'decided' event). */
