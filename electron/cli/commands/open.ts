@@ -1,5 +1,6 @@
 import { isServiceError } from '../../engine/api/service-error';
 import { libraryDeps } from '../../engine/contract/engine-services';
+import { modelFileDeps } from '../../engine/contract/model-file-deps';
 import { Library } from '../../engine/library/library';
 import { modelFileSource } from '../../engine/library/model-files';
 import { installedSlicers, openModelFile, slicersView } from '../../engine/library/open-in-slicer';
@@ -34,7 +35,7 @@ async function documentToOpen(engine: Engine, design: string, file: string | und
   } finally {
     library.close();
   }
-  const documents = cached.documents.flatMap((raw) => (typeof raw.id === 'number' ? [{ id: raw.id, name: typeof raw.name === 'string' ? raw.name : '', model: modelFileSource(engine, raw.id) }] : []));
+  const documents = cached.documents.flatMap((raw) => (typeof raw.id === 'number' ? [{ id: raw.id, name: typeof raw.name === 'string' ? raw.name : '', model: modelFileSource(modelFileDeps(engine), raw.id) }] : []));
   const wanted = file?.trim().toLowerCase();
   const found = wanted === undefined
     ? documents.find((document) => document.model !== null)
@@ -67,7 +68,7 @@ export const openCommand: CommandModule = (program, context) => {
       const engine = await ctx.engine();
       const documentId = await documentToOpen(engine, design, file);
       if (options.list) {
-        const view = await slicersView(engine, documentId).catch(problemWords);
+        const view = await slicersView(modelFileDeps(engine), documentId).catch(problemWords);
         ctx.io.out(options.json ? JSON.stringify(view, null, 2) : slicerLines(view).join('\n'));
         return;
       }
@@ -75,12 +76,12 @@ export const openCommand: CommandModule = (program, context) => {
       if (options.slicer !== undefined) {
         const named = slicerNamed(await installedSlicers(), options.slicer);
         if (named === null) {
-          const names = (await slicersView(engine, documentId).catch(problemWords)).slicers.map((found) => found.name);
+          const names = (await slicersView(modelFileDeps(engine), documentId).catch(problemWords)).slicers.map((found) => found.name);
           throw new CliError(`No slicer ${JSON.stringify(options.slicer)} was found that could be told apart; found: ${names.join(', ')}.`);
         }
         slicer = named === 'system' ? 'system' : named.id;
       }
-      const opened = await openModelFile(engine, { documentId, slicer }, AbortSignal.timeout(10 * 60_000)).catch(problemWords);
+      const opened = await openModelFile(modelFileDeps(engine), { documentId, slicer }, AbortSignal.timeout(10 * 60_000)).catch(problemWords);
       if (opened.path !== null) {
         const command = systemOpenCommand(process.platform, opened.path);
         try {
@@ -100,7 +101,7 @@ export const openCommand: CommandModule = (program, context) => {
     .action(async (options: { json?: boolean }) => {
       const ctx = context();
       const engine = await ctx.engine();
-      const view = await slicersView(engine, undefined);
+      const view = await slicersView(modelFileDeps(engine), undefined);
       ctx.io.out(options.json ? JSON.stringify(view, null, 2) : slicerLines(view).join('\n'));
     });
 };

@@ -8,6 +8,7 @@ import { fileNameOf, modelFileOnDemand } from '../library/model-files';
 import { VIEWABLE_MODEL_TYPES } from '../../../shared/files/model-files';
 import type { Engine } from '../runtime/engine';
 import type { ServedFile } from './contract-endpoint';
+import { modelFileDeps } from './model-file-deps';
 import { serveProposalModel } from './proposal-models';
 import { parseGeneratedThumbnailAddress, parseThumbnailModelAddress, serveGeneratedThumbnail, serveThumbnailModel } from './generated-thumbnail-files';
 import { engineLog } from '../log/engine-log';
@@ -174,7 +175,7 @@ function served(path: string, source: Source): ServedFile | null {
 async function modelDownload(engine: Engine, documentId: number, signal?: AbortSignal): Promise<ServedFile | null> {
   let file;
   try {
-    file = await modelFileOnDemand(engine, documentId, signal);
+    file = await modelFileOnDemand(modelFileDeps(engine), documentId, signal);
   } catch (error) {
     engineLog.warn('files', `the model file of document ${documentId} cannot be downloaded`, error);
     return null;

@@ -5,8 +5,30 @@ import { isServiceError } from '../api/service-error';
 import { cachedDocument } from '../cache/child-reads';
 import { peekCachedFile } from '../cache/file-cache';
 import { engineLog } from '../log/engine-log';
-import type { Engine } from '../runtime/engine';
+import type { ServiceClient } from '../api/service-client';
+import type { DesignCache } from '../cache/design-cache';
+import type { DesignChanges } from '../runtime/design-changes';
+import type { SettingsStore } from '../settings/settings-store';
 import { EngineError } from '../runtime/engine-error';
+
+/** What a design's model files are read, fetched and handed out with, given by whoever composes the engine. */
+export interface ModelFileDeps {
+  /** The cache: its documents read, its file cache filled. */
+  cache: Pick<DesignCache, 'reader' | 'files'>;
+  /** The file cache's folder. */
+  fileRoot: string;
+  /** Where copies handed to the person's apps are put, under their own names (`<profile>/opened`). */
+  openedDir: string;
+  /** Whether a service is chosen, and whether it answers now. */
+  serviceChosen: () => boolean;
+  online: () => boolean;
+  /** The client for what a person waits on. */
+  interactiveClient: () => ServiceClient;
+  /** Told when a file is fetched: its design's page says it is here now. */
+  changes: Pick<DesignChanges, 'designsChanged'>;
+  /** The settings: the app each file type was last opened with (`openModelWith`). */
+  settings: Pick<SettingsStore, 'read' | 'update'>;
+}
 
 /** A 3D model file of a design as the file cache holds it, with the name it is handed out under. */
 export interface CachedModelFile {
@@ -61,8 +83,8 @@ export function fileNameOf(url: string, documentId: number, type: string): strin
  * A cached document's model file (a type a slicer opens: never an executable, whatever the service labels it), or
  * null when the document is not known here or is no such file.
  */
-export function modelFileSource(engine: Engine, documentId: number): ModelFileSource | null {
-  const document = cachedDocument(engine.cache.reader, documentId);
+export function modelFileSource(deps: Pick<ModelFileDeps, 'cache'>, documentId: number): ModelFileSource | null {
+  const document = cachedDocument(deps.cache.reader, documentId);
   const url = document ? fileUrlOf(document.raw) : null;
   if (!document || !url) return null;
   const type = typeOf(url);
@@ -72,16 +94,16 @@ export function modelFileSource(engine: Engine, documentId: number): ModelFileSo
 }
 
 /** A model file when the file cache holds its bytes (any version); null otherwise. Nothing is fetched. */
-export function cachedModelFile(engine: Engine, documentId: number): CachedModelFile | null {
-  const source = modelFileSource(engine, documentId);
-  const stored = source ? peekCachedFile(engine.cache.reader, engine.profile.fileCache, source.url) : null;
+export function cachedModelFile(deps: Pick<ModelFileDeps, 'cache' | 'fileRoot'>, documentId: number): CachedModelFile | null {
+  const source = modelFileSource(deps, documentId);
+  const stored = source ? peekCachedFile(deps.cache.reader, deps.fileRoot, source.url) : null;
   if (!source || !stored) return null;
   return { documentId, cachedPath: stored.path, fileName: source.fileName, type: source.type, size: stored.size };
 }
 
 /** Why a document cannot be handed to a slicer at all: not known here, or not a model file. */
-export function notAModelFile(engine: Engine, documentId: number): EngineError {
-  const document = cachedDocument(engine.cache.reader, documentId);
+export function notAModelFile(deps: Pick<ModelFileDeps, 'cache'>, documentId: number): EngineError {
+  const document = cachedDocument(deps.cache.reader, documentId);
   if (!document) return new EngineError({ kind: 'not-cached', message: 'This file is not known here: open its design again to list its files.' });
   const url = fileUrlOf(document.raw);
   const type = url ? typeOf(url) : '';
@@ -92,24 +114,24 @@ export function notAModelFile(engine: Engine, documentId: number): EngineError {
  * A model file from the file cache, fetched from the service into it first when it holds none (or an older version
  * while the service answers). Offline, an older copy serves; with none kept, a 'not-cached' problem says so.
  */
-export async function modelFileOnDemand(engine: Engine, documentId: number, signal?: AbortSignal): Promise<CachedModelFile> {
-  const source = modelFileSource(engine, documentId);
-  if (!source) throw notAModelFile(engine, documentId);
-  const files = engine.cache.files;
+export async function modelFileOnDemand(deps: ModelFileDeps, documentId: number, signal?: AbortSignal): Promise<CachedModelFile> {
+  const source = modelFileSource(deps, documentId);
+  if (!source) throw notAModelFile(deps, documentId);
+  const files = deps.cache.files;
   const kept = (path: string, size: number): CachedModelFile => ({ documentId, cachedPath: path, fileName: source.fileName, type: source.type, size });
-  const local = peekCachedFile(engine.cache.reader, engine.profile.fileCache, source.url);
-  if (local && (files.has(source.url, source.version) || !engine.connectivity.state.online || !engine.serviceUrl())) return kept(local.path, local.size);
+  const local = peekCachedFile(deps.cache.reader, deps.fileRoot, source.url);
+  if (local && (files.has(source.url, source.version) || !deps.online() || !deps.serviceChosen())) return kept(local.path, local.size);
   const unreachable = () => new EngineError({
     kind: 'not-cached',
     message: `${source.fileName} is not kept offline, and the service cannot be reached to get it. Try again once you are online (a file you open or view in 3D is kept).`,
   });
-  if (!engine.serviceUrl()) throw unreachable();
+  if (!deps.serviceChosen()) throw unreachable();
   try {
-    const client = engine.interactiveClient();
+    const client = deps.interactiveClient();
     const stored = await files.ensure(source.url, (url, s) => client.download(url, s), { version: source.version, ...(signal ? { signal } : {}) });
     // Its design's page says the file is kept offline now.
-    const designId = cachedDocument(engine.cache.reader, documentId)?.designId;
-    if (designId !== undefined) engine.changes.designsChanged([designId]);
+    const designId = cachedDocument(deps.cache.reader, documentId)?.designId;
+    if (designId !== undefined) deps.changes.designsChanged([designId]);
     return kept(stored.path, stored.size);
   } catch (error) {
     if (local) {
@@ -125,14 +147,14 @@ export async function modelFileOnDemand(engine: Engine, documentId: number, sign
 }
 
 /** Where copies handed to the person's apps are put, under their own names (the cache names files by hash). */
-export const openedFilesDir = (engine: Engine) => join(engine.profile.root, 'opened');
+export const openedFilesDir = (profileRoot: string) => join(profileRoot, 'opened');
 
 /**
  * The model file copied under its own name (profile/opened/<document>/<name>), for a slicer or the system's app for
  * its type: an app shows the file's name, and never gets the cache's own file to change.
  */
-export function copyForOpening(engine: Engine, file: CachedModelFile): string {
-  const folder = join(openedFilesDir(engine), String(file.documentId));
+export function copyForOpening(deps: Pick<ModelFileDeps, 'openedDir'>, file: CachedModelFile): string {
+  const folder = join(deps.openedDir, String(file.documentId));
   mkdirSync(folder, { recursive: true, mode: 0o700 });
   const target = join(folder, file.fileName);
   try {

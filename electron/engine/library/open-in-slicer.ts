@@ -1,12 +1,11 @@
 import type { SlicersView, SlicerView } from '../../../shared';
-import type { Engine } from '../runtime/engine';
 import { EngineError } from '../runtime/engine-error';
 import { findSlicers, slicersFor } from '../slicers/find-slicers';
 import { openWithSlicer, type Spawner } from '../slicers/launch-slicer';
 import { SYSTEM_DEFAULT_ID, SYSTEM_DEFAULT_NAME, systemSlicerEnvironment, type Slicer, type SlicerEnvironment } from '../slicers/slicer';
 import { chosenSlicerId, rememberSlicer } from '../slicers/slicer-choice';
 import { engineLog } from '../log/engine-log';
-import { copyForOpening, modelFileOnDemand, modelFileSource, notAModelFile } from './model-files';
+import { copyForOpening, modelFileOnDemand, modelFileSource, notAModelFile, type ModelFileDeps } from './model-files';
 import { SLICER_FILE_TYPES } from '../../../shared/files/model-files';
 
 /** Where slicers are looked for and how they are started: this computer's, unless a front end or a test gives its own. */
@@ -24,16 +23,16 @@ export function installedSlicers(host: SlicerHost = {}): Promise<Slicer[]> {
 }
 
 /** The slicers that open a document's type (all found, without one), the system's default app last, and the chosen one. */
-export async function slicersView(engine: Engine, documentId: number | undefined, host: SlicerHost = {}): Promise<SlicersView> {
+export async function slicersView(deps: Pick<ModelFileDeps, 'cache' | 'settings'>, documentId: number | undefined, host: SlicerHost = {}): Promise<SlicersView> {
   const found = await installedSlicers(host);
-  const remembered = engine.settings.read().openModelWith;
+  const remembered = deps.settings.read().openModelWith;
   if (documentId === undefined) {
     const slicers = [...found.map(viewOf), SYSTEM_VIEW];
     const last = remembered?.['*'];
     return { slicers, chosen: last && slicers.some((slicer) => slicer.id === last) ? last : slicers[0]!.id, type: null };
   }
-  const source = modelFileSource(engine, documentId);
-  if (!source) throw notAModelFile(engine, documentId);
+  const source = modelFileSource(deps, documentId);
+  if (!source) throw notAModelFile(deps, documentId);
   return { slicers: [...slicersFor(found, source.type).map(viewOf), SYSTEM_VIEW], chosen: chosenSlicerId(found, source.type, remembered), type: source.type };
 }
 
@@ -50,20 +49,20 @@ export interface OpenedModelFile {
  * remembered for its type. With the system's default app, the copy's path is answered for the host to open (Electron's
  * shell.openPath, `xdg-open`/`open`/Explorer from the CLI).
  */
-export async function openModelFile(engine: Engine, input: { documentId: number; slicer?: string | undefined }, signal?: AbortSignal, host: SlicerHost = {}): Promise<OpenedModelFile> {
-  const source = modelFileSource(engine, input.documentId);
-  if (!source) throw notAModelFile(engine, input.documentId);
+export async function openModelFile(deps: ModelFileDeps, input: { documentId: number; slicer?: string | undefined }, signal?: AbortSignal, host: SlicerHost = {}): Promise<OpenedModelFile> {
+  const source = modelFileSource(deps, input.documentId);
+  if (!source) throw notAModelFile(deps, input.documentId);
   const { type } = source;
   const found = await installedSlicers(host);
-  const remembered = engine.settings.read().openModelWith;
+  const remembered = deps.settings.read().openModelWith;
   const wanted = input.slicer ?? chosenSlicerId(found, type, remembered);
   const slicer = wanted === SYSTEM_DEFAULT_ID ? null : found.find((candidate) => candidate.id === wanted);
   if (slicer === undefined) throw new EngineError({ kind: 'conflict', message: 'That app is no longer found on this computer: choose another one to open the file with.' });
   if (slicer && !slicer.types.includes(type as never)) throw new EngineError({ kind: 'conflict', message: `${slicer.name} does not open .${type} files: choose another app.` });
-  const file = await modelFileOnDemand(engine, input.documentId, signal);
-  const path = copyForOpening(engine, file);
+  const file = await modelFileOnDemand(deps, input.documentId, signal);
+  const path = copyForOpening(deps, file);
   if (!slicer) {
-    engine.settings.update({ openModelWith: rememberSlicer(remembered, type, SYSTEM_DEFAULT_ID) });
+    deps.settings.update({ openModelWith: rememberSlicer(remembered, type, SYSTEM_DEFAULT_ID) });
     return { opened: false, path, slicer: SYSTEM_VIEW };
   }
   try {
@@ -72,6 +71,6 @@ export async function openModelFile(engine: Engine, input: { documentId: number;
     engineLog.warn('slicers', `${slicer.name} (${slicer.where}) could not open ${path}`, error);
     throw new EngineError({ kind: 'internal', message: `${slicer.name} could not be started. Choose another app, or open the file with your system's default app.` });
   }
-  engine.settings.update({ openModelWith: rememberSlicer(remembered, type, slicer.id) });
+  deps.settings.update({ openModelWith: rememberSlicer(remembered, type, slicer.id) });
   return { opened: true, path: null, slicer: viewOf(slicer) };
 }

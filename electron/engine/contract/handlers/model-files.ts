@@ -1,4 +1,5 @@
 import { openModelFile, slicersView } from '../../library/open-in-slicer';
+import { modelFileDeps } from '../model-file-deps';
 import type { Handlers } from '../handler-types';
 
 export const MODEL_FILE_HANDLERS: Handlers<'design.openModelFile' | 'design.slicers'> = {
@@ -7,6 +8,6 @@ export const MODEL_FILE_HANDLERS: Handlers<'design.openModelFile' | 'design.slic
    * slicer, or its copy's path for the host to open with the system's default app (the Electron shell does; a browser
    * page downloads the file instead and never gets the path).
    */
-  'design.openModelFile': (engine, input, signal) => openModelFile(engine, input, signal),
-  'design.slicers': (engine, { documentId }) => slicersView(engine, documentId),
+  'design.openModelFile': (engine, input, signal) => openModelFile(modelFileDeps(engine), input, signal),
+  'design.slicers': (engine, { documentId }) => slicersView(modelFileDeps(engine), documentId),
 };
