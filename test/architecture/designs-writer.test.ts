@@ -84,3 +84,12 @@ describe('the designs and users of the cache have one writer', () => {
       .toEqual(['engine/cache/design-writes.ts']);
   });
 });
+
+describe('the contract\'s handlers are thin', () => {
+  it('no handler imports a module of the cache: the services read it (a design\'s page is assembled by the library)', () => {
+    const handlers = files.filter((file) => file.path.startsWith('engine/contract/handlers/'));
+    expect(handlers.length).toBeGreaterThan(10);
+    const reads = handlers.flatMap((file) => importsOf(file).filter((target) => target.startsWith('engine/cache/')).map((target) => `${file.path} imports ${target}`));
+    expect(reads).toEqual([]);
+  });
+});
