@@ -9,12 +9,13 @@ import { downloadToTemp, readFolder, renameNoClobber, placeNew, sha1File, statEn
 import { MASS_MISSING_MINIMUM, MASS_MISSING_RATIO } from './local-scan';
 import { openItems } from './queue-lookups';
 import { confirmGoneRemotely, listingCanJudge, readDesignListing, remoteKey, type DesignListing, type RemoteFile } from './remote-listing';
+import {
+  decideNewFiles, decideSyncedFiles, decisionPath, type ClashFacts, type FolderFacts, type LocalState, type NewFileFacts, type RemoteDecision, type SyncedFileFacts,
+} from './remote-decisions';
 import type { RemoteSummary, SyncContext } from './sync-context';
 import { conflictCopyName, localNameFor, nameKey, uniqueName } from './sync-names';
 
 export { ensureDesignFolders, type OwnDesignRef } from './own-design-folders';
-
-type LocalState = { state: 'missing' } | { state: 'unchanged'; entry: LocalEntry } | { state: 'changed'; entry: LocalEntry; sha1: string };
 
 const leaf = (path: string) => path.slice(path.indexOf('/') + 1);
 
@@ -88,9 +89,13 @@ function missingFrom(ctx: SyncContext, listing: DesignListing): BaseFile[] {
     .filter((base) => !listing.files.has(remoteKey(base.kind, base.remoteId)) && listingCanJudge(listing, base));
 }
 
+type Fetched = { path: string; sha1: string; size: number };
+
 class DesignPass {
   private readonly folder: string;
   private readonly designId: number;
+  /** Copies of the service's files fetched to compare them, by remoteKey: used by the decision that places them. */
+  private readonly fetched = new Map<string, Fetched>();
 
   constructor(
     private readonly ctx: SyncContext, private readonly client: ServiceClient, private readonly root: string,
@@ -105,37 +110,63 @@ class DesignPass {
     return join(this.root, path);
   }
 
+  /**
+   * The synced files first (collected, decided, applied), then the service's files no synced file is: those are
+   * looked at on the folder as the first decisions left it.
+   */
   async run(): Promise<void> {
-    const { files, listedAt } = this.listing;
-    const dir = join(this.root, this.folder);
-    for (const base of this.ctx.base.ofDesign(this.designId)) {
-      if (base.folder !== this.folder) continue;
-      if (!listingCanJudge(this.listing, base)) {
-        // Sent (or brought) after this listing was asked for: the listing cannot tell anything about it.
-        this.summary.skipped++;
-        continue;
-      }
-      try {
-        await this.known(base, files.get(remoteKey(base.kind, base.remoteId)) ?? null);
-      } catch (error) {
-        this.fail(base.path, error);
-      }
-    }
-    // A file the queue deleted on the service after the listing was asked for is not new there: it is gone.
-    const deletedSince = this.ctx.queue.deletedOnServiceSince(this.designId, listedAt);
-    const untracked = [...files.values()].filter((file) => !this.ctx.base.byRemote(file.kind, file.id) && !deletedSince.has(remoteKey(file.kind, file.id)));
-    if (untracked.length === 0) return;
     try {
-      await mkdir(dir, { recursive: true });
-    } catch (error) {
-      this.fail(this.folder, error);
-      return;
-    }
-    for (const file of untracked) {
+      const synced: SyncedFileFacts[] = [];
+      for (const base of this.ctx.base.ofDesign(this.designId)) {
+        if (base.folder !== this.folder) continue;
+        try {
+          synced.push(await this.collectSynced(base));
+        } catch (error) {
+          this.fail(base.path, error);
+        }
+      }
+      await this.applyAll(decideSyncedFiles(synced));
+      await this.discardFetched();
+
+      // A file the queue deleted on the service after the listing was asked for is not new there: it is gone.
+      const deletedSince = this.ctx.queue.deletedOnServiceSince(this.designId, this.listing.listedAt);
+      const untracked = [...this.listing.files.values()].filter((file) => !this.ctx.base.byRemote(file.kind, file.id) && !deletedSince.has(remoteKey(file.kind, file.id)));
+      if (untracked.length === 0) return;
+      const dir = join(this.root, this.folder);
       try {
-        await this.added(dir, file);
+        await mkdir(dir, { recursive: true });
       } catch (error) {
-        this.fail(`${this.folder}/${file.name}`, error);
+        this.fail(this.folder, error);
+        return;
+      }
+      const folder = await this.collectFolder(dir, untracked);
+      const added: NewFileFacts[] = [];
+      for (const file of untracked) {
+        try {
+          added.push(await this.collectNew(folder, file));
+        } catch (error) {
+          this.fail(`${this.folder}/${file.name}`, error);
+        }
+      }
+      await this.applyAll(decideNewFiles(folder, added));
+    } finally {
+      await this.discardFetched();
+    }
+  }
+
+  /** The copies fetched to compare that no decision placed. */
+  private async discardFetched(): Promise<void> {
+    const temps = [...this.fetched.values()];
+    this.fetched.clear();
+    for (const temp of temps) await unlink(temp.path).catch(warnUnlessMissing('sync', `could not remove the temporary download ${temp.path}`));
+  }
+
+  private async applyAll(decisions: readonly RemoteDecision[]): Promise<void> {
+    for (const decision of decisions) {
+      try {
+        await this.apply(decision);
+      } catch (error) {
+        this.fail(decision.type === 'download' || decision.type === 'adopt-new' || decision.type === 'conflict-new' ? `${this.folder}/${decision.file.name}` : decisionPath(decision), error);
       }
     }
   }
@@ -149,162 +180,188 @@ class DesignPass {
     this.ctx.reportOnce(message, path);
   }
 
-  /** A file both sides had at the last sync. */
-  private async known(base: BaseFile, file: RemoteFile | null): Promise<void> {
+  /** What the pass needs to decide on a file both sides had at the last sync, read in the order the decision needs it. */
+  private async collectSynced(base: BaseFile): Promise<SyncedFileFacts> {
+    const file = this.listing.files.get(remoteKey(base.kind, base.remoteId)) ?? null;
+    const facts: SyncedFileFacts = {
+      base, canJudge: listingCanJudge(this.listing, base), listed: file, running: false, pendingId: null,
+      deleteTurnedDown: false, gone: null, local: null, remoteSha: file?.sha1 ?? null,
+    };
+    // Sent (or brought) after this listing was asked for: the listing cannot tell anything about it.
+    if (!facts.canJudge) return facts;
     const { running, pending } = openItems(this.ctx.queue, base.path);
-    if (running) {
-      this.summary.skipped++;
-      return;
+    facts.running = running !== null;
+    facts.pendingId = pending?.id ?? null;
+    if (running) return facts;
+    if (!file) {
+      // Taken for deleted on the service only once a read of the item itself says so (404).
+      facts.gone = await confirmGoneRemotely(this.client, base, this.signal);
+      if (facts.gone === 'gone') facts.local = await this.localState(base);
+      return facts;
     }
-    if (!file) return this.deletedRemotely(base, pending?.id ?? null);
-    const metadataSame = file.updatedAt === base.remoteUpdatedAt && file.name === base.remoteName;
-    if (metadataSame) {
-      const local = await this.localState(base);
+    facts.local = await this.localState(base);
+    if (file.updatedAt === base.remoteUpdatedAt && file.name === base.remoteName) {
       const last = this.ctx.queue.latestForPath(base.path);
-      if (local.state === 'missing' && last?.kind === 'delete-remote' && last.state === 'cancelled') {
-        // The person turned down deleting it on the service: bring it back.
-        await this.download(file, base.path, 'restore');
-        this.ctx.log('info', `${base.path} was brought back from the service (you chose to keep it there).`, base.path);
-      }
-      return;
+      facts.deleteTurnedDown = last?.kind === 'delete-remote' && last.state === 'cancelled';
+      return facts;
     }
-    const local = await this.localState(base);
-    let temp: { path: string; sha1: string; size: number } | null = null;
-    try {
-      let remoteSha = file.sha1;
-      if (remoteSha === null && file.updatedAt !== base.remoteUpdatedAt) {
-        temp = await this.fetch(file);
-        remoteSha = temp.sha1;
-      }
-      if (this.syncedAgainMeanwhile(base)) return;
-      const contentChanged = remoteSha !== null && remoteSha !== base.sha1;
-      if (local.state === 'missing') {
-        if (contentChanged) {
-          if (pending) this.ctx.queue.cancel(pending.id);
-          const placed = await this.place(file, base.path, temp, 'restore');
-          temp = null;
-          this.ctx.log('warning', `${base.path} was changed on the service after it was deleted here: the new version was brought back instead of deleting it.`, base.path);
-          // Renamed on the service meanwhile (perhaps seen by an earlier pass while the file was gone here, which only
-          // noted the name): the file brought back takes the service's name, or the two would never meet.
-          if (placed) await this.renameLocal(base.path, file);
-        } else {
-          this.ctx.base.record({ ...base, remoteName: file.name, remoteUpdatedAt: file.updatedAt });
+    if (file.sha1 === null && file.updatedAt !== base.remoteUpdatedAt) facts.remoteSha = (await this.fetchOnce(file)).sha1;
+    return facts;
+  }
+
+  /** The folder as it is before the service's new files come in, and the local files they would meet under their names. */
+  private async collectFolder(dir: string, untracked: readonly RemoteFile[]): Promise<FolderFacts & { clashes: Map<string, ClashFacts> }> {
+    const entries = (await readFolder(dir)) ?? [];
+    const clashes = new Map<string, ClashFacts>();
+    for (const file of untracked) {
+      const key = nameKey(localNameFor(file.kind, file));
+      const entry = entries.find((e) => nameKey(e.name) === key);
+      if (!entry) continue;
+      const path = `${this.folder}/${entry.name}`;
+      if (clashes.has(path)) continue;
+      const synced = this.ctx.base.get(path) !== null;
+      const { running, pending } = synced || entry.type !== 'file' ? { running: null, pending: null } : openItems(this.ctx.queue, path);
+      clashes.set(path, { synced, running: running !== null, pendingId: pending?.id ?? null, sha1: null, entry });
+    }
+    return { folder: this.folder, entries, clashes };
+  }
+
+  /** A file of the service not yet in the folder: its content's SHA-1 when it meets an unsynced local file of its name. */
+  private async collectNew(folder: FolderFacts & { clashes: Map<string, ClashFacts> }, file: RemoteFile): Promise<NewFileFacts> {
+    const key = nameKey(localNameFor(file.kind, file));
+    const entry = folder.entries.find((e) => nameKey(e.name) === key);
+    const clash = entry ? folder.clashes.get(`${this.folder}/${entry.name}`) : undefined;
+    if (!entry || !clash || clash.synced || entry.type !== 'file' || clash.running) return { file, remoteSha: file.sha1 };
+    if (clash.sha1 === null) clash.sha1 = await sha1File(this.abs(`${this.folder}/${entry.name}`));
+    return { file, remoteSha: file.sha1 ?? (await this.fetchOnce(file)).sha1 };
+  }
+
+  private async apply(decision: RemoteDecision): Promise<void> {
+    switch (decision.type) {
+      case 'leave':
+        this.summary.skipped++;
+        if (decision.reason === 'still-on-service') {
+          this.ctx.log('info', `${decision.path} is missing from the service's list of its design, but the service still has it: nothing was changed.`, decision.path);
         }
         return;
+      case 'restat':
+        this.restat(decision.base, decision.restat);
+        return;
+      case 'restore':
+        // The person turned down deleting it on the service: bring it back.
+        await this.place(decision.file, decision.base.path, this.takeFetched(decision.file), 'restore');
+        this.ctx.log('info', `${decision.base.path} was brought back from the service (you chose to keep it there).`, decision.base.path);
+        return;
+      case 'download':
+        if (this.recordedMeanwhile(decision.file)) return;
+        await this.place(decision.file, decision.path, this.takeFetched(decision.file), 'new');
+        return;
+      case 'adopt-new':
+      case 'conflict-new':
+        return this.meetLocal(decision);
+      default:
+        return this.applySynced(decision);
+    }
+  }
+
+  /** A decision on a synced file, taken on its record as read: left to the next pass when an upload recorded it meanwhile. */
+  private async applySynced(decision: Extract<RemoteDecision, { base: BaseFile }>): Promise<void> {
+    const { base } = decision;
+    if (decision.restat) this.restat(base, decision.restat);
+    if (this.syncedAgainMeanwhile(base)) return;
+    switch (decision.type) {
+      case 'bring-back': {
+        if (decision.pendingId !== null) this.ctx.queue.cancel(decision.pendingId);
+        const placed = await this.place(decision.file, base.path, this.takeFetched(decision.file), 'restore');
+        this.ctx.log('warning', `${base.path} was changed on the service after it was deleted here: the new version was brought back instead of deleting it.`, base.path);
+        // Renamed on the service meanwhile (perhaps seen by an earlier pass while the file was gone here, which only
+        // noted the name): the file brought back takes the service's name, or the two would never meet.
+        if (placed) await this.renameLocal(base.path, decision.file);
+        return;
       }
-      if (!contentChanged) {
+      case 'metadata': {
+        const { file } = decision;
+        if (decision.local === 'missing') {
+          this.ctx.base.record({ ...base, remoteName: file.name, remoteUpdatedAt: file.updatedAt });
+          return;
+        }
         // A rename on the service is followed here only while the file is unchanged here; until then the synced name stays
         // the old one, so that a later pass (once the change here is sent) still sees the rename to follow.
         const current = this.ctx.base.get(base.path)!;
-        this.ctx.base.record({ ...current, remoteName: local.state === 'unchanged' ? file.name : current.remoteName, remoteUpdatedAt: file.updatedAt });
-        if (file.name !== base.remoteName && local.state === 'unchanged') await this.renameLocal(base.path, file);
+        const unchanged = decision.local === 'unchanged';
+        this.ctx.base.record({ ...current, remoteName: unchanged ? file.name : current.remoteName, remoteUpdatedAt: file.updatedAt });
+        if (file.name !== base.remoteName && unchanged) await this.renameLocal(base.path, file);
         return;
       }
-      if (local.state === 'unchanged') {
-        await this.place(file, base.path, temp, 'replace');
-        temp = null;
-        if (file.name !== base.remoteName) await this.renameLocal(base.path, file);
+      case 'replace':
+        await this.place(decision.file, base.path, this.takeFetched(decision.file), 'replace');
+        if (decision.file.name !== base.remoteName) await this.renameLocal(base.path, decision.file);
         return;
-      }
-      // Changed on both sides.
-      if (local.sha1 === remoteSha) {
-        if (pending) this.ctx.queue.cancel(pending.id);
-        this.record(base.path, file, local.entry, local.sha1);
+      case 'adopt-synced':
+        if (decision.pendingId !== null) this.ctx.queue.cancel(decision.pendingId);
+        this.record(base.path, decision.file, decision.entry, decision.sha1);
         this.summary.adopted++;
         this.ctx.log('info', `${base.path} was changed the same way here and on the service: nothing to send.`, base.path);
         // The record now holds the service's name: a rename there is followed now, or no later pass would.
-        if (file.name !== base.remoteName) await this.renameLocal(base.path, file);
+        if (decision.file.name !== base.remoteName) await this.renameLocal(base.path, decision.file);
+        return;
+      case 'conflict-synced':
+        await this.conflict(base.path, decision.file, this.takeFetched(decision.file), decision.pendingId);
+        return;
+      case 'forget':
+        if (decision.pendingId !== null) this.ctx.queue.cancel(decision.pendingId);
+        this.ctx.base.remove(base.path);
+        this.ctx.log('info', `${base.path} was deleted here and on the service.`, base.path);
+        return;
+      case 'trash': {
+        if (decision.pendingId !== null) this.ctx.queue.cancel(decision.pendingId);
+        const where = await this.ctx.trash(this.abs(base.path), this.root);
+        this.ctx.base.remove(base.path);
+        this.summary.trashed++;
+        this.ctx.log('info', `${base.path} was deleted on the service: the file here was moved to ${where}.`, base.path);
+        this.ctx.emit({ type: 'trashed', path: base.path, where });
         return;
       }
-      await this.conflict(base.path, file, temp, pending?.id ?? null);
-      temp = null;
-    } finally {
-      if (temp) await unlink(temp.path).catch(warnUnlessMissing('sync', `could not remove the temporary download ${temp.path}`));
+      case 'offer-again': {
+        // Deleted there, changed here: the change is kept and offered as a new file.
+        this.ctx.base.remove(base.path);
+        const item = this.ctx.queue.enqueue({
+          kind: 'upload', path: base.path, folder: base.folder, designId: base.designId, fileKind: base.kind,
+          payload: { name: leaf(base.path).normalize('NFC') }, file: { size: decision.entry.size, mtimeMs: decision.entry.mtimeMs, sha1: decision.sha1 },
+          attention: { kind: 'conflict', reason: `${base.path} was deleted on the service but changed here: your version is kept. Confirm to upload it again as a new file, or delete it.` },
+        });
+        this.ctx.log('warning', `${base.path} was deleted on the service but changed here: kept, waiting for you to upload it again or delete it.`, base.path);
+        this.ctx.emit({ type: 'enqueued', item });
+        return;
+      }
+      case 'restat':
+        return;
     }
   }
 
-  /**
-   * A synced file the listing lacks. Taken for deleted on the service only once a read of the item itself says so
-   * (404), and only while nothing synced it again meanwhile.
-   */
-  private async deletedRemotely(base: BaseFile, pendingId: number | null): Promise<void> {
-    const check = await confirmGoneRemotely(this.client, base, this.signal);
-    const now = this.ctx.base.get(base.path);
-    if (check !== 'gone' || !now || now.remoteId !== base.remoteId || now.kind !== base.kind || now.syncedAt !== base.syncedAt) {
-      this.summary.skipped++;
-      if (check === 'still-there') this.ctx.log('info', `${base.path} is missing from the service's list of its design, but the service still has it: nothing was changed.`, base.path);
+  /** A file of the service made here too under the same name, not synced: linked when the same, else both kept. */
+  private async meetLocal(decision: Extract<RemoteDecision, { type: 'adopt-new' | 'conflict-new' }>): Promise<void> {
+    const { file, path } = decision;
+    if (this.recordedMeanwhile(file, path)) return;
+    if (decision.pendingId !== null && decision.type === 'adopt-new') this.ctx.queue.cancel(decision.pendingId);
+    if (decision.type === 'conflict-new') {
+      await this.conflict(path, file, this.takeFetched(file), decision.pendingId);
       return;
     }
-    const local = await this.localState(base);
-    if (this.syncedAgainMeanwhile(base)) return;
-    if (local.state === 'missing') {
-      if (pendingId !== null) this.ctx.queue.cancel(pendingId);
-      this.ctx.base.remove(base.path);
-      this.ctx.log('info', `${base.path} was deleted here and on the service.`, base.path);
-      return;
+    const entry = await statEntry(this.abs(path));
+    this.record(path, file, entry!, decision.sha1);
+    this.summary.adopted++;
+    if (this.firstFill) {
+      this.firstFill.adopted++;
+      this.firstFill.folders.add(this.folder);
+    } else {
+      this.ctx.log('info', `${path} is the same here and on the service: linked, nothing sent.`, path);
     }
-    if (local.state === 'unchanged') {
-      if (pendingId !== null) this.ctx.queue.cancel(pendingId);
-      const where = await this.ctx.trash(this.abs(base.path), this.root);
-      this.ctx.base.remove(base.path);
-      this.summary.trashed++;
-      this.ctx.log('info', `${base.path} was deleted on the service: the file here was moved to ${where}.`, base.path);
-      this.ctx.emit({ type: 'trashed', path: base.path, where });
-      return;
-    }
-    // Deleted there, changed here: the change is kept and offered as a new file.
-    this.ctx.base.remove(base.path);
-    const item = this.ctx.queue.enqueue({
-      kind: 'upload', path: base.path, folder: base.folder, designId: base.designId, fileKind: base.kind,
-      payload: { name: leaf(base.path).normalize('NFC') }, file: { size: local.entry.size, mtimeMs: local.entry.mtimeMs, sha1: local.sha1 },
-      attention: { kind: 'conflict', reason: `${base.path} was deleted on the service but changed here: your version is kept. Confirm to upload it again as a new file, or delete it.` },
-    });
-    this.ctx.log('warning', `${base.path} was deleted on the service but changed here: kept, waiting for you to upload it again or delete it.`, base.path);
-    this.ctx.emit({ type: 'enqueued', item });
   }
 
-  /** A file of the service not yet in the folder (or made on both sides under the same name). */
-  private async added(dir: string, file: RemoteFile): Promise<void> {
-    const entries = ((await readFolder(dir)) ?? []);
-    if (this.recordedMeanwhile(file)) return;
-    const name = localNameFor(file.kind, file);
-    const clash = entries.find((entry) => nameKey(entry.name) === nameKey(name));
-    const clashPath = clash ? `${this.folder}/${clash.name}` : null;
-    if (clash && clashPath && !this.ctx.base.get(clashPath) && clash.type === 'file') {
-      const { running, pending } = openItems(this.ctx.queue, clashPath);
-      if (running) {
-        // Probably this very file being uploaded: its upload records it.
-        this.summary.skipped++;
-        return;
-      }
-      const localSha = await sha1File(this.abs(clashPath));
-      let temp: { path: string; sha1: string; size: number } | null = null;
-      try {
-        const remoteSha = file.sha1 ?? (temp = await this.fetch(file)).sha1;
-        if (remoteSha !== localSha && !temp) temp = await this.fetch(file);
-        if (this.recordedMeanwhile(file, clashPath)) return;
-        if (remoteSha === localSha) {
-          if (pending) this.ctx.queue.cancel(pending.id);
-          const entry = await statEntry(this.abs(clashPath));
-          this.record(clashPath, file, entry!, localSha);
-          this.summary.adopted++;
-          if (this.firstFill) {
-            this.firstFill.adopted++;
-            this.firstFill.folders.add(this.folder);
-          } else {
-            this.ctx.log('info', `${clashPath} is the same here and on the service: linked, nothing sent.`, clashPath);
-          }
-          return;
-        }
-        await this.conflict(clashPath, file, temp, pending?.id ?? null);
-        temp = null;
-      } finally {
-        if (temp) await unlink(temp.path).catch(warnUnlessMissing('sync', `could not remove the temporary download ${temp.path}`));
-      }
-      return;
-    }
-    const target = clash ? uniqueName(name, (key) => entries.some((e) => nameKey(e.name) === key), true) : name;
-    await this.download(file, `${this.folder}/${target}`, 'new');
+  /** The same content under a new size/mtime/inode: recorded, but not over a record made meanwhile (an upload that ended while the file was read). */
+  private restat(base: BaseFile, entry: LocalEntry): void {
+    if (sameRecord(this.ctx.base.get(base.path), base)) this.ctx.base.record({ ...base, size: entry.size, mtimeMs: entry.mtimeMs, inode: entry.inode });
   }
 
   /**
@@ -330,26 +387,36 @@ class DesignPass {
   private async localState(base: BaseFile): Promise<LocalState> {
     const entry = await statEntry(this.abs(base.path));
     if (!entry || entry.type !== 'file') return { state: 'missing' };
-    if (entry.size === base.size && entry.mtimeMs === Math.floor(base.mtimeMs)) return { state: 'unchanged', entry };
+    if (entry.size === base.size && entry.mtimeMs === Math.floor(base.mtimeMs)) return { state: 'unchanged', entry, restat: false };
     const sha1 = await sha1File(this.abs(base.path));
-    if (sha1 === base.sha1) {
-      // Not over a record made meanwhile (an upload that ended while the file was read).
-      if (sameRecord(this.ctx.base.get(base.path), base)) this.ctx.base.record({ ...base, size: entry.size, mtimeMs: entry.mtimeMs, inode: entry.inode });
-      return { state: 'unchanged', entry };
-    }
+    if (sha1 === base.sha1) return { state: 'unchanged', entry, restat: true };
     return { state: 'changed', entry, sha1 };
   }
 
-  private async fetch(file: RemoteFile): Promise<{ path: string; sha1: string; size: number }> {
+  /** A copy of the service's file, fetched to compare it: kept until the decision that places it (or the end of the pass). */
+  private async fetchOnce(file: RemoteFile): Promise<Fetched> {
+    const key = remoteKey(file.kind, file.id);
+    const known = this.fetched.get(key);
+    if (known) return known;
+    const temp = await this.fetch(file);
+    this.fetched.set(key, temp);
+    return temp;
+  }
+
+  /** The copy fetched while collecting, handed over to the step that places it (null: fetched then). */
+  private takeFetched(file: RemoteFile): Fetched | null {
+    const key = remoteKey(file.kind, file.id);
+    const temp = this.fetched.get(key) ?? null;
+    this.fetched.delete(key);
+    return temp;
+  }
+
+  private async fetch(file: RemoteFile): Promise<Fetched> {
     if (!file.url) throw new Error(`the service gives no address for ${file.name}`);
     const response = await this.client.download(file.url, this.signal);
     const dir = join(this.root, this.folder);
     await mkdir(dir, { recursive: true });
     return downloadToTemp(dir, response.body);
-  }
-
-  private async download(file: RemoteFile, path: string, why: 'new' | 'restore'): Promise<void> {
-    await this.place(file, path, null, why);
   }
 
   /**
