@@ -162,6 +162,38 @@ export async function* throttled<T extends Uint8Array>(chunks: AsyncIterable<T>,
   }
 }
 
+/**
+ * A download's body as it may be read through the bucket: each chunk cut into the bucket's slices, each given out once
+ * the bucket allows it; without a limit a chunk passes as it came (the bucket is asked for each chunk, so a limit set
+ * while the body is read applies to the rest of it at once). Nothing is read ahead of the reader.
+ */
+export function pacedBody(body: ReadableStream<Uint8Array>, bucket: TokenBucket, signal?: AbortSignal): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) {
+        controller.close();
+        return;
+      }
+      let at = 0;
+      while (at < value.byteLength) {
+        if (bucket.unlimited) {
+          controller.enqueue(at === 0 ? value : value.subarray(at));
+          return;
+        }
+        const bytes = Math.min(bucket.sliceBytes, value.byteLength - at);
+        await bucket.take(bytes, signal);
+        controller.enqueue(value.subarray(at, at + bytes));
+        at += bytes;
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  }, { highWaterMark: 0 });
+}
+
 /** KB/s as the person sets it (1 KB = 1,024 bytes; 0 or none: no limit) in bytes per second. */
 export function kilobytesPerSecond(kb: number | null | undefined): number {
   return kb && kb > 0 ? kb * 1024 : 0;

@@ -1,8 +1,7 @@
-import { Readable } from 'node:stream';
 import type { CreatedDocument, Design, Document, Image, OwnUser, PublicUser, UserDesign } from '../../../shared';
 import { UnreadableAnswer } from './answer-body';
 import { listKindOf, readListAnswer, readUserAnswer, type ListKind } from './list-answers';
-import { throttled } from './bandwidth';
+import { pacedBody } from './bandwidth';
 import { multipartBody, type UploadFile, type UploadProgress } from './multipart-upload';
 import { PagesAhead, pagesNamedByHead } from './page-ahead';
 import { publishTolerantly, type PublishForm, type PublishOutcome } from './publish-forms';
@@ -398,9 +397,7 @@ export class ServiceClient {
     const body = answer.response.body;
     if (!limit || !body) return answer.response;
     // Read within the download limit, shared by every download of the profile; a new limit applies to it at once.
-    const paced = throttled(body as unknown as AsyncIterable<Uint8Array>, limit, signal);
-    const stream = Readable.toWeb(Readable.from(paced, { objectMode: false })) as unknown as ReadableStream<Uint8Array>;
-    return new Response(stream, { status: answer.status, headers: answer.headers });
+    return new Response(pacedBody(body, limit, signal), { status: answer.status, headers: answer.headers });
   }
 
   /**

@@ -1,5 +1,3 @@
-import { Readable } from 'node:stream';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { parseErrorBody, readJsonAnswer, UnreadableAnswer, isWebPage, type BodyContext } from './answer-body';
 import { classifyResponse } from './classify-response';
 import { exchange, ExchangeFailure, type Exchange, type ExchangeLimits } from './http-exchange';
@@ -158,16 +156,8 @@ export class Transport {
         await answer.read(0, 'cut').catch(() => undefined);
         return { status: answer.status, headers: answer.headers, response: new Response(null, { status: answer.status, headers: answer.headers }) };
       }
-      const fail = (error: unknown) => this.failure(error, spec, ctx);
-      async function* chunks(): AsyncGenerator<Buffer> {
-        try {
-          yield* answer.body();
-        } catch (error) {
-          throw fail(error);
-        }
-      }
-      const stream = Readable.toWeb(Readable.from(chunks(), { objectMode: false })) as NodeReadableStream<Uint8Array>;
-      return { status: answer.status, headers: answer.headers, response: new Response(stream as unknown as ReadableStream<Uint8Array>, { status: answer.status, headers: answer.headers }) };
+      const stream = chunkStream(answer.body(), (error) => this.failure(error, spec, ctx));
+      return { status: answer.status, headers: answer.headers, response: new Response(stream, { status: answer.status, headers: answer.headers }) };
     });
   }
 
@@ -256,6 +246,28 @@ export class Transport {
     if (!spec.url) this.options.onProblem?.(problem, ctx.sent);
     return new ServiceError(problem, spec.method, spec.path, detail, cause);
   }
+}
+
+/**
+ * The answer's chunks as the body of a Response, each passed on as it came (one chunk read ahead); a failure reaches
+ * the reader as the ServiceError `fail` makes of it. Cancelling the stream closes the answer.
+ */
+function chunkStream(chunks: AsyncGenerator<Buffer>, fail: (error: unknown) => ServiceError): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let step: IteratorResult<Buffer>;
+      try {
+        step = await chunks.next();
+      } catch (error) {
+        throw fail(error);
+      }
+      if (step.done) controller.close();
+      else controller.enqueue(step.value);
+    },
+    async cancel() {
+      await chunks.return(undefined);
+    },
+  });
 }
 
 interface AttemptContext {

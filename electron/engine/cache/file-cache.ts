@@ -1,8 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { createHash, randomBytes, type Hash } from 'node:crypto';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { ReadableDB, WritableDB } from './cache-database';
 import { prepared } from './prepared';
 import { engineLog } from '../log/engine-log';
@@ -38,7 +37,8 @@ export function peekCachedFile(db: ReadableDB, root: string, url: string): Store
   const row = prepared(db, 'SELECT url, hash, size FROM file_index WHERE url = ?').get(url) as { url: string; hash: string; size: number } | undefined;
   if (!row) return null;
   const path = pathForHash(root, row.hash);
-  return existsSync(path) ? { ...row, path } : null;
+  // A file of another size than stored (cut short by a crash before the system wrote it out) is not served.
+  return sizeOnDisk(path) === row.size ? { ...row, path } : null;
 }
 
 /**
@@ -77,10 +77,10 @@ export class FileCache {
     return found.path;
   }
 
-  /** Whether the url is cached at this version (e.g. the image's updated_at) with its file present. */
+  /** Whether the url is cached at this version (e.g. the image's updated_at) with its whole file present. */
   has(url: string, version: string | null = null): boolean {
-    const row = prepared(this.db, 'SELECT hash, version FROM file_index WHERE url = ?').get(url) as { hash: string; version: string | null } | undefined;
-    return row !== undefined && row.version === version && existsSync(pathForHash(this.root, row.hash));
+    const row = prepared(this.db, 'SELECT hash, size, version FROM file_index WHERE url = ?').get(url) as { hash: string; size: number; version: string | null } | undefined;
+    return row !== undefined && row.version === version && sizeOnDisk(pathForHash(this.root, row.hash)) === row.size;
   }
 
   /** The url's file, downloading it only when it is missing or cached for another version. */
@@ -95,45 +95,35 @@ export class FileCache {
     return work;
   }
 
-  /** `onBytes` hears each chunk's length as it is stored (a download's progress). */
+  /** `onBytes` hears each chunk's length as it comes (a download's progress). */
   private async download(url: string, version: string | null, fetcher: Fetcher, signal?: AbortSignal, onBytes?: (bytes: number) => void): Promise<EnsureResult> {
     const response = await fetcher(url, signal);
     if (!response.body) throw new Error(`No body in the answer for ${url}`);
     const temp = join(this.root, 'tmp', `${randomBytes(8).toString('hex')}.part`);
     const hash = createHash('sha256');
-    let size = 0;
-    const hashing = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        hash.update(chunk);
-        size += chunk.length;
-        onBytes?.(chunk.length);
-        done(null, chunk);
-      },
-    });
-    const writer = createWriteStream(temp, { flags: 'wx' });
+    let file: FileHandle | null = null;
     try {
-      await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), hashing, writer, { signal });
+      file = await open(temp, 'wx');
+      const size = await storeBody(response.body, file, hash, signal, onBytes);
+      await file.close();
+      file = null;
       const digest = hash.digest('hex');
       const path = pathForHash(this.root, digest);
-      if (existsSync(path) && statSync(path).size === size) {
-        rmSync(temp, { force: true });
-      } else {
-        mkdirSync(dirname(path), { recursive: true });
-        renameSync(temp, path);
-      }
+      if (sizeOnDisk(path) === size) rmSync(temp, { force: true });
+      else moveInto(temp, path);
       const previous = prepared(this.db, 'SELECT hash FROM file_index WHERE url = ?').get(url) as { hash: string } | undefined;
       const now = this.now();
-      prepared(this.db, 
+      prepared(this.db,
         `INSERT INTO file_index (url, hash, size, version, content_type, stored_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (url) DO UPDATE SET hash = excluded.hash, size = excluded.size, version = excluded.version,
            content_type = excluded.content_type, stored_at = excluded.stored_at, last_used_at = excluded.last_used_at`,
       ).run(url, digest, size, version, response.headers.get('content-type'), now, now);
       if (previous && previous.hash !== digest) this.removeIfUnreferenced(previous.hash);
-      this.evict(url);
+      // A file a kept design needs is not held to the bound: storing it cannot have passed the bound.
+      if (!isNeededByKeptDesign(this.db, url)) this.evict(url);
       return { url, hash: digest, size, path, downloaded: true };
     } catch (error) {
-      // The writer may still be opening the file when the source fails: remove it only once it is closed.
-      if (!writer.closed) await new Promise<void>((resolve) => writer.once('close', () => resolve()));
+      if (file) await file.close().catch((closing: unknown) => engineLog.warn('cache', `a broken download ${temp} could not be closed`, closing));
       rmSync(temp, { force: true });
       throw error;
     }
@@ -211,4 +201,109 @@ export class FileCache {
       }
     }
   }
+}
+
+/**
+ * A download's chunks (16–64 KiB each, as the connection gives them) are copied into a buffer of this size, written
+ * when full: the chunk's memory is garbage at once, and the buffers are used again, so that downloads do not leave the
+ * garbage collector a trail of megabytes to find (holding chunks until written made it run a full collection every 10
+ * MB or so).
+ */
+const WRITE_BUFFER_BYTES = 256 * 1024;
+/** Buffers kept for the next downloads (each download uses two: one filled while the other is written). */
+const SPARE_BUFFERS = 16;
+const spareBuffers: Buffer[] = [];
+const takeBuffer = () => spareBuffers.pop() ?? Buffer.allocUnsafeSlow(WRITE_BUFFER_BYTES);
+const giveBack = (buffer: Buffer) => {
+  if (spareBuffers.length < SPARE_BUFFERS) spareBuffers.push(buffer);
+};
+
+/**
+ * Reads a body to its end into `file`, hashing each chunk as it comes; resolves with its size once every byte is
+ * written. One buffer is written while the next is filled; a failure (the body's, a write's, the signal's) leaves no
+ * write running when it rejects, so the caller may close and remove the file at once.
+ */
+async function storeBody(body: ReadableStream<Uint8Array>, file: FileHandle, hash: Hash, signal: AbortSignal | undefined, onBytes: ((bytes: number) => void) | undefined): Promise<number> {
+  signal?.throwIfAborted();
+  const reader = body.getReader();
+  // A read waiting for bytes ends (as done) when the reader is cancelled: the signal is checked after each read.
+  const onAbort = () => void reader.cancel(signal!.reason).catch(() => undefined);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  let filling = takeBuffer();
+  let spare: Buffer | null = takeBuffer();
+  let filled = 0;
+  let writing: Promise<void> | null = null;
+  let size = 0;
+  /** Writes what `filling` holds while the other buffer is filled (once the write before it is done). */
+  const flush = async () => {
+    const full = filling;
+    const length = filled;
+    if (writing) await writing;
+    filling = spare!;
+    spare = null;
+    filled = 0;
+    writing = writeWhole(file, full.subarray(0, length)).then(() => {
+      spare = full;
+    });
+    writing.catch(() => undefined); // awaited before the next write or at the end
+  };
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      signal?.throwIfAborted();
+      if (done) break;
+      hash.update(value);
+      size += value.byteLength;
+      onBytes?.(value.byteLength);
+      for (let at = 0; at < value.byteLength;) {
+        const bytes = Math.min(WRITE_BUFFER_BYTES - filled, value.byteLength - at);
+        filling.set(at === 0 && bytes === value.byteLength ? value : value.subarray(at, at + bytes), filled);
+        filled += bytes;
+        at += bytes;
+        if (filled === WRITE_BUFFER_BYTES) await flush();
+      }
+    }
+    if (filled > 0) await flush();
+    if (writing) await writing;
+    return size;
+  } catch (error) {
+    await (writing as Promise<void> | null)?.catch(() => undefined);
+    reader.cancel(error).catch(() => undefined);
+    throw error;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    // The buffer of a write that failed is left to the garbage collector.
+    giveBack(filling);
+    if (spare) giveBack(spare);
+  }
+}
+
+/** Writes every byte at the file's position (a short write goes on with what is left). */
+async function writeWhole(file: FileHandle, bytes: Uint8Array): Promise<void> {
+  for (let at = 0; at < bytes.byteLength;) {
+    const { bytesWritten } = await file.write(bytes, at, bytes.byteLength - at);
+    if (bytesWritten === 0) throw new Error('a write to the cache stored nothing');
+    at += bytesWritten;
+  }
+}
+
+/** The size of the file at `path`, or -1 when there is none. */
+function sizeOnDisk(path: string): number {
+  return statSync(path, { throwIfNoEntry: false })?.size ?? -1;
+}
+
+/** Renames a whole download into its place, making its hash folder (files/ab) when it is not there yet. */
+function moveInto(temp: string, path: string): void {
+  try {
+    renameSync(temp, path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    mkdirSync(dirname(path), { recursive: true });
+    renameSync(temp, path);
+  }
+}
+
+/** Whether a design kept offline needs the file at this address (such files are not held to the bound). */
+function isNeededByKeptDesign(db: ReadableDB, url: string): boolean {
+  return prepared(db, 'SELECT 1 FROM kept_files WHERE url = ?').get(url) !== undefined;
 }

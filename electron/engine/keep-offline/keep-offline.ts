@@ -47,8 +47,30 @@ export interface KeepOfflineOptions {
 
 /** A design that waited for the service while connectivity said it answers is tried again after this long. */
 const RETRY_WHILE_ONLINE_MS = 15_000;
-/** Files of one design downloaded at once. */
+/** Files downloaded at once, of whichever designs are being brought (each file waits its turn in the order queued). */
 const DOWNLOADS_AT_ONCE = 8;
+/**
+ * Designs brought at once: while one design's last files download, the next one's lists are read and its files wait
+ * in the queue, so that no download lane waits for a design to end.
+ */
+const DESIGNS_AT_ONCE = 3;
+
+/** A design being brought: its files downloading now (the first of them is told as `current`). */
+interface Working {
+  controller: AbortController;
+  inFlight: Set<NonNullable<KeptDesignStatus['current']>>;
+  /** When its progress was last told (told at most every `progressEveryMs` while files download). */
+  toldAt: number;
+}
+
+/** A file waiting for a download lane. */
+interface QueuedFile {
+  client: ServiceClient;
+  designId: number;
+  file: KeptFile;
+  signal: AbortSignal;
+  settle: (error: unknown) => void;
+}
 
 /** A designs' change as the engine tells it (runtime/design-changes.ts). */
 export interface DesignsChangeLike {
@@ -59,8 +81,9 @@ export interface DesignsChangeLike {
 /**
  * Designs kept offline: the person chose them, so all their images (the renditions the window shows) and documents
  * are downloaded into the file cache and never evicted (the cache's bound applies to the rest). The one writer of
- * `kept_designs` and `kept_files`. Downloads run one file at a time, one design after another, in the order asked;
- * while the service cannot be reached they wait and resume by themselves when it can (`resume`). A kept design is
+ * `kept_designs` and `kept_files`. Designs are brought in the order asked, a few at a time, their files queued for
+ * DOWNLOADS_AT_ONCE download lanes shared by all of them; while the service cannot be reached they wait and resume by
+ * themselves when it can (`resume`). A kept design is
  * checked again when the service says it changed (its `updated_at` moved) or a pull of the catalogue ended: its
  * lists are read again (two conditional GETs) and what is new or changed is downloaded. Tells `progress` while it
  * works and `changed` (ids) when a design became kept, released, or its files changed here.
@@ -69,8 +92,11 @@ export class KeepOffline extends EventEmitter<{ progress: [KeptDesignStatus]; ch
   private readonly now: () => number;
   private readonly progressEveryMs: number;
   private readonly pending: number[] = [];
-  /** The design being brought, and its files downloading now (the first of them is told as `current`). */
-  private working: { designId: number; controller: AbortController; inFlight: Set<NonNullable<KeptDesignStatus['current']>> } | null = null;
+  /** The designs being brought now. */
+  private readonly working = new Map<number, Working>();
+  /** Files waiting for a download lane, first queued first; `lanes` lanes take them. */
+  private readonly queued: QueuedFile[] = [];
+  private lanes = 0;
   private loop: Promise<void> | null = null;
   private waitingForService = false;
   private closed = false;
@@ -111,7 +137,7 @@ export class KeepOffline extends EventEmitter<{ progress: [KeptDesignStatus]; ch
     for (const id of ids) {
       const at = this.pending.indexOf(id);
       if (at >= 0) this.pending.splice(at, 1);
-      if (this.working?.designId === id) this.working.controller.abort(new Error('released'));
+      this.working.get(id)?.controller.abort(new Error('released'));
     }
     const removed = keptWrites.release(this.db, ids);
     if (removed.length > 0) {
@@ -179,7 +205,7 @@ export class KeepOffline extends EventEmitter<{ progress: [KeptDesignStatus]; ch
     this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.pending.length = 0;
-    this.working?.controller.abort(new Error('closing'));
+    for (const working of this.working.values()) working.controller.abort(new Error('closing'));
     await this.loop;
   }
 
@@ -193,7 +219,7 @@ export class KeepOffline extends EventEmitter<{ progress: [KeptDesignStatus]; ch
 
   private schedule(designId: number): void {
     if (this.closed) return;
-    if (!this.pending.includes(designId) && this.working?.designId !== designId) this.pending.push(designId);
+    if (!this.pending.includes(designId) && !this.working.has(designId)) this.pending.push(designId);
     if (!this.loop) {
       this.loop = this.run().finally(() => {
         this.loop = null;
@@ -205,32 +231,44 @@ export class KeepOffline extends EventEmitter<{ progress: [KeptDesignStatus]; ch
   private async run(): Promise<void> {
     // A turn first, so that designs kept together are recorded before the first is worked on.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    while (!this.closed && this.pending.length > 0) {
-      const designId = this.pending.shift()!;
-      if (!keptDesign(this.db, designId)) continue;
-      const client = this.options.client();
-      if (!client || !this.options.online()) {
-        this.waitUntilReachable(designId);
-        continue;
-      }
-      const controller = new AbortController();
-      this.working = { designId, controller, inFlight: new Set() };
-      try {
-        await this.bring(client, designId, controller.signal);
-      } catch (error) {
-        if (controller.signal.aborted) continue;
-        if (isServiceError(error, 'offline')) {
-          engineLog.info('keep-offline', `design ${designId}: the service could not be reached; it waits for it`, error);
+    const running = new Set<Promise<void>>();
+    while (!this.closed) {
+      while (!this.closed && this.pending.length > 0 && running.size < DESIGNS_AT_ONCE) {
+        const designId = this.pending.shift()!;
+        if (!keptDesign(this.db, designId)) continue;
+        const client = this.options.client();
+        if (!client || !this.options.online()) {
           this.waitUntilReachable(designId);
-        } else {
-          engineLog.warn('keep-offline', `design ${designId} could not be brought offline`, error);
-          keptWrites.checked(this.db, designId, { checkedAt: this.now(), problem: problemWords(error) });
-          this.emit('changed', { ids: [designId] });
+          continue;
         }
-      } finally {
-        this.working = null;
-        this.tell(designId);
+        const work = this.work(client, designId).finally(() => running.delete(work));
+        running.add(work);
       }
+      if (running.size === 0) break;
+      await Promise.race(running);
+    }
+    await Promise.all(running);
+  }
+
+  /** Brings one design, telling what became of it. */
+  private async work(client: ServiceClient, designId: number): Promise<void> {
+    const controller = new AbortController();
+    this.working.set(designId, { controller, inFlight: new Set(), toldAt: 0 });
+    try {
+      await this.bring(client, designId, controller.signal);
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      if (isServiceError(error, 'offline')) {
+        engineLog.info('keep-offline', `design ${designId}: the service could not be reached; it waits for it`, error);
+        this.waitUntilReachable(designId);
+      } else {
+        engineLog.warn('keep-offline', `design ${designId} could not be brought offline`, error);
+        keptWrites.checked(this.db, designId, { checkedAt: this.now(), problem: problemWords(error) });
+        this.emit('changed', { ids: [designId] });
+      }
+    } finally {
+      this.working.delete(designId);
+      this.tell(designId);
     }
   }
 
@@ -264,33 +302,30 @@ export class KeepOffline extends EventEmitter<{ progress: [KeptDesignStatus]; ch
     if (!design) return;
     const plan = planKeptFiles(keptFilesOf(design), (url, version) => this.options.files.has(url, version));
     keptWrites.setFiles(this.db, designId, plan.needed);
+    const working = this.working.get(designId);
+    if (working) working.toldAt = this.now();
     this.tell(designId);
     const failures: { file: KeptFile; error: unknown }[] = [];
-    // A few at a time (a design's many small files would otherwise wait on each other's round trips); the service
-    // going away stops the others too.
+    // The service going away stops this design's other files too.
     const lanes = new AbortController();
     const stop = AbortSignal.any([signal, lanes.signal]);
-    // Each lane's download listens to it (its fetch and the file's pipeline).
-    setMaxListeners(DOWNLOADS_AT_ONCE * 4, stop);
-    const waiting = [...plan.missing];
+    // Each download under way listens to it (its fetch and the file's writing).
+    setMaxListeners(DOWNLOADS_AT_ONCE * 4 + plan.missing.length, stop);
     let stopping: unknown = null;
-    const lane = async () => {
-      for (let file = waiting.shift(); file && !stop.aborted; file = waiting.shift()) {
-        try {
-          await this.download(client, designId, file, stop);
-        } catch (error) {
-          if (stop.aborted) return;
-          if (isServiceError(error, 'offline')) {
-            stopping = error;
-            lanes.abort(error);
-            return;
-          }
-          failures.push({ file, error });
-          engineLog.warn('keep-offline', `${file.name} (${file.url}) of design ${designId} could not be downloaded`, error);
+    await Promise.all(plan.missing.map(async (file) => {
+      try {
+        await this.queueDownload(client, designId, file, stop);
+      } catch (error) {
+        if (stop.aborted) return;
+        if (isServiceError(error, 'offline')) {
+          stopping = error;
+          lanes.abort(error);
+          return;
         }
+        failures.push({ file, error });
+        engineLog.warn('keep-offline', `${file.name} (${file.url}) of design ${designId} could not be downloaded`, error);
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(DOWNLOADS_AT_ONCE, waiting.length) }, lane));
+    }));
     if (signal.aborted) return;
     if (stopping) throw stopping;
     const problem = failures.length === 0 ? null
@@ -299,10 +334,56 @@ export class KeepOffline extends EventEmitter<{ progress: [KeptDesignStatus]; ch
     this.emit('changed', { ids: [designId] });
   }
 
+  /** Queues a file for a download lane; settles once it is stored (or failed, or its signal aborted). */
+  private queueDownload(client: ServiceClient, designId: number, file: KeptFile, signal: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (signal.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      // Stopped while waiting: out of the queue at once, not when a lane comes to it (a download under way settles
+      // once it has stopped, so that nothing is left running when the design's work ends).
+      const onAbort = () => {
+        const at = this.queued.indexOf(item);
+        if (at < 0) return;
+        this.queued.splice(at, 1);
+        reject(signal.reason);
+      };
+      const item: QueuedFile = {
+        client, designId, file, signal,
+        settle: (error) => {
+          signal.removeEventListener('abort', onAbort);
+          if (error === null) resolve();
+          else reject(error);
+        },
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.queued.push(item);
+      while (this.lanes < DOWNLOADS_AT_ONCE && this.lanes < this.queued.length) void this.lane();
+    });
+  }
+
+  /** One download lane: takes queued files, first queued first, until none is left. */
+  private async lane(): Promise<void> {
+    this.lanes++;
+    try {
+      for (let item = this.queued.shift(); item; item = this.queued.shift()) {
+        try {
+          await this.download(item.client, item.designId, item.file, item.signal);
+          item.settle(null);
+        } catch (error) {
+          item.settle(error ?? new Error(`${item.file.name} could not be downloaded`));
+        }
+      }
+    } finally {
+      this.lanes--;
+    }
+  }
+
   private async download(client: ServiceClient, designId: number, file: KeptFile, signal: AbortSignal): Promise<void> {
+    const working = this.working.get(designId);
     const current = { name: file.name, bytesDone: 0, bytesTotal: null as number | null };
-    this.working?.inFlight.add(current);
-    let lastTold = 0;
+    working?.inFlight.add(current);
     const fetcher = async (url: string, s?: AbortSignal) => {
       const response = await client.download(url, s);
       const length = Number(response.headers.get('content-length'));
@@ -311,18 +392,24 @@ export class KeepOffline extends EventEmitter<{ progress: [KeptDesignStatus]; ch
     };
     const onBytes = (bytes: number) => {
       current.bytesDone += bytes;
-      const at = this.now();
-      if (at - lastTold >= this.progressEveryMs) {
-        lastTold = at;
-        this.tell(designId);
-      }
+      this.tellNowAndThen(designId);
     };
-    this.tell(designId);
+    this.tellNowAndThen(designId);
     try {
       await this.options.files.ensure(file.url, fetcher, { version: file.version, signal, onBytes });
     } finally {
-      this.working?.inFlight.delete(current);
+      working?.inFlight.delete(current);
     }
+  }
+
+  /** Tells a design's progress while its files download, at most every `progressEveryMs`. */
+  private tellNowAndThen(designId: number): void {
+    const working = this.working.get(designId);
+    if (!working) return;
+    const at = this.now();
+    if (at - working.toldAt < this.progressEveryMs) return;
+    working.toldAt = at;
+    this.tell(designId);
   }
 
   private tell(designId: number): void {
@@ -333,7 +420,7 @@ export class KeepOffline extends EventEmitter<{ progress: [KeptDesignStatus]; ch
   private statusOf(row: KeptDesignRow, name: string | null): KeptDesignStatus {
     const files = keptFilesHere(this.db, row.designId);
     const here = files.filter((entry) => entry.current);
-    const working = this.working?.designId === row.designId ? this.working : null;
+    const working = this.working.get(row.designId) ?? null;
     const complete = row.filesVersion !== null && here.length === files.length;
     const state: KeptState = working ? 'downloading'
       : this.pending.includes(row.designId) ? 'queued'

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openCacheDatabase, type WritableDB } from '../../../electron/engine/cache/cache-database';
@@ -79,6 +79,52 @@ describe('file cache', () => {
     expect(files.localPath('/uploads/broken.jpg')).toBeNull();
     expect(readdirSync(join(dir, 'files', 'tmp'))).toEqual([]);
     expect(readdirSync(join(dir, 'files')).filter((name) => name !== 'tmp')).toEqual([]);
+  });
+
+  it('does not serve a file cut short on disk (as a crash can leave one) and downloads it again whole', async () => {
+    const files = cacheWith(10_000);
+    const stored = await files.ensure('/uploads/cut.stl', fetcher);
+    truncateSync(stored.path, 40);
+    expect(files.has('/uploads/cut.stl')).toBe(false);
+    expect(files.localPath('/uploads/cut.stl')).toBeNull();
+    const again = await files.ensure('/uploads/cut.stl', fetcher);
+    expect(again).toMatchObject({ downloaded: true, size: 100, path: stored.path });
+    expect(readFileSync(again.path)).toEqual(bytesFor('/uploads/cut.stl'));
+    expect(fetched).toEqual(['/uploads/cut.stl', '/uploads/cut.stl']);
+  });
+
+  it('stores a body larger than its write buffers byte for byte, in chunks of any size', async () => {
+    const files = cacheWith(10_000_000);
+    const bytes = Buffer.from(Array.from({ length: 1_500_000 }, (_, i) => (i * 7919) % 251));
+    const sizes = [1, 65_536, 3, 262_144, 262_143, 400_000, 17];
+    const uneven: Fetcher = async () => new Response(new ReadableStream({
+      start(controller) {
+        for (let at = 0, i = 0; at < bytes.length; i++) {
+          const size = sizes[i % sizes.length]!;
+          controller.enqueue(bytes.subarray(at, at + size));
+          at += size;
+        }
+        controller.close();
+      },
+    }));
+    const stored = await files.ensure('/uploads/large.stl', uneven);
+    expect(stored.size).toBe(bytes.length);
+    expect(stored.hash).toBe(createHash('sha256').update(bytes).digest('hex'));
+    expect(readFileSync(stored.path).equals(bytes)).toBe(true);
+  });
+
+  it('stops a download when its signal aborts, storing nothing and leaving no part behind', async () => {
+    const files = cacheWith(10_000);
+    const controller = new AbortController();
+    const endless: Fetcher = async () => new Response(new ReadableStream({
+      pull(stream) {
+        stream.enqueue(new Uint8Array(1000));
+        controller.abort(new Error('released'));
+      },
+    }));
+    await expect(files.ensure('/uploads/endless.stl', endless, { signal: controller.signal })).rejects.toThrow(/released/);
+    expect(files.localPath('/uploads/endless.stl')).toBeNull();
+    expect(readdirSync(join(dir, 'files', 'tmp'))).toEqual([]);
   });
 
   it('keeps within its size bound by evicting the least recently used files', async () => {
