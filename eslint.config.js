@@ -54,6 +54,12 @@ const FRONT_ENDS = ['./electron/cli', './electron/window-host', './electron/shel
  */
 const TRANSLATED_FILES = [
   'renderer/src/i18n/**/*.tsx',
+  'renderer/src/views/shell/**/*.tsx',
+  'renderer/src/views/settings/**/*.tsx',
+  'renderer/src/views/bandwidth/**/*.tsx',
+  'renderer/src/views/proxy/**/*.tsx',
+  'renderer/src/views/start-at-login/**/*.tsx',
+  'renderer/src/views/updates/**/*.tsx',
 ];
 
 const ours = ['./shared', './service', './electron', './renderer', './harness', './test', './bench', './build', './scripts'];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LANGUAGE_SETTINGS } from '../i18n/locales';
 import { LICENSE_CODES } from '../licenses/licenses';
 import { QUEUE_STATES } from '../sync/sync-types';
 import type { ContractRequestName } from './request-names';
@@ -161,6 +162,8 @@ export const REQUEST_INPUTS = {
     /** Upload and download limits in KB/s (1 KB = 1,024 bytes), shared by all transfers; 0: no limit. Applied at once. */
     maxUploadKBps: z.number().int().min(0).max(10_000_000).optional(),
     maxDownloadKBps: z.number().int().min(0).max(10_000_000).optional(),
+    /** The language ('system': the system's); the pseudo-locale only where it is offered (SettingsView.pseudoLocaleOffered). */
+    language: z.enum(LANGUAGE_SETTINGS).optional(),
     /**
      * The proxy: 'system' (HTTPS_PROXY / HTTP_PROXY / NO_PROXY, else the system's), 'none', or 'manual' with host and
      * port, and a user name and password when the proxy asks for them. The password is write-only ('' removes it).

@@ -1,3 +1,4 @@
+import type { LanguageSetting } from '../i18n/locales';
 import type { License } from '../licenses/licenses';
 import type { FieldErrors } from '../validation/field-errors';
 import type { QueueItemView, QueueState, SyncRunState } from '../sync/sync-types';
@@ -429,6 +430,10 @@ export interface SettingsView {
   /** The download limit in KB/s, shared by every download; 0: none. */
   maxDownloadKBps: number;
   proxy: ProxyView;
+  /** The language chosen ('system': the system's, the default; docs/translations.md). */
+  language: LanguageSetting;
+  /** Whether the pseudo-locale may be chosen (developers: the engine runs with DESIGN_SYNC_PSEUDO_LOCALE=1). */
+  pseudoLocaleOffered: boolean;
 }
 
 /** The proxy setting and the proxy in use; never the password (write-only), only whether one is kept. */

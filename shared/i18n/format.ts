@@ -1,4 +1,4 @@
-import type { IntlShape } from '@formatjs/intl';
+import type { Words } from './create-intl';
 
 /**
  * Formats in the active locale, through Intl and the catalogs: every view, the command line and the tray use these
@@ -9,7 +9,7 @@ import type { IntlShape } from '@formatjs/intl';
 const KB = 1024;
 
 /** A size in bytes as people read it: "512 B", "3.4 KB", "12.5 MB", "1.20 GB" (1 KB = 1,024 bytes); "3,4 KB" in German. */
-export function formatBytes(intl: IntlShape, bytes: number): string {
+export function formatBytes(intl: Words, bytes: number): string {
   if (bytes < KB) return intl.formatMessage({ id: 'format.bytes.b' }, { value: bytes });
   if (bytes < KB ** 2) return intl.formatMessage({ id: 'format.bytes.kb' }, { value: bytes / KB });
   if (bytes < KB ** 3) return intl.formatMessage({ id: 'format.bytes.mb' }, { value: bytes / KB ** 2 });
@@ -21,7 +21,7 @@ const AGE_UNITS: [number, Intl.RelativeTimeFormatUnit][] = [
 ];
 
 /** How old something is, for people: "just now", "3 minutes ago", "2 hours ago" ("vor 2 Stunden", "2 uur geleden"). */
-export function formatAge(intl: IntlShape, ageMs: number): string {
+export function formatAge(intl: Words, ageMs: number): string {
   const seconds = Math.max(0, Math.round(ageMs / 1000));
   if (seconds < 45) return intl.formatMessage({ id: 'format.age.justNow' });
   for (const [size, unit] of AGE_UNITS) {
@@ -33,21 +33,21 @@ export function formatAge(intl: IntlShape, ageMs: number): string {
 }
 
 /** How old an ISO time is, in words (formatAge). */
-export function formatAgeSince(intl: IntlShape, iso: string, now = Date.now()): string {
+export function formatAgeSince(intl: Words, iso: string, now = Date.now()): string {
   return formatAge(intl, now - Date.parse(iso));
 }
 
 /** A day and time as the locale writes them: "29 Nov 2026, 10:48", "29. Nov. 2026, 10:48". */
-export function formatDateTime(intl: IntlShape, time: string | number | Date): string {
+export function formatDateTime(intl: Words, time: string | number | Date): string {
   return intl.formatDate(typeof time === 'string' ? Date.parse(time) : time, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 /** A day as the locale writes it: "29 Nov 2026", "29.11.2026". */
-export function formatDay(intl: IntlShape, time: string | number | Date): string {
+export function formatDay(intl: Words, time: string | number | Date): string {
   return intl.formatDate(typeof time === 'string' ? Date.parse(time) : time, { dateStyle: 'medium' });
 }
 
 /** A count or amount with the locale's grouping and decimal marks: "1,500" / "1.500". */
-export function formatNumber(intl: IntlShape, value: number): string {
+export function formatNumber(intl: Words, value: number): string {
   return intl.formatNumber(value);
 }

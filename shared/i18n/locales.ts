@@ -21,6 +21,7 @@ export const PSEUDO_LOCALE = 'en-XA';
 export type Locale = LanguageCode | typeof PSEUDO_LOCALE;
 
 /** The language setting: a language, the pseudo-locale, or 'system' (the system's, the default). */
+export const LANGUAGE_SETTINGS = ['system', ...LANGUAGES.map((language) => language.code), PSEUDO_LOCALE] as readonly ['system', ...LanguageCode[], typeof PSEUDO_LOCALE];
 export type LanguageSetting = Locale | 'system';
 
 export const DEFAULT_LOCALE: LanguageCode = 'en';

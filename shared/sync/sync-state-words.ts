@@ -1,16 +1,28 @@
 import type { OverallSyncState, SyncReasonCode, SyncView } from '../contract/views';
+import { ENGLISH_INTL, type Words } from '../i18n/create-intl';
+import type { MessageId } from '../i18n/messages';
 
-/** The overall sync state in words: the same in the window's status pill, the tray and `design-sync status`. */
-export const SYNC_STATE_LABELS: Record<OverallSyncState, string> = {
-  'not-set-up': 'Sync not set up',
-  'up-to-date': 'Up to date',
-  syncing: 'Syncing',
-  paused: 'Paused',
-  attention: 'Waiting for you',
-  offline: 'Offline',
-  'signed-out': 'Signed out',
-  error: 'Error',
+/** The overall sync state's words, by state: the same in the window's status pill, the tray and `design-sync status`. */
+const SYNC_STATE_MESSAGES: Record<OverallSyncState, MessageId> = {
+  'not-set-up': 'sync.state.notSetUp',
+  'up-to-date': 'sync.state.upToDate',
+  syncing: 'sync.state.syncing',
+  paused: 'sync.state.paused',
+  attention: 'sync.state.attention',
+  offline: 'sync.state.offline',
+  'signed-out': 'sync.state.signedOut',
+  error: 'sync.state.error',
 };
+
+/** The overall sync state in words ("Up to date", "Waiting for you"), in the locale of `intl` (English by default). */
+export function syncStateName(state: OverallSyncState, intl: Words = ENGLISH_INTL): string {
+  return intl.formatMessage({ id: SYNC_STATE_MESSAGES[state] });
+}
+
+/** The overall sync state in English words, by state (syncStateName in another locale). */
+export const SYNC_STATE_LABELS: Record<OverallSyncState, string> = Object.fromEntries(
+  Object.keys(SYNC_STATE_MESSAGES).map((state) => [state, syncStateName(state as OverallSyncState)]),
+) as Record<OverallSyncState, string>;
 
 /**
  * How much is sent, in whole percent: of the current burst of uploads when there is one (so it agrees with "Uploading
@@ -25,20 +37,17 @@ export function syncProgressPercent(sync: Pick<SyncView, 'state' | 'bytesSent' |
 }
 
 /** "Syncing 42%", "Up to date", "Waiting for you"… */
-export function syncStateLabel(sync: Pick<SyncView, 'state' | 'bytesSent' | 'bytesTotal' | 'uploads'>): string {
+export function syncStateLabel(sync: Pick<SyncView, 'state' | 'bytesSent' | 'bytesTotal' | 'uploads'>, intl: Words = ENGLISH_INTL): string {
   const percent = syncProgressPercent(sync);
-  return percent === null ? SYNC_STATE_LABELS[sync.state] : `${SYNC_STATE_LABELS[sync.state]} ${percent}%`;
+  return percent === null ? syncStateName(sync.state, intl) : intl.formatMessage({ id: 'sync.state.syncingPercent' }, { percent });
 }
 
 /** What syncReasonWords needs: the reason's code and its facts. */
 export type SyncReasonFacts = Pick<SyncView, 'reasonCode' | 'counts' | 'folder' | 'serviceUrl' | 'until' | 'detail'>;
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
-/** "10:42", local time. */
-function clockTime(iso: string): string {
-  const at = new Date(iso);
-  return `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}:${String(at.getSeconds()).padStart(2, '0')}`;
+/** "10:42:05", local time, 24-hour (or as the locale writes a time of day). */
+function clockTime(iso: string, intl: Words): string {
+  return intl.formatTime(Date.parse(iso), { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 }
 
 /** "Pause until tomorrow" ends at the next 08:00 of the computer's time (at 01:00, that same morning). */
@@ -49,19 +58,19 @@ export const PAUSE_MORNING_WORDS = `${PAUSE_MORNING_HOUR}:00`;
 /**
  * When a timed pause ends, local time: "14:30" today, "tomorrow 08:00", else "Mon 3 Dec 08:00" (`now` for tests).
  */
-export function pauseEndWords(iso: string, now: Date = new Date()): string {
+export function pauseEndWords(iso: string, now: Date = new Date(), intl: Words = ENGLISH_INTL): string {
   const at = new Date(iso);
-  const time = `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
+  const time = intl.formatTime(at, { hour: '2-digit', minute: '2-digit' });
   const day = (date: Date) => new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime();
   const tomorrow = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1).getTime();
   if (day(at) === day(now)) return time;
-  if (day(at) === tomorrow) return `tomorrow ${time}`;
-  return `${at.toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short' })} ${time}`;
+  if (day(at) === tomorrow) return intl.formatMessage({ id: 'sync.pause.tomorrow' }, { time });
+  return intl.formatMessage({ id: 'sync.pause.onDay' }, { day: intl.formatDate(at, { weekday: 'short', day: 'numeric', month: 'short' }), time });
 }
 
 /** "The service at http://127.0.0.1:4010 cannot be reached." — said once, without the network's codes (they are in the engine log). */
-export function connectivityWords(serviceUrl: string | null): string {
-  return serviceUrl ? `The service at ${serviceUrl} cannot be reached.` : 'The service cannot be reached.';
+export function connectivityWords(serviceUrl: string | null, intl: Words = ENGLISH_INTL): string {
+  return serviceUrl ? intl.formatMessage({ id: 'sync.connectivity.at' }, { url: serviceUrl }) : intl.formatMessage({ id: 'sync.connectivity.unknown' });
 }
 
 /**
@@ -69,32 +78,32 @@ export function connectivityWords(serviceUrl: string | null): string {
  * so the window's pill, its Sync view, the tray, notifications and `design-sync status` say the same thing. Null when
  * there is nothing to add to the label ("Up to date").
  */
-export function syncReasonWords(sync: SyncReasonFacts): string | null {
+export function syncReasonWords(sync: SyncReasonFacts, intl: Words = ENGLISH_INTL): string | null {
   const { counts } = sync;
   const pending = counts.waiting + counts.running;
+  const say = (id: MessageId, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
   switch (sync.reasonCode as SyncReasonCode) {
-    case 'no-service': return 'Choose the service to sync with.';
-    case 'no-folder': return 'Choose a sync folder to sync your designs with.';
+    case 'no-service': return say('sync.reason.noService');
+    case 'no-folder': return say('sync.reason.noFolder');
     case 'in-step': return null;
-    case 'watcher-degraded': return sync.detail ?? 'Watching the sync folder failed: changes are still found by periodic rescans.';
-    case 'looking': return 'Looking for changes.';
-    case 'sending': return pending > 0 ? `${plural(pending, 'change', 'changes')} to send.` : 'Sending your changes.';
+    case 'watcher-degraded': return sync.detail ?? say('sync.reason.watcherDegraded');
+    case 'looking': return say('sync.reason.looking');
+    case 'sending': return pending > 0 ? say('sync.reason.sendingCount', { count: pending }) : say('sync.reason.sending');
     case 'rate-limited':
-      return sync.until ? `The service asked to slow down: sending resumes at ${clockTime(sync.until)}.` : 'The service asked to slow down: sending resumes shortly.';
+      return sync.until ? say('sync.reason.rateLimitedUntil', { time: clockTime(sync.until, intl) }) : say('sync.reason.rateLimited');
     case 'uploads-paused':
-      return sync.until ? `Paused until ${pauseEndWords(sync.until)}, then uploads resume by themselves.` : 'Uploads are paused: resume to send your changes.';
-    case 'not-running': return 'Sync is not running: start it to keep the folder in step.';
-    case 'content-policy':
-      return 'Confirm that you upload only designs and files you have the right to publish, under the service\'s content policy. Nothing is sent until you do.';
-    case 'items-need-you': return `${plural(counts.attention, 'change waits', 'changes wait')} for you in the queue.`;
+      return sync.until ? say('sync.reason.pausedUntil', { until: pauseEndWords(sync.until, new Date(), intl) }) : say('sync.reason.paused');
+    case 'not-running': return say('sync.reason.notRunning');
+    case 'content-policy': return say('sync.reason.contentPolicy');
+    case 'items-need-you': return say('sync.reason.itemsNeedYou', { count: counts.attention });
     // A proxy's failure is said in its own words (they name the proxy and what to check), not as the service's.
-    case 'service-unreachable': return `${sync.detail ?? connectivityWords(sync.serviceUrl)} Changes are kept and sent when it is back.`;
-    case 'signed-out': return 'Sign in to sync your designs.';
-    case 'sign-in-refused': return 'The service no longer accepts your sign-in: sign in again. Changes here are kept meanwhile.';
-    case 'folder-unavailable': return sync.detail ?? `The sync folder ${sync.folder ?? ''} is not there as it was: nothing is sent until it is back.`;
-    case 'changes-failed': return `${plural(counts.failed, 'change', 'changes')} failed: retry or cancel ${counts.failed === 1 ? 'it' : 'them'} in the queue.`;
-    case 'queue-locked': return sync.detail ?? 'Another design-sync process sends this profile\'s queue.';
-    case 'sync-failed': return 'Sync could not start: the engine log says why. Stop and start syncing to try again.';
-    case 'service-failed': return 'The service had a problem when it was read for changes: it is tried again by itself.';
+    case 'service-unreachable': return say('sync.reason.serviceUnreachable', { why: sync.detail ?? connectivityWords(sync.serviceUrl, intl) });
+    case 'signed-out': return say('sync.reason.signedOut');
+    case 'sign-in-refused': return say('sync.reason.signInRefused');
+    case 'folder-unavailable': return sync.detail ?? say('sync.reason.folderUnavailable', { folder: sync.folder ?? '' });
+    case 'changes-failed': return say('sync.reason.changesFailed', { count: counts.failed });
+    case 'queue-locked': return sync.detail ?? say('sync.reason.queueLocked');
+    case 'sync-failed': return say('sync.reason.syncFailed');
+    case 'service-failed': return say('sync.reason.serviceFailed');
   }
 }

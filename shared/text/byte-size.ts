@@ -1,4 +1,4 @@
-import { ENGLISH_INTL, type IntlShape } from '../i18n/create-intl';
+import { ENGLISH_INTL, type Words } from '../i18n/create-intl';
 import { formatBytes } from '../i18n/format';
 
 /**
@@ -6,6 +6,6 @@ import { formatBytes } from '../i18n/format';
  * shared/i18n/format.ts's formatBytes: in English unless an `intl` of another locale is given (words not in the
  * catalogs yet).
  */
-export function byteSize(bytes: number, intl: IntlShape = ENGLISH_INTL): string {
+export function byteSize(bytes: number, intl: Words = ENGLISH_INTL): string {
   return formatBytes(intl, bytes);
 }

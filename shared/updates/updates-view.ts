@@ -1,3 +1,5 @@
+import { ENGLISH_INTL, type Words } from '../i18n/create-intl';
+
 /**
  * What the desktop app knows about its own updates, as the tray, the app menu and Settings show it. The shell owns it
  * (electron/shell/updates/); a window served by `design-sync ui` has no updates of its own and says so.
@@ -50,17 +52,20 @@ export function canRestartToUpdate(view: UpdatesView): boolean {
 }
 
 /** The state in one line, as the tray's menu item and Settings say it. */
-export function updatesStateWords(view: UpdatesView): string {
+export function updatesStateWords(view: UpdatesView, intl: Words = ENGLISH_INTL): string {
+  const version = view.version ?? '?';
   switch (view.state) {
-    case 'unavailable': return 'Updates are not available in this copy';
-    case 'idle': return view.currentVersion === null ? 'Not checked yet' : `Version ${view.currentVersion}`;
-    case 'checking': return 'Checking for updates…';
-    case 'up-to-date': return view.currentVersion === null ? 'Up to date' : `Up to date (version ${view.currentVersion})`;
-    case 'downloading': return `Downloading version ${view.version ?? '?'}${view.percent === null ? '' : ` (${Math.floor(view.percent)}%)`}…`;
-    case 'ready': return `Version ${view.version ?? '?'} is ready: it installs when design-sync quits`;
-    case 'waiting-for-uploads': return `Version ${view.version ?? '?'} installs once the files being sent are done`;
-    case 'installing': return `Installing version ${view.version ?? '?'}…`;
-    case 'failed': return 'The last update check failed';
+    case 'unavailable': return intl.formatMessage({ id: 'updates.state.unavailable' });
+    case 'idle': return view.currentVersion === null ? intl.formatMessage({ id: 'updates.state.notChecked' }) : intl.formatMessage({ id: 'updates.state.version' }, { version: view.currentVersion });
+    case 'checking': return intl.formatMessage({ id: 'updates.state.checking' });
+    case 'up-to-date': return view.currentVersion === null ? intl.formatMessage({ id: 'updates.state.upToDate' }) : intl.formatMessage({ id: 'updates.state.upToDateVersion' }, { version: view.currentVersion });
+    case 'downloading': return view.percent === null
+      ? intl.formatMessage({ id: 'updates.state.downloading' }, { version })
+      : intl.formatMessage({ id: 'updates.state.downloadingPercent' }, { version, percent: Math.floor(view.percent) });
+    case 'ready': return intl.formatMessage({ id: 'updates.state.ready' }, { version });
+    case 'waiting-for-uploads': return intl.formatMessage({ id: 'updates.state.waitingForUploads' }, { version });
+    case 'installing': return intl.formatMessage({ id: 'updates.state.installing' }, { version });
+    case 'failed': return intl.formatMessage({ id: 'updates.state.failed' });
   }
 }
 

@@ -11,7 +11,7 @@ vi.mock('electron', () => {
 describe('the settings kept by electron-store', () => {
   it('have a JSON schema per engine setting, derived from the engine\'s own', () => {
     const schema = settingsJsonSchema();
-    expect(Object.keys(schema).sort()).toEqual(['cacheLimitBytes', 'catalogueRefreshMinutes', 'contentPolicyAcceptedAt', 'maxDownloadKBps', 'maxUploadKBps', 'openModelWith', 'proxy', 'reviewBeforePublishing', 'sampleService', 'serviceUrl', 'startAtLogin', 'startAtLoginAsked', 'tokenServiceUrl', 'webUrl']);
+    expect(Object.keys(schema).sort()).toEqual(['cacheLimitBytes', 'catalogueRefreshMinutes', 'contentPolicyAcceptedAt', 'language', 'maxDownloadKBps', 'maxUploadKBps', 'openModelWith', 'proxy', 'reviewBeforePublishing', 'sampleService', 'serviceUrl', 'startAtLogin', 'startAtLoginAsked', 'tokenServiceUrl', 'webUrl']);
     expect(schema.serviceUrl).toMatchObject({ type: 'string' });
     expect(schema.cacheLimitBytes).toMatchObject({ type: 'integer' });
     expect(schema.reviewBeforePublishing).toMatchObject({ type: 'boolean' });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LANGUAGE_SETTINGS } from '../../../shared/i18n/locales';
 import { readSettings, writeSettings } from './profile-settings';
 
 /** The highest bandwidth limit one can set, in KB/s (about 10 GB/s: beyond any link). */
@@ -57,6 +58,8 @@ export const engineSettings = z.looseObject({
     port: z.number().int().min(1).max(65535).optional(),
     username: z.string().max(256).optional(),
   }).optional(),
+  /** The language of the window, the tray and the command line ('system' or absent: the system's; docs/translations.md). */
+  language: z.enum(LANGUAGE_SETTINGS).optional(),
   /** The upload limit in KB/s (1 KB = 1,024 bytes), shared by every upload of the profile; 0 or absent: none. */
   maxUploadKBps: z.number().int().min(0).max(MAX_RATE_KBPS).optional(),
   /** The download limit in KB/s, shared by every download of the profile; 0 or absent: none. */

@@ -3,6 +3,7 @@ import { catalogFor } from '../../../shared/i18n/catalogs';
 import { resolveLocale, type LanguageSetting, type Locale } from '../../../shared/i18n/locales';
 import { ENGLISH, type Catalog } from '../../../shared/i18n/messages';
 import { rememberedSetting, rememberSetting, systemLanguages } from '../i18n/start-locale';
+import { useSettings } from './settings-store';
 
 interface LanguageStore {
   /** The language setting the window follows ('system': the system's). */
@@ -38,7 +39,14 @@ export const useLanguage = create<LanguageStore>((set, get) => ({
   },
 }));
 
-/** Starts the window in the language it last applied, else the system's. */
+/**
+ * Starts the window in the language it last applied, else the system's, and follows the setting from then on: the
+ * engine's answer to settings.get and every settings.update (Settings, or another window).
+ */
 export function startLanguage(): Promise<void> {
+  useSettings.subscribe((state) => {
+    const setting = state.settings?.language;
+    if (setting && setting !== useLanguage.getState().setting) void useLanguage.getState().apply(setting);
+  });
   return useLanguage.getState().apply(rememberedSetting());
 }

@@ -1,5 +1,7 @@
 import { create } from 'zustand';
 import type { DiagnosticsView, RequestInput, SettingsView } from '../../../shared';
+import type { LanguageSetting } from '../../../shared/i18n/locales';
+import type { MessageId } from '../../../shared/i18n/messages';
 import { contract } from '../contract/contract';
 import { problemWords } from '../views/problem-words';
 import { useAccount } from './account-store';
@@ -10,10 +12,11 @@ interface SettingsStore {
   diagnostics: DiagnosticsView | null;
   /** Why the last change was refused, in the window's words (a field by the label shown beside it). */
   problem: string | null;
-  saved: string | null;
+  /** What was saved last, as a message of the catalogs (shown in the window's language, also after it changes). */
+  saved: MessageId | null;
   load(): Promise<void>;
-  /** Resolves with whether it was saved. */
-  update(changes: { serviceUrl?: string; webUrl?: string; cacheLimitMb?: number; catalogueRefreshMinutes?: number; reviewBeforePublishing?: boolean; startAtLogin?: boolean; startAtLoginAsked?: true; maxUploadKBps?: number; maxDownloadKBps?: number; proxy?: RequestInput<'settings.update'>['proxy'] }, what: string): Promise<boolean>;
+  /** Resolves with whether it was saved; `saved` is the message that says so ("settings.cache.saved"). */
+  update(changes: { serviceUrl?: string; webUrl?: string; cacheLimitMb?: number; catalogueRefreshMinutes?: number; reviewBeforePublishing?: boolean; startAtLogin?: boolean; startAtLoginAsked?: true; maxUploadKBps?: number; maxDownloadKBps?: number; proxy?: RequestInput<'settings.update'>['proxy']; language?: LanguageSetting }, saved: MessageId): Promise<boolean>;
 }
 
 export const useSettings = create<SettingsStore>((set) => ({
@@ -26,9 +29,9 @@ export const useSettings = create<SettingsStore>((set) => ({
     if (outcome.ok) set({ settings: outcome.value });
     if (diagnostics.ok) set({ diagnostics: diagnostics.value });
   },
-  async update(changes, what) {
+  async update(changes, saved) {
     const outcome = await contract.request('settings.update', changes);
-    set(outcome.ok ? { settings: outcome.value, problem: null, saved: `${what} saved.` } : { problem: problemWords(outcome.problem), saved: null });
+    set(outcome.ok ? { settings: outcome.value, problem: null, saved } : { problem: problemWords(outcome.problem), saved: null });
     return outcome.ok;
   },
 }));

@@ -3,6 +3,8 @@ import type { Engine } from '../../runtime/engine';
 import { webAddressFacts } from '../../runtime/service-address';
 import type { SettingsView, StartAtLoginView } from '../../../../shared';
 import { changeStartAtLogin, START_AT_LOGIN_DESKTOP_ONLY, StartAtLoginUnavailableError } from '../../settings/start-at-login';
+import { languageSetting, LanguageUnavailableError, pseudoLocaleOffered, setLanguage } from '../../settings/language';
+import type { LanguageSetting } from '../../../../shared/i18n/locales';
 import { EngineError } from '../../runtime/engine-error';
 import { engineLog } from '../../log/engine-log';
 import { ProxyAddressError } from '../../api/proxy-agents';
@@ -44,7 +46,18 @@ function settingsView(engine: Engine, library: Library): SettingsView {
     ...engine.bandwidthLimits(),
     // Never the password: only whether one is kept (runtime/proxy-setup.ts).
     proxy: engine.proxy.status(engine.serviceUrl()),
+    language: languageSetting(engine.settings),
+    pseudoLocaleOffered: pseudoLocaleOffered(),
   };
+}
+
+function chooseLanguage(engine: Engine, language: LanguageSetting): void {
+  try {
+    setLanguage(engine.settings, language);
+  } catch (error) {
+    if (error instanceof LanguageUnavailableError) throw new EngineError({ kind: 'validation', message: error.message, fieldErrors: { language: [error.message] } });
+    throw error;
+  }
 }
 
 async function setProxy(engine: Engine, change: ProxyChange): Promise<void> {
@@ -58,7 +71,7 @@ async function setProxy(engine: Engine, change: ProxyChange): Promise<void> {
 
 export const SETTINGS_HANDLERS: Handlers<'settings.get' | 'settings.update'> = {
   'settings.get': (engine, _params, _signal, { library }) => settingsView(engine, library),
-  'settings.update': async (engine, { serviceUrl, webUrl, cacheLimitMb, catalogueRefreshMinutes, reviewBeforePublishing, startAtLogin, startAtLoginAsked, maxUploadKBps, maxDownloadKBps, proxy }, _signal, { library }) => {
+  'settings.update': async (engine, { serviceUrl, webUrl, cacheLimitMb, catalogueRefreshMinutes, reviewBeforePublishing, startAtLogin, startAtLoginAsked, maxUploadKBps, maxDownloadKBps, proxy, language }, _signal, { library }) => {
     // A person typed it: saved only when a design-sharing service answers there (runtime/service-check.ts).
     if (serviceUrl !== undefined) await engine.setServiceUrl(serviceUrl, { check: true });
     if (webUrl !== undefined) engine.setWebUrl(webUrl);
@@ -71,6 +84,7 @@ export const SETTINGS_HANDLERS: Handlers<'settings.get' | 'settings.update'> = {
       engine.setBandwidthLimits({ ...(maxUploadKBps !== undefined ? { maxUploadKBps } : {}), ...(maxDownloadKBps !== undefined ? { maxDownloadKBps } : {}) });
     }
     if (proxy !== undefined) await setProxy(engine, proxy);
+    if (language !== undefined) chooseLanguage(engine, language);
     return settingsView(engine, library);
   },
 };

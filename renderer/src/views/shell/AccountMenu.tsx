@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { FormattedMessage } from 'react-intl';
 import { useAccount } from '../../stores/account-store';
 import { windowWords } from '../problem-words';
 import { useAvailability } from '../use-availability';
@@ -10,18 +11,24 @@ export function AccountMenu() {
   const reasonId = useId();
   if (!account) return null;
   if (account.signingIn) {
+    const signInUrl = account.signInUrl;
     return (
       <div className="account">
-        <span>Finish signing in in your browser{account.signInUrl ? <> (or open <a href={account.signInUrl} target="_blank" rel="noreferrer">the sign-in page</a>)</> : null}.</span>
-        <button type="button" onClick={() => void cancelSignIn()}>Cancel</button>
+        <span>{signInUrl
+          ? <FormattedMessage id="shell.account.finishSignInWithLink" values={{ link: (chunks) => <a href={signInUrl} target="_blank" rel="noreferrer">{chunks}</a> }} />
+          : <FormattedMessage id="shell.account.finishSignIn" />}</span>
+        <button type="button" onClick={() => void cancelSignIn()}><FormattedMessage id="shell.account.cancel" /></button>
       </div>
     );
   }
   if (account.status === 'signed-in') {
+    const user = account.user;
     return (
       <div className="account">
-        <span>{account.user ? <>Signed in as <strong>{account.user.screenName}</strong></> : 'Signed in'}</span>
-        <button type="button" onClick={() => void signOut()}>Sign out</button>
+        <span>{user
+          ? <FormattedMessage id="shell.account.signedInAs" values={{ name: user.screenName, strong: (chunks) => <strong>{chunks}</strong> }} />
+          : <FormattedMessage id="shell.account.signedIn" />}</span>
+        <button type="button" onClick={() => void signOut()}><FormattedMessage id="shell.account.signOut" /></button>
       </div>
     );
   }
@@ -33,7 +40,7 @@ export function AccountMenu() {
           service is what the settings know, which a newly saved address reaches before the account does. */}
       {signingIn.enabled ? null : <span id={reasonId} className="account-reason" data-testid="action-reason">{signingIn.reason}</span>}
       <button type="button" className="primary" onClick={() => void signIn()} disabled={!signingIn.enabled}
-        aria-describedby={signingIn.enabled ? undefined : reasonId}>Sign in</button>
+        aria-describedby={signingIn.enabled ? undefined : reasonId}><FormattedMessage id="shell.account.signIn" /></button>
     </div>
   );
 }

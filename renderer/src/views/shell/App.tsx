@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { useAccount } from '../../stores/account-store';
 import { useSettings } from '../../stores/settings-store';
 import { useSync } from '../../stores/sync-store';
@@ -20,6 +21,7 @@ const SyncView = lazy(() => import('../sync/SyncView').then((module) => ({ defau
 const SettingsView = lazy(() => import('../settings/SettingsView').then((module) => ({ default: module.SettingsView })));
 
 export function App() {
+  const intl = useIntl();
   const route = useNavigation((store) => store.route);
   // No service chosen yet (a first run): the library's place is the welcome's, where one is chosen.
   const welcome = useWindowState().serviceChosen === false && route.view === 'library';
@@ -31,12 +33,12 @@ export function App() {
   return (
     <div className="app">
       <header className="topbar">
-        <h1 className="brand">design-sync</h1>
-        <nav className="nav" aria-label="Views">
-          <a href="#/" aria-current={route.view === 'library' ? 'page' : undefined}>Library</a>
-          <a href="#/mine" aria-current={route.view === 'mine' ? 'page' : undefined}>My designs</a>
-          <a href="#/sync" aria-current={route.view === 'sync' ? 'page' : undefined}>Sync</a>
-          <a href="#/settings" aria-current={route.view === 'settings' ? 'page' : undefined}>Settings</a>
+        <h1 className="brand"><FormattedMessage id="shell.brand" /></h1>
+        <nav className="nav" aria-label={intl.formatMessage({ id: 'shell.nav.label' })}>
+          <a href="#/" aria-current={route.view === 'library' ? 'page' : undefined}><FormattedMessage id="shell.nav.library" /></a>
+          <a href="#/mine" aria-current={route.view === 'mine' ? 'page' : undefined}><FormattedMessage id="shell.nav.mine" /></a>
+          <a href="#/sync" aria-current={route.view === 'sync' ? 'page' : undefined}><FormattedMessage id="shell.nav.sync" /></a>
+          <a href="#/settings" aria-current={route.view === 'settings' ? 'page' : undefined}><FormattedMessage id="shell.nav.settings" /></a>
         </nav>
         <SyncStatusPill />
         <AccountMenu />
@@ -44,7 +46,7 @@ export function App() {
       <ConnectionBanner />
       <SampleServiceNotice />
       <main className="content">
-        <Suspense fallback={<p className="view-loading" role="status">Loading…</p>}>
+        <Suspense fallback={<p className="view-loading" role="status"><FormattedMessage id="shell.loading" /></p>}>
           {route.view === 'design' ? <DesignView id={route.id} /> : route.view === 'author' ? <AuthorView id={route.id} /> : route.view === 'mine' ? <MyDesignsView /> : route.view === 'sync' ? <SyncView /> : route.view === 'settings' ? <SettingsView /> : welcome ? <WelcomeView /> : <LibraryView />}
         </Suspense>
       </main>

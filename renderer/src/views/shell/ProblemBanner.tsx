@@ -1,3 +1,4 @@
+import { FormattedMessage } from 'react-intl';
 import { windowWords } from '../problem-words';
 
 /**
@@ -10,7 +11,7 @@ export function ProblemBanner({ problem, onDismiss }: { problem: string | null; 
   return (
     <p className="banner banner-error" role="alert">
       {words}
-      {onDismiss ? <button type="button" className="banner-dismiss" onClick={onDismiss}>Dismiss</button> : null}
+      {onDismiss ? <button type="button" className="banner-dismiss" onClick={onDismiss}><FormattedMessage id="shell.problem.dismiss" /></button> : null}
     </p>
   );
 }

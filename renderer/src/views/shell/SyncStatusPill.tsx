@@ -1,32 +1,39 @@
 import { useId, useState } from 'react';
-import { syncStateLabel } from '../../../../shared/sync/sync-state-words';
+import { useIntl } from 'react-intl';
+import { syncReasonWords, syncStateLabel } from '../../../../shared/sync/sync-state-words';
 import { isUploading, uploadProgressParts } from '../../../../shared/sync/upload-progress-words';
 import { useSync } from '../../stores/sync-store';
 
 const TIP_STYLE = {
-  position: 'absolute', top: 'calc(100% + 6px)', right: 0, zIndex: 10, width: 'max-content', maxWidth: '22rem',
+  position: 'absolute', top: 'calc(100% + 6px)', insetInlineEnd: 0, zIndex: 10, width: 'max-content', maxWidth: '22rem',
   padding: '6px 10px', borderRadius: '6px', border: '1px solid var(--line)', background: 'var(--panel)', color: 'var(--text)',
-  fontSize: '0.85rem', whiteSpace: 'normal', textAlign: 'left',
+  fontSize: '0.85rem', whiteSpace: 'normal', textAlign: 'start',
 } as const;
+
+/** Between the parts of the upload progress ("Uploading 3 of 7 · 12 MB of 40 MB"): a mark, not a word. */
+const SEPARATOR = ' · ';
 
 /**
  * The one overall state of sync, as a button that opens Sync; its reason (what to do) is one hover or focus away. A
  * change is announced (a polite live region around it). While files are sent it says how far along the uploads are.
+ * Its words are made here from the state's code and facts, in the window's language (shared/sync/sync-state-words.ts).
  */
 export function SyncStatusPill() {
+  const intl = useIntl();
   const sync = useSync((store) => store.sync);
   const [showTip, setShowTip] = useState(false);
   const tipId = useId();
   if (!sync) return null;
-  const uploads = isUploading(sync) ? uploadProgressParts(sync.uploads) : null;
+  const uploads = isUploading(sync) ? uploadProgressParts(sync.uploads, intl) : null;
+  const reason = syncReasonWords(sync, intl);
   return (
     <div className="status-pill-area">
       <div role="status" style={{ position: 'relative' }}>
         <button
           type="button"
           className={`status-pill status-${sync.state}`}
-          title={sync.reason ?? undefined}
-          aria-describedby={sync.reason ? tipId : undefined}
+          title={reason ?? undefined}
+          aria-describedby={reason ? tipId : undefined}
           onClick={() => { location.hash = '#/sync'; }}
           onFocus={() => setShowTip(true)}
           onBlur={() => setShowTip(false)}
@@ -38,12 +45,12 @@ export function SyncStatusPill() {
           {uploads ? (
             <span className="upload-progress-summary" data-testid="upload-progress-summary">
               {uploads.files}
-              {uploads.bytes ? <span className="upload-progress-bytes"> · {uploads.bytes}</span> : null}
-              {uploads.timeLeft ? ` · ${uploads.timeLeft}` : null}
+              {uploads.bytes ? <span className="upload-progress-bytes">{SEPARATOR}{uploads.bytes}</span> : null}
+              {uploads.timeLeft ? <>{SEPARATOR}{uploads.timeLeft}</> : null}
             </span>
-          ) : syncStateLabel(sync)}
+          ) : syncStateLabel(sync, intl)}
         </button>
-        {sync.reason ? <span id={tipId} role="tooltip" className={showTip ? undefined : 'visually-hidden'} style={showTip ? TIP_STYLE : undefined}>{sync.reason}</span> : null}
+        {reason ? <span id={tipId} role="tooltip" className={showTip ? undefined : 'visually-hidden'} style={showTip ? TIP_STYLE : undefined}>{reason}</span> : null}
       </div>
     </div>
   );

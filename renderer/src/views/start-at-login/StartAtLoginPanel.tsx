@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
+import { FormattedMessage } from 'react-intl';
 import type { SettingsView, StartAtLoginView } from '../../../../shared';
+import type { MessageId } from '../../../../shared/i18n/messages';
 import { contract } from '../../contract/contract';
 
 /**
@@ -7,7 +9,7 @@ import { contract } from '../../contract/contract';
  * (design-sync ui) the checkbox is shown greyed out with why, since a browser page cannot start itself at login.
  * The tray changes it too, outside the window: it is read again when the window gets the focus back.
  */
-export function StartAtLoginPanel({ settings, update }: { settings: SettingsView; update(changes: { startAtLogin: boolean }, what: string): Promise<boolean> }) {
+export function StartAtLoginPanel({ settings, update }: { settings: SettingsView; update(changes: { startAtLogin: boolean }, saved: MessageId): Promise<boolean> }) {
   // What the person asked for while the system is told (then what it answered: a refusal shows as the view's problem).
   const [asked, setAsked] = useState<boolean | null>(null);
   // As read when the window came back to the front (the tray may have changed it), until the settings are read anew.
@@ -23,19 +25,16 @@ export function StartAtLoginPanel({ settings, update }: { settings: SettingsView
   const login = fresh ?? settings.startAtLogin;
   const change = (on: boolean) => {
     setAsked(on);
-    void update({ startAtLogin: on }, on ? 'Start at login' : 'Not starting at login').finally(() => setAsked(null));
+    void update({ startAtLogin: on }, on ? 'startAtLogin.savedOn' : 'startAtLogin.savedOff').finally(() => setAsked(null));
   };
   return (
     <section className="panel" aria-labelledby="start-at-login-title">
-      <h3 id="start-at-login-title">When you log in</h3>
+      <h3 id="start-at-login-title"><FormattedMessage id="startAtLogin.title" /></h3>
       <label className="checkbox">
         <input type="checkbox" checked={asked ?? login.on} disabled={!login.available || asked !== null} aria-describedby="start-at-login-help"
-          aria-busy={asked !== null} onChange={(event) => change(event.target.checked)} />
-        {' '}Start design-sync when you log in
+          aria-busy={asked !== null} onChange={(event) => change(event.target.checked)} /> <FormattedMessage id="startAtLogin.checkbox" />
       </label>
-      <p id="start-at-login-help" className="field-help">{login.available
-        ? 'It starts in the tray, without a window, and keeps your sync folder in step; open it from the tray. Turned off, nothing syncs after a restart until you open design-sync.'
-        : login.unavailableReason}</p>
+      <p id="start-at-login-help" className="field-help">{login.available ? <FormattedMessage id="startAtLogin.help" /> : login.unavailableReason}</p>
     </section>
   );
 }

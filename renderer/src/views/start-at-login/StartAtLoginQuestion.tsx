@@ -1,4 +1,6 @@
 import { useEffect, useState } from 'react';
+import { FormattedMessage } from 'react-intl';
+import type { MessageId } from '../../../../shared/i18n/messages';
 import { useSettings } from '../../stores/settings-store';
 
 /**
@@ -12,28 +14,28 @@ export function StartAtLoginQuestion() {
   const update = useSettings((store) => store.update);
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  const [done, setDone] = useState<MessageId | null>(null);
   // Read afresh: the tray or Settings may have answered it since the settings were last read.
   useEffect(() => void load(), [load]);
   const question = settings?.startAtLogin;
-  if (done) return <p className="panel start-at-login-question" role="status">{done}</p>;
+  if (done) return <p className="panel start-at-login-question" role="status"><FormattedMessage id={done} /></p>;
   if (!question || !question.available || question.asked) return null;
-  const answer = (changes: { startAtLogin: true } | { startAtLoginAsked: true }, what: string, after: string) => {
+  const answer = (changes: { startAtLogin: true } | { startAtLoginAsked: true }, saved: MessageId, after: MessageId) => {
     setBusy(true);
     setFailed(null);
-    void update(changes, what).then((saved) => {
+    void update(changes, saved).then((saved) => {
       if (saved) setDone(after);
       else setFailed(useSettings.getState().problem);
     }).finally(() => setBusy(false));
   };
   return (
     <section className="panel start-at-login-question" aria-labelledby="start-at-login-question-title">
-      <h3 id="start-at-login-question-title">Start design-sync when you log in?</h3>
-      <p>It starts in the tray, without a window, so your sync folder keeps in step after a restart without you opening it. You can change this in Settings or the tray at any time.</p>
+      <h3 id="start-at-login-question-title"><FormattedMessage id="startAtLogin.question.title" /></h3>
+      <p><FormattedMessage id="startAtLogin.question.body" /></p>
       {failed ? <p className="field-error" role="alert">{failed}</p> : null}
       <div className="form-actions">
-        <button type="button" className="primary" disabled={busy} onClick={() => answer({ startAtLogin: true }, 'Start at login', 'design-sync will start in the tray when you log in. Change it in Settings or the tray.')}>Start at login</button>
-        <button type="button" disabled={busy} onClick={() => answer({ startAtLoginAsked: true }, 'Your answer', 'design-sync will not start when you log in. You can turn it on in Settings or the tray.')}>Not now</button>
+        <button type="button" className="primary" disabled={busy} onClick={() => answer({ startAtLogin: true }, 'startAtLogin.savedOn', 'startAtLogin.question.doneOn')}><FormattedMessage id="startAtLogin.question.yes" /></button>
+        <button type="button" disabled={busy} onClick={() => answer({ startAtLoginAsked: true }, 'startAtLogin.question.answerSaved', 'startAtLogin.question.doneOff')}><FormattedMessage id="startAtLogin.question.notNow" /></button>
       </div>
     </section>
   );

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { formatAgeSince } from '../../../../shared/i18n/format';
 import { canCheckForUpdates, canRestartToUpdate, updatesStateWords, type UpdatesView } from '../../../../shared/updates/updates-view';
 import { contract } from '../../contract/contract';
 import { problemWords } from '../problem-words';
-import { describeAge } from '../time';
 
 /**
  * Settings' "Updates": the version, the state in words (checking, downloading with its progress, ready, waiting for the
@@ -10,6 +11,7 @@ import { describeAge } from '../time';
  * window served by `design-sync ui` it says that updates come with the desktop app.
  */
 export function UpdatesPanel() {
+  const intl = useIntl();
   const [updates, setUpdates] = useState<UpdatesView | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => {
@@ -37,29 +39,26 @@ export function UpdatesPanel() {
   };
   return (
     <section className="panel" aria-labelledby="updates-title">
-      <h3 id="updates-title">Updates</h3>
-      {updates === null ? <p role="status">{problem ?? 'Reading the update state…'}</p> : (
+      <h3 id="updates-title"><FormattedMessage id="updates.title" /></h3>
+      {updates === null ? <p role="status">{problem ?? <FormattedMessage id="updates.reading" />}</p> : (
         <>
-          <p role="status" data-testid="updates-state">{updatesStateWords(updates)}</p>
+          <p role="status" data-testid="updates-state">{updatesStateWords(updates, intl)}</p>
           {updates.state === 'downloading' && updates.percent !== null
-            ? <progress max={100} value={updates.percent} aria-label={`Downloading version ${updates.version ?? ''}`} />
+            ? <progress max={100} value={updates.percent} aria-label={intl.formatMessage({ id: 'updates.downloadingLabel' }, { version: updates.version ?? '' })} />
             : null}
           {updates.reason ? <p className={updates.state === 'failed' ? 'field-error' : 'field-help'} data-testid="updates-reason">{updates.reason}</p> : null}
           {problem ? <p className="field-error" role="alert">{problem}</p> : null}
           {updates.state === 'unavailable' ? null : (
             <>
-              <p className="field-help">
-                {updates.lastCheckedAt ? `Last checked ${describeAge(updates.lastCheckedAt)}. ` : ''}
-                design-sync looks for a new version when it starts and once a day, downloads it in the background and checks it
-                against the checksum its release published before keeping it. It installs when you quit, or now with Restart now,
-                never while files are being sent.
-              </p>
-              {updates.feed ? <p className="field-help">Updates come from <code>{updates.feed}</code> ({updates.channel === 'latest' ? 'stable releases' : `the ${updates.channel} channel`}).</p> : null}
+              <p className="field-help">{updates.lastCheckedAt
+                ? <FormattedMessage id="updates.howLastChecked" values={{ age: formatAgeSince(intl, updates.lastCheckedAt) }} />
+                : <FormattedMessage id="updates.how" />}</p>
+              {updates.feed ? <p className="field-help"><FormattedMessage id="updates.feed" values={{ feed: updates.feed, channel: updates.channel, code: (chunks) => <code>{chunks}</code> }} /></p> : null}
               <div className="form-actions">
                 {canRestartToUpdate(updates)
-                  ? <button type="button" className="primary" onClick={() => ask('updates.restart')}>Restart now</button>
+                  ? <button type="button" className="primary" onClick={() => ask('updates.restart')}><FormattedMessage id="updates.restart" /></button>
                   : null}
-                <button type="button" disabled={!canCheckForUpdates(updates)} onClick={() => ask('updates.check')}>Check for updates</button>
+                <button type="button" disabled={!canCheckForUpdates(updates)} onClick={() => ask('updates.check')}><FormattedMessage id="updates.check" /></button>
               </div>
             </>
           )}
