@@ -4,6 +4,7 @@ import type { ReadableDB, WritableDB } from './cache-database';
 import { refreshDesignFiles } from './child-lists';
 import { deleteDesigns, fillAuthor, upsertDesigns, upsertUser, type DesignForm, type UpsertFlags, type UpsertResult } from './design-writes';
 import { applyLocalDesignEdit, type LocalDesignEdit } from './local-design-edit';
+import { prepared } from './prepared';
 
 /**
  * What the designs store wrote: the designs whose rows changed (new or changed, their image and document lists or
@@ -73,10 +74,14 @@ export class DesignsStore extends EventEmitter<{ written: [DesignsWritten] }> {
     this.tell({ ids });
   }
 
-  /** Removes designs from the cache (their images, documents and search rows go with them); how many were there. */
+  /**
+   * Removes designs from the cache (their images, documents and search rows go with them; `own`: they were the
+   * signed-in user's); how many were there.
+   */
   remove(ids: readonly number[], own = false): number {
-    const removed = deleteDesigns(this.db, ids);
-    if (removed > 0) this.tell({ removed: [...ids], own });
+    const present = (prepared(this.db, 'SELECT id FROM designs WHERE id IN (SELECT value FROM json_each(?))').pluck().all(JSON.stringify(ids)) as number[]);
+    const removed = deleteDesigns(this.db, present);
+    if (removed > 0) this.tell({ removed: present, own });
     return removed;
   }
 

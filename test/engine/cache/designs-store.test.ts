@@ -33,7 +33,7 @@ describe('the designs store', () => {
     ]);
     expect(store.remove([2, 3])).toBe(1);
     expect(store.remove([3])).toBe(0);
-    expect(written.at(-1)).toEqual({ ids: [], removed: [2, 3], users: [], own: false, all: false });
+    expect(written.at(-1)).toEqual({ ids: [], removed: [2], users: [], own: false, all: false });
     expect(written).toHaveLength(3);
   });
 
