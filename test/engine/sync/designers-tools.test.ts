@@ -2,13 +2,13 @@ import { execFile, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, readFileSync, rmSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { QueueItemView } from '../../../shared';
 import { tempDir } from '../cache/cache-fixtures';
-import { startTestService, type TestService } from '../../../harness/local-service';
 import { exportStl, loadToolSave, realTools, replayToolSave, sliceTo3mf, sliceToGcode, type ToolSaveFixture } from '../../support/tool-saves';
 import { until } from '../../../harness/until';
-import { pending, syncedFolder, type Computer, type ComputerOptions } from '../../../harness/sync-computers';
+import { pending, type ComputerOptions } from '../../../harness/sync-computers';
+import { useSyncService } from '../../../harness/sync-service';
 
 /*
  * Designers' real tools writing into a watched design folder, while sync runs as `design-sync sync --watch` runs it:
@@ -17,21 +17,12 @@ import { pending, syncedFolder, type Computer, type ComputerOptions } from '../.
  * recordings (test/fixtures/tool-saves/README.md), so those always run.
  */
 
-let service: TestService;
-const computers: Computer[] = [];
+const sync = useSyncService({ userPrefix: 'tools' });
 const watchers: FSWatcher[] = [];
 const dirs: string[] = [];
-let users = 0;
 
-beforeAll(async () => {
-  service = await startTestService();
-});
-afterAll(async () => {
-  await service.stop();
-});
 afterEach(async () => {
   for (const watcher of watchers.splice(0)) watcher.close();
-  for (const computer of computers.splice(0)) await computer.dispose();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -55,7 +46,7 @@ interface OnService {
 
 /** A design folder being watched and sent from, with what the test saw happen along the way. */
 async function watchedBracket(options: ComputerOptions = {}) {
-  const bracket = await syncedFolder(service, `tools${++users}`, 0, computers, options);
+  const bracket = await sync.syncedFolder(0, options);
   const { computer, api, design, folder, dir } = bracket;
   // Every state every queue item went through, as the queue told it (a merged item keeps its id, changes its kind).
   const seen: QueueItemView[] = [];

@@ -1,29 +1,18 @@
 import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../../../harness/local-service';
-import { clientFor, makeComputer, pending, send, syncedFolder, type Computer } from '../../../harness/sync-computers';
+import { describe, expect, it } from 'vitest';
+import { pending, send, syncedFolder } from '../../../harness/sync-computers';
+import { useSyncService } from '../../../harness/sync-service';
 
-let service: TestService;
-const computers: Computer[] = [];
-
-beforeAll(async () => {
-  service = await startTestService();
-});
-afterAll(async () => {
-  await service.stop();
-});
-afterEach(async () => {
-  for (const computer of computers.splice(0)) await computer.dispose();
-});
+const sync = useSyncService();
 
 /**
  * gear.scad synced; then changed here to `here` (queued, not sent), and on the service renamed spur.scad and replaced
  * with `there` by another computer; then a sync pass.
  */
 async function renamedAndReplacedWhileChangedHere(screenName: string, contents: { here: string; there: string }) {
-  const synced = await syncedFolder(service, screenName, 0, computers);
+  const synced = await syncedFolder(sync.service, screenName, 0, sync.computers);
   const { computer, api, design, dir } = synced;
   writeFileSync(join(dir, 'gear.scad'), 'first');
   await computer.engine.syncOnce({ settle: 'wait' });
@@ -41,11 +30,9 @@ async function renamedAndReplacedWhileChangedHere(screenName: string, contents: 
 
 describe('a file changed here and on the service before the change here is sent', () => {
   it('is not sent over the service\'s version: both are kept (found by the sync fuzz test, seed 1003)', async () => {
-    const { token } = service.addUser('lost-update');
-    const api = clientFor(service.url, token);
+    const { token, api } = sync.user('lost-update');
     const design = await api.createDesign({ name: 'Gear', excerpt: 'A gear', license: 'cc0' });
-    const computer = await makeComputer(service.url, token);
-    computers.push(computer);
+    const computer = await sync.computer(token);
     await computer.engine.syncOnce({ settle: 'wait' });
     const folder = computer.engine.folders.ofDesign(design.id)!.folder;
     const dir = join(computer.rootPath, folder);
@@ -81,11 +68,9 @@ describe('a file changed here and on the service before the change here is sent'
   });
 
   it('renamed on the service meanwhile: the change here is sent, then the name here follows (found by the sync fuzz test, seeds 1006, 2004)', async () => {
-    const { token } = service.addUser('rename-while-edited');
-    const api = clientFor(service.url, token);
+    const { token, api } = sync.user('rename-while-edited');
     const design = await api.createDesign({ name: 'Clip', excerpt: 'A clip', license: 'cc0' });
-    const computer = await makeComputer(service.url, token);
-    computers.push(computer);
+    const computer = await sync.computer(token);
     await computer.engine.syncOnce({ settle: 'wait' });
     const folder = computer.engine.folders.ofDesign(design.id)!.folder;
     const dir = join(computer.rootPath, folder);
@@ -143,7 +128,7 @@ describe('a file changed here and on the service before the change here is sent'
   });
 
   it('replaced on the service, then renamed here before the replacement came: the rename is sent and the service\'s version comes in under the new name (found by the sync fuzz test, seed 9604)', async () => {
-    const { computer, api, design, dir } = await syncedFolder(service, 'replaced-then-renamed', 0, computers);
+    const { computer, api, design, dir } = await syncedFolder(sync.service, 'replaced-then-renamed', 0, sync.computers);
     writeFileSync(join(dir, 'gear.scad'), 'first');
     await computer.engine.syncOnce({ settle: 'wait' });
     await send(computer);

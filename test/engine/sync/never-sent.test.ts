@@ -1,29 +1,17 @@
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compileIgnoreFile, holdReason, parseIgnoreText } from '../../../electron/engine/sync/ignore/never-sent-rules';
 import { IgnoreFileError } from '../../../electron/engine/sync/ignore/ignore-files';
 import { isIgnoredName } from '../../../electron/engine/sync/sync-names';
-import { startTestService, type TestService } from '../../../harness/local-service';
 import { replayToolSave } from '../../support/tool-saves';
 import { until } from '../../../harness/until';
-import { clientFor, makeComputer, pending, send, syncedFolder, type Computer } from '../../../harness/sync-computers';
+import { pending, send, type Computer } from '../../../harness/sync-computers';
+import { useSyncService } from '../../../harness/sync-service';
 
-let service: TestService;
-const computers: Computer[] = [];
-let users = 0;
+const sync = useSyncService({ userPrefix: 'never' });
 
-beforeAll(async () => {
-  service = await startTestService();
-});
-afterAll(async () => {
-  await service.stop();
-});
-afterEach(async () => {
-  for (const computer of computers.splice(0)) await computer.dispose();
-});
-
-const syncedBracket = (files: number) => syncedFolder(service, `never${++users}`, files, computers);
+const syncedBracket = (files: number) => sync.syncedFolder(files);
 const activity = (computer: Computer) => computer.engine.queue.recentActivity(100).map((entry) => entry.message);
 const onService = async (api: Awaited<ReturnType<typeof syncedBracket>>['api'], designId: number) =>
   [...(await api.listDocuments(designId)).map((d) => d.name), ...(await api.listImages(designId)).map((i) => i.name)].sort();
@@ -155,11 +143,9 @@ describe('what is never sent', () => {
 
 describe('the built-in list', () => {
   it('applies inside a design\'s folder, not to the folder: a design named like a tool\'s backup folder is synced', async () => {
-    const { token } = service.addUser(`never${++users}`);
-    const api = clientFor(service.url, token);
+    const { token, api } = sync.user('never');
     const design = await api.createDesign({ name: 'Board backups', excerpt: 'Spare boards', license: 'cc0' });
-    const computer = await makeComputer(service.url, token);
-    computers.push(computer);
+    const computer = await sync.computer(token);
     await computer.engine.syncOnce({ settle: 'wait' });
     const folder = computer.engine.folders.ofDesign(design.id)!.folder;
     expect(holdReason(`${folder}/`, { root: null, folder: null })).toBeNull();

@@ -2,39 +2,30 @@ import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../../../harness/local-service';
 import { until } from '../../../harness/until';
-import { clientFor, makeComputer, pending, send, type Computer, syncedFolder, type ComputerOptions } from '../../../harness/sync-computers';
+import { pending, send, type Computer, type ComputerOptions } from '../../../harness/sync-computers';
+import { useSyncService } from '../../../harness/sync-service';
 
-let service: TestService;
-const computers: Computer[] = [];
-let users = 0;
+const sync = useSyncService({ faultInjection: true, userPrefix: 'snap' });
 
-beforeAll(async () => {
-  service = await startTestService({ faultInjection: true });
-});
-afterAll(async () => {
-  await service.stop();
-});
 beforeEach(async () => {
-  await service.request('DELETE', '/__admin/faults');
+  await sync.service.request('DELETE', '/__admin/faults');
 });
 afterEach(async () => {
-  await service.request('DELETE', '/__admin/faults');
-  for (const computer of computers.splice(0)) await computer.dispose();
+  await sync.service.request('DELETE', '/__admin/faults');
 });
 
-const syncedDesign = (files: number, options: ComputerOptions = {}) => syncedFolder(service, `snap${++users}`, files, computers, options);
+const syncedDesign = (files: number, options: ComputerOptions = {}) => sync.syncedFolder(files, options);
 
 /** Holds the answers of the design's file listings (read at once, sent `ms` later), and resolves once one was read. */
 async function holdListings(designId: number, ms: number): Promise<() => Promise<void>> {
-  const response = await service.request('POST', '/__admin/faults', {
+  const response = await sync.service.request('POST', '/__admin/faults', {
     json: { kind: 'slow_answer', ms, method: 'GET', path: `^/v1/designs/${designId}/(images|documents)$`, count: 2 },
   });
   const { id } = (await response.json()) as { id: number };
   return async () => {
     await until('the listing to be read by the service', async () => {
-      const rules = (await (await service.request('GET', '/__admin/faults')).json()) as { id: number; hits: number }[];
+      const rules = (await (await sync.service.request('GET', '/__admin/faults')).json()) as { id: number; hits: number }[];
       return rules.find((rule) => rule.id === id)!.hits >= 2;
     }, 10_000);
   };
@@ -109,13 +100,13 @@ describe('a list read in part never moves a file', () => {
     proxy = createServer((request, response) => {
       const match = request.method === 'GET' ? request.url!.match(/^\/v1\/designs\/(\d+)\/documents\?/) : null;
       const cut = match !== null && truncated.has(Number(match[1]));
-      const headers = { ...request.headers, host: new URL(service.url).host };
+      const headers = { ...request.headers, host: new URL(sync.service.url).host };
       // A cut listing is always answered whole by the service (no 304), then cut here.
       if (cut) {
         delete headers['if-none-match'];
         delete headers['if-modified-since'];
       }
-      const upstream = httpRequest(new URL(request.url!, service.url), { method: request.method, headers }, (answer) => {
+      const upstream = httpRequest(new URL(request.url!, sync.service.url), { method: request.method, headers }, (answer) => {
         if (!cut || answer.statusCode !== 200) {
           response.writeHead(answer.statusCode!, answer.headers);
           answer.pipe(response);
@@ -140,12 +131,10 @@ describe('a list read in part never moves a file', () => {
   });
 
   it('a synced file missing from its design\'s listing stays in the folder while the service still has it', async () => {
-    const { token } = service.addUser(`snap${++users}`);
-    const api = clientFor(service.url, token);
+    const { token, api } = sync.user('snap');
     const design = await api.createDesign({ name: 'Hinge', excerpt: 'A hinge', license: 'cc0' });
     // The engine (its reads and the queue's writes) talks to the service through the proxy.
-    const computer = await makeComputer(proxyUrl, token);
-    computers.push(computer);
+    const computer = await sync.computer(token, { url: proxyUrl });
     await computer.engine.syncOnce({ settle: 'wait' });
     const folder = computer.engine.folders.ofDesign(design.id)!.folder;
     const dir = join(computer.rootPath, folder);
@@ -167,10 +156,8 @@ describe('a list read in part never moves a file', () => {
 
 describe('design folders and crashes', () => {
   it('a design linked to a folder that a crash left unmade gets its folder, and nothing is proposed as a new design', async () => {
-    const { token } = service.addUser(`snap${++users}`);
-    const api = clientFor(service.url, token);
-    const computer = await makeComputer(service.url, token);
-    computers.push(computer);
+    const { token, api } = sync.user('snap');
+    const computer = await sync.computer(token);
     const design = await api.createDesign({ name: 'Phone stand', excerpt: 'A stand', license: 'cc0' });
     // What a kill -9 right after linking leaves: the link, no folder.
     computer.engine.folders.linkToMake('phone-stand', design.id);

@@ -1,36 +1,22 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { QueueStore } from '../../../electron/engine/queue/queue-store';
 import { sendReady } from '../../../electron/engine/runtime/queue-actions';
 import { migrateSync } from '../../../electron/engine/sync-state/sync-database';
-import { startTestService, type TestService } from '../../../harness/local-service';
-import { clientFor, makeComputer, pending, send, type Computer } from '../../../harness/sync-computers';
+import { pending, send } from '../../../harness/sync-computers';
+import { useSyncService } from '../../../harness/sync-service';
 
-let service: TestService;
-const computers: Computer[] = [];
-let users = 0;
-
-beforeAll(async () => {
-  service = await startTestService();
-});
-afterAll(async () => {
-  await service.stop();
-});
-afterEach(async () => {
-  for (const computer of computers.splice(0)) await computer.dispose();
-});
+const sync = useSyncService({ userPrefix: 'review' });
 
 /** A user with a published design and a draft, synced on a computer whose review before publishing is `review`. */
 async function twoDesigns(review: boolean) {
-  const { token } = service.addUser(`review${++users}`);
-  const api = clientFor(service.url, token);
+  const { token, api } = sync.user('review');
   const published = await api.createDesign({ name: 'Lamp', excerpt: 'A lamp', license: 'cc0' });
   await api.publishDesign(published.id);
   const draft = await api.createDesign({ name: 'Shade', excerpt: 'A shade', license: 'cc0' });
-  const computer = await makeComputer(service.url, token, { reviewBeforePublishing: () => review });
-  computers.push(computer);
+  const computer = await sync.computer(token, { reviewBeforePublishing: () => review });
   await computer.engine.syncOnce({ settle: 'wait' });
   const dirOf = (id: number) => join(computer.rootPath, computer.engine.folders.ofDesign(id)!.folder);
   return { api, computer, published, draft, dirOf };

@@ -1,29 +1,17 @@
 import { createHash } from 'node:crypto';
 import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MemoryTokenStore } from '../../../electron/engine/authorization/memory-token-store';
 import { Session } from '../../../electron/engine/authorization/session';
 import { QueueRunner, queueClient } from '../../../electron/engine/queue/queue-runner';
 import type { SyncEvent } from '../../../electron/engine/sync/sync-context';
-import { startTestService, type TestService } from '../../../harness/local-service';
-import { assemble, pending, send, type Computer, syncedFolder, type ComputerOptions } from '../../../harness/sync-computers';
+import { assemble, pending, send, type Computer, type ComputerOptions } from '../../../harness/sync-computers';
+import { useSyncService } from '../../../harness/sync-service';
 
-let service: TestService;
-const computers: Computer[] = [];
-let users = 0;
+const sync = useSyncService({ userPrefix: 'safe' });
 
-beforeAll(async () => {
-  service = await startTestService();
-});
-afterAll(async () => {
-  await service.stop();
-});
-afterEach(async () => {
-  for (const computer of computers.splice(0)) await computer.dispose();
-});
-
-const syncedBracket = (files: number, options: ComputerOptions = {}) => syncedFolder(service, `safe${++users}`, files, computers, options);
+const syncedBracket = (files: number, options: ComputerOptions = {}) => sync.syncedFolder(files, options);
 
 const deletes = (computer: Computer) => pending(computer).filter((item) => item.kind === 'delete-remote');
 
@@ -162,7 +150,7 @@ describe('what must never happen', () => {
     // Sign-in lost: the service is not read for sync (its answer could look like deletions), local changes still queue.
     const session = new Session(new MemoryTokenStore(token));
     await session.load();
-    const { sync: engine } = assemble({ url: service.url, db: computer.db, cache: computer.cache, session, settleMs: 100 });
+    const { sync: engine } = assemble({ url: sync.service.url, db: computer.db, cache: computer.cache, session, settleMs: 100 });
     const events: string[] = [];
     engine.on('event', (e) => { if (e.type === 'warning') events.push(e.message); });
     session.noticeProblem({ kind: 'token-rejected', message: 'revoked' });
@@ -174,7 +162,7 @@ describe('what must never happen', () => {
     expect(events.join('\n')).toMatch(/no longer accepts your sign-in/);
     expect(pending(computer).map((i) => i.path)).toEqual([`${folder}/while-signed-out.stl`]);
     // The runner of that session sends nothing either: it waits for a sign-in, and says so.
-    const runner = new QueueRunner({ store: engine.queue, session, client: queueClient(session, service.url), settleMs: 100 });
+    const runner = new QueueRunner({ store: engine.queue, session, client: queueClient(session, sync.service.url), settleMs: 100 });
     runner.start();
     try {
       await runner.waitUntil(() => runner.blockedBy?.kind === 'sign-in', { timeoutMs: 10_000 });

@@ -2,27 +2,18 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { SyncEvent } from '../../../electron/engine/sync/sync-context';
-import { startTestService, type TestService } from '../../../harness/local-service';
 import { until } from '../../../harness/until';
 import { IS_ROOT } from '../../support/cli-child';
-import { clientFor, makeComputer, send, type Computer } from '../../../harness/sync-computers';
+import { send } from '../../../harness/sync-computers';
+import { useSyncService } from '../../../harness/sync-service';
 
-let service: TestService;
-const computers: Computer[] = [];
+const sync = useSyncService({ userPrefix: 'special' });
 const servers: Server[] = [];
-let users = 0;
 
-beforeAll(async () => {
-  service = await startTestService();
-});
 afterEach(async () => {
   for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
-  for (const computer of computers.splice(0)) await computer.dispose();
-});
-afterAll(async () => {
-  await service.stop();
 });
 
 /** A name that is not valid UTF-8 (0xff never appears in UTF-8), as a Buffer path under `dir`. */
@@ -43,11 +34,9 @@ async function listenOn(path: string): Promise<void> {
 }
 
 async function synced() {
-  const { token } = service.addUser(`special${++users}`);
-  const api = clientFor(service.url, token);
+  const { token, api } = sync.user('special');
   const design = await api.createDesign({ name: 'Clamp', excerpt: 'A clamp', license: 'cc0' });
-  const computer = await makeComputer(service.url, token);
-  computers.push(computer);
+  const computer = await sync.computer(token);
   await computer.engine.syncOnce({ settle: 'wait' });
   const folder = computer.engine.folders.ofDesign(design.id)!.folder;
   return { computer, api, design, folder, dir: join(computer.rootPath, folder) };

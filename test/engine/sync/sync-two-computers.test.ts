@@ -1,9 +1,9 @@
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { QueueRunner, queueClient } from '../../../electron/engine/queue/queue-runner';
-import { startTestService, type TestService } from '../../../harness/local-service';
-import { assemble, clientFor, makeComputer, pending, send, type Computer } from '../../../harness/sync-computers';
+import { assemble, pending, send, type Computer } from '../../../harness/sync-computers';
+import { useSyncService } from '../../../harness/sync-service';
 
 const IMAGES = join(import.meta.dirname, '../../fixtures/images');
 const PE_HEAD = (() => {
@@ -14,33 +14,9 @@ const PE_HEAD = (() => {
   return head;
 })();
 
-let service: TestService;
-const computers: Computer[] = [];
-let users = 0;
-
-beforeAll(async () => {
-  service = await startTestService();
-});
-afterAll(async () => {
-  await service.stop();
-});
-afterEach(async () => {
-  for (const computer of computers.splice(0)) await computer.dispose();
-});
-
-/** A user with one own design; `computers` computers signed in as that user, each with its own profile and root. */
-async function setup(count: number, designName = 'Spur gear') {
-  const { token } = service.addUser(`maker${++users}`);
-  const api = clientFor(service.url, token);
-  const design = await api.createDesign({ name: designName, excerpt: 'A gear', license: 'cc0' });
-  const list: Computer[] = [];
-  for (let i = 0; i < count; i++) {
-    const computer = await makeComputer(service.url, token);
-    computers.push(computer);
-    list.push(computer);
-  }
-  return { token, api, design, computers: list };
-}
+const sync = useSyncService();
+/** A user with one own design; `count` computers signed in as that user, each with its own profile and root. */
+const setup = (count: number, designName?: string) => sync.account(count, designName);
 
 const folderOf = (computer: Computer, designId: number) => computer.engine.folders.ofDesign(designId)!.folder;
 const files = (dir: string) => readdirSync(dir).filter((name) => !name.startsWith('.')).sort();

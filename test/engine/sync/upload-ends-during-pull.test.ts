@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../../../harness/local-service';
 import { until } from '../../../harness/until';
 import { tempDir } from '../cache/cache-fixtures';
 import { startCountingProxy } from '../../../harness/counting-proxy';
-import { pending, send, syncedFolder, type Computer } from '../../../harness/sync-computers';
+import { pending, send, syncedFolder } from '../../../harness/sync-computers';
+import { useSyncService } from '../../../harness/sync-service';
 
 /**
  * An upload that ends while a pass brings the service's changes in. The pass read the design's files when the
@@ -23,10 +23,9 @@ interface Gate {
   released: Promise<void>;
 }
 
-let service: TestService;
+const sync = useSyncService();
 let proxy: Awaited<ReturnType<typeof startCountingProxy>>;
 const gates: Gate[] = [];
-const computers: Computer[] = [];
 
 /** Holds the next answer that `matches`: resolves once the service has answered it, with the function that passes it on. */
 function holdNext(matches: Gate['matches']): { reached: Promise<void>; release: () => void } {
@@ -39,8 +38,7 @@ function holdNext(matches: Gate['matches']): { reached: Promise<void>; release: 
 }
 
 beforeAll(async () => {
-  service = await startTestService();
-  proxy = await startCountingProxy(service.url, {
+  proxy = await startCountingProxy(sync.service.url, {
     beforeAnswer: ({ method, path }) => {
       const index = gates.findIndex((gate) => gate.matches(method, path));
       if (index < 0) return undefined;
@@ -52,17 +50,15 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await proxy.close();
-  await service.stop();
 });
 afterEach(async () => {
   gates.splice(0);
-  for (const computer of computers.splice(0)) await computer.dispose();
 });
 
 describe('an upload that ends while a pass brings in the service\'s changes', () => {
   it('is not taken for another file of the same name: nothing is downloaded again, nothing sent twice', async () => {
     // The engine (and this test's client) go through the proxy.
-    const { computer, api, design, folder, dir } = await syncedFolder({ url: proxy.url, addUser: (name) => service.addUser(name) }, 'upload-ends-during-pull', 0, computers);
+    const { computer, api, design, folder, dir } = await syncedFolder({ url: proxy.url, addUser: (name) => sync.service.addUser(name) }, 'upload-ends-during-pull', 0, sync.computers);
 
     writeFileSync(join(dir, 'f11.bin'), 'made here');
     await computer.engine.scan({ settle: 'wait' });
