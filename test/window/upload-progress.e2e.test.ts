@@ -20,7 +20,7 @@ import { windowStarted } from '../../harness/window';
 import { showView } from './views';
 
 /**
- * The window of window-fixture.ts, on a service started with fault injection (its uploads are held a while, so that
+ * The window of harness/window.ts, on a service started with fault injection (its uploads are held a while, so that
  * their progress can be seen), reached through a link whose uplink can be slowed.
  */
 let service: TestService;
