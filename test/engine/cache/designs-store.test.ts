@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openCacheDatabase } from '../../../electron/engine/cache/cache-database';
 import { getCachedDesign } from '../../../electron/engine/cache/design-reads';
+import { upsertDesign } from '../../../electron/engine/cache/design-writes';
 import { DesignsStore, type DesignsWritten } from '../../../electron/engine/cache/designs-store';
 import { DesignChanges, type OwnChange } from '../../../electron/engine/runtime/design-changes';
 import { listFormDesign } from './cache-fixtures';
@@ -60,5 +61,21 @@ describe('the designs store', () => {
     store.remove([21]);
     expect(own.at(-1)).toEqual({ ids: [], removed: [21] });
     expect(own).toHaveLength(3);
+  });
+
+  it('tells the end of a pull that wrote on its own path the same way: own designs compared again, the whole catalogue as all', () => {
+    const { db, store, own } = storeAndChanges();
+    const designs: { all: boolean }[] = [];
+    const changes = new DesignChanges(() => db, () => OWNER);
+    changes.baseline();
+    changes.on('designs', (change) => designs.push(change));
+    changes.follow(store);
+    // Written as a pull writes (not through the store): nothing is told until the pull says it ended.
+    upsertDesign(db, listFormDesign({ id: 30, user_id: OWNER }), 'user', 1_000, { own: true });
+    expect(own).toEqual([]);
+    store.pulled({ own: true, all: false });
+    expect(own).toEqual([{ ids: [30], removed: [] }]);
+    store.pulled({ own: false, all: true });
+    expect(designs.at(-1)).toMatchObject({ all: true });
   });
 });
