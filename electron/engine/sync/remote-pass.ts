@@ -6,7 +6,7 @@ import { engineLog, warnUnlessMissing } from '../log/engine-log';
 import type { BaseFile } from '../sync-state/base-files';
 import { describeFirstFill, emptyFirstFill, type FirstFill } from './first-fill';
 import { downloadToTemp, readFolder, renameNoClobber, placeNew, sha1File, statEntry, type LocalEntry } from './local-files';
-import { MASS_MISSING_MINIMUM, MASS_MISSING_RATIO } from './local-scan';
+import { MASS_MISSING_MINIMUM, MASS_MISSING_RATIO } from './scan-decisions';
 import { openItems } from './queue-lookups';
 import { confirmGoneRemotely, listingCanJudge, readDesignListing, remoteKey, type DesignListing, type RemoteFile } from './remote-listing';
 import {
