@@ -1,8 +1,14 @@
 import type { HeldBackGroupView, HoldReasonView } from '../contract/views';
+import { ENGLISH_INTL, type Words } from '../i18n/create-intl';
 
-/** Why something is never sent, in words: "Blender backups, built-in list (Blender)" or "line 3 of .designsyncignore: *.bak". */
-export function holdReasonWords(reason: HoldReasonView): string {
-  return reason.source === 'built-in' ? `${reason.label}, built-in list (${reason.tool})` : `line ${reason.line} of ${reason.file}: ${reason.pattern}`;
+/**
+ * Why something is never sent, in words, in the language of `intl` (English by default): "Blender backups, built-in
+ * list (Blender)" or "line 3 of .designsyncignore: *.bak". A built-in entry's label comes from the engine's list.
+ */
+export function holdReasonWords(reason: HoldReasonView, intl: Words = ENGLISH_INTL): string {
+  return reason.source === 'built-in'
+    ? intl.formatMessage({ id: 'sync.holdReason.builtIn' }, { label: reason.label, tool: reason.tool })
+    : intl.formatMessage({ id: 'sync.holdReason.ignoreFile' }, { line: reason.line, file: reason.file, pattern: reason.pattern });
 }
 
 /**
@@ -10,13 +16,13 @@ export function holdReasonWords(reason: HoldReasonView): string {
  * backups: 3 not sent (built-in list, Blender)", "2 not sent by *.autosave (line 2 of .designsyncignore)"; a synced
  * file that became ignored is said to stay on the service.
  */
-export function heldBackGroupWords(group: HeldBackGroupView): string {
+export function heldBackGroupWords(group: HeldBackGroupView, intl: Words = ENGLISH_INTL): string {
   const { reason, count, onService } = group;
-  const head = reason.source === 'built-in'
-    ? `${capitalized(reason.label)}: ${count} not sent (built-in list, ${reason.tool})`
-    : `${count} not sent by ${reason.pattern} (line ${reason.line} of ${reason.file})`;
-  if (onService === 0) return head;
-  return `${head}; ${onService === count ? (count === 1 ? 'it was' : 'they were') : `${onService} of them were`} sent before and ${onService === 1 ? 'stays' : 'stay'} on the service as ${onService === 1 ? 'it is' : 'they are'}`;
+  const held = reason.source === 'built-in'
+    ? intl.formatMessage({ id: 'sync.heldBack.builtIn' }, { label: capitalized(reason.label, intl), count, tool: reason.tool })
+    : intl.formatMessage({ id: 'sync.heldBack.ignoreFile' }, { count, pattern: reason.pattern, line: reason.line, file: reason.file });
+  if (onService === 0) return held;
+  return intl.formatMessage({ id: 'sync.heldBack.onService' }, { held, all: onService === count ? 'yes' : 'no', count, onService });
 }
 
-const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+const capitalized = (text: string, intl: Words) => text.charAt(0).toLocaleUpperCase(intl.locale) + text.slice(1);

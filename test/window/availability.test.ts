@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createTranslator } from '../../shared/i18n/create-intl';
 import {
   availability, DECISIONS_WAIT_NOTE, DECISIONS_WAIT_SIGN_IN_NOTE, FILES_WAIT_NOTE, whyUnavailable, WAITS_NOTE, type WindowAction, type WindowState,
 } from '../../renderer/src/views/availability';
@@ -97,5 +98,26 @@ describe('whether a window action can run now, and why not', () => {
     expect(availability('queue-decision', { ...signedOut, online: false, serviceChosen: false })).toMatchObject({ enabled: true, waits: true });
     expect(availability('queue-decision', { ...online, linked: false })).toMatchObject({ enabled: false, blocker: 'disconnected' });
     expect(DECISIONS_WAIT_NOTE).toBe('Decisions are recorded now and carried out when the service is back.');
+  });
+});
+
+describe('why an action cannot run, in the window\'s language', () => {
+  const row: WindowAction[] = ['edit-design', 'publish-design', 'delete-design'];
+
+  it('says what sign-in would allow as one sentence, the design named once', async () => {
+    expect(whyUnavailable(row, signedOut, await createTranslator('de'))).toBe('Melden Sie sich an, um es zu bearbeiten, zu veröffentlichen oder zu löschen.');
+    expect(whyUnavailable(row, signedOut, await createTranslator('nl'))).toBe('Log in om het te bewerken, te publiceren of te verwijderen.');
+    expect(whyUnavailable(['edit-design', 'pull-catalogue'], { ...signedOut, online: false }, await createTranslator('nl')))
+      .toBe('Log in om het te bewerken. De catalogus ophalen heeft de dienst nodig, die nu niet bereikbaar is.');
+  });
+
+  it('says what needs the service with the verb agreeing, starting with a capital', async () => {
+    expect(whyUnavailable(row, offline, await createTranslator('de'))).toBe('Das Veröffentlichen und das Löschen brauchen den Dienst, der gerade nicht erreichbar ist.');
+    expect(whyUnavailable(['create-design'], offline, await createTranslator('nl'))).toBe('Een ontwerp maken heeft de dienst nodig, die nu niet bereikbaar is.');
+  });
+
+  it('says that an edit waits, in the language', async () => {
+    expect(availability('edit-design', offline, await createTranslator('de')))
+      .toEqual({ enabled: true, waits: true, note: 'Hier gespeichert; wird gesendet, sobald der Dienst wieder erreichbar ist.' });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeLabelledFieldErrors, FIELD_LABELS, fieldLabel, labelledFieldErrors } from '../../shared';
-import { fieldMessageWords, problemWords, searchFailedWords, windowWords } from '../../renderer/src/views/problem-words';
+import { createTranslator } from '../../shared/i18n/create-intl';
+import { fieldLabelWords, fieldMessageWords, problemWords, searchFailedWords, windowWords } from '../../renderer/src/views/problem-words';
 
 describe('field names in the window\'s words', () => {
   it('names each field of a design with the label the window shows beside it', () => {
@@ -54,7 +55,7 @@ describe('the contract\'s own refusals in the window\'s words', () => {
   });
 
   it('words the schema\'s messages as the service words its own, and leaves the service\'s words alone', () => {
-    expect(fieldMessageWords('Too big: expected number to be <=1000000')).toBe('must be at most 1000000');
+    expect(fieldMessageWords('Too big: expected number to be <=1000000')).toBe('must be at most 1,000,000');
     expect(fieldMessageWords('Invalid input: expected int, received number')).toBe('must be a whole number');
     expect(fieldMessageWords('Too small: expected string to have >=1 characters')).toBe("can't be blank");
     expect(fieldMessageWords('Too big: expected string to have <=255 characters')).toBe('must be at most 255 characters long');
@@ -68,5 +69,28 @@ describe('a failed service search said once', () => {
     expect(searchFailedWords('The service answered with an error (HTTP 500).')).toBe('The service\'s search failed: the service answered with an error (HTTP 500). The cached designs were searched.');
     expect(searchFailedWords('HTTP 502 from the proxy')).toBe('The service\'s search failed: HTTP 502 from the proxy. The cached designs were searched.');
     expect(searchFailedWords('')).toBe('The service\'s search failed. The cached designs were searched.');
+  });
+});
+
+describe('problems in the window\'s language', () => {
+  it('says a refused field with its label in the language, the service\'s own message as it sent it', async () => {
+    const german = await createTranslator('de');
+    const dutch = await createTranslator('nl');
+    const refused = { kind: 'validation' as const, message: "excerpt can't be blank", fieldErrors: { excerpt: ["can't be blank"] } };
+    expect(problemWords(refused, german)).toBe("Zusammenfassung: can't be blank.");
+    expect(problemWords(refused, dutch)).toBe("Samenvatting: can't be blank.");
+    expect(fieldLabelWords('screen_name', german)).toBe('Screen name');
+  });
+
+  it('words the contract\'s own refusals in the language, numbers as it writes them', async () => {
+    const german = await createTranslator('de');
+    const refused = { kind: 'validation' as const, message: 'refused', fieldErrors: { cacheLimitMb: ['Too small: expected number to be >=1500'] } };
+    expect(problemWords(refused, german)).toBe('Grenze des Bild-Caches: muss mindestens 1.500 sein.');
+    expect(fieldMessageWords('Too big: expected string to have <=255 characters', await createTranslator('nl'))).toBe('mag hoogstens 255 tekens lang zijn');
+  });
+
+  it('says a failed service search in the language, the service\'s words kept', async () => {
+    expect(searchFailedWords('HTTP 502 from the proxy', await createTranslator('nl')))
+      .toBe('Zoeken op de dienst is mislukt: HTTP 502 from the proxy. Er is gezocht in de ontwerpen in de cache.');
   });
 });

@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { ContractEvents, ContractProblem, FieldErrors, LicenseCode, OwnDesignView } from '../../../shared';
 import { contract } from '../contract/contract';
+import { windowIntl } from '../i18n/window-intl';
 import { problemWords } from '../views/problem-words';
 
 export interface DesignFormFields {
@@ -18,7 +19,7 @@ export interface DesignFormFields {
  */
 export type SaveResult = { ok: true } | { ok: false; message: string; fieldErrors: FieldErrors };
 
-const failed = (problem: ContractProblem): SaveResult => ({ ok: false, message: problemWords(problem), fieldErrors: problem.kind === 'validation' ? problem.fieldErrors : {} });
+const failed = (problem: ContractProblem): SaveResult => ({ ok: false, message: problemWords(problem, windowIntl()), fieldErrors: problem.kind === 'validation' ? problem.fieldErrors : {} });
 
 interface MyDesignsStore {
   items: OwnDesignView[] | null;
@@ -60,7 +61,7 @@ export const useMyDesigns = create<MyDesignsStore>((set, get) => {
       changesDuringLoad.delete(arrived);
       // Changes told while the list was read may be newer than it: applied on top.
       const items = outcome.ok ? arrived.reduce((list, change) => applyOwnChange(list, change.designs, change.removed), outcome.value) : null;
-      set(items ? { items, listProblem: null } : { listProblem: outcome.ok ? null : problemWords(outcome.problem) });
+      set(items ? { items, listProblem: null } : { listProblem: outcome.ok ? null : problemWords(outcome.problem, windowIntl()) });
     },
     dismissProblem() {
       set({ problem: null });
@@ -82,12 +83,12 @@ export const useMyDesigns = create<MyDesignsStore>((set, get) => {
     async publish(id) {
       const outcome = await contract.request('own.publish', { id });
       if (outcome.ok) replace(outcome.value);
-      else set({ problem: problemWords(outcome.problem) });
+      else set({ problem: problemWords(outcome.problem, windowIntl()) });
     },
     async remove(id) {
       const outcome = await contract.request('own.delete', { id, confirm: true });
       if (outcome.ok) set({ items: (get().items ?? []).filter((item) => item.card.id !== id), problem: null });
-      else set({ problem: problemWords(outcome.problem) });
+      else set({ problem: problemWords(outcome.problem, windowIntl()) });
     },
   };
 });

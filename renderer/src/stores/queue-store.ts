@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { ContractProblem, QueueEntry, QueueView } from '../../../shared';
 import { contract } from '../contract/contract';
+import { windowIntl } from '../i18n/window-intl';
 import { problemWords } from '../views/problem-words';
 
 interface QueueStore {
@@ -36,8 +37,8 @@ export const useQueue = create<QueueStore>((set, get) => ({
   async act(run) {
     const outcome = await run();
     // A contract problem in the window's words (a refused field by its label); words already made pass as they are.
-    const problem = outcome.problem && 'kind' in outcome.problem ? problemWords(outcome.problem) : outcome.problem?.message;
-    set({ problem: outcome.ok ? null : problem ?? 'That could not be done.' });
+    const problem = outcome.problem && 'kind' in outcome.problem ? problemWords(outcome.problem, windowIntl()) : outcome.problem?.message;
+    set({ problem: outcome.ok ? null : problem ?? windowIntl().formatMessage({ id: 'sync.queue.notDone' }) });
     await get().load();
     return outcome.ok;
   },

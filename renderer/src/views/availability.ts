@@ -13,6 +13,9 @@
  * An edit made while the service cannot be reached is kept by the queue: it stays offered and says it will wait.
  */
 
+import { ENGLISH_INTL, type Words } from '../../../shared/i18n/create-intl';
+import type { MessageId } from '../../../shared/i18n/messages';
+
 export type WindowAction =
   | 'create-design'
   | 'edit-design'
@@ -53,34 +56,36 @@ interface ActionNeeds {
   syncFolder?: boolean;
   /** 'now': refused while offline; 'queued': kept and sent later; 'none': the window does not need it. */
   service: 'now' | 'queued' | 'none';
-  /** The action as a subject ("Publishing") and after "to" ("publish it"). */
-  doing: string;
-  to: string;
+  /** The action as a subject ("publishing") and after "to" ("publish it"), in the catalogs. */
+  doing: MessageId;
+  to: MessageId;
+  /** An action on "it" (the design): "edit, publish or delete it" says the design once. */
+  verbOnIt?: MessageId;
 }
 
 const NEEDS: Record<WindowAction, ActionNeeds> = {
-  'create-design': { signIn: true, service: 'now', doing: 'Creating a design', to: 'create a design' },
-  'edit-design': { signIn: true, service: 'queued', doing: 'Editing', to: 'edit it' },
-  'publish-design': { signIn: true, service: 'now', doing: 'Publishing', to: 'publish it' },
-  'delete-design': { signIn: true, service: 'now', doing: 'Deleting', to: 'delete it' },
-  'search-service': { signIn: false, service: 'now', doing: 'The service\'s search', to: 'search the service' },
-  'pull-catalogue': { signIn: false, service: 'now', doing: 'Pulling the catalogue', to: 'pull the catalogue' },
-  'sign-in': { signIn: false, service: 'none', doing: 'Signing in', to: 'sign in' },
-  'open-page': { signIn: false, service: 'none', doing: 'Opening the page', to: 'open the page' },
-  'add-files': { signIn: true, syncFolder: true, service: 'queued', doing: 'Adding files', to: 'add files' },
-  'sync-now': { signIn: true, syncFolder: true, service: 'now', doing: 'Syncing now', to: 'sync now' },
-  'queue-decision': { signIn: 'queued', service: 'queued', doing: 'Deciding', to: 'decide' },
+  'create-design': { signIn: true, service: 'now', doing: 'availability.doing.createDesign', to: 'availability.to.createDesign' },
+  'edit-design': { signIn: true, service: 'queued', doing: 'availability.doing.editDesign', to: 'availability.to.editDesign', verbOnIt: 'availability.verb.editDesign' },
+  'publish-design': { signIn: true, service: 'now', doing: 'availability.doing.publishDesign', to: 'availability.to.publishDesign', verbOnIt: 'availability.verb.publishDesign' },
+  'delete-design': { signIn: true, service: 'now', doing: 'availability.doing.deleteDesign', to: 'availability.to.deleteDesign', verbOnIt: 'availability.verb.deleteDesign' },
+  'search-service': { signIn: false, service: 'now', doing: 'availability.doing.searchService', to: 'availability.to.searchService' },
+  'pull-catalogue': { signIn: false, service: 'now', doing: 'availability.doing.pullCatalogue', to: 'availability.to.pullCatalogue' },
+  'sign-in': { signIn: false, service: 'none', doing: 'availability.doing.signIn', to: 'availability.to.signIn' },
+  'open-page': { signIn: false, service: 'none', doing: 'availability.doing.openPage', to: 'availability.to.openPage' },
+  'add-files': { signIn: true, syncFolder: true, service: 'queued', doing: 'availability.doing.addFiles', to: 'availability.to.addFiles' },
+  'sync-now': { signIn: true, syncFolder: true, service: 'now', doing: 'availability.doing.syncNow', to: 'availability.to.syncNow' },
+  'queue-decision': { signIn: 'queued', service: 'queued', doing: 'availability.doing.queueDecision', to: 'availability.to.queueDecision' },
 };
 
-/** Said beside what saves an edit while the service cannot be reached. */
-export const WAITS_NOTE = 'Saved here; sent when the service is back.';
+/** Said beside what saves an edit while the service cannot be reached (English; `availability.note.waits` in the catalogs). */
+export const WAITS_NOTE = ENGLISH_INTL.formatMessage({ id: 'availability.note.waits' });
 /** Said beside what starts an edit while the service cannot be reached. */
-export const EDITS_WAIT_NOTE = 'Edits are saved here and sent when the service is back.';
+export const EDITS_WAIT_NOTE = ENGLISH_INTL.formatMessage({ id: 'availability.note.editsWait' });
 /** Said beside what adds files while the service cannot be reached. */
-export const FILES_WAIT_NOTE = 'Files added now go into the design\'s folder and are uploaded when the service is back.';
+export const FILES_WAIT_NOTE = ENGLISH_INTL.formatMessage({ id: 'availability.note.filesWait' });
 /** Said beside the queue's decisions while they cannot be carried out yet. */
-export const DECISIONS_WAIT_NOTE = 'Decisions are recorded now and carried out when the service is back.';
-export const DECISIONS_WAIT_SIGN_IN_NOTE = 'Decisions are recorded now and carried out once you sign in.';
+export const DECISIONS_WAIT_NOTE = ENGLISH_INTL.formatMessage({ id: 'availability.note.decisionsWait' });
+export const DECISIONS_WAIT_SIGN_IN_NOTE = ENGLISH_INTL.formatMessage({ id: 'availability.note.decisionsWaitSignIn' });
 
 /** What stops `action` now, or null when nothing does. */
 export function blockerOf(action: WindowAction, state: WindowState): Blocker | null {
@@ -94,61 +99,74 @@ export function blockerOf(action: WindowAction, state: WindowState): Blocker | n
   return null;
 }
 
-/** Can `action` run now; if not, why, and if it runs but waits or may not work, a note saying so. */
-export function availability(action: WindowAction, state: WindowState): Availability {
+/**
+ * Can `action` run now; if not, why, and if it runs but waits or may not work, a note saying so: in the language of
+ * `intl` (the window's, through useAvailability; English by default).
+ */
+export function availability(action: WindowAction, state: WindowState, intl: Words = ENGLISH_INTL): Availability {
   const blocker = blockerOf(action, state);
-  if (blocker) return { enabled: false, blocker, reason: reasonFor(blocker, [action]) };
+  if (blocker) return { enabled: false, blocker, reason: reasonFor(blocker, [action], intl) };
   const offline = state.online === false;
   const needs = NEEDS[action].service;
+  const note = (id: MessageId) => intl.formatMessage({ id });
   if (action === 'queue-decision') {
-    if (state.account !== null && state.account !== 'signed-in') return { enabled: true, waits: true, note: DECISIONS_WAIT_SIGN_IN_NOTE };
-    return offline ? { enabled: true, waits: true, note: DECISIONS_WAIT_NOTE } : { enabled: true, waits: false, note: null };
+    if (state.account !== null && state.account !== 'signed-in') return { enabled: true, waits: true, note: note('availability.note.decisionsWaitSignIn') };
+    return offline ? { enabled: true, waits: true, note: note('availability.note.decisionsWait') } : { enabled: true, waits: false, note: null };
   }
-  if (offline && action === 'add-files') return { enabled: true, waits: true, note: FILES_WAIT_NOTE };
-  if (offline && needs === 'queued') return { enabled: true, waits: true, note: WAITS_NOTE };
-  if (offline && action === 'open-page') return { enabled: true, waits: false, note: 'The service cannot be reached now: the page may not load.' };
-  if (offline && action === 'sign-in') return { enabled: true, waits: false, note: 'The service cannot be reached now: signing in needs it.' };
+  if (offline && action === 'add-files') return { enabled: true, waits: true, note: note('availability.note.filesWait') };
+  if (offline && needs === 'queued') return { enabled: true, waits: true, note: note('availability.note.waits') };
+  if (offline && action === 'open-page') return { enabled: true, waits: false, note: note('availability.note.pageMayNotLoad') };
+  if (offline && action === 'sign-in') return { enabled: true, waits: false, note: note('availability.note.signInNeedsService') };
   return { enabled: true, waits: false, note: null };
+}
+
+/** The note said beside what starts an edit while the service cannot be reached, in the language of `intl`. */
+export function editsWaitNote(intl: Words = ENGLISH_INTL): string {
+  return intl.formatMessage({ id: 'availability.note.editsWait' });
 }
 
 /**
  * One sentence per reason for the actions that cannot run ("Publishing and deleting need the service, which cannot be
  * reached now."), so that a row of buttons says why once; null when they all can.
  */
-export function whyUnavailable(actions: readonly WindowAction[], state: WindowState): string | null {
+export function whyUnavailable(actions: readonly WindowAction[], state: WindowState, intl: Words = ENGLISH_INTL): string | null {
   const byBlocker = new Map<Blocker, WindowAction[]>();
   for (const action of actions) {
     const blocker = blockerOf(action, state);
     if (blocker) byBlocker.set(blocker, [...(byBlocker.get(blocker) ?? []), action]);
   }
   if (byBlocker.size === 0) return null;
-  return [...byBlocker].map(([blocker, blocked]) => reasonFor(blocker, blocked)).join(' ');
+  return [...byBlocker].map(([blocker, blocked]) => reasonFor(blocker, blocked, intl)).join(' ');
 }
 
-function reasonFor(blocker: Blocker, actions: WindowAction[]): string {
+function reasonFor(blocker: Blocker, actions: WindowAction[], intl: Words): string {
   switch (blocker) {
-    case 'disconnected':
-      return 'This window lost its connection to design-sync; it reconnects by itself.';
-    case 'no-service':
-      return 'No service is chosen yet: choose one in Library or Settings first.';
-    case 'signed-out':
-      return `Sign in to ${joined(actions.map((action) => NEEDS[action].to), 'or')}.`;
-    case 'needs-sign-in':
-      return `Sign in again to ${joined(actions.map((action) => NEEDS[action].to), 'or')}: the service no longer accepts the last sign-in.`;
-    case 'no-sync-folder':
-      return `Choose a sync folder in Sync to ${joined(actions.map((action) => NEEDS[action].to), 'or')}.`;
+    case 'disconnected': return intl.formatMessage({ id: 'availability.disconnected' });
+    case 'no-service': return intl.formatMessage({ id: 'availability.noService' });
+    case 'signed-out': return intl.formatMessage({ id: 'availability.signedOut' }, { actions: toWords(actions, intl) });
+    case 'needs-sign-in': return intl.formatMessage({ id: 'availability.needsSignIn' }, { actions: toWords(actions, intl) });
+    case 'no-sync-folder': return intl.formatMessage({ id: 'availability.noSyncFolder' }, { actions: toWords(actions, intl) });
     case 'offline': {
-      const doing = joined(actions.map((action, index) => (index === 0 ? NEEDS[action].doing : NEEDS[action].doing.toLowerCase())), 'and');
-      return `${doing} ${actions.length === 1 ? 'needs' : 'need'} the service, which cannot be reached now.`;
+      const doing = intl.formatList(actions.map((action) => intl.formatMessage({ id: NEEDS[action].doing })), { type: 'conjunction' });
+      return sentenceStart(intl.formatMessage({ id: 'availability.offline' }, { actions: doing, count: actions.length }), intl);
     }
   }
 }
 
-/** "edit it, publish it or delete it" said shorter: "edit, publish or delete it" when each ends the same way. */
-function joined(parts: string[], conjunction: 'and' | 'or'): string {
-  const tails = new Set(parts.map((part) => part.split(' ').slice(1).join(' ')));
-  const shared = tails.size === 1 && parts.length > 1 ? [...tails][0]! : '';
-  const heads = shared ? parts.map((part) => part.split(' ')[0]!) : parts;
-  const list = heads.length <= 1 ? heads.join('') : `${heads.slice(0, -1).join(', ')} ${conjunction} ${heads[heads.length - 1]}`;
-  return shared ? `${list} ${shared}` : list;
+/**
+ * What the actions would do, after "Sign in to": "edit it, publish it or search the service"; said shorter when every
+ * one is done to the design ("edit, publish or delete it", "es zu bearbeiten, zu veröffentlichen oder zu löschen").
+ */
+function toWords(actions: WindowAction[], intl: Words): string {
+  const onIt = actions.map((action) => NEEDS[action].verbOnIt);
+  if (actions.length > 1 && onIt.every((verb) => verb !== undefined)) {
+    const verbs = intl.formatList(onIt.map((verb) => intl.formatMessage({ id: verb! })), { type: 'disjunction' });
+    return intl.formatMessage({ id: 'availability.toIt' }, { verbs });
+  }
+  return intl.formatList(actions.map((action) => intl.formatMessage({ id: NEEDS[action].to })), { type: 'disjunction' });
+}
+
+/** A sentence that starts with a list of what is done ("publishing and deleting need…") starts with a capital. */
+function sentenceStart(sentence: string, intl: Words): string {
+  return sentence.charAt(0).toLocaleUpperCase(intl.locale) + sentence.slice(1);
 }

@@ -1,5 +1,6 @@
 import type { ContractProblem } from '../../../shared';
-import { labelledFieldErrors } from '../../../shared/validation/field-labels';
+import { ENGLISH_INTL, type Words } from '../../../shared/i18n/create-intl';
+import type { MessageId } from '../../../shared/i18n/messages';
 
 /** A system error code in brackets, as Node and its libraries name them: "(ECONNREFUSED)", "(UND_ERR_SOCKET)". */
 const RAW_CODE = /\s*\((?:E[A-Z0-9]{2,}|ERR_[A-Z0-9_]+|UND_ERR_[A-Z0-9_]+|HPE_[A-Z0-9_]+)\)/g;
@@ -43,38 +44,86 @@ function matchingBracket(text: string, open: number): number {
   return -1;
 }
 
+/** The label the window shows beside each field the service (or the contract) names, by field. */
+const FIELD_LABELS: Readonly<Record<string, MessageId>> = {
+  name: 'fields.name',
+  excerpt: 'fields.excerpt',
+  license: 'fields.license',
+  description: 'fields.description',
+  primary_image_id: 'fields.coverImage',
+  primaryImageId: 'fields.coverImage',
+  state: 'fields.state',
+  tags: 'fields.tags',
+  file: 'fields.file',
+  fileName: 'fields.fileName',
+  serviceUrl: 'fields.serviceUrl',
+  webUrl: 'fields.webUrl',
+  cacheLimitMb: 'fields.cacheLimitMb',
+  catalogueRefreshMinutes: 'fields.catalogueRefreshMinutes',
+  reviewBeforePublishing: 'fields.reviewBeforePublishing',
+  path: 'fields.path',
+};
+
+/**
+ * The window's label of a field, in its language; a field without one is the service's own name for it, made into
+ * words ("screen_name" → "Screen name").
+ */
+export function fieldLabelWords(field: string, intl: Words = ENGLISH_INTL): string {
+  const known = Object.hasOwn(FIELD_LABELS, field) ? FIELD_LABELS[field] : undefined;
+  if (known) return intl.formatMessage({ id: known });
+  const words = field.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_.-]+/g, ' ').trim().toLowerCase();
+  return words ? words[0]!.toUpperCase() + words.slice(1) : intl.formatMessage({ id: 'fields.unknown' });
+}
+
+/**
+ * One field error with the label the window shows ("Summary can't be blank", "Zusammenfassung: can't be blank"): the
+ * error itself is the service's, as it sent it; `base` (the design as a whole) is said as it is.
+ */
+export function labelledFieldErrorWords(field: string, message: string, intl: Words = ENGLISH_INTL): string {
+  if (field === 'base') return message ? message[0]!.toUpperCase() + message.slice(1) : message;
+  return intl.formatMessage({ id: 'problems.fieldError' }, { field: fieldLabelWords(field, intl), error: message });
+}
+
 /**
  * The contract's checks (zod) word a refused field for programmers ("Too small: expected number to be >=50"): said
- * the way the service says its own ("must be at least 50"), to follow the field's label. Other words pass as they are.
+ * the way the service says its own ("must be at least 50"), in the window's language, to follow the field's label.
+ * Other words (the service's) pass as they are.
  */
-const SCHEMA_WORDS: [RegExp, (...found: string[]) => string][] = [
-  [/^Too small: expected string to have >=1 characters?$/, () => "can't be blank"],
-  [/^Too small: expected string to have >=(\d+) characters?$/, (n) => `must be at least ${n} characters long`],
-  [/^Too big: expected string to have <=(\d+) characters?$/, (n) => `must be at most ${n} characters long`],
-  [/^Too small: expected (?:number|int|bigint) to be >=(-?[\d.]+)$/, (n) => `must be at least ${n}`],
-  [/^Too small: expected (?:number|int|bigint) to be >(-?[\d.]+)$/, (n) => `must be more than ${n}`],
-  [/^Too big: expected (?:number|int|bigint) to be <=(-?[\d.]+)$/, (n) => `must be at most ${n}`],
-  [/^Too big: expected (?:number|int|bigint) to be <(-?[\d.]+)$/, (n) => `must be less than ${n}`],
-  [/^Invalid input: expected int, received number$/, () => 'must be a whole number'],
-  [/^Invalid input: expected number, received \w+$/, () => 'must be a number'],
-  [/^Invalid URL$/, () => 'must be a web address (https://…)'],
-  [/^Invalid option: expected one of .*$/, () => 'is not one of the choices'],
-  [/^Invalid input(?:: .*)?$/, () => 'is not right'],
+const SCHEMA_WORDS: [RegExp, (intl: Words, ...found: string[]) => string][] = [
+  [/^Too small: expected string to have >=1 characters?$/, (intl) => intl.formatMessage({ id: 'problems.schema.blank' })],
+  [/^Too small: expected string to have >=(\d+) characters?$/, (intl, n) => intl.formatMessage({ id: 'problems.schema.minLength' }, { count: Number(n) })],
+  [/^Too big: expected string to have <=(\d+) characters?$/, (intl, n) => intl.formatMessage({ id: 'problems.schema.maxLength' }, { count: Number(n) })],
+  [/^Too small: expected (?:number|int|bigint) to be >=(-?[\d.]+)$/, (intl, n) => intl.formatMessage({ id: 'problems.schema.min' }, { value: Number(n) })],
+  [/^Too small: expected (?:number|int|bigint) to be >(-?[\d.]+)$/, (intl, n) => intl.formatMessage({ id: 'problems.schema.moreThan' }, { value: Number(n) })],
+  [/^Too big: expected (?:number|int|bigint) to be <=(-?[\d.]+)$/, (intl, n) => intl.formatMessage({ id: 'problems.schema.max' }, { value: Number(n) })],
+  [/^Too big: expected (?:number|int|bigint) to be <(-?[\d.]+)$/, (intl, n) => intl.formatMessage({ id: 'problems.schema.lessThan' }, { value: Number(n) })],
+  [/^Invalid input: expected int, received number$/, (intl) => intl.formatMessage({ id: 'problems.schema.wholeNumber' })],
+  [/^Invalid input: expected number, received \w+$/, (intl) => intl.formatMessage({ id: 'problems.schema.number' })],
+  [/^Invalid URL$/, (intl) => intl.formatMessage({ id: 'problems.schema.url' })],
+  [/^Invalid option: expected one of .*$/, (intl) => intl.formatMessage({ id: 'problems.schema.choice' })],
+  [/^Invalid input(?:: .*)?$/, (intl) => intl.formatMessage({ id: 'problems.schema.invalid' })],
 ];
 
-export function fieldMessageWords(message: string): string {
+export function fieldMessageWords(message: string, intl: Words = ENGLISH_INTL): string {
   for (const [pattern, words] of SCHEMA_WORDS) {
     const found = pattern.exec(message);
-    if (found) return words(...found.slice(1));
+    if (found) return words(intl, ...found.slice(1));
   }
   return message;
 }
 
+/**
+ * Every field error as a sentence with its label, in the window's language (the errors themselves as the service
+ * sent them, the contract's own in the window's words).
+ */
+export function fieldErrorSentences(fieldErrors: Record<string, string[]>, intl: Words = ENGLISH_INTL): string[] {
+  return Object.entries(fieldErrors).flatMap(([field, messages]) => messages.map((message) => labelledFieldErrorWords(field, fieldMessageWords(message, intl), intl)));
+}
+
 /** A contract problem in the window's words: field errors with the labels the window shows, anything else said once. */
-export function problemWords(problem: ContractProblem): string {
+export function problemWords(problem: ContractProblem, intl: Words = ENGLISH_INTL): string {
   if (problem.kind === 'validation') {
-    const worded = Object.fromEntries(Object.entries(problem.fieldErrors).map(([field, messages]) => [field, messages.map(fieldMessageWords)]));
-    const sentences = labelledFieldErrors(worded);
+    const sentences = fieldErrorSentences(problem.fieldErrors, intl);
     if (sentences.length > 0) return `${sentences.join('. ')}.`;
   }
   return windowWords(problem.message);
@@ -84,11 +133,11 @@ export function problemWords(problem: ContractProblem): string {
  * The service's refusal, then what was searched instead: said once ("The service's search failed: …" only when the
  * problem does not already say the search failed).
  */
-export function searchFailedWords(problem: string): string {
+export function searchFailedWords(problem: string, intl: Words = ENGLISH_INTL): string {
   const said = problem.replace(/[.\s]+$/, '');
-  if (!said) return 'The service\'s search failed. The cached designs were searched.';
-  if (/\bsearch\b/i.test(said)) return `${said}. The cached designs were searched.`;
+  if (!said) return intl.formatMessage({ id: 'problems.search.failed' });
+  if (/\bsearch\b/i.test(said)) return intl.formatMessage({ id: 'problems.search.failedSaid' }, { problem: said });
   // "The service…" reads on after a colon in lower case; "HTTP 500…" keeps its capitals.
   const lead = /^[A-Z][a-z]/.test(said) ? said[0]!.toLowerCase() + said.slice(1) : said;
-  return `The service's search failed: ${lead}. The cached designs were searched.`;
+  return intl.formatMessage({ id: 'problems.search.failedWhy' }, { problem: lead });
 }

@@ -1,3 +1,4 @@
+import { useIntl } from 'react-intl';
 import { useAccount } from '../stores/account-store';
 import { useSettings } from '../stores/settings-store';
 import { useSync } from '../stores/sync-store';
@@ -27,8 +28,12 @@ export function useWindowState(): WindowState {
   };
 }
 
-/** `can(action)`: whether it runs now, or why not; `why(actions)`: one sentence per reason for those that cannot. */
+/**
+ * `can(action)`: whether it runs now, or why not; `why(actions)`: one sentence per reason for those that cannot; both
+ * in the window's language.
+ */
 export function useAvailability(): { can(action: WindowAction): Availability; why(actions: readonly WindowAction[]): string | null; state: WindowState } {
   const state = useWindowState();
-  return { state, can: (action) => availability(action, state), why: (actions) => whyUnavailable(actions, state) };
+  const intl = useIntl();
+  return { state, can: (action) => availability(action, state, intl), why: (actions) => whyUnavailable(actions, state, intl) };
 }
