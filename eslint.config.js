@@ -60,6 +60,8 @@ const TRANSLATED_FILES = [
   'renderer/src/views/proxy/**/*.tsx',
   'renderer/src/views/start-at-login/**/*.tsx',
   'renderer/src/views/updates/**/*.tsx',
+  'renderer/src/views/library/**/*.tsx',
+  'renderer/src/thumbnails/**/*.tsx',
 ];
 
 const ours = ['./shared', './service', './electron', './renderer', './harness', './test', './bench', './build', './scripts'];

@@ -1,9 +1,17 @@
 import { useEffect, useRef } from 'react';
+import { useIntl, type IntlShape } from 'react-intl';
 import type { DesignCard } from '../../../shared';
 import { requestThumbnail } from './thumbnail-maker';
 
-/** What marks a picture made here from a design's model (it is no image of the design). */
-export const generatedWords = (card: Pick<DesignCard, 'thumbnailModel'>) => `Generated from ${card.thumbnailModel?.fileName ?? 'its model'}`;
+/** The values of the words that mark a picture made here from a design's model: its file's name, when known. */
+export const generatedValues = (card: Pick<DesignCard, 'thumbnailModel'>) => ({
+  known: card.thumbnailModel ? 'yes' : 'no',
+  file: card.thumbnailModel?.fileName ?? '',
+});
+
+/** What marks a picture made here from a design's model (it is no image of the design): "Generated from cube.stl". */
+export const generatedWords = (intl: IntlShape, card: Pick<DesignCard, 'thumbnailModel'>) =>
+  intl.formatMessage({ id: 'thumbnails.generatedFrom' }, generatedValues(card));
 
 /**
  * A design's cover as its card shows it: its image; or, when it has none, the picture made here from its first model,
@@ -11,6 +19,7 @@ export const generatedWords = (card: Pick<DesignCard, 'thumbnailModel'>) => `Gen
  * is on screen (drawn off-screen when the window is idle, one design at a time: thumbnail-maker.ts).
  */
 export function CoverPicture({ card, className, width, height }: { card: DesignCard; className: string; width?: number; height?: number }) {
+  const intl = useIntl();
   const blank = useRef<HTMLDivElement>(null);
   const wanted = !card.thumbnailUrl && card.thumbnailModel !== null;
   useEffect(() => {
@@ -35,12 +44,12 @@ export function CoverPicture({ card, className, width, height }: { card: DesignC
   }, [wanted, card]);
   if (!card.thumbnailUrl) return <div ref={blank} className={`${className} thumb-none`} aria-hidden="true" />;
   if (!card.thumbnailGenerated) return <img className={className} src={card.thumbnailUrl} alt="" loading="lazy" decoding="async" width={width} height={height} />;
-  const words = generatedWords(card);
+  const words = generatedWords(intl, card);
   // The frame takes the cover's place and size; the picture fills it, the mark over its corner.
   return (
     <div className={`${className} generated-cover`} data-testid="generated-cover">
       <img src={card.thumbnailUrl} alt="" loading="lazy" decoding="async" width={width} height={height} />
-      <span className="generated-mark" data-testid="generated-mark" title={`${words}: a picture made on this computer, not an image of the design`}>{words}</span>
+      <span className="generated-mark" data-testid="generated-mark" title={intl.formatMessage({ id: 'thumbnails.generatedTitle' }, generatedValues(card))}>{words}</span>
     </div>
   );
 }

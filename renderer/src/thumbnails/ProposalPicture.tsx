@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useIntl } from 'react-intl';
 import type { ProposalModelView } from '../../../shared';
 import { contract } from '../contract/contract';
 import { THUMBNAIL_HEIGHT, THUMBNAIL_WIDTH } from './picture-size';
@@ -9,6 +10,7 @@ import { THUMBNAIL_HEIGHT, THUMBNAIL_WIDTH } from './picture-size';
  * no model the window draws, or when it cannot be drawn (said once in the console).
  */
 export function ProposalPicture({ itemId }: { itemId: number }) {
+  const intl = useIntl();
   const canvas = useRef<HTMLCanvasElement>(null);
   const [model, setModel] = useState<ProposalModelView | null>(null);
   const [drawn, setDrawn] = useState(false);
@@ -40,11 +42,11 @@ export function ProposalPicture({ itemId }: { itemId: number }) {
     return () => abort.abort();
   }, [model]);
   if (!model) return null;
-  const words = `Generated from ${model.fileName}`;
+  const values = { known: 'yes', file: model.fileName };
   return (
     <figure className="proposal-picture generated-cover" data-testid="proposal-picture" data-drawn={drawn ? 'true' : 'false'}>
-      <canvas ref={canvas} width={THUMBNAIL_WIDTH} height={THUMBNAIL_HEIGHT} role="img" aria-label={`${words}, drawn on this computer`} />
-      <figcaption className="generated-mark" data-testid="generated-mark">{words}</figcaption>
+      <canvas ref={canvas} width={THUMBNAIL_WIDTH} height={THUMBNAIL_HEIGHT} role="img" aria-label={intl.formatMessage({ id: 'thumbnails.proposalLabel' }, { file: model.fileName })} />
+      <figcaption className="generated-mark" data-testid="generated-mark">{intl.formatMessage({ id: 'thumbnails.generatedFrom' }, values)}</figcaption>
     </figure>
   );
 }

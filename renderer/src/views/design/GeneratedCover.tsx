@@ -1,7 +1,8 @@
 import { useEffect, useId, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { DesignCard } from '../../../../shared';
 import { contract } from '../../contract/contract';
-import { generatedWords } from '../../thumbnails/CoverPicture';
+import { generatedValues, generatedWords } from '../../thumbnails/CoverPicture';
 import { requestThumbnail } from '../../thumbnails/thumbnail-maker';
 import { InlineConfirm } from '../mine/InlineConfirm';
 
@@ -14,13 +15,20 @@ type Use = { state: 'idle' } | { state: 'asking' } | { state: 'sending' } | { st
  * queue uploads it as the design's image (offline it waits there, and the activity list says so).
  */
 export function GeneratedCover({ card }: { card: DesignCard }) {
+  const intl = useIntl();
   const [use, setUse] = useState<Use>({ state: 'idle' });
   const noteId = useId();
   useEffect(() => requestThumbnail(card), [card]);
   if (!card.thumbnailUrl || !card.thumbnailGenerated) {
-    return <div className="gallery gallery-empty">{card.thumbnailModel ? `No images: a picture is being made from ${card.thumbnailModel.fileName}…` : 'No images'}</div>;
+    return (
+      <div className="gallery gallery-empty">
+        {card.thumbnailModel
+          ? <FormattedMessage id="design.cover.beingMade" values={{ file: card.thumbnailModel.fileName }} />
+          : <FormattedMessage id="design.gallery.none" />}
+      </div>
+    );
   }
-  const words = generatedWords(card);
+  const words = generatedWords(intl, card);
   const confirm = async () => {
     setUse({ state: 'sending' });
     const outcome = await contract.request('design.useGeneratedCover', { id: card.id });
@@ -28,23 +36,27 @@ export function GeneratedCover({ card }: { card: DesignCard }) {
   };
   return (
     <figure className="gallery gallery-generated" data-testid="generated-cover">
-      <img className="gallery-main" src={card.thumbnailUrl} alt={`${card.name}: ${words.toLowerCase()}`} />
+      <img className="gallery-main" src={card.thumbnailUrl} alt={intl.formatMessage({ id: 'design.cover.alt' }, { name: card.name, ...generatedValues(card) })} />
       <figcaption>
         <span className="generated-mark" data-testid="generated-mark">{words}</span>
-        <span className="field-help"> Made on this computer; the design has no image.</span>
+        <span className="field-help"><FormattedMessage id="design.cover.madeHere" /></span>
       </figcaption>
       {card.own ? (
         use.state === 'asking' || use.state === 'sending' ? (
-          <InlineConfirm label="Confirm the cover" confirmText="Upload as cover" confirmClass="primary" confirmDisabled={use.state === 'sending'}
-            describedBy={noteId} onConfirm={() => void confirm()} cancelText="Cancel" onCancel={() => setUse({ state: 'idle' })}>
-            <span id={noteId}>Upload this picture to “{card.name}” as its cover image? It is uploaded in your name and will be public{card.state === 'published' ? '' : ' once the design is published'}.</span>
+          <InlineConfirm label={intl.formatMessage({ id: 'design.cover.confirmLabel' })} confirmText={intl.formatMessage({ id: 'design.cover.confirm' })}
+            confirmClass="primary" confirmDisabled={use.state === 'sending'} describedBy={noteId} onConfirm={() => void confirm()}
+            cancelText={intl.formatMessage({ id: 'design.cover.cancel' })} onCancel={() => setUse({ state: 'idle' })}>
+            <span id={noteId}>
+              <FormattedMessage id="design.cover.question" values={{ name: card.name, published: card.state === 'published' ? 'yes' : 'no' }} />
+            </span>
           </InlineConfirm>
         ) : use.state === 'done' ? (
-          <p role="status" data-testid="cover-queued">{use.fileName} was added to the design's folder: it is uploaded as its cover.</p>
+          <p role="status" data-testid="cover-queued"><FormattedMessage id="design.cover.queued" values={{ file: use.fileName }} /></p>
         ) : (
           <p>
-            <button type="button" onClick={() => setUse({ state: 'asking' })}>Use as cover…</button>
-            {use.state === 'failed' ? <span role="alert" className="action-reason"> {use.message}</span> : null}
+            <button type="button" onClick={() => setUse({ state: 'asking' })}><FormattedMessage id="design.cover.use" /></button>
+            {/* The engine's words for what went wrong, as it said them. */}
+            {use.state === 'failed' ? <span role="alert" className="action-reason">{use.message}</span> : null}
           </p>
         )
       ) : null}

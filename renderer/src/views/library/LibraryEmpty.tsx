@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { FormattedMessage } from 'react-intl';
 import { useLibrary } from '../../stores/library-store';
 import { useAvailability } from '../use-availability';
 
@@ -10,24 +11,29 @@ export function LibraryEmpty() {
   if (filter.kept && !filter.query && !filter.license) {
     return (
       <div className="empty" role="status">
-        <p>No design is kept offline yet. Open a design and choose “Keep offline” to have all its files here, without the service.</p>
-        <button type="button" onClick={() => setFilter({ kept: false })}>Show every design</button>
+        <p><FormattedMessage id="library.empty.keptNone" /></p>
+        <button type="button" onClick={() => setFilter({ kept: false })}><FormattedMessage id="library.empty.showAll" /></button>
       </div>
     );
   }
   if (filter.query || filter.license || filter.kept) {
     return (
       <div className="empty" role="status">
-        <p>No {filter.kept ? 'design kept offline' : 'cached design'} matches {filter.query ? <>“{filter.query}”</> : 'this license'}.</p>
-        <button type="button" onClick={() => setFilter({ query: '', license: '', kept: false })}>Clear the search and filter</button>
+        <p>
+          <FormattedMessage id="library.empty.noMatch"
+            values={{ scope: filter.kept ? 'kept' : 'cached', by: filter.query ? 'query' : 'license', query: filter.query }} />
+        </p>
+        <button type="button" onClick={() => setFilter({ query: '', license: '', kept: false })}><FormattedMessage id="library.empty.clear" /></button>
       </div>
     );
   }
   return (
     <div className="empty" role="status">
-      <p>No designs are cached yet. Pull the catalogue once to browse it, even offline.</p>
+      <p><FormattedMessage id="library.empty.none" /></p>
       <button type="button" className="primary" onClick={() => void pullCatalogue()} disabled={pulling || !pull.enabled}
-        aria-describedby={pull.enabled ? undefined : reasonId}>{pulling ? 'Pulling…' : 'Pull the catalogue'}</button>
+        aria-describedby={pull.enabled ? undefined : reasonId}>
+        <FormattedMessage id={pulling ? 'library.empty.pulling' : 'library.empty.pull'} />
+      </button>
       {pull.enabled ? null : <p id={reasonId} className="action-reason" data-testid="action-reason">{pull.reason}</p>}
     </div>
   );

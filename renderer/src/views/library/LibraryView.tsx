@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { FormattedMessage } from 'react-intl';
 import { firstPageAskedBeforeRender, useLibrary } from '../../stores/library-store';
 import { ProblemBanner } from '../shell/ProblemBanner';
 import { DesignGrid } from './DesignGrid';
@@ -23,12 +24,12 @@ export function LibraryView() {
   }, []);
   return (
     <section className="library" aria-labelledby="library-title" data-shown-query={shownQuery ?? undefined}>
-      <h2 id="library-title" className="visually-hidden">Library</h2>
+      <h2 id="library-title" className="visually-hidden"><FormattedMessage id="library.title" /></h2>
       <LibraryToolbar />
       <ProblemBanner problem={problem} />
       <ProblemBanner problem={pullProblem} onDismiss={useLibrary.getState().dismissPullProblem} />
-      {total === null ? <p className="empty" role="status">Loading designs…</p>
-        : counting ? <p className="empty" role="status">Counting designs…</p>
+      {total === null ? <p className="empty" role="status"><FormattedMessage id="library.loading" /></p>
+        : counting ? <p className="empty" role="status"><FormattedMessage id="library.counting" /></p>
           : total === 0 ? <LibraryEmpty /> : <DesignGrid total={total} />}
     </section>
   );
