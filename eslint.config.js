@@ -62,6 +62,8 @@ const TRANSLATED_FILES = [
   'renderer/src/views/updates/**/*.tsx',
   'renderer/src/views/library/**/*.tsx',
   'renderer/src/thumbnails/**/*.tsx',
+  'renderer/src/views/author/**/*.tsx',
+  'renderer/src/views/drops/**/*.tsx',
 ];
 
 const ours = ['./shared', './service', './electron', './renderer', './harness', './test', './bench', './build', './scripts'];

@@ -1,4 +1,5 @@
 import { useId, useRef, useState, type DragEvent, type ReactNode } from 'react';
+import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import { useDrops, type Drop } from '../../stores/drops-store';
 import { useSync } from '../../stores/sync-store';
 import { windowWords } from '../problem-words';
@@ -15,15 +16,24 @@ for (const type of ['dragover', 'drop'] as const) {
   });
 }
 
-function describe(drop: Drop): string {
-  if (drop.state === 'refused') return `${drop.fileName}: not added. ${windowWords(drop.message ?? '')}`;
-  if (drop.state === 'sending') return `${drop.fileName}: ${drop.total > 0 ? Math.floor((drop.sent / drop.total) * 100) : 0}% received`;
+/** How a dropped file goes, in one line; the host's and the queue's own words (why it was refused) as they said them. */
+function describe(intl: IntlShape, drop: Drop): string {
+  const file = drop.fileName;
+  if (drop.state === 'refused') return intl.formatMessage({ id: 'drops.item.refused' }, { file, why: windowWords(drop.message ?? '') });
+  if (drop.state === 'sending') {
+    return intl.formatMessage({ id: 'drops.item.receiving' }, { file, share: drop.total > 0 ? Math.floor((drop.sent / drop.total) * 100) / 100 : 0 });
+  }
   const upload = drop.upload;
-  if (!upload || upload.state === 'waiting') return `${drop.fileName}: queued — see Sync`;
-  if (upload.state === 'running') return `${drop.fileName}: uploading${upload.percent !== null ? ` ${upload.percent}%` : ''}`;
-  if (upload.state === 'done') return `${drop.fileName}: uploaded`;
-  if (upload.state === 'cancelled') return `${drop.fileName}: upload cancelled`;
-  return `${drop.fileName}: ${upload.reason ? windowWords(upload.reason) : upload.state}`;
+  if (!upload || upload.state === 'waiting') return intl.formatMessage({ id: 'drops.item.queued' }, { file });
+  if (upload.state === 'running') {
+    return upload.percent !== null
+      ? intl.formatMessage({ id: 'drops.item.uploadingShare' }, { file, share: upload.percent / 100 })
+      : intl.formatMessage({ id: 'drops.item.uploading' }, { file });
+  }
+  if (upload.reason && upload.state !== 'done' && upload.state !== 'cancelled') {
+    return intl.formatMessage({ id: 'drops.item.reason' }, { file, reason: windowWords(upload.reason) });
+  }
+  return intl.formatMessage({ id: 'drops.item.state' }, { file, state: upload.state });
 }
 
 /**
@@ -33,6 +43,7 @@ function describe(drop: Drop): string {
  * says the upload waits for the service.
  */
 export function DesignDropZone({ designId, designName, children, className }: { designId: number; designName: string; children: ReactNode; className?: string }) {
+  const intl = useIntl();
   const add = useDrops((store) => store.add);
   const dismiss = useDrops((store) => store.dismiss);
   const allDrops = useDrops((store) => store.drops);
@@ -77,27 +88,29 @@ export function DesignDropZone({ designId, designName, children, className }: { 
       {children}
       <div className="drop-bar">
         <button type="button" onClick={() => picker.current?.click()} disabled={!adding.enabled}
-          aria-describedby={addingNote ? noteId : undefined}>Add files…</button>
-        <input ref={picker} type="file" multiple hidden aria-label={`Add files to “${designName}”`} data-testid="drop-picker"
+          aria-describedby={addingNote ? noteId : undefined}><FormattedMessage id="drops.add" /></button>
+        <input ref={picker} type="file" multiple hidden aria-label={intl.formatMessage({ id: 'drops.addLabel' }, { name: designName })} data-testid="drop-picker"
           disabled={!adding.enabled} onChange={(event) => {
             const files = Array.from(event.target.files ?? []);
             event.target.value = '';
             if (files.length > 0) add(designId, files);
           }} />
-        {adding.enabled ? <span className="field-help">{over ? `Drop to add to “${designName}”` : 'or drop files here'}</span> : null}
+        {adding.enabled ? <span className="field-help">{over ? <FormattedMessage id="drops.dropToAdd" values={{ name: designName }} /> : <FormattedMessage id="drops.orDrop" />}</span> : null}
         {addingNote ? <span id={noteId} className="action-reason" data-testid="add-files-reason">{addingNote}</span> : null}
-        {drops.some((drop) => drop.state !== 'sending') ? <button type="button" onClick={() => dismiss(designId)}>Clear list</button> : null}
+        {drops.some((drop) => drop.state !== 'sending') ? <button type="button" onClick={() => dismiss(designId)}><FormattedMessage id="drops.clear" /></button> : null}
       </div>
-      <ul className="drop-list" aria-live="polite" aria-label={`Files added to “${designName}”`}>
+      <ul className="drop-list" aria-live="polite" aria-label={intl.formatMessage({ id: 'drops.listLabel' }, { name: designName })}>
         {drops.map((drop) => (
           <li key={drop.key} data-testid="drop-item" data-state={drop.state} className={drop.state === 'refused' ? 'field-error' : undefined}>
-            {describe(drop)}
-            {drop.state === 'sending' ? <progress max={drop.total || 1} value={drop.sent} aria-label={`${drop.fileName} received`} /> : null}
+            {describe(intl, drop)}
+            {drop.state === 'sending' ? <progress max={drop.total || 1} value={drop.sent} aria-label={intl.formatMessage({ id: 'drops.item.progressLabel' }, { file: drop.fileName })} /> : null}
           </li>
         ))}
       </ul>
       {waitsForPolicy ? (
-        <p className="own-note" role="status">Nothing is uploaded until you accept the content policy: <a href="#/sync">see Sync</a>.</p>
+        <p className="own-note" role="status">
+          <FormattedMessage id="drops.waitsForPolicy" values={{ link: (chunks) => <a href="#/sync">{chunks}</a> }} />
+        </p>
       ) : null}
     </div>
   );
