@@ -64,6 +64,9 @@ const TRANSLATED_FILES = [
   'renderer/src/thumbnails/**/*.tsx',
   'renderer/src/views/author/**/*.tsx',
   'renderer/src/views/drops/**/*.tsx',
+  'renderer/src/views/mine/**/*.tsx',
+  'renderer/src/views/sync/**/*.tsx',
+  'renderer/src/views/welcome/**/*.tsx',
 ];
 
 const ours = ['./shared', './service', './electron', './renderer', './harness', './test', './bench', './build', './scripts'];

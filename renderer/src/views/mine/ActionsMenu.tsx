@@ -8,6 +8,9 @@ export interface MenuAction {
   onSelect(): void;
 }
 
+/** The mark that says the button opens a menu: a sign, not a word (hidden from assistive technology). */
+const MENU_MARK = '▾';
+
 interface ActionsMenuProps {
   /** The button's accessible name ("Actions for “Hinge”"); it shows `text`. */
   label: string;
@@ -73,7 +76,7 @@ export const ActionsMenu = forwardRef<HTMLButtonElement, ActionsMenuProps>(funct
           else if (buttonRef) buttonRef.current = node;
         }}
         onKeyDown={onButtonKey} onClick={() => (open ? close(true) : setOpen('first'))}>
-        {text} <span aria-hidden="true">▾</span>
+        {text} <span aria-hidden="true">{MENU_MARK}</span>
       </button>
       {open ? (
         <ul className="actions-menu-list" role="menu" id={`${id}-menu`} aria-labelledby={`${id}-button`}>

@@ -1,10 +1,12 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { FieldErrors, ImageView } from '../../../../shared';
 import { DEFAULT_LICENSE, LICENSE_CODES, LICENSES } from '../../../../shared/licenses/licenses';
-import { fieldLabel, labelledFieldError } from '../../../../shared/validation/field-labels';
 import { LIMITS } from '../../../../shared/validation/limits';
 import type { DesignFormFields, SaveResult } from '../../stores/my-designs-store';
 import type { Availability } from '../availability';
+import { licenseMeaning, licenseTitle } from '../design/license-words';
+import { fieldLabelWords, labelledFieldErrorWords } from '../problem-words';
 import { ProblemBanner } from '../shell/ProblemBanner';
 import { InlineConfirm } from './InlineConfirm';
 
@@ -30,6 +32,7 @@ interface DesignFormProps {
  */
 export function DesignForm({ title, initial = {}, submitLabel, onSubmit, onCancel, images, availability: canSave }: DesignFormProps) {
   const id = useId();
+  const intl = useIntl();
   const [started] = useState<DesignFormFields>(() => ({
     name: initial.name ?? '', excerpt: initial.excerpt ?? '', license: initial.license ?? DEFAULT_LICENSE, description: initial.description ?? '',
     primaryImageId: initial.primaryImageId ?? null,
@@ -43,7 +46,7 @@ export function DesignForm({ title, initial = {}, submitLabel, onSubmit, onCance
   const [message, setMessage] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const change = (field: keyof DesignFormFields) => (event: { target: { value: string } }) => setFields({ ...fields, [field]: event.target.value });
-  const errorOf = (field: string) => errors[field]?.map((text) => labelledFieldError(field, text)).join('. ');
+  const errorOf = (field: string) => errors[field]?.map((text) => labelledFieldErrorWords(field, text, intl)).join('. ');
   // Only an edit of the fields waits for the service: a new cover needs it at once.
   const coverNeedsService = canSave.enabled && canSave.waits;
   const saveNote = canSave.enabled ? canSave.note : canSave.reason;
@@ -59,7 +62,7 @@ export function DesignForm({ title, initial = {}, submitLabel, onSubmit, onCance
     setErrors(result.fieldErrors);
     const elsewhere = Object.entries(result.fieldErrors).filter(([name]) => !SHOWN_FIELDS.has(name) || (name === 'primaryImageId' && !images));
     setMessage(Object.keys(result.fieldErrors).length === 0 ? result.message
-      : ['Some fields need a change.', ...elsewhere.flatMap(([name, texts]) => texts.map((text) => `${labelledFieldError(name, text)}.`))].join(' '));
+      : [intl.formatMessage({ id: 'problems.fieldsNeedChange' }), ...elsewhere.flatMap(([name, texts]) => texts.map((text) => `${labelledFieldErrorWords(name, text, intl)}.`))].join(' '));
   }
 
   function onKey(event: KeyboardEvent) {
@@ -81,7 +84,7 @@ export function DesignForm({ title, initial = {}, submitLabel, onSubmit, onCance
       <input id={`${id}-${name}`} ref={name === 'name' ? firstField : undefined} value={fields[name]} onChange={change(name)} aria-invalid={errors[name] ? true : undefined}
         aria-describedby={`${id}-${name}-help`} />
       <p id={`${id}-${name}-help`} className={errors[name] ? 'field-error' : 'field-help'}>
-        {errorOf(name) ?? `${[...fields[name]].length} of ${max} characters`}
+        {errorOf(name) ?? intl.formatMessage({ id: 'mine.form.characters' }, { count: [...fields[name]].length, max })}
       </p>
     </div>
   );
@@ -90,26 +93,28 @@ export function DesignForm({ title, initial = {}, submitLabel, onSubmit, onCance
     <form className="design-form" aria-label={title} onSubmit={(event) => void submit(event)} onKeyDown={onKey} noValidate>
       <h3>{title}</h3>
       <ProblemBanner problem={message} />
-      {field('name', fieldLabel('name'), LIMITS.designNameMax)}
-      {field('excerpt', fieldLabel('excerpt'), LIMITS.designExcerptMax)}
+      {field('name', fieldLabelWords('name', intl), LIMITS.designNameMax)}
+      {field('excerpt', fieldLabelWords('excerpt', intl), LIMITS.designExcerptMax)}
       <div className="field">
-        <label htmlFor={`${id}-license`}>{fieldLabel('license')}</label>
+        <label htmlFor={`${id}-license`}>{fieldLabelWords('license', intl)}</label>
         <select id={`${id}-license`} value={fields.license} onChange={change('license')} aria-describedby={`${id}-license-help`}>
-          {LICENSE_CODES.map((code) => <option key={code} value={code}>{LICENSES[code].title}</option>)}
+          {LICENSE_CODES.map((code) => <option key={code} value={code}>{licenseTitle(intl, LICENSES[code])}</option>)}
         </select>
         <p id={`${id}-license-help`} className={errors.license ? 'field-error' : 'field-help'}>
-          {errorOf('license') ?? `${LICENSES[fields.license].meaning}${LICENSES[fields.license].attributionRequired ? ' Anyone showing it must credit you.' : ''}`}
+          {errorOf('license') ?? (LICENSES[fields.license].attributionRequired
+            ? intl.formatMessage({ id: 'mine.form.licenseCredit' }, { meaning: licenseMeaning(intl, LICENSES[fields.license]) })
+            : licenseMeaning(intl, LICENSES[fields.license]))}
         </p>
       </div>
       <div className="field">
-        <label htmlFor={`${id}-description`}>{fieldLabel('description')}</label>
+        <label htmlFor={`${id}-description`}>{fieldLabelWords('description', intl)}</label>
         <textarea id={`${id}-description`} rows={5} value={fields.description} onChange={change('description')} />
       </div>
       {images ? (
         <fieldset className="field cover-picker">
-          <legend>{fieldLabel('primaryImageId')}</legend>
-          {coverNeedsService && images.length > 0 ? <p id={`${id}-cover-help`} className="field-help">Changing the cover needs the service, which cannot be reached now.</p> : null}
-          {images.length === 0 ? <p className="field-help">This design has no images yet: add some (drop them on the design, or put them in its folder) to choose a cover.</p> : (
+          <legend>{fieldLabelWords('primaryImageId', intl)}</legend>
+          {coverNeedsService && images.length > 0 ? <p id={`${id}-cover-help`} className="field-help"><FormattedMessage id="mine.form.coverNeedsService" /></p> : null}
+          {images.length === 0 ? <p className="field-help"><FormattedMessage id="mine.form.noImages" /></p> : (
             <div className="cover-options">
               {images.map((image) => (
                 <label key={image.id} className="cover-option">
@@ -127,15 +132,16 @@ export function DesignForm({ title, initial = {}, submitLabel, onSubmit, onCance
       ) : null}
       <div className="form-actions">
         <button type="submit" className="primary" disabled={saving || !canSave.enabled} aria-describedby={saveNote ? `${id}-save-note` : undefined}>
-          {saving ? 'Saving…' : submitLabel}
+          {saving ? <FormattedMessage id="mine.form.saving" /> : submitLabel}
         </button>
-        <button type="button" onClick={onCancel}>Cancel</button>
+        <button type="button" onClick={onCancel}><FormattedMessage id="mine.form.cancel" /></button>
         {saveNote ? <span id={`${id}-save-note`} className="action-reason" data-testid="action-reason">{saveNote}</span> : null}
       </div>
       {askingToDiscard ? (
-        <InlineConfirm label="Discard what you typed" confirmText="Discard" confirmClass="danger" confirmDisabled={false} describedBy={undefined}
-          onConfirm={onCancel} cancelText="Keep editing" onCancel={keepEditing}>
-          Close the form and drop what you typed?
+        <InlineConfirm label={intl.formatMessage({ id: 'mine.form.discard.label' })} confirmText={intl.formatMessage({ id: 'mine.form.discard.confirm' })}
+          confirmClass="danger" confirmDisabled={false} describedBy={undefined}
+          onConfirm={onCancel} cancelText={intl.formatMessage({ id: 'mine.form.discard.keep' })} onCancel={keepEditing}>
+          <FormattedMessage id="mine.form.discard.question" />
         </InlineConfirm>
       ) : null}
     </form>

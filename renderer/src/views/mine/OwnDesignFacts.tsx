@@ -1,21 +1,24 @@
 import { useEffect, useState } from 'react';
+import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import type { OwnDesignView, OwnFolderState } from '../../../../shared';
-import { describeAge } from '../time';
+import { formatAgeSince } from '../../../../shared/i18n/format';
+import type { MessageId } from '../../../../shared/i18n/messages';
 import { CoverPicture } from '../../thumbnails/CoverPicture';
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+const FOLDER_WORDS: Record<OwnFolderState, MessageId> = {
+  'in-step': 'mine.folderState.inStep',
+  uploading: 'mine.folderState.uploading',
+  sending: 'mine.folderState.sending',
+  'waiting-for-you': 'mine.folderState.waitingForYou',
+  conflict: 'mine.folderState.conflict',
+  failed: 'mine.folderState.failed',
+  'no-folder': 'mine.folderState.noFolder',
+};
 
-function folderWords(design: OwnDesignView): string {
-  const words: Record<OwnFolderState, string> = {
-    'in-step': 'In step',
-    uploading: `Uploading ${design.uploading}`,
-    sending: 'Sending changes',
-    'waiting-for-you': design.needsYou > 1 ? `${design.needsYou} wait for you` : 'Waiting for you',
-    conflict: 'Conflict',
-    failed: 'A change failed',
-    'no-folder': 'No folder yet',
-  };
-  return words[design.folderState];
+/** Its folder's state as a badge: "In step", "Uploading 2", "3 wait for you"… */
+function folderWords(design: OwnDesignView, intl: IntlShape): string {
+  const count = design.folderState === 'uploading' ? design.uploading : design.needsYou;
+  return intl.formatMessage({ id: FOLDER_WORDS[design.folderState] }, { count });
 }
 
 /** The time words age: read again every half minute. */
@@ -35,13 +38,17 @@ export function OwnDesignCover({ design }: { design: OwnDesignView }) {
 
 export function OwnDesignFacts({ design }: { design: OwnDesignView }) {
   const now = useNow();
+  const intl = useIntl();
   const { files, folderState, lastSyncedAt } = design;
-  const lastSync = lastSyncedAt ? `Synced ${describeAge(lastSyncedAt, now)}` : folderState === 'no-folder' ? null : 'Not synced yet';
+  const lastSync = lastSyncedAt ? intl.formatMessage({ id: 'mine.facts.synced' }, { age: formatAgeSince(intl, lastSyncedAt, now) })
+    : folderState === 'no-folder' ? null : intl.formatMessage({ id: 'mine.facts.notSynced' });
   return (
     <p className="own-meta">
-      <span className={design.published ? 'badge' : 'badge draft'} data-testid="own-state">{design.published ? 'Published' : 'Draft'}</span>
-      <span className={`badge folder-${folderState}`} data-testid="own-folder-state">{folderWords(design)}</span>
-      <span data-testid="own-files">{plural(files.images, 'image', 'images')} · {plural(files.documents, 'document', 'documents')}</span>
+      <span className={design.published ? 'badge' : 'badge draft'} data-testid="own-state">
+        <FormattedMessage id={design.published ? 'mine.facts.published' : 'mine.facts.draft'} />
+      </span>
+      <span className={`badge folder-${folderState}`} data-testid="own-folder-state">{folderWords(design, intl)}</span>
+      <span data-testid="own-files"><FormattedMessage id="mine.facts.files" values={{ images: files.images, documents: files.documents }} /></span>
       {lastSync ? <span data-testid="own-last-sync">{lastSync}</span> : null}
     </p>
   );

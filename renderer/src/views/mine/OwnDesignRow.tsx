@@ -1,9 +1,10 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { ImageView, OwnDesignView } from '../../../../shared';
 import { contract } from '../../contract/contract';
 import { useMyDesigns } from '../../stores/my-designs-store';
 import { designHref } from '../../stores/navigation-store';
-import { EDITS_WAIT_NOTE, type WindowAction } from '../availability';
+import { editsWaitNote, type WindowAction } from '../availability';
 import { DesignDropZone } from '../drops/DesignDropZone';
 import { problemWords } from '../problem-words';
 import { useAvailability } from '../use-availability';
@@ -20,6 +21,7 @@ type Mode = 'view' | 'edit' | 'confirm-delete' | 'confirm-publish';
  * with why beside it. Whatever the menu opened gives the focus back to the menu's button when it closes.
  */
 export function OwnDesignRow({ design }: { design: OwnDesignView }) {
+  const intl = useIntl();
   const { update, publish, remove } = useMyDesigns();
   const { can, why } = useAvailability();
   const reasonId = useId();
@@ -34,7 +36,7 @@ export function OwnDesignRow({ design }: { design: OwnDesignView }) {
   const edit = can('edit-design');
   const [canPublish, canDelete] = [can('publish-design').enabled, can('delete-design').enabled];
   // Why some are off, and that an edit made now waits for the service: said once for the card's actions.
-  const reason = [why(actions), edit.enabled && edit.waits ? EDITS_WAIT_NOTE : null].filter(Boolean).join(' ') || null;
+  const reason = [why(actions), edit.enabled && edit.waits ? editsWaitNote(intl) : null].filter(Boolean).join(' ') || null;
   const describedBy = reason ? reasonId : undefined;
 
   useEffect(() => {
@@ -52,7 +54,7 @@ export function OwnDesignRow({ design }: { design: OwnDesignView }) {
   async function startEditing() {
     const outcome = await contract.request('design.get', { id: card.id });
     if (!outcome.ok) {
-      setNotice(problemWords(outcome.problem));
+      setNotice(problemWords(outcome.problem, intl));
       setFocusMenu(true);
       return;
     }
@@ -64,7 +66,7 @@ export function OwnDesignRow({ design }: { design: OwnDesignView }) {
   if (mode === 'edit') {
     return (
       <li className="own-row own-row-editing">
-        <DesignForm title={`Edit “${card.name}”`} submitLabel="Save changes"
+        <DesignForm title={intl.formatMessage({ id: 'mine.edit.title' }, { name: card.name })} submitLabel={intl.formatMessage({ id: 'mine.edit.submit' })}
           initial={{ name: card.name, excerpt: card.excerpt, license: card.license?.code, description: description ?? '', primaryImageId: cover.primaryImageId }}
           images={cover.images} availability={edit}
           onCancel={backToView}
@@ -77,12 +79,12 @@ export function OwnDesignRow({ design }: { design: OwnDesignView }) {
     );
   }
   const menu: MenuAction[] = [
-    { label: 'Open', onSelect: () => location.assign(designHref(card.id)) },
-    { label: 'Edit', disabled: !edit.enabled, describedBy, onSelect: () => void startEditing() },
-    ...(design.published ? [] : [{ label: 'Publish…', disabled: !canPublish, describedBy, onSelect: () => setMode('confirm-publish') }]),
-    { label: 'Delete…', disabled: !canDelete, describedBy, onSelect: () => setMode('confirm-delete') },
+    { label: intl.formatMessage({ id: 'mine.menu.open' }), onSelect: () => location.assign(designHref(card.id)) },
+    { label: intl.formatMessage({ id: 'mine.menu.edit' }), disabled: !edit.enabled, describedBy, onSelect: () => void startEditing() },
+    ...(design.published ? [] : [{ label: intl.formatMessage({ id: 'mine.menu.publish' }), disabled: !canPublish, describedBy, onSelect: () => setMode('confirm-publish') }]),
+    { label: intl.formatMessage({ id: 'mine.menu.delete' }), disabled: !canDelete, describedBy, onSelect: () => setMode('confirm-delete') },
     // Its folder needs the person (a conflict, a file to confirm…): where that is done.
-    ...(design.needsYou > 0 || design.folderState === 'failed' ? [{ label: 'Show in Sync', onSelect: () => location.assign('#/sync') }] : []),
+    ...(design.needsYou > 0 || design.folderState === 'failed' ? [{ label: intl.formatMessage({ id: 'mine.menu.showInSync' }), onSelect: () => location.assign('#/sync') }] : []),
   ];
   return (
     <li className="own-row" data-testid="own-design">
@@ -91,24 +93,27 @@ export function OwnDesignRow({ design }: { design: OwnDesignView }) {
         <div className="own-text">
           <h3 className="own-name"><a href={designHref(card.id)}>{card.name}</a></h3>
           <OwnDesignFacts design={design} />
-          {design.folder ? <p className="own-folder">Folder “{design.folder}”</p> : null}
+          {design.folder ? <p className="own-folder"><FormattedMessage id="mine.row.folder" values={{ folder: design.folder }} /></p> : null}
           {design.note ? <p className="own-note" data-testid="own-note">{design.note}</p> : null}
           {notice ? <p className="own-note" role="alert">{notice}</p> : null}
         </div>
       </DesignDropZone>
       {mode === 'confirm-delete' ? (
-        <InlineConfirm label="Confirm deletion" confirmText="Delete" confirmClass="danger" confirmDisabled={!canDelete} describedBy={describedBy}
-          onConfirm={() => void remove(card.id)} cancelText="Keep it" onCancel={backToView}>
-          Delete “{card.name}” from the service, with its images and files? This cannot be undone. It needs the service now: a deletion is never saved for later.
+        <InlineConfirm label={intl.formatMessage({ id: 'mine.delete.label' })} confirmText={intl.formatMessage({ id: 'mine.delete.confirm' })} confirmClass="danger"
+          confirmDisabled={!canDelete} describedBy={describedBy}
+          onConfirm={() => void remove(card.id)} cancelText={intl.formatMessage({ id: 'mine.delete.keep' })} onCancel={backToView}>
+          <FormattedMessage id="mine.delete.question" values={{ name: card.name }} />
         </InlineConfirm>
       ) : mode === 'confirm-publish' ? (
-        <InlineConfirm label="Confirm publishing" confirmText="Publish" confirmClass="primary" confirmDisabled={!canPublish} describedBy={describedBy}
-          onConfirm={() => void publish(card.id).then(backToView)} cancelText="Not now" onCancel={backToView}>
-          Publish “{card.name}” under your name, for everyone to see? It needs the service now: publishing is never saved for later.
+        <InlineConfirm label={intl.formatMessage({ id: 'mine.publish.label' })} confirmText={intl.formatMessage({ id: 'mine.publish.confirm' })} confirmClass="primary"
+          confirmDisabled={!canPublish} describedBy={describedBy}
+          onConfirm={() => void publish(card.id).then(backToView)} cancelText={intl.formatMessage({ id: 'mine.publish.notNow' })} onCancel={backToView}>
+          <FormattedMessage id="mine.publish.question" values={{ name: card.name }} />
         </InlineConfirm>
       ) : (
         <div className="own-actions">
-          <ActionsMenu ref={menuButton} label={`Actions for “${card.name}”`} text="Actions" actions={menu} />
+          <ActionsMenu ref={menuButton} label={intl.formatMessage({ id: 'mine.row.actionsLabel' }, { name: card.name })} text={intl.formatMessage({ id: 'mine.row.actions' })}
+            actions={menu} />
         </div>
       )}
       {reason ? <p id={reasonId} className="action-reason" data-testid="action-reason">{reason}</p> : null}

@@ -1,16 +1,18 @@
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { ActivityView } from '../../../../shared';
 import { windowWords } from '../problem-words';
 
-/** What sync did, newest first, in words: file, what happened, when. */
+/** What sync did, newest first, in words: file, what happened, when (the time as the window's language writes it). */
 export function ActivityList({ activity }: { activity: ActivityView[] }) {
+  const intl = useIntl();
   return (
     <section className="panel" aria-labelledby="activity-title">
-      <h3 id="activity-title">Recent activity</h3>
-      {activity.length === 0 ? <p className="empty-inline">Nothing yet.</p> : (
+      <h3 id="activity-title"><FormattedMessage id="sync.activity.title" /></h3>
+      {activity.length === 0 ? <p className="empty-inline"><FormattedMessage id="sync.activity.empty" /></p> : (
         <ol className="activity-list">
           {activity.map((entry) => (
             <li key={entry.id} className={`activity-${entry.level}`}>
-              <time dateTime={entry.at}>{new Date(entry.at).toLocaleTimeString()}</time> {windowWords(entry.message)}
+              <time dateTime={entry.at}>{intl.formatTime(Date.parse(entry.at), { timeStyle: 'medium' })}</time> {windowWords(entry.message)}
             </li>
           ))}
         </ol>

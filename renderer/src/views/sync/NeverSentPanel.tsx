@@ -1,17 +1,25 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
+import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import type { HeldBackGroupView, NeverSentView } from '../../../../shared';
 import { heldBackGroupWords } from '../../../../shared/sync/held-back-words';
 import { contract } from '../../contract/contract';
 import { problemWords } from '../problem-words';
 
 /** The paths a group names, "…" when there are more. */
-const examplesOf = (group: HeldBackGroupView) => `${group.examples.join(', ')}${group.count > group.examples.length ? ', …' : ''}`;
+function examplesOf(group: HeldBackGroupView, intl: IntlShape): string {
+  const examples = intl.formatList(group.examples, { type: 'unit', style: 'short' });
+  return group.count > group.examples.length ? intl.formatMessage({ id: 'sync.neverSent.examplesMore' }, { examples }) : examples;
+}
+
+const code = (chunks: ReactNode[]) => <code>{chunks}</code>;
+const strong = (chunks: ReactNode[]) => <strong>{chunks}</strong>;
 
 /**
  * What is never sent: what the scans held back and why (kept current by the sync view's events), the person's ignore
  * file to edit, and the built-in list beside it, read-only, each entry with where its tool documents the habit.
  */
 export function NeverSentPanel({ heldBack, folderChosen }: { heldBack: HeldBackGroupView[]; folderChosen: boolean }) {
+  const intl = useIntl();
   const [view, setView] = useState<NeverSentView | null>(null);
   const [text, setText] = useState('');
   const [saving, setSaving] = useState(false);
@@ -28,7 +36,7 @@ export function NeverSentPanel({ heldBack, folderChosen }: { heldBack: HeldBackG
       if (outcome.ok) {
         setView(outcome.value);
         setText(outcome.value.ignoreFile.text);
-      } else setProblem(problemWords(outcome.problem));
+      } else setProblem(problemWords(outcome.problem, intl));
     });
     return () => {
       current = false;
@@ -42,7 +50,7 @@ export function NeverSentPanel({ heldBack, folderChosen }: { heldBack: HeldBackG
     const outcome = await contract.request('sync.saveIgnoreFile', { text });
     setSaving(false);
     if (!outcome.ok) {
-      setProblem(outcome.problem.kind === 'validation' ? outcome.problem.message : problemWords(outcome.problem));
+      setProblem(outcome.problem.kind === 'validation' ? outcome.problem.message : problemWords(outcome.problem, intl));
       return;
     }
     setProblem(null);
@@ -53,24 +61,28 @@ export function NeverSentPanel({ heldBack, folderChosen }: { heldBack: HeldBackG
 
   return (
     <section className="panel never-sent" aria-labelledby="never-sent-title">
-      <h3 id="never-sent-title">Never sent</h3>
-      {heldBack.length === 0 ? <p className="empty-inline">Nothing was held back in the last scan.</p> : (
-        <ul className="held-list" aria-label="Held back in the last scan">
+      <h3 id="never-sent-title"><FormattedMessage id="sync.neverSent.title" /></h3>
+      {heldBack.length === 0 ? <p className="empty-inline"><FormattedMessage id="sync.neverSent.nothingHeld" /></p> : (
+        <ul className="held-list" aria-label={intl.formatMessage({ id: 'sync.neverSent.heldLabel' })}>
           {heldBack.map((group) => (
             <li key={group.key} data-testid="held-back-group">
-              <span>{heldBackGroupWords(group)}</span>
-              <span className="held-examples">{examplesOf(group)}</span>
+              <span>{heldBackGroupWords(group, intl)}</span>
+              <span className="held-examples">{examplesOf(group, intl)}</span>
             </li>
           ))}
         </ul>
       )}
       <div className="never-sent-columns">
-        <form className="field ignore-editor" aria-label="Ignore file" onSubmit={(event) => {
+        <form className="field ignore-editor" aria-label={intl.formatMessage({ id: 'sync.neverSent.editorLabel' })} onSubmit={(event) => {
           event.preventDefault();
           void save();
         }}>
-          <label htmlFor={editorId}>Your ignore file{view?.ignoreFile.path ? <> (<code>{view.ignoreFile.path}</code>)</> : null}</label>
-          <p id={helpId} className="field-help">One pattern a line, as in .gitignore: <code>*.bak</code>, <code>renders/</code>, <code>draft-*</code>; <code>#</code> starts a note. A file sent before it matched stays on the service.</p>
+          <label htmlFor={editorId}>
+            {view?.ignoreFile.path
+              ? <FormattedMessage id="sync.neverSent.yourFileAt" values={{ path: view.ignoreFile.path, code }} />
+              : <FormattedMessage id="sync.neverSent.yourFile" />}
+          </label>
+          <p id={helpId} className="field-help"><FormattedMessage id="sync.neverSent.help" values={{ code }} /></p>
           <textarea id={editorId} rows={6} spellCheck={false} value={text} disabled={!folderChosen}
             aria-describedby={problem ? `${helpId} ${problemId}` : helpId} aria-invalid={problem ? true : undefined}
             onChange={(event) => {
@@ -79,24 +91,31 @@ export function NeverSentPanel({ heldBack, folderChosen }: { heldBack: HeldBackG
             }} />
           {problem ? <p id={problemId} className="field-error" role="alert">{problem}</p> : null}
           {view?.ignoreFile.problem && !problem ? <p className="field-error">{view.ignoreFile.problem}</p> : null}
-          {!folderChosen ? <p className="field-help">Choose a sync folder first: the ignore file is kept in it.</p> : null}
+          {!folderChosen ? <p className="field-help"><FormattedMessage id="sync.neverSent.chooseFolderFirst" /></p> : null}
           <div className="form-actions">
-            <button type="submit" className="primary" disabled={!folderChosen || !changed || saving} aria-busy={saving}>{saving ? 'Saving…' : 'Save ignore file'}</button>
+            <button type="submit" className="primary" disabled={!folderChosen || !changed || saving} aria-busy={saving}>
+              <FormattedMessage id={saving ? 'sync.neverSent.saving' : 'sync.neverSent.save'} />
+            </button>
             {changed ? <button type="button" onClick={() => {
               setText(view.ignoreFile.text);
               setProblem(null);
-            }}>Undo changes</button> : null}
-            {saved && !changed ? <span role="status">Saved: the folder was looked at again.</span> : null}
+            }}><FormattedMessage id="sync.neverSent.undo" /></button> : null}
+            {saved && !changed ? <span role="status"><FormattedMessage id="sync.neverSent.saved" /></span> : null}
           </div>
         </form>
         <details className="built-in-list">
-          <summary>Built-in list{view ? ` (${view.builtIn.length} entries, always applied)` : ''}</summary>
+          <summary>
+            {view ? <FormattedMessage id="sync.neverSent.builtInCount" values={{ count: view.builtIn.length }} /> : <FormattedMessage id="sync.neverSent.builtIn" />}
+          </summary>
           {view ? (
-            <ul aria-label="Built-in list">
+            <ul aria-label={intl.formatMessage({ id: 'sync.neverSent.builtIn' })}>
               {view.builtIn.map((rule) => (
                 <li key={rule.id}>
-                  <strong>{rule.tool}</strong> — {rule.label}: {rule.patterns.map((pattern) => <code key={pattern}>{pattern}</code>)}
-                  <span className="rule-source">Documented at {rule.source}</span>
+                  <FormattedMessage id="sync.neverSent.rule" values={{
+                    tool: rule.tool, label: rule.label, strong,
+                    patterns: rule.patterns.map((pattern) => <code key={pattern}>{pattern}</code>),
+                  }} />
+                  <span className="rule-source"><FormattedMessage id="sync.neverSent.documented" values={{ source: rule.source }} /></span>
                 </li>
               ))}
             </ul>

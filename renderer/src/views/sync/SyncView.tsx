@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { FormattedMessage } from 'react-intl';
 import { useQueue } from '../../stores/queue-store';
 import { useSync } from '../../stores/sync-store';
 import { ProblemBanner } from '../shell/ProblemBanner';
@@ -20,7 +21,7 @@ export function SyncView() {
   }, [load]);
   return (
     <section className="sync-view" aria-labelledby="sync-title">
-      <h2 id="sync-title">Sync</h2>
+      <h2 id="sync-title"><FormattedMessage id="sync.title" /></h2>
       <ProblemBanner problem={problem} />
       {sync ? <SyncFolderPanel sync={sync} /> : null}
       {sync?.folder ? <StartAtLoginQuestion /> : null}
@@ -32,7 +33,7 @@ export function SyncView() {
           {sync ? <NeverSentPanel heldBack={sync.heldBack} folderChosen={sync.folder !== null} /> : null}
           <ActivityList activity={queue.activity} />
         </>
-      ) : <p className="empty" role="status">Loading the queue…</p>}
+      ) : <p className="empty" role="status"><FormattedMessage id="sync.loadingQueue" /></p>}
     </section>
   );
 }

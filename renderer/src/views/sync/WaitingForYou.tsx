@@ -1,19 +1,25 @@
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { FieldErrors, LicenseCode, QueueEntry } from '../../../../shared';
 import { DEFAULT_LICENSE, LICENSE_CODES, LICENSES } from '../../../../shared/licenses/licenses';
-import { fieldLabel, labelledFieldError } from '../../../../shared/validation/field-labels';
 import { contract } from '../../contract/contract';
 import { useQueue } from '../../stores/queue-store';
-import { problemWords, windowWords } from '../problem-words';
+import { licenseTitle } from '../design/license-words';
+import { fieldLabelWords, labelledFieldErrorWords, problemWords, windowWords } from '../problem-words';
 import { ConflictChoice } from './ConflictChoice';
 import { ProposalPicture } from '../../thumbnails/ProposalPicture';
 import { useDecisionControls, type DecisionControls } from './decision-controls';
+
+/** Between two parts of a line, as in the text around them (whitespace, not a word). */
+const SPACE = ' ';
+const strong = (chunks: ReactNode[]) => <strong>{chunks}</strong>;
 
 /**
  * A new folder becomes a design only with its required fields, and a draft unless the person says publish. Confirming
  * records the design in the queue, which creates it on the service when it can: offered offline, saying it waits.
  */
 function ConfirmDesign({ item, controls }: { item: QueueEntry; controls: DecisionControls }) {
+  const intl = useIntl();
   const act = useQueue((store) => store.act);
   const [name, setName] = useState(item.folder ?? '');
   const [excerpt, setExcerpt] = useState('');
@@ -26,30 +32,34 @@ function ConfirmDesign({ item, controls }: { item: QueueEntry; controls: Decisio
     const outcome = await contract.request('queue.confirmDesign', { id: item.id, name, excerpt, license, publish });
     setErrors(!outcome.ok && outcome.problem.kind === 'validation' ? outcome.problem.fieldErrors : {});
     if (outcome.ok) return outcome;
-    return { ok: false, problem: { message: outcome.problem.kind === 'validation' ? 'Some fields need a change.' : problemWords(outcome.problem) } };
+    return { ok: false, problem: { message: outcome.problem.kind === 'validation' ? intl.formatMessage({ id: 'problems.fieldsNeedChange' }) : problemWords(outcome.problem, intl) } };
   };
   const errorOf = (field: string) => (errors[field] ? (
-    <span id={`${id}-${field}-error`} className="field-error">{errors[field].map((text) => labelledFieldError(field, text)).join('. ')}</span>
+    <span id={`${id}-${field}-error`} className="field-error">{errors[field].map((text) => labelledFieldErrorWords(field, text, intl)).join('. ')}</span>
   ) : null);
   const invalid = (field: string) => (errors[field] ? { 'aria-invalid': true, 'aria-describedby': `${id}-${field}-error` } : {});
   return (
-    <form className="confirm-design" aria-label={`New design for the folder ${item.folder}`} onSubmit={(event) => {
+    <form className="confirm-design" aria-label={intl.formatMessage({ id: 'sync.confirmDesign.label' }, { folder: item.folder })} onSubmit={(event) => {
       event.preventDefault();
       void act(confirm);
     }}>
       <ProposalPicture itemId={item.id} />
-      <label>{fieldLabel('name')} <input value={name} onChange={(event) => setName(event.target.value)} {...invalid('name')} />{errorOf('name')}</label>
-      <label>{fieldLabel('excerpt')} <input value={excerpt} onChange={(event) => setExcerpt(event.target.value)} {...invalid('excerpt')} />{errorOf('excerpt')}</label>
-      <label>{fieldLabel('license')}
+      <label>{fieldLabelWords('name', intl)} <input value={name} onChange={(event) => setName(event.target.value)} {...invalid('name')} />{errorOf('name')}</label>
+      <label>{fieldLabelWords('excerpt', intl)} <input value={excerpt} onChange={(event) => setExcerpt(event.target.value)} {...invalid('excerpt')} />{errorOf('excerpt')}</label>
+      <label>{fieldLabelWords('license', intl)}
         <select value={license} onChange={(event) => setLicense(event.target.value as LicenseCode)} {...invalid('license')}>
-          {LICENSE_CODES.map((code) => <option key={code} value={code}>{LICENSES[code].title}</option>)}
+          {LICENSE_CODES.map((code) => <option key={code} value={code}>{licenseTitle(intl, LICENSES[code])}</option>)}
         </select>
         {errorOf('license')}
       </label>
-      <label className="checkbox"><input type="checkbox" checked={publish} onChange={(event) => setPublish(event.target.checked)} /> Publish it now (otherwise a draft)</label>
-      <button type="submit" className="primary" disabled={controls.disabled} {...controls.describedBy}>Create the design</button>
+      <label className="checkbox"><input type="checkbox" checked={publish} onChange={(event) => setPublish(event.target.checked)} />{SPACE}
+        <FormattedMessage id="sync.confirmDesign.publish" />
+      </label>
+      <button type="submit" className="primary" disabled={controls.disabled} {...controls.describedBy}><FormattedMessage id="sync.confirmDesign.create" /></button>
       <button type="button" disabled={controls.disabled} {...controls.describedBy}
-        onClick={() => void act(() => contract.request('queue.cancel', { target: item.id }))}>Not a design</button>
+        onClick={() => void act(() => contract.request('queue.cancel', { target: item.id }))}>
+        <FormattedMessage id="sync.confirmDesign.notADesign" />
+      </button>
     </form>
   );
 }
@@ -63,39 +73,45 @@ export function WaitingForYou({ items }: { items: QueueEntry[] }) {
   const ready = items.filter((item) => item.attention === 'ready-to-publish').length;
   return (
     <section className="panel panel-attention" aria-labelledby="waiting-title">
-      <h3 id="waiting-title">Waiting for you</h3>
+      <h3 id="waiting-title"><FormattedMessage id="sync.waiting.title" /></h3>
       {controls.note ? <p id={controls.noteId} className="action-reason" data-testid="decision-note">{controls.note}</p> : null}
       {ready > 1 ? (
         <div className="form-actions">
           <button type="button" className="primary" disabled={disabled} {...describedBy}
-            onClick={() => void act(() => contract.request('queue.sendReady', { target: 'all' }))}>Send all {ready} ready to publish</button>
+            onClick={() => void act(() => contract.request('queue.sendReady', { target: 'all' }))}>
+            <FormattedMessage id="sync.waiting.sendAll" values={{ count: ready }} />
+          </button>
         </div>
       ) : null}
       <ul className="waiting-list">
         {items.map((item) => (
           <li key={item.id} data-testid="waiting-item">
-            <p><strong>{item.path ?? item.folder}</strong>: {windowWords(item.reason)}</p>
+            <p><FormattedMessage id="sync.waiting.item" values={{ name: item.path ?? item.folder, reason: windowWords(item.reason), strong }} /></p>
             {item.attention === 'confirm-design' ? <ConfirmDesign item={item} controls={controls} />
               : item.attention === 'conflict' && item.conflict ? <ConflictChoice item={item} conflict={item.conflict} controls={controls} />
               : item.attention === 'ready-to-publish' ? (
                 <div className="form-actions">
                   <button type="button" className="primary" disabled={disabled} {...describedBy}
-                    onClick={() => void act(() => contract.request('queue.sendReady', { target: item.id }))}>Send</button>
+                    onClick={() => void act(() => contract.request('queue.sendReady', { target: item.id }))}><FormattedMessage id="sync.waiting.send" /></button>
                   <button type="button" disabled={disabled} {...describedBy}
-                    onClick={() => void act(() => contract.request('queue.cancel', { target: item.id }))}>Don&apos;t send</button>
+                    onClick={() => void act(() => contract.request('queue.cancel', { target: item.id }))}><FormattedMessage id="sync.waiting.dontSend" /></button>
                 </div>
               )
               : item.attention === 'confirm-delete' ? (
                 <div className="form-actions">
                   <button type="button" className="danger" disabled={disabled} {...describedBy}
-                    onClick={() => void act(() => contract.request('queue.confirmDelete', { id: item.id }))}>Delete on the service</button>
+                    onClick={() => void act(() => contract.request('queue.confirmDelete', { id: item.id }))}>
+                    <FormattedMessage id="sync.waiting.deleteOnService" />
+                  </button>
                   <button type="button" disabled={disabled} {...describedBy}
-                    onClick={() => void act(() => contract.request('queue.cancel', { target: item.id }))}>Keep it on the service</button>
+                    onClick={() => void act(() => contract.request('queue.cancel', { target: item.id }))}>
+                    <FormattedMessage id="sync.waiting.keepOnService" />
+                  </button>
                 </div>
               ) : (
                 <div className="form-actions">
-                  {item.attention === 'sign-in' ? <a className="button" href="#/settings">Sign in…</a> : null}
-                  <button type="button" disabled={disabled} onClick={() => void act(() => contract.request('queue.cancel', { target: item.id }))}>Dismiss</button>
+                  {item.attention === 'sign-in' ? <a className="button" href="#/settings"><FormattedMessage id="sync.waiting.signIn" /></a> : null}
+                  <button type="button" disabled={disabled} onClick={() => void act(() => contract.request('queue.cancel', { target: item.id }))}><FormattedMessage id="sync.waiting.dismiss" /></button>
                 </div>
               )}
           </li>

@@ -1,10 +1,12 @@
 import { useId, useState, type FormEvent } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { contract } from '../../contract/contract';
 import { problemWords } from '../problem-words';
 import { serviceChosen } from './service-chosen';
 
 /** "Connect to your service": its address, checked by the engine before it is saved. */
 export function ConnectForm({ busy, onBusy }: { busy: boolean; onBusy(busy: boolean): void }) {
+  const intl = useIntl();
   const [address, setAddress] = useState('');
   const [checking, setChecking] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -15,7 +17,7 @@ export function ConnectForm({ busy, onBusy }: { busy: boolean; onBusy(busy: bool
   async function connect(event: FormEvent) {
     event.preventDefault();
     if (!address.trim()) {
-      setProblem('Enter your service\'s address first, e.g. https://api.example.com.');
+      setProblem(intl.formatMessage({ id: 'welcome.connect.missing' }));
       return;
     }
     setChecking(true);
@@ -26,7 +28,7 @@ export function ConnectForm({ busy, onBusy }: { busy: boolean; onBusy(busy: bool
     onBusy(false);
     if (!outcome.ok) {
       // The engine's words, the field named ("Service address cannot be reached: nothing answers at …").
-      setProblem(problemWords(outcome.problem));
+      setProblem(problemWords(outcome.problem, intl));
       return;
     }
     await serviceChosen();
@@ -34,19 +36,19 @@ export function ConnectForm({ busy, onBusy }: { busy: boolean; onBusy(busy: bool
 
   return (
     <form className="welcome-way" aria-labelledby={`${inputId}-title`} onSubmit={(event) => void connect(event)} noValidate>
-      <h3 id={`${inputId}-title`}>Connect to your service</h3>
-      <label htmlFor={inputId}>Service address</label>
-      <p id={hintId} className="welcome-hint">The address of its API, as your service gives it (e.g. https://api.example.com).</p>
+      <h3 id={`${inputId}-title`}><FormattedMessage id="welcome.connect.title" /></h3>
+      <label htmlFor={inputId}><FormattedMessage id="welcome.connect.address" /></label>
+      <p id={hintId} className="welcome-hint"><FormattedMessage id="welcome.connect.hint" /></p>
       <div className="welcome-row">
         <input id={inputId} type="text" inputMode="url" autoComplete="url" spellCheck={false} value={address}
           onChange={(event) => setAddress(event.target.value)} aria-invalid={problem ? true : undefined}
           aria-describedby={problem ? `${hintId} ${problemId}` : hintId} />
         <button type="submit" className="primary" disabled={checking || busy} aria-describedby={busy && !checking ? problemId : undefined}>
-          {checking ? 'Checking…' : 'Connect'}
+          <FormattedMessage id={checking ? 'welcome.connect.checking' : 'welcome.connect.submit'} />
         </button>
       </div>
-      {checking ? <p className="welcome-hint" role="status">Checking that a design-sharing service answers there…</p> : null}
-      {busy && !checking ? <p id={problemId} className="welcome-hint">Wait until the sample service has started.</p> : null}
+      {checking ? <p className="welcome-hint" role="status"><FormattedMessage id="welcome.connect.checkingHint" /></p> : null}
+      {busy && !checking ? <p id={problemId} className="welcome-hint"><FormattedMessage id="welcome.connect.waitForSample" /></p> : null}
       {problem ? <p id={problemId} className="field-error" role="alert">{problem}</p> : null}
     </form>
   );

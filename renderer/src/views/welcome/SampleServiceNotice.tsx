@@ -1,9 +1,12 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { FormattedMessage } from 'react-intl';
 import type { SampleServiceView } from '../../../../shared';
 import { contract } from '../../contract/contract';
 import { useAccount } from '../../stores/account-store';
 import { useSync } from '../../stores/sync-store';
 import { windowWords } from '../problem-words';
+
+const strong = (chunks: ReactNode[]) => <strong>{chunks}</strong>;
 
 /**
  * For a profile on the sample service: why it is not running when it is not (its port taken by another program…), and
@@ -28,8 +31,7 @@ export function SampleServiceNotice() {
   if (!signedOut) return null;
   return (
     <p className="banner banner-note" role="status">
-      This is the sample service on your computer: sign in as <strong>{sample.signIn.screenName}</strong>, password{' '}
-      <strong>{sample.signIn.password}</strong>, to try your own designs.
+      <FormattedMessage id="welcome.sampleNotice" values={{ name: sample.signIn.screenName, password: sample.signIn.password, strong }} />
     </p>
   );
 }

@@ -1,10 +1,16 @@
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { contract } from '../../contract/contract';
 import { problemWords } from '../problem-words';
 import { serviceChosen } from './service-chosen';
 
+/** The sample service's sign-in, made when it starts its sample designs (a user name and password, not words). */
+const SAMPLE_SIGN_IN = { name: 'demo', password: 'demo' };
+const strong = (chunks: ReactNode[]) => <strong>{chunks}</strong>;
+
 /** "Try it with sample designs": the bundled local service, started by design-sync for this profile. */
 export function TrySample({ busy, onBusy }: { busy: boolean; onBusy(busy: boolean): void }) {
+  const intl = useIntl();
   const [starting, setStarting] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const titleId = useId();
@@ -18,7 +24,7 @@ export function TrySample({ busy, onBusy }: { busy: boolean; onBusy(busy: boolea
     setStarting(false);
     onBusy(false);
     if (!outcome.ok) {
-      setProblem(problemWords(outcome.problem));
+      setProblem(problemWords(outcome.problem, intl));
       return;
     }
     await serviceChosen();
@@ -26,16 +32,13 @@ export function TrySample({ busy, onBusy }: { busy: boolean; onBusy(busy: boolea
 
   return (
     <section className="welcome-way" aria-labelledby={titleId}>
-      <h3 id={titleId}>Try it with sample designs</h3>
-      <p>
-        design-sync starts a small design-sharing service on this computer, with some sixty sample designs, and uses it
-        for this profile. Sign in on it as <strong>demo</strong>, password <strong>demo</strong>, to try your own designs.
-      </p>
+      <h3 id={titleId}><FormattedMessage id="welcome.sample.title" /></h3>
+      <p><FormattedMessage id="welcome.sample.text" values={{ ...SAMPLE_SIGN_IN, strong }} /></p>
       <button type="button" onClick={() => void trySample()} disabled={starting || busy} aria-describedby={busy && !starting ? reasonId : undefined}>
-        {starting ? 'Starting…' : 'Try it with sample designs'}
+        <FormattedMessage id={starting ? 'welcome.sample.starting' : 'welcome.sample.button'} />
       </button>
-      {starting ? <p className="welcome-hint" role="status">Starting the sample service… The first time it makes its sample designs, which takes a few seconds.</p> : null}
-      {busy && !starting ? <p id={reasonId} className="welcome-hint">Wait until the address is checked.</p> : null}
+      {starting ? <p className="welcome-hint" role="status"><FormattedMessage id="welcome.sample.startingHint" /></p> : null}
+      {busy && !starting ? <p id={reasonId} className="welcome-hint"><FormattedMessage id="welcome.sample.waitForCheck" /></p> : null}
       {problem ? <p className="field-error" role="alert">{problem}</p> : null}
     </section>
   );

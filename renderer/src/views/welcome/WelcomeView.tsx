@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { FormattedMessage } from 'react-intl';
 import { ConnectForm } from './ConnectForm';
 import { TrySample } from './TrySample';
 
@@ -8,12 +9,9 @@ export function WelcomeView() {
   const [busy, setBusy] = useState<'connect' | 'sample' | null>(null);
   return (
     <section className="welcome" aria-labelledby="welcome-title">
-      <h2 id="welcome-title">Welcome to design-sync</h2>
-      <p className="welcome-lede">
-        design-sync keeps a design-sharing service's catalogue on your computer to browse even offline, and keeps your own
-        designs in step with a folder.
-      </p>
-      <p>Choose the service to use:</p>
+      <h2 id="welcome-title"><FormattedMessage id="welcome.title" /></h2>
+      <p className="welcome-lede"><FormattedMessage id="welcome.lede" /></p>
+      <p><FormattedMessage id="welcome.choose" /></p>
       <div className="welcome-ways">
         <ConnectForm busy={busy === 'sample'} onBusy={(on) => setBusy(on ? 'connect' : null)} />
         <TrySample busy={busy === 'connect'} onBusy={(on) => setBusy(on ? 'sample' : null)} />
