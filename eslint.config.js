@@ -67,6 +67,7 @@ const TRANSLATED_FILES = [
   'renderer/src/views/mine/**/*.tsx',
   'renderer/src/views/sync/**/*.tsx',
   'renderer/src/views/welcome/**/*.tsx',
+  'renderer/src/views/design/**/*.tsx',
 ];
 
 const ours = ['./shared', './service', './electron', './renderer', './harness', './test', './bench', './build', './scripts'];

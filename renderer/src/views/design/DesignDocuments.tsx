@@ -1,9 +1,11 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { DocumentView } from '../../../../shared';
+import { formatBytes } from '../../../../shared/i18n/format';
 import { ModelFileAction } from './ModelFileAction';
-import { byteSize } from '../../../../shared/text/byte-size';
 
-const size = (bytes: number | null): string => (bytes === null ? 'size unknown' : byteSize(bytes));
+/** Hides a tag's words from sight, not from screen readers (a file's name inside a short visible label). */
+const hidden = (chunks: ReactNode[]) => <span className="visually-hidden">{chunks}</span>;
 
 /**
  * The design's files: name, type and size, and whether they are kept for offline use (in short: "Kept offline" or
@@ -13,22 +15,45 @@ const size = (bytes: number | null): string => (bytes === null ? 'size unknown' 
  * from the file cache's copy (fetched into it first when not kept). `onPreview` asks for a model's 3D view, which the design page shows beside the gallery.
  */
 export function DesignDocuments({ documents, onPreview }: { documents: DocumentView[]; onPreview(document: DocumentView): void }) {
+  const intl = useIntl();
   const noteId = useId();
   if (documents.length === 0) return null;
   const anyModel = documents.some((document) => document.previewUrl !== null);
+  const typeOf = (document: DocumentView) => {
+    const type = document.type.toUpperCase();
+    if (document.isModel) return intl.formatMessage({ id: 'design.files.modelType' }, { type });
+    return type || intl.formatMessage({ id: 'design.files.unknownType' });
+  };
   return (
     <section className="design-documents" aria-labelledby="documents-title">
-      <h3 id="documents-title">Files</h3>
+      <h3 id="documents-title"><FormattedMessage id="design.files.title" /></h3>
       <table>
-        <thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Size</th><th scope="col">Offline</th><th scope="col"><span className="visually-hidden">3D view</span></th><th scope="col"><span className="visually-hidden">In your slicer</span></th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col"><FormattedMessage id="design.files.name" /></th>
+            <th scope="col"><FormattedMessage id="design.files.type" /></th>
+            <th scope="col"><FormattedMessage id="design.files.size" /></th>
+            <th scope="col"><FormattedMessage id="design.files.offline" /></th>
+            <th scope="col"><span className="visually-hidden"><FormattedMessage id="design.files.view3d" /></span></th>
+            <th scope="col"><span className="visually-hidden"><FormattedMessage id="design.files.inSlicer" /></span></th>
+          </tr>
+        </thead>
         <tbody>
           {documents.map((document) => (
             <tr key={document.id}>
               <td className="document-name">{document.name}</td>
-              <td>{document.isModel ? `3D model (${document.type.toUpperCase()})` : document.type.toUpperCase() || 'file'}</td>
-              <td>{size(document.size)}</td>
-              <td className="document-offline" aria-describedby={anyModel ? noteId : undefined}>{document.cached ? 'Kept offline' : 'Not kept offline'}</td>
-              <td>{document.previewUrl ? <button type="button" onClick={() => onPreview(document)}>View <span className="visually-hidden">{document.name} </span>in 3D</button> : null}</td>
+              <td>{typeOf(document)}</td>
+              <td>{document.size === null ? <FormattedMessage id="design.files.sizeUnknown" /> : formatBytes(intl, document.size)}</td>
+              <td className="document-offline" aria-describedby={anyModel ? noteId : undefined}>
+                <FormattedMessage id={document.cached ? 'design.files.kept' : 'design.files.notKept'} />
+              </td>
+              <td>
+                {document.previewUrl ? (
+                  <button type="button" onClick={() => onPreview(document)}>
+                    <FormattedMessage id="design.files.viewIn3d" values={{ file: document.name, hidden }} />
+                  </button>
+                ) : null}
+              </td>
               <td><ModelFileAction document={document} /></td>
             </tr>
           ))}
@@ -36,7 +61,7 @@ export function DesignDocuments({ documents, onPreview }: { documents: DocumentV
       </table>
       {anyModel ? (
         <p id={noteId} className="action-reason table-note" data-testid="offline-note">
-          A model file is kept offline once you view it in 3D or open it in your slicer: then it opens without the service.
+          <FormattedMessage id="design.files.offlineNote" />
         </p>
       ) : null}
     </section>

@@ -1,21 +1,27 @@
 import { useState } from 'react';
+import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import type { DesignCard } from '../../../../shared';
+import type { MessageId } from '../../../../shared/i18n/messages';
 import { copyText } from './copy-text';
+import { licenseMeaning, licenseTitle } from './license-words';
 
-/** What a remixer pastes: the attribution line, and what the design is based on on a line of its own. */
-export function attributionToCopy(attribution: string, basedOn: string | null): string {
-  return basedOn ? `${attribution}\nBased on ${basedOn}` : attribution;
+/**
+ * What a remixer pastes: the attribution line (the engine's, as the service words it), and what the design is based
+ * on on a line of its own, in the window's language.
+ */
+export function attributionToCopy(intl: IntlShape, attribution: string, basedOn: string | null): string {
+  return basedOn ? intl.formatMessage({ id: 'design.license.attributionToCopy' }, { attribution, basedOn }) : attribution;
 }
 
 function CopyAttribution({ text }: { text: string }) {
-  const [status, setStatus] = useState<string | null>(null);
+  const [status, setStatus] = useState<MessageId | null>(null);
   const copy = async () => {
-    setStatus(await copyText(text) ? 'Copied.' : 'Could not copy: the system refused the clipboard. Select the attribution and copy it by hand.');
+    setStatus(await copyText(text) ? 'design.license.copied' : 'design.license.copyRefused');
   };
   return (
     <p className="copy-attribution">
-      <button type="button" onClick={() => void copy()}>Copy attribution</button>
-      <span role="status" data-testid="copy-attribution-status">{status}</span>
+      <button type="button" onClick={() => void copy()}><FormattedMessage id="design.license.copy" /></button>
+      <span role="status" data-testid="copy-attribution-status">{status ? <FormattedMessage id={status} /> : null}</span>
     </p>
   );
 }
@@ -25,13 +31,19 @@ function CopyAttribution({ text }: { text: string }) {
  * and what the design is based on, as the service's attribution text says (plain text: no link leaves the window).
  */
 export function DesignLicense({ card, basedOn = null }: { card: DesignCard; basedOn?: string | null }) {
+  const intl = useIntl();
   return (
-    <section className="design-license" aria-label="License">
-      {card.license ? <p><strong>{card.license.title}</strong>: {card.license.meaning}</p> : <p>License not stated.</p>}
+    <section className="design-license" aria-label={intl.formatMessage({ id: 'design.license.label' })}>
+      {card.license ? (
+        <p>
+          <FormattedMessage id="design.license.line"
+            values={{ title: licenseTitle(intl, card.license), meaning: licenseMeaning(intl, card.license), strong: (chunks) => <strong>{chunks}</strong> }} />
+        </p>
+      ) : <p><FormattedMessage id="design.license.notStated" /></p>}
       {card.attribution.text ? <p className="attribution" data-testid="attribution">{card.attribution.text}</p> : null}
-      {basedOn ? <p className="based-on" data-testid="based-on">Based on {basedOn}</p> : null}
-      {card.attribution.text ? <CopyAttribution text={attributionToCopy(card.attribution.text, basedOn)} /> : null}
-      {card.attribution.unavailable ? <p className="attribution-missing" data-testid="attribution">Attribution unavailable: this license requires crediting the author, who is not known yet.</p> : null}
+      {basedOn ? <p className="based-on" data-testid="based-on"><FormattedMessage id="design.license.basedOn" values={{ basedOn }} /></p> : null}
+      {card.attribution.text ? <CopyAttribution text={attributionToCopy(intl, card.attribution.text, basedOn)} /> : null}
+      {card.attribution.unavailable ? <p className="attribution-missing" data-testid="attribution"><FormattedMessage id="design.license.attributionUnavailable" /></p> : null}
     </section>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useId, useState } from 'react';
+import { FormattedMessage } from 'react-intl';
 import { windowWords } from '../problem-words';
 import { ViewProblem } from '../shell/ViewProblem';
 import { useAvailability } from '../use-availability';
@@ -24,29 +25,37 @@ export function DesignView({ id }: { id: number }) {
   const [previewingId, setPreviewingId] = useState<number | null>(null);
   useEffect(() => void load(id), [id, load]);
   if (problem) return <ViewProblem className="design" problem={problem} />;
-  if (!detail || detail.card.id !== id) return <section className="design"><p className="empty" role="status">Loading the design…</p></section>;
+  if (!detail || detail.card.id !== id) return <section className="design"><p className="empty" role="status"><FormattedMessage id="design.loading" /></p></section>;
   const { card } = detail;
   const authorId = detail.author?.id ?? card.author.id;
   const previewing = detail.documents.find((document) => document.id === previewingId && document.previewUrl) ?? null;
   const documents = <DesignDocuments documents={detail.documents} onPreview={(document) => setPreviewingId(document.id)} />;
   return (
     <article className="design" aria-labelledby="design-title">
-      <p><a href="#/">← Library</a></p>
+      <p><a href="#/"><FormattedMessage id="design.backToLibrary" /></a></p>
       <header className="design-header">
         <div>
           <h2 id="design-title">{card.name}</h2>
           <p className="design-author">
-            {detail.author ? <>by <a href={authorHref(detail.author.id)}><strong>{detail.author.screenName}</strong></a>{detail.author.realName ? ` (${detail.author.realName})` : ''}</>
-              : card.author.screenName && card.author.id !== null ? <>by <a href={authorHref(card.author.id)}>{card.author.screenName}</a></> : 'author unknown'}
+            {detail.author ? (
+              <FormattedMessage id={detail.author.realName ? 'design.author.byWithRealName' : 'design.author.by'}
+                values={{
+                  name: detail.author.screenName, realName: detail.author.realName,
+                  link: (chunks) => <a href={authorHref(detail.author!.id)}><strong>{chunks}</strong></a>,
+                }} />
+            ) : card.author.screenName && card.author.id !== null ? (
+              <FormattedMessage id="design.author.by" values={{ name: card.author.screenName, link: (chunks) => <a href={authorHref(card.author.id!)}>{chunks}</a> }} />
+            ) : <FormattedMessage id="design.author.unknown" />}
           </p>
-          {authorId !== null ? <p className="more-by-author"><a href={authorHref(authorId)}>More by this author</a></p> : null}
+          {authorId !== null ? <p className="more-by-author"><a href={authorHref(authorId)}><FormattedMessage id="design.author.more" /></a></p> : null}
         </div>
         <div className="design-open">
           <button type="button" className="primary" disabled={!opening.enabled} aria-describedby={openingNote ? noteId : undefined}
-            onClick={() => void openPage()}>Open on the service</button>
+            onClick={() => void openPage()}><FormattedMessage id="design.openOnService" /></button>
           {openingNote ? <p id={noteId} className="action-reason" data-testid="action-reason">{openingNote}</p> : null}
         </div>
       </header>
+      {/* The engine's own words (the service's, when it answered), as it said them. */}
       {notice ? <p className="banner" role="status">{windowWords(notice)}</p> : null}
       {/* Two columns where the window is wide enough (styles.css), one below: what it looks like, then what it is. */}
       <div className="design-columns">

@@ -1,7 +1,8 @@
 import { useEffect, useId } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { DesignDetail } from '../../../../shared';
-import { keptOfflineWords } from '../../../../shared/files/kept-offline-words';
 import { useKept } from '../../stores/kept-store';
+import { keptWords } from './kept-words';
 
 /**
  * "Keep offline" on a design's page: all its images and documents downloaded and never evicted, for a workshop without
@@ -9,6 +10,7 @@ import { useKept } from '../../stores/kept-store';
  * the space taken, or what stopped it) and offers to stop keeping it.
  */
 export function KeepOfflineControl({ detail }: { detail: DesignDetail }) {
+  const intl = useIntl();
   const designId = detail.card.id;
   const live = useKept((store) => store.designs?.[designId]);
   const loaded = useKept((store) => store.designs !== null);
@@ -29,21 +31,22 @@ export function KeepOfflineControl({ detail }: { detail: DesignDetail }) {
     : null;
   return (
     <section className="keep-offline" aria-labelledby={`${noteId}-title`}>
-      <h3 id={`${noteId}-title`} className="visually-hidden">Offline</h3>
+      <h3 id={`${noteId}-title`} className="visually-hidden"><FormattedMessage id="design.kept.title" /></h3>
       {kept ? (
         <>
-          <p className="keep-offline-state" role="status" data-testid="kept-state" data-state={kept.state}>{keptOfflineWords(kept)}</p>
-          {progress !== null ? <progress max={kept.filesTotal} value={progress} aria-label={`Downloading ${detail.card.name} for offline use`} /> : null}
-          <button type="button" disabled={busy} onClick={() => void release(designId)}>Stop keeping offline</button>
+          <p className="keep-offline-state" role="status" data-testid="kept-state" data-state={kept.state}>{keptWords(intl, kept)}</p>
+          {progress !== null ? <progress max={kept.filesTotal} value={progress} aria-label={intl.formatMessage({ id: 'design.kept.progressLabel' }, { name: detail.card.name })} /> : null}
+          <button type="button" disabled={busy} onClick={() => void release(designId)}><FormattedMessage id="design.kept.release" /></button>
         </>
       ) : (
         <>
-          <button type="button" disabled={busy} aria-describedby={noteId} onClick={() => void keep(designId)}>Keep offline</button>
+          <button type="button" disabled={busy} aria-describedby={noteId} onClick={() => void keep(designId)}><FormattedMessage id="design.kept.keep" /></button>
           <p id={noteId} className="action-reason">
-            {fileCount === 0 ? 'Keeps this design here, and its files once it has some.' : `Downloads its ${fileCount === 1 ? 'file' : `${fileCount} files`} and keeps them, however full the cache gets.`}
+            {fileCount === 0 ? <FormattedMessage id="design.kept.noteEmpty" /> : <FormattedMessage id="design.kept.note" values={{ count: fileCount }} />}
           </p>
         </>
       )}
+      {/* The engine's words for what stopped it, as it said them. */}
       {problem ? <p className="action-reason" role="alert">{problem}</p> : null}
     </section>
   );

@@ -1,4 +1,5 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
+import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import type { DocumentView, SlicerView } from '../../../../shared';
 import { isSlicerFileType, modelDownloadAddress, SYSTEM_DEFAULT_SLICER } from '../../../../shared/files/model-files';
 import { PRELOAD_GLOBAL } from '../../../../shared/contract/preload-api';
@@ -12,14 +13,16 @@ const inDesktopApp = () => PRELOAD_GLOBAL in window;
  * What opening a model file does with the service: a file kept offline opens without it; one that is not is fetched
  * first (and kept from then on), so it needs the service once.
  */
-export function slicerReason(document: DocumentView): string {
-  return document.cached
-    ? 'Kept offline: it opens without the service.'
-    : 'Not kept offline: it is fetched from the service when you open it, and kept from then on.';
+export function slicerReason(intl: IntlShape, document: DocumentView): string {
+  return intl.formatMessage({ id: document.cached ? 'design.slicer.reasonKept' : 'design.slicer.reasonNotKept' });
 }
 
-/** "Open in PrusaSlicer" for the chosen app, "Open in your slicer" for the system's default app. */
-const openLabel = (slicer: SlicerView | undefined) => (slicer && slicer.id !== SYSTEM_DEFAULT_SLICER ? slicer.name : 'your slicer');
+/** The slicer a message names: the chosen app's name (its own), or none for the system's default app ("your slicer"). */
+const slicerValues = (slicer: SlicerView | null | undefined) =>
+  (slicer && slicer.id !== SYSTEM_DEFAULT_SLICER ? { chosen: 'named', slicer: slicer.name } : { chosen: 'default', slicer: '' });
+
+/** Hides a tag's words from sight, not from screen readers (the file's name inside a short visible label). */
+const hidden = (chunks: ReactNode[]) => <span className="visually-hidden">{chunks}</span>;
 
 /**
  * "Open in your slicer" for a model file (STL, 3MF, OBJ, AMF, PLY, STEP, G-code). In the Electron app: "Open in
@@ -28,9 +31,11 @@ const openLabel = (slicer: SlicerView | undefined) => (slicer && slicer.id !== S
  * the host's copy (fetched into the file cache when not kept), never the service's file (rule 1).
  */
 export function ModelFileAction({ document }: { document: DocumentView }) {
+  const intl = useIntl();
   const desktop = inDesktopApp();
   const slicerType = document.isModel && isSlicerFileType(document.type);
   const chooserId = useId();
+  // The engine's answer as it said it (a problem), or what opening did in the window's words.
   const [status, setStatus] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [slicers, setSlicers] = useState<SlicerView[] | null>(null);
@@ -59,29 +64,43 @@ export function ModelFileAction({ document }: { document: DocumentView }) {
   if (!slicerType) return null;
   if (!desktop) {
     // A download that would fail: said instead of offered.
-    if (!document.cached && offline) return <p className="action-reason">Not kept offline: it can be downloaded once the service can be reached.</p>;
-    return <a className="button" href={modelDownloadAddress(document.id)} download title={slicerReason(document)}>Download <span className="visually-hidden">{document.name} </span>for your slicer</a>;
+    if (!document.cached && offline) return <p className="action-reason"><FormattedMessage id="design.slicer.downloadLater" /></p>;
+    return (
+      <a className="button" href={modelDownloadAddress(document.id)} download title={slicerReason(intl, document)}>
+        <FormattedMessage id="design.slicer.download" values={{ file: document.name, hidden }} />
+      </a>
+    );
   }
   const slicer = slicers?.find((candidate) => candidate.id === chosen);
   const open = async () => {
     setBusy(true);
-    setStatus(document.cached ? `Opening in ${openLabel(slicer)}…` : `Getting ${document.name}…`);
+    setStatus(document.cached
+      ? intl.formatMessage({ id: 'design.slicer.opening' }, slicerValues(slicer))
+      : intl.formatMessage({ id: 'design.slicer.getting' }, { file: document.name }));
     const outcome = await contract.request('design.openModelFile', { documentId: document.id, slicer: chosen });
     setBusy(false);
     if (!outcome.ok) setStatus(outcome.problem.message);
-    else setStatus(outcome.value.opened ? `Opened in ${openLabel(outcome.value.slicer)}.` : 'It could not be opened here: open the design in the design-sync app.');
+    else {
+      setStatus(outcome.value.opened
+        ? intl.formatMessage({ id: 'design.slicer.opened' }, slicerValues(outcome.value.slicer))
+        : intl.formatMessage({ id: 'design.slicer.notHere' }));
+    }
   };
   return (
     <>
       <span className="slicer-action">
-        <button type="button" onClick={() => void open()} disabled={busy || slicers === null} title={slicerReason(document)}>
-          Open <span className="visually-hidden">{document.name} </span>in {openLabel(slicer)}
+        <button type="button" onClick={() => void open()} disabled={busy || slicers === null} title={slicerReason(intl, document)}>
+          <FormattedMessage id="design.slicer.open" values={{ file: document.name, hidden, ...slicerValues(slicer) }} />
         </button>
         {slicers && slicers.length > 1 ? (
           <>
-            <label className="visually-hidden" htmlFor={chooserId}>Open {document.name} with</label>
+            <label className="visually-hidden" htmlFor={chooserId}><FormattedMessage id="design.slicer.chooseLabel" values={{ file: document.name }} /></label>
             <select id={chooserId} value={chosen} onChange={(event) => setChosen(event.target.value)} disabled={busy}>
-              {slicers.map((candidate) => <option key={candidate.id} value={candidate.id}>{candidate.name}</option>)}
+              {slicers.map((candidate) => (
+                <option key={candidate.id} value={candidate.id}>
+                  {candidate.id === SYSTEM_DEFAULT_SLICER ? intl.formatMessage({ id: 'design.slicer.systemDefault' }) : candidate.name}
+                </option>
+              ))}
             </select>
           </>
         ) : null}

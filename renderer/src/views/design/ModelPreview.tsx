@@ -1,32 +1,43 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import type { IntlShape } from '@formatjs/intl';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { DocumentView } from '../../../../shared';
 import type { ModelScene } from './model-scene';
-import { fetchModelBytes, formatProgress, type FetchProgress } from './model-fetch';
+import { fetchModelBytes, formatProgress, ModelFetchError, type FetchProgress } from './model-fetch';
 import { formatLayerHeight, formatModelSize } from './model-measure';
+import { modelWords, type ModelWords } from './model-words';
 import { useOpenedInPlace } from '../use-escape';
 
 type State =
   | { kind: 'loading'; progress: FetchProgress | null; reading: boolean }
-  | { kind: 'shown'; triangles: number; size: string; layers: { z: number }[]; notes: string[] }
-  | { kind: 'failed'; message: string };
+  | { kind: 'shown'; triangles: number; size: { width: number; depth: number; height: number }; layers: { z: number }[]; notes: ModelWords[] }
+  | { kind: 'failed'; error: unknown };
 
-/** Why the file could not be shown, naming it: a loader's own words only when it gave none of ours. */
-function failure(document: DocumentView, error: unknown): string {
-  const reason = error instanceof Error ? error.message : String(error);
-  return error instanceof Error && error.name === 'UnreadableModelError'
-    ? `${document.name} cannot be shown in 3D: ${reason}`
-    : `${document.name} cannot be shown in 3D. ${reason}`;
+/**
+ * Why the file could not be shown, naming it, in the window's language: a reader's words, the host's answer, or a
+ * loader's own message (as it gave it) only when it gave none of ours.
+ */
+function failure(intl: Pick<IntlShape, 'formatMessage'>, document: DocumentView, error: unknown): string {
+  const file = document.name;
+  if (error instanceof Error && 'words' in error && error.name === 'UnreadableModelError') {
+    return intl.formatMessage({ id: 'design.model.cannotShow' }, { file, reason: modelWords(intl, error.words as ModelWords) });
+  }
+  const reason = error instanceof ModelFetchError
+    ? (error.status === 404 ? intl.formatMessage({ id: 'design.model.error.fetchNotCached' }) : intl.formatMessage({ id: 'design.model.error.fetchFailed' }, { status: String(error.status) }))
+    : error instanceof Error ? error.message : String(error);
+  return intl.formatMessage({ id: 'design.model.cannotShowBecause' }, { file, reason });
 }
 
 /** The layer slider of a G-code file's toolpaths: layers 1 to N are drawn. Keyboard: arrows, Page Up/Down, Home, End. */
 function LayerSlider({ layers, onChange }: { layers: { z: number }[]; onChange(layer: number): void }) {
+  const intl = useIntl();
   const id = useId();
   const [shown, setShown] = useState(layers.length);
   const z = layers[shown - 1]?.z ?? 0;
-  const words = `Layers 1 to ${shown} of ${layers.length} (up to ${formatLayerHeight(z)} mm)`;
+  const words = intl.formatMessage({ id: 'design.model.layersShownValue' }, { shown, total: layers.length, height: formatLayerHeight(z, intl) });
   return (
     <div className="layer-slider">
-      <label htmlFor={id}>Layers shown</label>
+      <label htmlFor={id}><FormattedMessage id="design.model.layersShown" /></label>
       <input id={id} type="range" min={1} max={layers.length} step={1} value={shown} aria-valuetext={words}
         onChange={(event) => {
           const layer = Number(event.currentTarget.value);
@@ -41,11 +52,14 @@ function LayerSlider({ layers, onChange }: { layers: { z: number }[]; onChange(l
 
 /** What the view says while a file loads: its bytes fetched of the total, then that it is read. */
 function LoadingProgress({ name, progress, reading }: { name: string; progress: FetchProgress | null; reading: boolean }) {
-  const words = reading ? `Reading ${name}…` : progress ? `Fetching ${name}: ${formatProgress(progress)}` : `Fetching ${name}…`;
+  const intl = useIntl();
+  const words = reading ? intl.formatMessage({ id: 'design.model.reading' }, { file: name })
+    : progress ? intl.formatMessage({ id: 'design.model.fetchingProgress' }, { file: name, progress: formatProgress(intl, progress) })
+      : intl.formatMessage({ id: 'design.model.fetching' }, { file: name });
   return (
     <div className="model-loading">
       {/* A bar while the bytes come (of a known total); without a value while the worker reads them. */}
-      <progress aria-label={`Loading ${name}`} max={progress?.total ?? undefined} value={!reading && progress?.total ? progress.received : undefined} />
+      <progress aria-label={intl.formatMessage({ id: 'design.model.loadingLabel' }, { file: name })} max={progress?.total ?? undefined} value={!reading && progress?.total ? progress.received : undefined} />
       <span data-testid="model-progress">{words}</span>
     </div>
   );
@@ -61,6 +75,7 @@ function LoadingProgress({ name, progress, reading }: { name: string; progress: 
  * Opened, it takes the focus; Escape closes it, and the focus goes back to the button that opened it.
  */
 export function ModelPreview({ document, onClose, onCached }: { document: DocumentView; onClose(): void; onCached(): void }) {
+  const intl = useIntl();
   const canvas = useRef<HTMLCanvasElement>(null);
   const scene = useRef<ModelScene | null>(null);
   const [state, setState] = useState<State>({ kind: 'loading', progress: null, reading: false });
@@ -94,12 +109,12 @@ export function ModelPreview({ document, onClose, onCached }: { document: Docume
           return;
         }
         scene.current = model;
-        setState({ kind: 'shown', triangles: model.triangles, size: formatModelSize(model.size), layers: model.layers, notes: model.notes });
+        setState({ kind: 'shown', triangles: model.triangles, size: model.size, layers: model.layers, notes: model.notes });
         void model.drawn.then(() => {
           if (!cancelled) setDrawn(true);
         });
       } catch (error) {
-        if (!cancelled) setState({ kind: 'failed', message: failure(document, error) });
+        if (!cancelled) setState({ kind: 'failed', error });
       }
     })();
     return () => {
@@ -111,37 +126,41 @@ export function ModelPreview({ document, onClose, onCached }: { document: Docume
     // Only a new document shows anew (a refreshed list gives the same one as a new object).
   }, [document.id]);
 
+  const file = document.name;
   const description = state.kind !== 'shown' ? null
-    : state.layers.length > 0 ? `${document.name}: toolpaths of ${state.layers.length.toLocaleString()} layers. Drag to turn, scroll to zoom.`
-      : `${document.name}: ${state.triangles.toLocaleString()} triangles. Drag to turn, scroll to zoom.`;
+    : state.layers.length > 0 ? intl.formatMessage({ id: 'design.model.describeToolpaths' }, { file, layers: state.layers.length })
+      : intl.formatMessage({ id: 'design.model.describeMesh' }, { file, triangles: state.triangles });
+  const status = state.kind === 'loading'
+    ? intl.formatMessage({ id: state.reading ? 'design.model.reading' : 'design.model.loading' }, { file })
+    : state.kind === 'failed' ? '' : description;
   return (
-    <section ref={focusRef} tabIndex={-1} className="model-preview" aria-label={`3D view of ${document.name}`} onKeyDown={onKeyDown}>
+    <section ref={focusRef} tabIndex={-1} className="model-preview" aria-label={intl.formatMessage({ id: 'design.model.label' }, { file })} onKeyDown={onKeyDown}>
       {state.kind === 'failed' ? null : (
         <canvas ref={canvas} className="model-canvas" data-loaded={state.kind === 'shown' ? 'true' : undefined}
           data-drawn={state.kind === 'shown' && drawn ? 'true' : undefined}
-          aria-label={`${document.name}: drag to turn, scroll to zoom`} />
+          aria-label={intl.formatMessage({ id: 'design.model.canvasLabel' }, { file })} />
       )}
-      {state.kind === 'failed' ? <p className="model-problem" role="alert">{state.message}</p> : null}
+      {state.kind === 'failed' ? <p className="model-problem" role="alert">{failure(intl, document, state.error)}</p> : null}
       {state.kind === 'loading' ? <LoadingProgress name={document.name} progress={state.progress} reading={state.reading} /> : null}
       {state.kind === 'shown' ? (
         <dl className="model-facts">
-          <dt>Size</dt>
-          <dd data-testid="model-size">{state.size}</dd>
+          <dt><FormattedMessage id="design.model.sizeLabel" /></dt>
+          <dd data-testid="model-size">{formatModelSize(state.size, intl)}</dd>
         </dl>
       ) : null}
       {state.kind === 'shown' && state.notes.length > 0 ? (
         <div className="model-notes" data-testid="model-notes">
-          <p>Not everything in this file is shown:</p>
-          <ul>{state.notes.map((note) => <li key={note}>{note}</li>)}</ul>
+          <p><FormattedMessage id="design.model.notesIntro" /></p>
+          <ul>{state.notes.map((note) => <li key={JSON.stringify(note)}>{modelWords(intl, note)}</li>)}</ul>
         </div>
       ) : null}
       {state.kind === 'shown' && state.layers.length > 0
         ? <LayerSlider layers={state.layers} onChange={(layer) => scene.current?.showLayersUpTo(layer)} /> : null}
       <div className="form-actions">
-        <span role="status">{state.kind === 'loading' ? (state.reading ? `Reading ${document.name}…` : `Loading ${document.name}…`) : state.kind === 'failed' ? '' : description}</span>
-        {state.kind === 'shown' ? <button type="button" onClick={() => scene.current?.fit()}>Fit to view</button> : null}
+        <span role="status">{status}</span>
+        {state.kind === 'shown' ? <button type="button" onClick={() => scene.current?.fit()}><FormattedMessage id="design.model.fit" /></button> : null}
         {/* While loading, closing cancels: the fetch is aborted and the model worker stopped. */}
-        <button type="button" onClick={onClose}>{state.kind === 'loading' ? 'Cancel' : 'Close the 3D view'}</button>
+        <button type="button" onClick={onClose}><FormattedMessage id={state.kind === 'loading' ? 'design.model.cancel' : 'design.model.close'} /></button>
       </div>
     </section>
   );

@@ -6,6 +6,7 @@
 import { unzipSync } from 'three/examples/jsm/libs/fflate.module.js';
 import { flatNormals, meshOf, readOf, UnreadableModelError, type ModelPart, type ModelRead } from './model-parts';
 import { childElements, parseXmlPart, type XmlElement } from './model-xml';
+import { ModelNotes } from './model-words';
 
 /** Millimetres per unit of AMF's `unit` attribute (millimetre when absent). */
 const AMF_UNITS: Record<string, number> = { millimeter: 1, millimetre: 1, inch: 25.4, feet: 304.8, foot: 304.8, meter: 1000, metre: 1000, micrometer: 0.001, micron: 0.001 };
@@ -19,7 +20,11 @@ function text(element: XmlElement | null): string {
 function number(element: XmlElement, name: string, fallback: number | null): number {
   const child = named(element, name)[0];
   const value = child ? Number(text(child)) : fallback;
-  if (value === null || !Number.isFinite(value)) throw new UnreadableModelError(`its ${element.localName} has ${child ? `a ${name} "${text(child)}" that is not a number` : `no ${name}`}.`);
+  if (value === null || !Number.isFinite(value)) {
+    throw child
+      ? new UnreadableModelError('design.model.error.amfNotNumber', { element: element.localName ?? '', name, text: text(child) })
+      : new UnreadableModelError('design.model.error.amfMissing', { element: element.localName ?? '', name });
+  }
   return value;
 }
 
@@ -39,13 +44,13 @@ function documentOf(bytes: ArrayBuffer): XmlElement {
     try {
       zip = unzipSync(view);
     } catch {
-      throw new UnreadableModelError('it is not a complete zipped AMF file: it may be truncated.');
+      throw new UnreadableModelError('design.model.error.amfZipIncomplete');
     }
     const name = Object.keys(zip).find((entry) => !entry.endsWith('/'));
-    if (!name) throw new UnreadableModelError('its zip archive holds no AMF document.');
+    if (!name) throw new UnreadableModelError('design.model.error.amfZipEmpty');
     return parseXmlPart(zip[name]!, name);
   }
-  return parseXmlPart(view, 'its document');
+  return parseXmlPart(view, null);
 }
 
 /** A column-major matrix turning about x, then y, then z (degrees), then moving by the offsets. */
@@ -53,7 +58,7 @@ function instanceMatrix(instance: XmlElement, scale: number): number[] {
   const read = (name: string) => {
     const child = named(instance, name)[0];
     const value = child ? Number(text(child)) : 0;
-    if (!Number.isFinite(value)) throw new UnreadableModelError(`its constellation has a ${name} "${text(child!)}" that is not a number.`);
+    if (!Number.isFinite(value)) throw new UnreadableModelError('design.model.error.amfConstellationNotNumber', { name, text: text(child!) });
     return value;
   };
   const [rx, ry, rz] = ['rx', 'ry', 'rz'].map((name) => (read(name) * Math.PI) / 180) as [number, number, number];
@@ -70,11 +75,11 @@ function instanceMatrix(instance: XmlElement, scale: number): number[] {
 
 export function amfRead(bytes: ArrayBuffer): ModelRead {
   const root = documentOf(bytes);
-  if (root.localName !== 'amf') throw new UnreadableModelError('it is not an AMF document (its root is not <amf>).');
+  if (root.localName !== 'amf') throw new UnreadableModelError('design.model.error.amfNotAmf', { root: '<amf>' });
   const unit = (root.getAttribute('unit') || 'millimeter').toLowerCase();
   const scale = AMF_UNITS[unit];
-  if (scale === undefined) throw new UnreadableModelError(`its unit "${unit}" is not one AMF names.`);
-  const notes = new Set<string>();
+  if (scale === undefined) throw new UnreadableModelError('design.model.error.amfUnit', { unit });
+  const notes = new ModelNotes();
   const materials = new Map<string, number | null>();
   for (const material of named(root, 'material')) materials.set(material.getAttribute('id') ?? '', colourOf(material));
   const objects = new Map<string, ModelPart[]>();
@@ -86,9 +91,9 @@ export function amfRead(bytes: ArrayBuffer): ModelRead {
       for (const vertices_ of named(mesh, 'vertices')) {
         for (const vertex of named(vertices_, 'vertex')) {
           const coordinates = named(vertex, 'coordinates')[0];
-          if (!coordinates) throw new UnreadableModelError('it has a vertex without coordinates.');
+          if (!coordinates) throw new UnreadableModelError('design.model.error.amfVertexNoCoordinates');
           vertices.push(number(coordinates, 'x', null), number(coordinates, 'y', null), number(coordinates, 'z', null));
-          if (named(vertex, 'normal').length > 0 || named(vertex, 'edge').length > 0) notes.add('Its curved triangles are shown flat.');
+          if (named(vertex, 'normal').length > 0 || named(vertex, 'edge').length > 0) notes.add('design.model.note.amfCurved');
         }
       }
       const count = vertices.length / 3;
@@ -97,10 +102,10 @@ export function amfRead(bytes: ArrayBuffer): ModelRead {
         for (const triangle of named(volume, 'triangle')) {
           for (const corner of ['v1', 'v2', 'v3']) {
             const index = number(triangle, corner, null);
-            if (!Number.isInteger(index) || index < 0 || index >= count) throw new UnreadableModelError(`it has a triangle whose corner ${index} is not one of its ${count} vertices.`);
+            if (!Number.isInteger(index) || index < 0 || index >= count) throw new UnreadableModelError('design.model.error.amfCorner', { corner: String(index), count });
             position.push(vertices[index * 3]!, vertices[index * 3 + 1]!, vertices[index * 3 + 2]!);
           }
-          if (named(triangle, 'texmap').length > 0) notes.add('Its textures are not shown.');
+          if (named(triangle, 'texmap').length > 0) notes.add('design.model.note.amfTextures');
         }
         if (position.length === 0) continue;
         const materialId = volume.getAttribute('materialid');
@@ -117,13 +122,18 @@ export function amfRead(bytes: ArrayBuffer): ModelRead {
   if (constellations.length > 0) {
     for (const instance of named(constellations[0]!, 'instance')) {
       const parts = objects.get(instance.getAttribute('objectid') ?? '');
-      if (!parts) throw new UnreadableModelError(`its constellation places the object ${instance.getAttribute('objectid') ?? '(none)'}, which it does not define.`);
+      if (!parts) {
+        const object = instance.getAttribute('objectid');
+        throw object === null
+          ? new UnreadableModelError('design.model.error.amfConstellationNoObject')
+          : new UnreadableModelError('design.model.error.amfConstellationObject', { object });
+      }
       const matrix = instanceMatrix(instance, scale);
       for (const part of parts) placed.push({ ...part, matrix } as ModelPart);
     }
   } else {
     for (const parts of objects.values()) for (const part of parts) placed.push({ ...part, matrix: units } as ModelPart);
   }
-  if (placed.length === 0) throw new UnreadableModelError('it has no triangles to show.');
-  return readOf(placed, [...notes]);
+  if (placed.length === 0) throw new UnreadableModelError('design.model.error.noTriangles');
+  return readOf(placed, notes.list());
 }

@@ -1,3 +1,8 @@
+import type { IntlShape } from '@formatjs/intl';
+
+/** What is needed of an intl: react-intl's `useIntl()` or @formatjs/intl's. */
+type Words = Pick<IntlShape, 'formatMessage'>;
+
 /**
  * A model file's bytes fetched from the host with progress: bytes received of the total its answer announces
  * (Content-Length), written into one buffer as they come (no copy of a 200 MB file at the end, which would hold the
@@ -5,15 +10,19 @@
  */
 export interface FetchProgress { received: number; total: number | null }
 
-/** Why a file's answer is not its bytes, in words. */
+/** Why a file's answer is not its bytes: `status`, the host's answer (404: not cached, and the service out of reach). */
 export class ModelFetchError extends Error {
   override name = 'ModelFetchError';
+
+  constructor(readonly status: number) {
+    super(`the window's host answered ${status}`);
+  }
 }
 
 export async function fetchModelBytes(url: string, signal: AbortSignal, onProgress: (progress: FetchProgress) => void): Promise<ArrayBuffer> {
   const response = await fetch(url, { signal });
   if (!response.ok) {
-    throw new ModelFetchError(response.status === 404 ? 'The file is not cached, and the service cannot be reached.' : `The file could not be read (HTTP ${response.status}).`);
+    throw new ModelFetchError(response.status);
   }
   const announced = Number(response.headers.get('Content-Length'));
   const total = Number.isSafeInteger(announced) && announced > 0 ? announced : null;
@@ -37,9 +46,10 @@ export async function fetchModelBytes(url: string, signal: AbortSignal, onProgre
   return received === buffer.byteLength ? buffer.buffer : buffer.slice(0, received).buffer;
 }
 
-/** "12.5 of 200 MB", "3.2 of 8 KB" (or "12.5 MB" when the total is not known). */
-export function formatProgress({ received, total }: FetchProgress): string {
-  const scale = (total ?? received) >= 1024 * 1024 ? { size: 1024 * 1024, unit: 'MB' } : { size: 1024, unit: 'KB' };
-  const of = (bytes: number) => new Intl.NumberFormat('en', { maximumFractionDigits: 1 }).format(bytes / scale.size);
-  return total ? `${of(received)} of ${of(total)} ${scale.unit}` : `${of(received)} ${scale.unit}`;
+/** "12.5 of 200 MB", "3.2 of 8 KB" (or "12.5 MB" when the total is not known), in the window's language. */
+export function formatProgress(intl: Words, { received, total }: FetchProgress): string {
+  const scale = (total ?? received) >= 1024 * 1024 ? { size: 1024 * 1024, unit: 'mb' } : { size: 1024, unit: 'kb' };
+  return total
+    ? intl.formatMessage({ id: 'design.model.progressOf' }, { received: received / scale.size, total: total / scale.size, unit: scale.unit })
+    : intl.formatMessage({ id: 'design.model.progressSoFar' }, { received: received / scale.size, unit: scale.unit });
 }

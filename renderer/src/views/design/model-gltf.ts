@@ -8,6 +8,7 @@
 import { LinearFilter, LinearMipmapLinearFilter, Mesh, RepeatWrapping, Texture, type BufferAttribute, type BufferGeometry, type InterleavedBufferAttribute, type MeshStandardMaterial } from 'three';
 import { GLTFLoader, type GLTFParser } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { meshOf, readOf, UnreadableModelError, type ModelPart, type ModelRead } from './model-parts';
+import { ModelNotes } from './model-words';
 
 /** Plain floats of an attribute, whether interleaved, normalized or not: `size` components per vertex. */
 function plainFloats(attribute: BufferAttribute | InterleavedBufferAttribute | undefined, size: number): Float32Array | null {
@@ -34,7 +35,7 @@ function base64Bytes(uri: string): Uint8Array {
 /** GLTFLoader's textures made from their bytes in the worker: no blob: or data: URL is ever loaded. */
 class WorkerTextures {
   readonly name = 'design-sync-worker-textures';
-  constructor(private readonly parser: GLTFParser, private readonly notes: Set<string>) {}
+  constructor(private readonly parser: GLTFParser, private readonly notes: ModelNotes) {}
 
   loadTexture(textureIndex: number): Promise<Texture> | null {
     const json = this.parser.json as { textures: { source?: number; sampler?: number }[]; images: { uri?: string; bufferView?: number; mimeType?: string }[]; samplers?: { wrapS?: number; wrapT?: number }[] };
@@ -48,7 +49,7 @@ class WorkerTextures {
       if (source.bufferView !== undefined) bytes = new Uint8Array(await this.parser.getDependency('bufferView', source.bufferView) as ArrayBuffer);
       else if (source.uri?.startsWith('data:')) bytes = base64Bytes(source.uri);
       else {
-        this.notes.add(`Its texture ${source.uri ?? ''} is a file beside it, which this view does not read.`);
+        this.notes.add('design.model.note.gltfExternalTexture', { uri: source.uri ?? '' });
         return null as unknown as Texture;
       }
       try {
@@ -62,8 +63,9 @@ class WorkerTextures {
         texture.minFilter = LinearMipmapLinearFilter;
         return texture;
       } catch (error) {
+        // The decoder's own words (English, as the browser says them).
         const why = error instanceof Error ? error.message : String(error);
-        this.notes.add(`A texture of it could not be decoded (${why.replace(/\.$/, '')}): the surfaces it covers are shown in their base colour.`);
+        this.notes.add('design.model.note.gltfTextureUndecodable', { why: why.replace(/\.$/, '') });
         return null as unknown as Texture;
       }
     })();
@@ -73,14 +75,14 @@ class WorkerTextures {
 /** GLTFLoader's words for what it needs and was not given, in the person's. */
 function reasonOf(error: unknown): UnreadableModelError {
   const message = error instanceof Error ? error.message : String(error);
-  if (/DRACOLoader/.test(message)) return new UnreadableModelError('its meshes are Draco-compressed, which this view does not read.');
-  if (/Meshopt/i.test(message)) return new UnreadableModelError('its meshes are meshopt-compressed, which this view does not read.');
-  if (/KTX2Loader/.test(message)) return new UnreadableModelError('its textures are KTX2 (Basis) images, which this view does not read.');
-  return new UnreadableModelError(`it is not a glTF file this view can read (${message.replace(/^THREE\.\w+:\s*/, '').replace(/\.$/, '')}).`);
+  if (/DRACOLoader/.test(message)) return new UnreadableModelError('design.model.error.gltfDraco');
+  if (/Meshopt/i.test(message)) return new UnreadableModelError('design.model.error.gltfMeshopt');
+  if (/KTX2Loader/.test(message)) return new UnreadableModelError('design.model.error.gltfKtx2');
+  return new UnreadableModelError('design.model.error.gltfUnreadable', { why: message.replace(/^THREE\.\w+:\s*/, '').replace(/\.$/, '') });
 }
 
 export async function gltfRead(bytes: ArrayBuffer): Promise<ModelRead> {
-  const notes = new Set<string>();
+  const notes = new ModelNotes();
   const loader = new GLTFLoader();
   loader.register((parser) => new WorkerTextures(parser, notes));
   const gltf = await new Promise<{ scene: import('three').Group; animations: unknown[] }>((resolve, reject) => {
@@ -90,7 +92,7 @@ export async function gltfRead(bytes: ArrayBuffer): Promise<ModelRead> {
       reject(reasonOf(error));
     }
   });
-  if (gltf.animations.length > 0) notes.add('Its animations are not played: it is shown at rest.');
+  if (gltf.animations.length > 0) notes.add('design.model.note.gltfAnimations');
   gltf.scene.updateMatrixWorld(true);
   const textures: ImageBitmap[] = [];
   const parts: ModelPart[] = [];
@@ -108,7 +110,7 @@ export async function gltfRead(bytes: ArrayBuffer): Promise<ModelRead> {
       texture = textures.indexOf(image);
       if (texture < 0) texture = textures.push(image) - 1;
     }
-    if (material && (material.normalMap || material.roughnessMap || material.aoMap || material.emissiveMap)) notes.add('Only its base colours are shown, not its other textures (normal, roughness, light).');
+    if (material && (material.normalMap || material.roughnessMap || material.aoMap || material.emissiveMap)) notes.add('design.model.note.gltfBaseColours');
     const index = geometry.index?.array;
     parts.push(meshOf(position, {
       normal: plainFloats(geometry.getAttribute('normal'), 3),
@@ -120,6 +122,6 @@ export async function gltfRead(bytes: ArrayBuffer): Promise<ModelRead> {
       matrix: mesh.matrixWorld.elements.slice(),
     }));
   });
-  if (parts.length === 0) throw new UnreadableModelError('its scene has no meshes to show.');
-  return readOf(parts, [...notes], textures);
+  if (parts.length === 0) throw new UnreadableModelError('design.model.error.gltfNoMeshes');
+  return readOf(parts, notes.list(), textures);
 }

@@ -3,6 +3,12 @@
  * and how its size is written. Pure (no three.js, no DOM), so it is tested on its own.
  */
 
+import type { IntlShape } from '@formatjs/intl';
+
+/** What is needed of an intl: react-intl's `useIntl()` or @formatjs/intl's. */
+type Words = Pick<IntlShape, 'formatNumber' | 'formatMessage'>;
+import { englishIntl } from './model-words';
+
 export { isViewableModelType, VIEWABLE_MODEL_TYPES, type ViewableModelType } from '../../../../shared/files/model-files';
 
 /**
@@ -36,21 +42,26 @@ export function unitScaleOf(type: string): number {
 }
 
 /** A length in millimetres, as a printer person reads it: whole or to a tenth, trailing ".0" dropped. */
-export function formatMillimetres(length: number): string {
+export function formatMillimetres(length: number, intl: Words = englishIntl()): string {
   if (!Number.isFinite(length) || length < 0) return '?';
   const rounded = length >= 100 ? Math.round(length) : Math.round(length * 10) / 10;
-  return new Intl.NumberFormat('en', { maximumFractionDigits: 1 }).format(rounded);
+  return intl.formatNumber(rounded, { maximumFractionDigits: 1 });
 }
 
 /** A layer's height in millimetres, to the hundredth a slicer gives it ("0.35", "19.85", "20"). */
-export function formatLayerHeight(z: number): string {
+export function formatLayerHeight(z: number, intl: Words = englishIntl()): string {
   if (!Number.isFinite(z)) return '?';
-  return new Intl.NumberFormat('en', { maximumFractionDigits: 2 }).format(Math.round(z * 100) / 100);
+  return intl.formatNumber(Math.round(z * 100) / 100, { maximumFractionDigits: 2 });
 }
 
-/** A model's size, width (X) × depth (Y on the bed) × height (Z on the bed), in millimetres: "20 × 20 × 20 mm". */
-export function formatModelSize(size: { width: number; depth: number; height: number }): string {
-  return `${formatMillimetres(size.width)} × ${formatMillimetres(size.depth)} × ${formatMillimetres(size.height)} mm`;
+/**
+ * A model's size, width (X) × depth (Y on the bed) × height (Z on the bed), in millimetres: "20 × 20 × 20 mm"
+ * ("20,4 × 7,3 × 0,5 mm" in German); English unless an `intl` of another locale is given.
+ */
+export function formatModelSize(size: { width: number; depth: number; height: number }, intl: Words = englishIntl()): string {
+  return intl.formatMessage({ id: 'design.model.size' }, {
+    width: formatMillimetres(size.width, intl), depth: formatMillimetres(size.depth, intl), height: formatMillimetres(size.height, intl),
+  });
 }
 
 /**

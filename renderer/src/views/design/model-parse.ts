@@ -5,6 +5,7 @@ import {
 import { isViewableModelType, isZUp, unitScaleOf } from './model-measure';
 import { UnreadableModelError, type Bounds, type ModelPart, type ModelRead } from './model-parts';
 import type { ModelWorkerAnswer, ModelWorkerRequest } from './model-worker';
+import type { ModelWords } from './model-words';
 
 export { UnreadableModelError } from './model-parts';
 export type { ModelPart, ModelRead } from './model-parts';
@@ -29,14 +30,15 @@ export interface ParsedModel {
   /** Where its bytes were read: always the model worker (kept for callers that report it). */
   readIn: 'worker';
   /** What the file holds that the view does not show, one sentence each (beam thickness, extensions…). */
-  notes: string[];
+  notes: ModelWords[];
 }
 
 /** A loader's own failure, in the person's words. */
 function unreadable(error: unknown): UnreadableModelError {
   if (error instanceof UnreadableModelError) return error;
   const message = error instanceof Error ? error.message : String(error);
-  return new UnreadableModelError(`it could not be read (${message.replace(/^THREE\.\w+:\s*/, '').replace(/\.$/, '')}).`);
+  // The loader's own words (English, as three.js says them) for what it could not read.
+  return new UnreadableModelError('design.model.error.loaderFailed', { why: message.replace(/^THREE\.\w+:\s*/, '').replace(/\.$/, '') });
 }
 
 /**
@@ -59,13 +61,15 @@ export function readModelInWorker(type: string, bytes: ArrayBuffer, signal?: Abo
       worker.terminate();
       const answer = event.data;
       if (answer.ok) resolve(answer.read);
-      else reject(answer.unreadable ? new UnreadableModelError(answer.message) : unreadable(new Error(answer.message)));
+      else reject(answer.words ? new UnreadableModelError(answer.words.id, answer.words.values) : unreadable(new Error(answer.message)));
     };
     worker.onerror = (event) => {
       event.preventDefault();
       signal?.removeEventListener('abort', stop);
       worker.terminate();
-      reject(new UnreadableModelError(`the model reader stopped (${event.message || 'it ran out of memory or could not start'}).`));
+      reject(event.message
+        ? new UnreadableModelError('design.model.error.readerStopped', { why: event.message })
+        : new UnreadableModelError('design.model.error.readerStoppedUnknown'));
     };
     const request: ModelWorkerRequest = { type, bytes };
     worker.postMessage(request, [bytes]);
@@ -166,7 +170,7 @@ function standOnBed(model: Object3D, type: string, bounds: Bounds): { object: Ob
   turned.scale.setScalar(unitScaleOf(type));
   turned.updateMatrix();
   const box = boxOf(bounds).applyMatrix4(turned.matrix);
-  if (box.isEmpty()) throw new UnreadableModelError('it holds no geometry to show.');
+  if (box.isEmpty()) throw new UnreadableModelError('design.model.error.noGeometry');
   const centre = box.getCenter(new Vector3());
   // G-code's numbers are the printer's own: z = 0 is its bed, and its first layer is drawn at that layer's height.
   const bedLevel = type === 'gcode' && box.min.y >= 0 ? 0 : box.min.y;
@@ -196,8 +200,8 @@ export function modelOfRead(type: string, read: ModelRead, material: MeshStandar
  */
 export async function parseModel(type: string, bytes: ArrayBuffer, material: MeshStandardMaterial, toolpathColour: number, signal?: AbortSignal): Promise<ParsedModel> {
   const lower = type.toLowerCase();
-  if (!isViewableModelType(lower)) throw new UnreadableModelError(`design-sync does not show .${type} files in 3D.`);
-  if (bytes.byteLength === 0) throw new UnreadableModelError('it is empty.');
+  if (!isViewableModelType(lower)) throw new UnreadableModelError('design.model.error.typeNotShown', { type });
+  if (bytes.byteLength === 0) throw new UnreadableModelError('design.model.error.empty');
   try {
     return modelOfRead(lower, await readModelInWorker(lower, bytes, signal), material, toolpathColour);
   } catch (error) {

@@ -3,6 +3,7 @@ import { GCodeLoader } from 'three/examples/jsm/loaders/GCodeLoader.js';
 import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 import { PLYLoader } from 'three/examples/jsm/loaders/PLYLoader.js';
 import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
+import { englishModelWords, type ModelWordId, type ModelWords } from './model-words';
 
 /** An axis-aligned box: min x, y, z, then max x, y, z. */
 export type Bounds = [number, number, number, number, number, number];
@@ -38,14 +39,24 @@ export interface ModelRead {
   /** Decoded images, transferred to the page as they are (no URL: the CSP allows no blob: or data: image). */
   textures: ImageBitmap[];
   /** What the file holds that the view does not show, one sentence each. */
-  notes: string[];
+  notes: ModelWords[];
   /** The bounds of all parts as placed (their matrices applied), in the file's own numbers. */
   bounds: Bounds;
 }
 
-/** Why a file cannot be shown, in words for the person; the page names the file. */
+/**
+ * Why a file cannot be shown, as words for the person (`words`, said in the window's language; the page names the
+ * file); its message is the same in English, for logs and the engine.
+ */
 export class UnreadableModelError extends Error {
   override name = 'UnreadableModelError';
+  readonly words: ModelWords;
+
+  constructor(id: ModelWordId, values?: Record<string, string | number>) {
+    const words: ModelWords = values ? { id, values } : { id };
+    super(englishModelWords(words));
+    this.words = words;
+  }
 }
 
 /** The bounds of positions (x, y, z triples). */
@@ -79,7 +90,7 @@ export function placedBounds(bounds: Bounds, matrix: number[] | null): Bounds {
 }
 
 /** The bounds of all parts as placed; refused when there is nothing to show. */
-export function readOf(parts: ModelPart[], notes: string[] = [], textures: ImageBitmap[] = []): ModelRead {
+export function readOf(parts: ModelPart[], notes: ModelWords[] = [], textures: ImageBitmap[] = []): ModelRead {
   const all: Bounds = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
   for (const part of parts) {
     const placed = placedBounds(part.bounds, 'matrix' in part ? part.matrix : null);
@@ -88,7 +99,7 @@ export function readOf(parts: ModelPart[], notes: string[] = [], textures: Image
       all[axis + 3] = Math.max(all[axis + 3]!, placed[axis + 3]!);
     }
   }
-  if (!all.every(Number.isFinite)) throw new UnreadableModelError('it holds no geometry to show.');
+  if (!all.every(Number.isFinite)) throw new UnreadableModelError('design.model.error.noGeometry');
   return { parts, textures, notes, bounds: all };
 }
 
@@ -149,7 +160,7 @@ function gcodeParts(text: string): ModelPart[] {
     const position = floats(segments.geometry, 'position');
     if (position && position.length > 0) parts.push({ kind: 'layer', position, z: position[2]!, bounds: boundsOf(position) });
   }
-  if (parts.length === 0) throw new UnreadableModelError('it has no extrusion moves: there are no toolpaths to show.');
+  if (parts.length === 0) throw new UnreadableModelError('design.model.error.noToolpaths');
   return parts;
 }
 
@@ -158,17 +169,17 @@ function objRead(text: string): ModelRead {
   new OBJLoader().parse(text).traverse((child) => {
     if ((child as Mesh).isMesh) parts.push(meshPart((child as Mesh).geometry));
   });
-  if (parts.length === 0) throw new UnreadableModelError('it has no faces to show.');
+  if (parts.length === 0) throw new UnreadableModelError('design.model.error.noFaces');
   const library = /^\s*mtllib\s+(.+?)\s*$/m.exec(text)?.[1];
   // The colours of an OBJ file are in a file beside it, which a design's list does not tie to it.
-  const notes = library ? [`Its colours are in ${library}, a separate file this view does not read: it is shown in one colour.`] : [];
+  const notes: ModelWords[] = library ? [{ id: 'design.model.note.objColours', values: { library } }] : [];
   return readOf(parts, notes);
 }
 
 /** A text model's bytes as text: refused when they are not text (a binary file under a text type's name). */
 function textOf(bytes: ArrayBuffer, what: string): string {
   const text = new TextDecoder().decode(bytes);
-  if (text.includes('\u0000')) throw new UnreadableModelError(`it is not ${what} text (it holds binary data).`);
+  if (text.includes('\u0000')) throw new UnreadableModelError('design.model.error.notText', { format: what });
   return text;
 }
 
@@ -179,7 +190,7 @@ export function meshFileRead(type: string, bytes: ArrayBuffer): ModelRead {
       // A binary STL says its triangle count: one that holds fewer is cut short.
       if (bytes.byteLength >= 84 && !/^\s*solid\b/.test(new TextDecoder().decode(bytes.slice(0, 80)))) {
         const count = new DataView(bytes).getUint32(80, true);
-        if (84 + count * 50 > bytes.byteLength) throw new UnreadableModelError(`it is cut short: it says it holds ${count.toLocaleString('en')} triangles, and holds ${Math.floor((bytes.byteLength - 84) / 50).toLocaleString('en')}.`);
+        if (84 + count * 50 > bytes.byteLength) throw new UnreadableModelError('design.model.error.stlCutShort', { said: count, held: Math.floor((bytes.byteLength - 84) / 50) });
       }
       return readOf([meshPart(new STLLoader().parse(bytes))]);
     case 'obj':
@@ -196,7 +207,7 @@ export function meshFileRead(type: string, bytes: ArrayBuffer): ModelRead {
     case 'gcode':
       return readOf(gcodeParts(textOf(bytes, 'G-code')));
     default:
-      throw new UnreadableModelError(`.${type} files are not read here.`);
+      throw new UnreadableModelError('design.model.error.typeNotRead', { type });
   }
 }
 

@@ -9,7 +9,7 @@ import { threeMfRead } from './model-threemf';
 
 export async function readModel(type: string, bytes: ArrayBuffer): Promise<ModelRead> {
   const lower = type.toLowerCase();
-  if (bytes.byteLength === 0) throw new UnreadableModelError('it is empty.');
+  if (bytes.byteLength === 0) throw new UnreadableModelError('design.model.error.empty');
   switch (lower) {
     case '3mf':
       return threeMfRead(bytes);

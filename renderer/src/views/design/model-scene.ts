@@ -6,6 +6,7 @@ import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { bedGrid, clampLayer } from './model-measure';
 import { TRIANGLES_PER_PIECE } from './model-parts';
 import { parseModel, type ParsedModel } from './model-parse';
+import type { ModelWords } from './model-words';
 
 export { UnreadableModelError } from './model-parse';
 
@@ -16,7 +17,7 @@ export interface ModelScene {
   /** A G-code file's layers (bottom first, with their height in mm); empty for a mesh. */
   layers: { z: number }[];
   /** What the file holds that the view does not show, one sentence each. */
-  notes: string[];
+  notes: ModelWords[];
   /** Settles once the whole model has been drawn on the canvas (a large one goes to the GPU over a few frames). */
   drawn: Promise<void>;
   /** Shows a G-code file's layers 1 to `layer` (all of them by default). */

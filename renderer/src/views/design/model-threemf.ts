@@ -11,6 +11,7 @@ import { unzipSync } from 'three/examples/jsm/libs/fflate.module.js';
 import { threeMfUnitScale } from './model-measure';
 import { boundsOf, flatNormals, meshOf, readOf, UnreadableModelError, type ModelPart, type ModelRead } from './model-parts';
 import { childElement, childElements, numberAttribute, parseXmlPart, type XmlElement } from './model-xml';
+import { ModelNotes } from './model-words';
 
 const CORE = 'http://schemas.microsoft.com/3dmanufacturing/core/2015/02';
 const MATERIAL = 'http://schemas.microsoft.com/3dmanufacturing/material/2015/02';
@@ -49,7 +50,7 @@ function transformOf(element: XmlElement, part: string): Matrix {
   const text = element.getAttribute('transform');
   if (!text) return IDENTITY;
   const m = text.trim().split(/\s+/).map(Number);
-  if (m.length !== 12 || !m.every(Number.isFinite)) throw new UnreadableModelError(`its part ${part} has a transform "${text}" that is not 12 numbers.`);
+  if (m.length !== 12 || !m.every(Number.isFinite)) throw new UnreadableModelError('design.model.error.tmfTransform', { part, text });
   return [m[0]!, m[1]!, m[2]!, 0, m[3]!, m[4]!, m[5]!, 0, m[6]!, m[7]!, m[8]!, 0, m[9]!, m[10]!, m[11]!, 1];
 }
 
@@ -79,7 +80,7 @@ interface ModelFile { objects: Map<number, ThreeMfObject>; groups: Map<number, P
 interface Texture { path: string; contentType: string }
 
 class PackageReader {
-  readonly notes = new Set<string>();
+  readonly notes = new ModelNotes();
   readonly parts: ModelPart[] = [];
   readonly images: Promise<ImageBitmap | null>[] = [];
   private readonly imageIndex = new Map<string, number>();
@@ -95,14 +96,14 @@ class PackageReader {
     const known = this.files.get(path);
     if (known) return known;
     const bytes = this.zip[path.replace(/^\//, '')];
-    if (!bytes) throw new UnreadableModelError(`its 3D model part ${path} is missing from the package.`);
+    if (!bytes) throw new UnreadableModelError('design.model.error.tmfPartMissing', { path });
     const root = parseXmlPart(bytes, path);
-    if (root.namespaceURI !== CORE || root.localName !== 'model') throw new UnreadableModelError(`its part ${path} is not a 3MF model.`);
+    if (root.namespaceURI !== CORE || root.localName !== 'model') throw new UnreadableModelError('design.model.error.tmfNotModel', { path });
     const file: ModelFile = { objects: new Map(), groups: new Map(), path };
     this.files.set(path, file);
     this.readRequirements(root);
     const resources = childElement(root, CORE, 'resources');
-    if (!resources) throw new UnreadableModelError(`its part ${path} has no resources: it holds no objects.`);
+    if (!resources) throw new UnreadableModelError('design.model.error.tmfNoResources', { path });
     for (const element of childElements(resources)) this.readResource(file, element);
     return file;
   }
@@ -110,16 +111,17 @@ class PackageReader {
   private readRequirements(root: XmlElement): void {
     for (const prefix of (root.getAttribute('requiredextensions') ?? '').trim().split(/\s+/).filter(Boolean)) {
       const namespace = root.lookupNamespaceURI(prefix);
-      if (namespace === null) throw new UnreadableModelError(`it requires an extension by the prefix "${prefix}", which it does not declare.`);
+      if (namespace === null) throw new UnreadableModelError('design.model.error.tmfUndeclaredPrefix', { prefix });
       if (!READ_EXTENSIONS.has(namespace)) {
-        this.notes.add(`It requires the 3MF ${KNOWN_EXTENSIONS[namespace] ?? namespace} extension, which this view does not read: what it shows may be incomplete.`);
+        this.notes.add('design.model.note.tmfExtension', { extension: KNOWN_EXTENSIONS[namespace] ?? namespace });
       }
     }
   }
 
-  private defineOnce(file: ModelFile, id: number | null, what: string): number {
-    if (id === null || !Number.isInteger(id) || id < 1) throw new UnreadableModelError(`its part ${file.path} has a ${what} without a valid id.`);
-    if (file.objects.has(id) || file.groups.has(id)) throw new UnreadableModelError(`its part ${file.path} uses the resource id ${id} twice.`);
+  /** `element`: the XML element defining it (its local name, "colorgroup"), as the file names it. */
+  private defineOnce(file: ModelFile, id: number | null, element: string): number {
+    if (id === null || !Number.isInteger(id) || id < 1) throw new UnreadableModelError('design.model.error.tmfNoId', { path: file.path, element });
+    if (file.objects.has(id) || file.groups.has(id)) throw new UnreadableModelError('design.model.error.tmfDuplicateId', { path: file.path, id: String(id) });
     return id;
   }
 
@@ -127,9 +129,9 @@ class PackageReader {
     const where = file.path;
     const name = element.localName;
     if (element.namespaceURI === CORE && name === 'object') {
-      const id = this.defineOnce(file, numberAttribute(element, 'id', where), 'object');
+      const id = this.defineOnce(file, numberAttribute(element, 'id', where), element.localName ?? '');
       const type = element.getAttribute('type') || 'model';
-      if (!['model', 'solidsupport', 'support', 'surface', 'other'].includes(type)) throw new UnreadableModelError(`its object ${id} has the type "${type}", which 3MF does not name.`);
+      if (!['model', 'solidsupport', 'support', 'surface', 'other'].includes(type)) throw new UnreadableModelError('design.model.error.tmfObjectType', { id: String(id), type });
       const mesh = childElement(element, CORE, 'mesh');
       const components = childElement(element, CORE, 'components');
       if (mesh) {
@@ -144,53 +146,51 @@ class PackageReader {
           })),
         });
       } else {
-        throw new UnreadableModelError(`its object ${id} has neither a mesh nor components.`);
+        throw new UnreadableModelError('design.model.error.tmfObjectEmpty', { id: String(id) });
       }
       if (childElements(element, 'http://schemas.microsoft.com/3dmanufacturing/slice/2015/07').next().done === false || element.getAttributeNS('http://schemas.microsoft.com/3dmanufacturing/slice/2015/07', 'slicestackid')) {
-        this.notes.add('Its slice stacks are not shown; its meshes are.');
+        this.notes.add('design.model.note.tmfSlices');
       }
       return;
     }
     if (element.namespaceURI === CORE && name === 'basematerials') {
-      const id = this.defineOnce(file, numberAttribute(element, 'id', where), 'base materials group');
+      const id = this.defineOnce(file, numberAttribute(element, 'id', where), element.localName ?? '');
       file.groups.set(id, { kind: 'colours', colours: [...childElements(element, CORE, 'base')].map((base) => colourOf(base.getAttribute('displaycolor'))) });
       return;
     }
     if (element.namespaceURI === MATERIAL && name === 'colorgroup') {
-      const id = this.defineOnce(file, numberAttribute(element, 'id', where), 'colour group');
+      const id = this.defineOnce(file, numberAttribute(element, 'id', where), element.localName ?? '');
       const colours = [...childElements(element, MATERIAL, 'color')].map((color) => {
         const colour = colourOf(color.getAttribute('color'));
-        if (colour === null) throw new UnreadableModelError(`its colour group ${id} has a colour "${color.getAttribute('color') ?? ''}" that is not #RRGGBB.`);
+        if (colour === null) throw new UnreadableModelError('design.model.error.tmfColour', { id: String(id), colour: color.getAttribute('color') ?? '' });
         return colour;
       });
       file.groups.set(id, { kind: 'colours', colours });
       return;
     }
     if (element.namespaceURI === MATERIAL && name === 'texture2d') {
-      const id = this.defineOnce(file, numberAttribute(element, 'id', where), 'texture');
+      const id = this.defineOnce(file, numberAttribute(element, 'id', where), element.localName ?? '');
       const path = element.getAttribute('path');
       const contentType = element.getAttribute('contenttype') ?? '';
-      if (!path) throw new UnreadableModelError(`its texture ${id} names no image part.`);
-      if (!['image/png', 'image/jpeg'].includes(contentType)) throw new UnreadableModelError(`its texture ${id} is of the type "${contentType}": 3MF textures are PNG or JPEG.`);
+      if (!path) throw new UnreadableModelError('design.model.error.tmfTextureNoPath', { id: String(id) });
+      if (!['image/png', 'image/jpeg'].includes(contentType)) throw new UnreadableModelError('design.model.error.tmfTextureType', { id: String(id), type: contentType });
       file.groups.set(id, { kind: 'other', name: `texture:${this.textureIndex({ path, contentType })}` });
       return;
     }
     if (element.namespaceURI === MATERIAL && name === 'texture2dgroup') {
-      const id = this.defineOnce(file, numberAttribute(element, 'id', where), 'texture group');
+      const id = this.defineOnce(file, numberAttribute(element, 'id', where), element.localName ?? '');
       const texId = numberAttribute(element, 'texid', where);
       const texture = texId === null ? undefined : file.groups.get(texId);
-      if (!texture || texture.kind !== 'other' || !texture.name.startsWith('texture:')) throw new UnreadableModelError(`its texture group ${id} names no texture defined before it.`);
+      if (!texture || texture.kind !== 'other' || !texture.name.startsWith('texture:')) throw new UnreadableModelError('design.model.error.tmfTextureGroup', { id: String(id) });
       const uv: number[] = [];
       for (const coord of childElements(element, MATERIAL, 'tex2coord')) uv.push(numberAttribute(coord, 'u', where) ?? 0, numberAttribute(coord, 'v', where) ?? 0);
       file.groups.set(id, { kind: 'texture', texture: Number(texture.name.slice(8)), uv });
       return;
     }
     if (element.namespaceURI === MATERIAL && (name === 'compositematerials' || name === 'multiproperties')) {
-      const id = this.defineOnce(file, numberAttribute(element, 'id', where), name);
+      const id = this.defineOnce(file, numberAttribute(element, 'id', where), element.localName ?? '');
       file.groups.set(id, { kind: 'other', name });
-      this.notes.add(name === 'compositematerials'
-        ? 'Its composite materials (mixtures of base materials) are not shown as mixed.'
-        : 'Its multi-properties (layered colours and materials) are shown in one colour.');
+      this.notes.add(name === 'compositematerials' ? 'design.model.note.tmfComposite' : 'design.model.note.tmfMultiProperties');
     }
   }
 
@@ -200,9 +200,9 @@ class PackageReader {
     const index = this.images.length;
     this.imageIndex.set(texture.path, index);
     const bytes = this.zip[texture.path.replace(/^\//, '')];
-    if (!bytes) throw new UnreadableModelError(`its texture image ${texture.path} is missing from the package.`);
+    if (!bytes) throw new UnreadableModelError('design.model.error.tmfTextureMissing', { path: texture.path });
     this.images.push(decodeImage(bytes, texture.contentType).catch(() => {
-      this.notes.add(`Its texture ${texture.path} could not be decoded: the surfaces it covers are shown in one colour.`);
+      this.notes.add('design.model.note.tmfTextureUndecodable', { path: texture.path });
       return null;
     }));
     return index;
@@ -210,9 +210,9 @@ class PackageReader {
 
   /** An object of a model part placed by `matrix` (and what placed it), as mesh parts. */
   place(file: ModelFile, objectId: number, matrix: Matrix, depth = 0): void {
-    if (depth > 32) throw new UnreadableModelError('its components place one another in a loop.');
+    if (depth > 32) throw new UnreadableModelError('design.model.error.tmfLoop');
     const object = file.objects.get(objectId);
-    if (!object) throw new UnreadableModelError(`it places the object ${objectId}, which ${file.path} does not define.`);
+    if (!object) throw new UnreadableModelError('design.model.error.tmfComponentObject', { id: String(objectId), path: file.path });
     if (object.kind === 'components') {
       for (const component of object.components) {
         const target = component.path ? this.file(component.path) : file;
@@ -237,7 +237,7 @@ class PackageReader {
     if (verticesElement) {
       for (const vertex of childElements(verticesElement, CORE, 'vertex')) {
         const x = numberAttribute(vertex, 'x', where), y = numberAttribute(vertex, 'y', where), z = numberAttribute(vertex, 'z', where);
-        if (x === null || y === null || z === null) throw new UnreadableModelError(`its object ${objectId} has a vertex without x, y and z.`);
+        if (x === null || y === null || z === null) throw new UnreadableModelError('design.model.error.tmfVertex', { id: String(objectId) });
         vertices.push(x, y, z);
       }
     }
@@ -247,7 +247,7 @@ class PackageReader {
     const textured = new Map<number, { position: number[]; uv: number[] }>();
     const trianglesElement = childElement(object.element, CORE, 'triangles');
     const corner = (index: number | null): number => {
-      if (index === null || !Number.isInteger(index) || index < 0 || index >= count) throw new UnreadableModelError(`its object ${objectId} has a triangle whose corner is not one of its ${count} vertices.`);
+      if (index === null || !Number.isInteger(index) || index < 0 || index >= count) throw new UnreadableModelError('design.model.error.tmfCorner', { id: String(objectId), count });
       return index;
     };
     if (trianglesElement) {
@@ -255,10 +255,10 @@ class PackageReader {
         const v = [corner(numberAttribute(triangle, 'v1', where)), corner(numberAttribute(triangle, 'v2', where)), corner(numberAttribute(triangle, 'v3', where))];
         const pid = numberAttribute(triangle, 'pid', where) ?? object.pid;
         const p1 = numberAttribute(triangle, 'p1', where) ?? (triangle.hasAttribute('pid') ? null : object.pindex);
-        if (triangle.hasAttribute('pid') && p1 === null) throw new UnreadableModelError(`its object ${objectId} has a triangle with a property group and no property index (p1).`);
+        if (triangle.hasAttribute('pid') && p1 === null) throw new UnreadableModelError('design.model.error.tmfNoP1', { id: String(objectId) });
         const indices = [p1 ?? 0, numberAttribute(triangle, 'p2', where) ?? p1 ?? 0, numberAttribute(triangle, 'p3', where) ?? p1 ?? 0];
         const group = pid === null ? undefined : file.groups.get(pid);
-        if (pid !== null && !group) throw new UnreadableModelError(`its object ${objectId} uses the property group ${pid}, which is not defined.`);
+        if (pid !== null && !group) throw new UnreadableModelError('design.model.error.tmfGroupUndefined', { id: String(objectId), group: String(pid) });
         if (group?.kind === 'texture') {
           let bucket = textured.get(group.texture);
           if (!bucket) textured.set(group.texture, bucket = { position: [], uv: [] });
@@ -273,7 +273,7 @@ class PackageReader {
           let colour = -1;
           if (group?.kind === 'colours') {
             const value = group.colours[indices[k]!];
-            if (value === undefined) throw new UnreadableModelError(`its object ${objectId} uses the property ${indices[k]} of group ${pid}, which has ${group.colours.length}.`);
+            if (value === undefined) throw new UnreadableModelError('design.model.error.tmfPropertyIndex', { id: String(objectId), index: String(indices[k]), group: String(pid), count: group.colours.length });
             colour = value ?? -1;
           }
           plain.colour.push(colour);
@@ -312,7 +312,7 @@ class PackageReader {
       if (lines.length > 0) {
         const position = new Float32Array(lines);
         parts.push({ kind: 'lines', position, matrix: null, bounds: boundsOf(position) });
-        this.notes.add('Its beam lattice is drawn as thin lines: the beams\' thickness is not shown.');
+        this.notes.add('design.model.note.tmfBeams');
       }
     }
     return parts;
@@ -327,14 +327,14 @@ async function decodeImage(bytes: Uint8Array, type: string): Promise<ImageBitmap
 /** The relationships part's target of a 3D model, checked as 3MF asks: exactly one, inside the package. */
 function startPart(zip: Record<string, Uint8Array>): string {
   const rels = zip['_rels/.rels'];
-  if (!rels) throw new UnreadableModelError('it is not a 3MF package: it has no _rels/.rels naming its 3D model.');
+  if (!rels) throw new UnreadableModelError('design.model.error.tmfNoRels');
   const root = parseXmlPart(rels, '_rels/.rels');
   const models = [...childElements(root)].filter((relationship) => relationship.localName === 'Relationship' && relationship.getAttribute('Type') === MODEL_RELATIONSHIP);
-  if (models.length === 0) throw new UnreadableModelError('its _rels/.rels names no 3D model part (such as 3D/3dmodel.model).');
-  if (models.length > 1) throw new UnreadableModelError('its _rels/.rels names more than one 3D model part to start from.');
+  if (models.length === 0) throw new UnreadableModelError('design.model.error.tmfRelsNoModel');
+  if (models.length > 1) throw new UnreadableModelError('design.model.error.tmfRelsManyModels');
   const target = models[0]!.getAttribute('Target') ?? '';
   if (models[0]!.getAttribute('TargetMode') === 'External' || /^[a-z][a-z0-9+.-]*:/i.test(target)) {
-    throw new UnreadableModelError(`its 3D model part is outside the package (${target}).`);
+    throw new UnreadableModelError('design.model.error.tmfExternalModel', { target });
   }
   return target.startsWith('/') ? target : `/${target}`;
 }
@@ -345,27 +345,27 @@ export async function threeMfRead(bytes: ArrayBuffer): Promise<ModelRead> {
   try {
     zip = unzipSync(new Uint8Array(bytes));
   } catch {
-    throw new UnreadableModelError('it is not a complete 3MF package (a zip archive): it may be truncated or not a 3MF file.');
+    throw new UnreadableModelError('design.model.error.tmfZipIncomplete');
   }
   const reader = new PackageReader(zip);
   const start = startPart(zip);
-  if (!zip[start.slice(1)]) throw new UnreadableModelError(`it is not a 3MF package: its 3D model part ${start} is missing.`);
+  if (!zip[start.slice(1)]) throw new UnreadableModelError('design.model.error.tmfStartMissing', { path: start });
   const root = parseXmlPart(zip[start.slice(1)]!, start);
   const unit = root.getAttribute('unit');
   const scale = threeMfUnitScale(unit);
-  if (scale === null) throw new UnreadableModelError(`its unit "${unit}" is not one 3MF names.`);
+  if (scale === null) throw new UnreadableModelError('design.model.error.tmfUnit', { unit: unit ?? '' });
   const file = reader.file(start);
   const build = childElement(root, CORE, 'build');
-  if (!build) throw new UnreadableModelError('its model has no build: nothing is placed to print.');
+  if (!build) throw new UnreadableModelError('design.model.error.tmfNoBuild');
   const units: number[] = [scale, 0, 0, 0, 0, scale, 0, 0, 0, 0, scale, 0, 0, 0, 0, 1];
   for (const item of childElements(build, CORE, 'item')) {
     const objectId = numberAttribute(item, 'objectid', start);
-    if (objectId === null) throw new UnreadableModelError('its build has an item that names no object.');
+    if (objectId === null) throw new UnreadableModelError('design.model.error.tmfBuildItemNoObject');
     const path = item.getAttributeNS(PRODUCTION, 'path');
     const target = path ? reader.file(path) : file;
     const object = target.objects.get(objectId);
-    if (!object) throw new UnreadableModelError(`its build places the object ${objectId}, which the model does not define.`);
-    if (object.type === 'other') throw new UnreadableModelError(`its build places the object ${objectId}, whose type "other" is not to be printed.`);
+    if (!object) throw new UnreadableModelError('design.model.error.tmfBuildObjectUndefined', { id: String(objectId) });
+    if (object.type === 'other') throw new UnreadableModelError('design.model.error.tmfBuildObjectOther', { id: String(objectId) });
     reader.place(target, objectId, multiply(units, transformOf(item, start)));
   }
   const images = await Promise.all(reader.images);
@@ -376,6 +376,6 @@ export async function threeMfRead(bytes: ArrayBuffer): Promise<ModelRead> {
     const texture = remap[part.texture]!;
     return texture >= 0 ? { ...part, texture } : { ...part, texture: null, uv: null };
   });
-  if (parts.length === 0) throw new UnreadableModelError('its build places nothing with triangles to show.');
-  return readOf(parts, [...reader.notes], textures);
+  if (parts.length === 0) throw new UnreadableModelError('design.model.error.tmfBuildEmpty');
+  return readOf(parts, reader.notes.list(), textures);
 }

@@ -5,10 +5,12 @@
  * window's own origin (the CSP allows `worker-src 'self'`, nothing else).
  */
 import { inPieces, readTransfers, UnreadableModelError, type ModelRead } from './model-parts';
+import type { ModelWords } from './model-words';
 import { readModel } from './model-read';
 
 export interface ModelWorkerRequest { type: string; bytes: ArrayBuffer }
-export type ModelWorkerAnswer = { ok: true; read: ModelRead } | { ok: false; message: string; unreadable: boolean };
+/** A file that cannot be read: why, as words (ours) or as a loader's message (`words` null). */
+export type ModelWorkerAnswer = { ok: true; read: ModelRead } | { ok: false; message: string; words: ModelWords | null };
 
 const scope = globalThis as unknown as {
   onmessage: ((event: MessageEvent<ModelWorkerRequest>) => void) | null;
@@ -22,7 +24,7 @@ scope.onmessage = (event) => {
       scope.postMessage({ ok: true, read }, readTransfers(read));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      scope.postMessage({ ok: false, message, unreadable: error instanceof UnreadableModelError });
+      scope.postMessage({ ok: false, message, words: error instanceof UnreadableModelError ? error.words : null });
     }
   })();
 };

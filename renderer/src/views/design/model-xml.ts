@@ -8,14 +8,19 @@ import { UnreadableModelError } from './model-parts';
 
 export type { XmlElement };
 
-/** The root element of an XML part, or why not (its name in `part`, such as "3D/3dmodel.model"). */
-export function parseXmlPart(bytes: Uint8Array, part: string): XmlElement {
+/**
+ * The root element of an XML part, or why not (its name in `part`, such as "3D/3dmodel.model"; null when the part is
+ * the whole file).
+ */
+export function parseXmlPart(bytes: Uint8Array, part: string | null): XmlElement {
+  const named = { whole: part === null ? 'yes' : 'no', part: part ?? '' };
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new UnreadableModelError(`its part ${part} is not UTF-8 text.`);
+    throw new UnreadableModelError('design.model.error.xmlNotUtf8', named);
   }
+  let root: XmlElement | null;
   try {
     const parser = new DOMParser({
       locator: false,
@@ -23,13 +28,14 @@ export function parseXmlPart(bytes: Uint8Array, part: string): XmlElement {
         if (level !== 'warning') throw new Error(message);
       },
     });
-    const root = parser.parseFromString(text, 'application/xml').documentElement;
-    if (!root) throw new Error('it has no root element');
-    return root;
+    root = parser.parseFromString(text, 'application/xml').documentElement;
   } catch (error) {
+    // The parser's own words (English, as xmldom says them) for where the XML breaks.
     const why = error instanceof Error ? error.message.split('\n')[0]!.replace(/^\[xmldom [\w ]+\]\s*/, '') : String(error);
-    throw new UnreadableModelError(`its part ${part} is not well-formed XML (${why.replace(/\.$/, '')}).`);
+    throw new UnreadableModelError('design.model.error.xmlMalformed', { ...named, why: why.replace(/\.$/, '') });
   }
+  if (!root) throw new UnreadableModelError('design.model.error.xmlNoRoot', named);
+  return root;
 }
 
 /** The element children of an element, in order (a DOM walk: cheaper than a live node list on large meshes). */
@@ -54,6 +60,6 @@ export function numberAttribute(element: XmlElement, name: string, part: string)
   const text = element.getAttribute(name);
   if (text === null || text === '') return null;
   const value = Number(text);
-  if (!Number.isFinite(value)) throw new UnreadableModelError(`its part ${part} has ${element.localName} ${name}="${text}", which is not a number.`);
+  if (!Number.isFinite(value)) throw new UnreadableModelError('design.model.error.xmlNotNumber', { part, element: element.localName ?? '', attribute: name, text });
   return value;
 }
