@@ -1,16 +1,12 @@
-import { rmSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { MemoryTokenStore } from '../electron/engine/authorization/memory-token-store';
 import { createContractEndpoint } from '../electron/engine/contract/create-contract-endpoint';
 import type { Engine } from '../electron/engine/runtime/engine';
-import { openEngine } from '../electron/engine/runtime/open-engine';
 import type { StartAtLoginHost } from '../electron/engine/settings/start-at-login';
-import { memorySettingsStore } from '../electron/engine/settings/settings-store';
 import { startWindowHost, type WindowHost } from '../electron/window-host/window-host';
 import { launchChromium, type LaunchedChromium } from './chromium';
 import { startTestService, type TestService } from './local-service';
 import { buildWindow, type BuiltWindow } from './window-build';
-import { tempDir } from './temp-dir';
+import { openProfile } from './profile';
 
 /**
  * The few DOM names the checks run in the page use: these tests' TypeScript world is Node's, without the DOM's
@@ -62,22 +58,20 @@ export async function openWindow(seed: (service: TestService, makerToken: string
   const service = await startTestService(options.serviceDataDir ? { dataDir: options.serviceDataDir } : {});
   const { token } = service.addUser('maker');
   await seed(service, token);
-  const profile = tempDir('window-profile');
-  const engine = await openEngine({
-    profileDir: profile, ...(options.noService ? {} : { serviceUrl: service.url }), userAgent: 'design-sync-test', settleMs: 200, trash: 'folder',
+  const profile = await openProfile({
+    ...(options.noService ? {} : { serviceUrl: service.url }), settleMs: 200, token: options.signedIn === false ? null : token,
     ...(options.remotePollMs !== undefined ? { remotePollMs: options.remotePollMs } : {}),
-    tokenStore: () => new MemoryTokenStore(options.signedIn === false ? null : token), settingsStore: () => memorySettingsStore(),
     ...(options.startAtLogin ? { startAtLogin: options.startAtLogin } : {}),
   });
+  const { engine } = profile;
   if (!options.noService) {
     await engine.catalogue.pullNow();
     // Searchable, as the window is once the engine has filled the search index behind its pull.
     await engine.searchIndex.whenIdle();
   }
   const closeProfile = async () => {
-    await engine.close();
+    await profile.close();
     await service.stop().catch(() => {});
-    rmSync(profile, { recursive: true, force: true });
   };
   const window = await openWindowOn(engine, { ...(options.dropEvents ? { dropEvents: options.dropEvents } : {}) }).catch(async (error: unknown) => {
     await closeProfile();

@@ -1,14 +1,12 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryTokenStore } from '../../../electron/engine/authorization/memory-token-store';
 import { createContractEndpoint } from '../../../electron/engine/contract/create-contract-endpoint';
 import type { Engine } from '../../../electron/engine/runtime/engine';
-import { openEngine } from '../../../electron/engine/runtime/open-engine';
 import { ownDesignDeleted } from '../../../electron/engine/runtime/sync-actions';
-import { memorySettingsStore } from '../../../electron/engine/settings/settings-store';
 import { startService, type RunningService } from '../../../service/server/start-service';
 import { startTestService, type TestService } from '../../../harness/local-service';
+import { openProfile } from '../../../harness/profile';
 import { until } from '../../../harness/until';
 import { tempDir } from '../cache/cache-fixtures';
 import { startCountingProxy } from '../../../harness/counting-proxy';
@@ -49,14 +47,10 @@ async function running(designs: string[], options: { remotePollMs: number }) {
   const api = clientFor(service.url, token);
   const made = [];
   for (const name of designs) made.push(await api.createDesign({ name, excerpt: `The ${name}`, license: 'cc0' }));
-  const profile = tempDir('live-profile');
   const root = join(tempDir('live-root'), 'Designs');
-  const engine = await openEngine({
-    profileDir: profile, serviceUrl: proxy.url, userAgent: 'design-sync-test', settleMs: 100, trash: 'folder',
-    remotePollMs: options.remotePollMs, tokenStore: () => new MemoryTokenStore(token), settingsStore: () => memorySettingsStore(),
-  });
-  cleanups.push(() => rmSync(profile, { recursive: true, force: true }), () => rmSync(join(root, '..'), { recursive: true, force: true }));
-  cleanups.push(() => engine.close());
+  const { engine, close } = await openProfile({ serviceUrl: proxy.url, settleMs: 100, remotePollMs: options.remotePollMs, token });
+  cleanups.push(() => rmSync(join(root, '..'), { recursive: true, force: true }));
+  cleanups.push(close);
   engine.acceptContentPolicy();
   await engine.chooseSyncFolder(root);
   await engine.startBackground();
@@ -127,14 +121,10 @@ describe('started while the service could not be reached', () => {
     const design = await clientFor(away.url, token).createDesign({ name: 'Sprocket', excerpt: 'A sprocket', license: 'cc0' });
     const { port, url } = away;
     await away.close();
-    const profile = tempDir('live-away-profile');
     const root = join(tempDir('live-away-root'), 'Designs');
-    const engine = await openEngine({
-      profileDir: profile, serviceUrl: url, userAgent: 'design-sync-test', settleMs: 100, trash: 'folder',
-      remotePollMs: 300, tokenStore: () => new MemoryTokenStore(token), settingsStore: () => memorySettingsStore(),
-    });
-    cleanups.push(() => rmSync(profile, { recursive: true, force: true }), () => rmSync(join(root, '..'), { recursive: true, force: true }));
-    cleanups.push(() => engine.close(), () => away.close().catch(() => {}), () => rmSync(dataDir, { recursive: true, force: true }));
+    const { engine, close } = await openProfile({ serviceUrl: url, settleMs: 100, remotePollMs: 300, token });
+    cleanups.push(() => rmSync(join(root, '..'), { recursive: true, force: true }));
+    cleanups.push(close, () => away.close().catch(() => {}), () => rmSync(dataDir, { recursive: true, force: true }));
     engine.acceptContentPolicy();
     await engine.chooseSyncFolder(root);
     await engine.startBackground();
@@ -232,14 +222,10 @@ describe('the first sync', () => {
       const design = await api.createDesign({ name, excerpt: 'x', license: 'cc0' });
       for (let i = 0; i <= n; i++) await api.uploadDocument(design.id, file(`${name} ${i}`), { name: `part-${i}.stl` });
     }
-    const profile = tempDir('live-first');
     const root = join(tempDir('live-first-root'), 'Designs');
-    const engine = await openEngine({
-      profileDir: profile, serviceUrl: service.url, userAgent: 'design-sync-test', settleMs: 100, trash: 'folder',
-      tokenStore: () => new MemoryTokenStore(token), settingsStore: () => memorySettingsStore(),
-    });
-    cleanups.push(() => rmSync(profile, { recursive: true, force: true }), () => rmSync(join(root, '..'), { recursive: true, force: true }));
-    cleanups.push(() => engine.close());
+    const { engine, close } = await openProfile({ serviceUrl: service.url, settleMs: 100, token });
+    cleanups.push(() => rmSync(join(root, '..'), { recursive: true, force: true }));
+    cleanups.push(close);
     await engine.chooseSyncFolder(root);
     const result = await engine.syncParts().sync.syncOnce({ settle: 'once' });
     expect(result.remote).toMatchObject({ downloaded: 6 });

@@ -2,10 +2,8 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { findApplication, liveAuthorization, REGISTERED_APPLICATION, revokeAuthorization } from '../../../service/authorization/integrations';
-import { MemoryTokenStore } from '../../../electron/engine/authorization/memory-token-store';
-import { openEngine } from '../../../electron/engine/runtime/open-engine';
-import { memorySettingsStore } from '../../../electron/engine/settings/settings-store';
 import { startTestService, type TestService } from '../../../harness/local-service';
+import { openProfile } from '../../../harness/profile';
 import { until } from '../../../harness/until';
 import { tempDir } from '../cache/cache-fixtures';
 import { startCountingProxy } from '../../../harness/counting-proxy';
@@ -38,13 +36,9 @@ describe('sync after the service refused the sign-in', () => {
   it('does not take a draft for deleted from an anonymous answer: its folder stays, linked, and nothing is asked without the token', async () => {
     const { user, token } = service.addUser('refused');
     const draft = await clientFor(service.url, token).createDesign({ name: 'Bracket', excerpt: 'Holds a shelf', license: 'cc0' });
-    const profile = tempDir('anonymous-profile');
     const root = join(tempDir('anonymous-root'), 'Designs');
-    const engine = await openEngine({
-      profileDir: profile, serviceUrl: proxy.url, userAgent: 'design-sync-test', settleMs: 100, trash: 'folder', remotePollMs: 60_000,
-      tokenStore: () => new MemoryTokenStore(token), settingsStore: () => memorySettingsStore(),
-    });
-    cleanups.push(() => rmSync(profile, { recursive: true, force: true }), () => rmSync(join(root, '..'), { recursive: true, force: true }), () => engine.close());
+    const { engine, close } = await openProfile({ serviceUrl: proxy.url, settleMs: 100, remotePollMs: 60_000, token });
+    cleanups.push(() => rmSync(join(root, '..'), { recursive: true, force: true }), close);
     engine.acceptContentPolicy();
     await engine.chooseSyncFolder(root);
     await engine.startBackground();

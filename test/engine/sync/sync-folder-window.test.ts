@@ -2,12 +2,10 @@ import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SyncView } from '../../../shared';
-import { MemoryTokenStore } from '../../../electron/engine/authorization/memory-token-store';
 import { createContractEndpoint } from '../../../electron/engine/contract/create-contract-endpoint';
-import { openEngine } from '../../../electron/engine/runtime/open-engine';
-import { memorySettingsStore } from '../../../electron/engine/settings/settings-store';
 import { trayView } from '../../../electron/shell/tray/tray-state';
 import { startTestService, type TestService } from '../../../harness/local-service';
+import { openProfile } from '../../../harness/profile';
 import { until } from '../../../harness/until';
 import { tempDir } from '../cache/cache-fixtures';
 import { clientFor } from '../../../harness/sync-computers';
@@ -33,15 +31,11 @@ describe('the window and the tray while the sync folder is gone', () => {
     const { token } = service.addUser('window-folder');
     const api = clientFor(service.url, token);
     const design = await api.createDesign({ name: 'Pulley', excerpt: 'A pulley', license: 'cc0' });
-    const profile = tempDir('window-folder-profile');
     const parent = tempDir('window-folder-root');
     const root = join(parent, 'Designs');
-    cleanups.push(() => rmSync(profile, { recursive: true, force: true }), () => rmSync(parent, { recursive: true, force: true }));
-    const engine = await openEngine({
-      profileDir: profile, serviceUrl: service.url, userAgent: 'design-sync-test', settleMs: 100,
-      tokenStore: () => new MemoryTokenStore(token), settingsStore: () => memorySettingsStore(), trash: 'folder',
-    });
-    cleanups.push(() => engine.close());
+    cleanups.push(() => rmSync(parent, { recursive: true, force: true }));
+    const { engine, close } = await openProfile({ serviceUrl: service.url, settleMs: 100, token });
+    cleanups.push(close);
     const endpoint = createContractEndpoint(engine);
     cleanups.push(() => endpoint.close());
     const views: SyncView[] = [];
