@@ -43,8 +43,9 @@ export async function launchChromium(): Promise<LaunchedChromium> {
       executablePath: CHROMIUM_PATH,
       headless: true,
       args: CHROMIUM_ARGS,
-      // The window follows the system's language: tests read its English words, whatever the machine's locale.
-      locale: 'en-US',
+      // The window follows the system's language and region: tests read its English words and 24-hour times
+      // (British English, as the catalogs are written), whatever the machine's locale.
+      locale: 'en-GB',
       timeout: 30_000,
     });
     return {
