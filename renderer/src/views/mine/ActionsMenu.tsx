@@ -12,9 +12,15 @@ export interface MenuAction {
 const MENU_MARK = '▾';
 
 interface ActionsMenuProps {
-  /** The button's accessible name ("Actions for “Hinge”"); it shows `text`. */
-  label: string;
+  /** What the button shows ("Actions"). */
   text: string;
+  /**
+   * Words that follow `text` in the button's accessible name without being shown ("for “Hinge”": "Actions for
+   * “Hinge”"): the shown words stay the start of its name in every language, as speech input expects.
+   */
+  context?: string;
+  /** Or the button's whole accessible name, when it does not start with what it shows. */
+  label?: string;
   actions: MenuAction[];
 }
 
@@ -22,7 +28,7 @@ interface ActionsMenuProps {
  * A menu button (WAI-ARIA menu pattern): Enter, Space or ↓ opens it on its first item, ↑ on its last; ↑ ↓ Home End
  * move; Escape closes it and gives the focus back to the button; Tab or a click elsewhere closes it.
  */
-export const ActionsMenu = forwardRef<HTMLButtonElement, ActionsMenuProps>(function ActionsMenu({ label, text, actions }, buttonRef) {
+export const ActionsMenu = forwardRef<HTMLButtonElement, ActionsMenuProps>(function ActionsMenu({ label, text, context, actions }, buttonRef) {
   const id = useId();
   const [open, setOpen] = useState<false | 'first' | 'last'>(false);
   const items = useRef<(HTMLButtonElement | null)[]>([]);
@@ -68,7 +74,8 @@ export const ActionsMenu = forwardRef<HTMLButtonElement, ActionsMenuProps>(funct
       onBlur={(event) => {
         if (open && !wrapper.current?.contains(event.relatedTarget as Node | null)) setOpen(false);
       }}>
-      <button type="button" id={`${id}-button`} aria-label={label} aria-haspopup="menu" aria-expanded={open ? true : false}
+      {context ? <span id={`${id}-context`} hidden>{context}</span> : null}
+      <button type="button" id={`${id}-button`} aria-label={label} aria-labelledby={context && !label ? `${id}-text ${id}-context` : undefined} aria-haspopup="menu" aria-expanded={open ? true : false}
         aria-controls={open ? `${id}-menu` : undefined}
         ref={(node) => {
           ownButton.current = node;
@@ -76,7 +83,7 @@ export const ActionsMenu = forwardRef<HTMLButtonElement, ActionsMenuProps>(funct
           else if (buttonRef) buttonRef.current = node;
         }}
         onKeyDown={onButtonKey} onClick={() => (open ? close(true) : setOpen('first'))}>
-        {text} <span aria-hidden="true">{MENU_MARK}</span>
+        <span id={`${id}-text`}>{text}</span> <span aria-hidden="true">{MENU_MARK}</span>
       </button>
       {open ? (
         <ul className="actions-menu-list" role="menu" id={`${id}-menu`} aria-labelledby={`${id}-button`}>

@@ -112,8 +112,8 @@ export function OwnDesignRow({ design }: { design: OwnDesignView }) {
         </InlineConfirm>
       ) : (
         <div className="own-actions">
-          <ActionsMenu ref={menuButton} label={intl.formatMessage({ id: 'mine.row.actionsLabel' }, { name: card.name })} text={intl.formatMessage({ id: 'mine.row.actions' })}
-            actions={menu} />
+          <ActionsMenu ref={menuButton} text={intl.formatMessage({ id: 'mine.row.actions' })}
+            context={intl.formatMessage({ id: 'mine.row.actionsFor' }, { name: card.name })} actions={menu} />
         </div>
       )}
       {reason ? <p id={reasonId} className="action-reason" data-testid="action-reason">{reason}</p> : null}

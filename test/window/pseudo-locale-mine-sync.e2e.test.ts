@@ -1,0 +1,142 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import ENGLISH from '../../shared/i18n/messages/en.json';
+import { chromiumSkipReason } from '../../harness/chromium';
+import { clientFor } from '../../harness/sync-computers';
+import { openWindow, type WindowFixture } from '../../harness/window';
+import { tempDir } from '../engine/cache/cache-fixtures';
+import { seriousViolations } from './axe-check';
+import { loadWindow, showView } from './views';
+
+const SIZE = { width: 1024, height: 700 };
+/** The areas whose words these views show. */
+const AREAS = ['mine.', 'sync.', 'welcome.', 'problems.', 'availability.', 'fields.', 'design.license.'];
+
+/** The few DOM names the checks in the page use (these tests' TypeScript world has no DOM types). */
+interface Node { nodeValue: string | null; parentElement: Element | null }
+interface Element {
+  tagName: string; className: string; textContent: string | null; scrollWidth: number; clientWidth: number;
+  closest(selector: string): Element | null;
+  getBoundingClientRect(): { left: number; right: number; width: number };
+}
+interface PageWorld {
+  document: {
+    scrollingElement: Element; querySelectorAll(selector: string): ArrayLike<Element>;
+    createTreeWalker(root: unknown, show: number): { nextNode(): Node | null };
+    body: unknown;
+  };
+  innerWidth: number;
+  getComputedStyle(element: Element): { overflowX: string; textOverflow: string; visibility: string; display: string };
+}
+
+/** The English of our messages here with no placeholder: none of them may be seen as it is in the pseudo-locale. */
+const ENGLISH_WORDS = Object.entries(ENGLISH as Record<string, string>)
+  .filter(([id, text]) => AREAS.some((area) => id.startsWith(area)) && !/[{<]/.test(text) && /[a-z]{3}/i.test(text))
+  .map(([, text]) => text);
+
+let app: WindowFixture;
+let page: Page;
+let rootParent: string;
+
+/**
+ * What the view shows that is cut off or left in English: an element whose accented words overflow a box that hides
+ * them, words wider than the window, the page scrolling sideways, and a text node that is one of our English messages
+ * as it is.
+ */
+async function problemsShown(): Promise<string[]> {
+  return page.evaluate((english) => {
+    const world = globalThis as unknown as PageWorld;
+    const found: string[] = [];
+    const describe = (element: Element) => `${element.tagName.toLowerCase()}.${element.className}: "${(element.textContent ?? '').trim().slice(0, 80)}"`;
+    if (world.document.scrollingElement.scrollWidth > world.innerWidth + 1) found.push(`the page scrolls sideways (${world.document.scrollingElement.scrollWidth} px)`);
+    for (const element of Array.from(world.document.querySelectorAll('main *'))) {
+      const style = world.getComputedStyle(element);
+      if (style.display === 'none' || style.visibility === 'hidden' || element.closest('.visually-hidden')) continue;
+      if (!/[\u00c0-\u024f]/.test(element.textContent ?? '')) continue;
+      const clipsX = style.overflowX !== 'visible' || style.textOverflow === 'ellipsis';
+      if (clipsX && element.scrollWidth > element.clientWidth + 1) found.push(`cut off: ${describe(element)}`);
+      const box = element.getBoundingClientRect();
+      if (box.width > 0 && (box.right > world.innerWidth + 1 || box.left < -1)) found.push(`outside the window: ${describe(element)}`);
+    }
+    const walker = world.document.createTreeWalker(world.document.body, 4);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = (node.nodeValue ?? '').trim();
+      if (text && english.includes(text) && !node.parentElement?.closest('.visually-hidden, [hidden]')) found.push(`in English: "${text}"`);
+    }
+    return found;
+  }, ENGLISH_WORDS);
+}
+
+const PSEUDO = /^\[.+\]$/s;
+
+describe.skipIf(chromiumSkipReason !== undefined)('My designs and Sync in the pseudo-locale, at 1024 × 700', () => {
+  beforeAll(async () => {
+    process.env.DESIGN_SYNC_PSEUDO_LOCALE = '1';
+    rootParent = tempDir('window-pseudo-sync');
+    app = await openWindow(async (service, makerToken) => {
+      const maker = clientFor(service.url, makerToken);
+      const gear = await maker.createDesign({ name: 'Gear', excerpt: 'A spur gear', license: 'ccbyncsa' });
+      await maker.publishDesign(gear.id);
+      await maker.createDesign({ name: 'Hinge', excerpt: 'A draft', license: 'ccby' });
+    });
+    page = app.page;
+    app.engine.settings.update({ language: 'en-XA' });
+    await page.setViewportSize(SIZE);
+  }, 120_000);
+
+  afterAll(async () => {
+    await app?.close();
+    delete process.env.DESIGN_SYNC_PSEUDO_LOCALE;
+    if (rootParent) rmSync(rootParent, { recursive: true, force: true });
+  });
+
+  it('shows My designs in it: the cards\' states, files and actions accented and whole, no serious axe finding', async () => {
+    await loadWindow(page, app.host.origin, '#/mine');
+    await page.locator('html[lang="en-XA"]').waitFor();
+    const hinge = page.locator('[data-testid="own-design"]', { hasText: 'Hinge' });
+    await hinge.waitFor();
+    expect(await page.locator('#mine-title').textContent()).toMatch(PSEUDO);
+    expect(await hinge.getByTestId('own-state').textContent()).toMatch(PSEUDO);
+    // The counts are plurals of the pseudo-locale: bracketed, accented, the numbers kept.
+    expect(await hinge.getByTestId('own-files').textContent()).toMatch(/^\[.*0.*0.*\]$/);
+    expect(await problemsShown()).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('shows a design\'s form in it: the labels, the license\'s meaning and the counts of characters whole', async () => {
+    await showView(page, app.host.origin, '#/mine');
+    const hinge = page.locator('[data-testid="own-design"]', { hasText: 'Hinge' });
+    await hinge.locator('button[aria-haspopup="menu"]').click();
+    await hinge.getByRole('menuitem').nth(1).click();
+    const form = page.locator('form.design-form');
+    await form.waitFor();
+    expect(await form.locator('h3').textContent()).toMatch(/^\[.*Hinge.*\]$/);
+    expect(await form.locator('select option:checked').textContent()).toMatch(PSEUDO);
+    expect(await form.locator('.field-help').first().textContent()).toMatch(PSEUDO);
+    expect(await problemsShown()).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('shows Sync in it, before and after a folder is chosen: the state, the folder\'s actions, the content policy and what is never sent', async () => {
+    await showView(page, app.host.origin, '#/sync');
+    const folderPath = page.locator('#sync-folder-path');
+    await folderPath.waitFor();
+    expect(await page.locator('#sync-title').textContent()).toMatch(PSEUDO);
+    expect(await folderPath.getAttribute('placeholder')).toMatch(PSEUDO);
+    expect(await page.locator('.sync-state').textContent()).toMatch(PSEUDO);
+    expect(await problemsShown()).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await folderPath.fill(join(rootParent, 'Designs'));
+    await page.locator('form:has(#sync-folder-path) button[type="submit"]').click();
+    await page.locator('.panel-attention button.primary').waitFor();
+    await page.locator('.never-sent details summary').click();
+    await page.locator('.built-in-list li').first().waitFor();
+    expect(await page.locator('.never-sent details summary').textContent()).toMatch(/^\[.*\d.*\]$/);
+    expect(await page.locator('.panel-attention p').first().textContent()).toMatch(PSEUDO);
+    expect(await problemsShown()).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});
