@@ -90,13 +90,21 @@ async function main(): Promise<void> {
   process.stdout.write('pulling the catalogue and syncing a folder…\n');
   const engine = await openProfile('demo', service.url, token);
   await engine.catalogue.pullNow();
-  await engine.chooseSyncFolder(join(scratch, 'Designs'));
-  engine.acceptContentPolicy();
+  await engine.sync.chooseFolder(join(scratch, 'Designs'));
+  engine.sync.acceptContentPolicy();
   await engine.startBackground();
 
   const page = await openWindowFor(engine, built);
   await page.locator('[data-testid="design-card"] img').first().waitFor();
   await page.getByRole('button', { name: /^Up to date/ }).waitFor({ timeout: 60_000 });
+  // A design without an image shows a picture the window draws from its model, one at a time while idle: each card of
+  // the first rows has its picture before the shot.
+  await until('the pictures of the first cards', async () => {
+    const covers = page.getByTestId('design-card').locator('.thumb');
+    const shown = Math.min(await covers.count(), 10);
+    for (let i = 0; i < shown; i++) if (await covers.nth(i).evaluate((cover) => cover.classList.contains('thumb-none'))) return false;
+    return shown > 0;
+  }, 60_000);
   await shoot(page, 'library-light');
   await page.emulateMedia({ colorScheme: 'dark' });
   await shoot(page, 'library-dark');
