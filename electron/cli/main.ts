@@ -45,6 +45,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     .option('--proxy <address>', "this run's proxy: http://[user:password@]host:port, 'none' or 'system' (default: the profile's proxy setting; 'system' reads HTTPS_PROXY, HTTP_PROXY and NO_PROXY)")
     .option('--max-upload-rate <KB/s>', 'limit what all uploads together send, in KB/s (remembered by the profile; 0: no limit)')
     .option('--max-download-rate <KB/s>', 'limit what all downloads together receive, in KB/s (remembered by the profile; 0: no limit)')
+    .option('--lang <code>', "the language of the words printed: en, nl or de (default: the profile's language setting, else LC_ALL, LC_MESSAGES, LANG)")
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.out(text), writeErr: (text) => io.err(text) });
 

@@ -1,4 +1,4 @@
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -7,7 +7,6 @@ import { chromiumSkipReason } from '../../harness/chromium';
 import { clientFor } from '../../harness/sync-computers';
 import { openWindow, type WindowFixture } from '../../harness/window';
 import { tempDir } from '../engine/cache/cache-fixtures';
-import { until } from '../../harness/until';
 import { seriousViolations } from './axe-check';
 import { loadWindow, showView } from './views';
 
@@ -79,14 +78,11 @@ describe.skipIf(chromiumSkipReason !== undefined)('My designs and Sync in the ps
     app = await openWindow(async (service, makerToken) => {
       const maker = clientFor(service.url, makerToken);
       const gear = await maker.createDesign({ name: 'Gear', excerpt: 'A spur gear', license: 'ccbyncsa' });
-      const plate = join(rootParent, 'plate.stl');
-      writeFileSync(plate, 'solid plate\nendsolid plate\n');
-      await maker.uploadDocument(gear.id, { path: plate }, { name: 'plate.stl' });
       await maker.publishDesign(gear.id);
       await maker.createDesign({ name: 'Hinge', excerpt: 'A draft', license: 'ccby' });
     });
     page = app.page;
-    app.engine.appSettings.store.update({ language: 'en-XA' });
+    app.engine.settings.update({ language: 'en-XA' });
     await page.setViewportSize(SIZE);
   }, 120_000);
 
@@ -140,25 +136,6 @@ describe.skipIf(chromiumSkipReason !== undefined)('My designs and Sync in the ps
     await page.locator('.built-in-list li').first().waitFor();
     expect(await page.locator('.never-sent details summary').textContent()).toMatch(/^\[.*\d.*\]$/);
     expect(await page.locator('.panel-attention p').first().textContent()).toMatch(PSEUDO);
-    expect(await problemsShown()).toEqual([]);
-    expect(await seriousViolations(page)).toEqual([]);
-  });
-
-  it('shows what waits for the person in it: a deletion to confirm and a refused file, with their buttons whole', async () => {
-    const root = join(rootParent, 'Designs');
-    app.engine.sync.acceptContentPolicy();
-    await app.engine.startBackground();
-    const plate = join(root, 'gear', 'plate.stl');
-    await until('the design\'s file in the folder', () => existsSync(plate), 30_000);
-    await showView(page, app.host.origin, '#/sync');
-    rmSync(plate);
-    writeFileSync(join(root, 'gear', 'tool.exe'), Buffer.from('MZ\x90\x00 not for upload'));
-    const waiting = page.getByTestId('waiting-item');
-    await waiting.filter({ hasText: 'plate.stl' }).waitFor({ timeout: 20_000 });
-    await waiting.filter({ hasText: 'tool.exe' }).waitFor({ timeout: 20_000 });
-    expect(await page.locator('#waiting-title').textContent()).toMatch(PSEUDO);
-    expect(await waiting.filter({ hasText: 'plate.stl' }).locator('button.danger').textContent()).toMatch(PSEUDO);
-    expect(await page.locator('.sync-state').textContent()).toMatch(PSEUDO);
     expect(await problemsShown()).toEqual([]);
     expect(await seriousViolations(page)).toEqual([]);
   });

@@ -1,0 +1,38 @@
+import { createTranslator, type IntlShape } from '../../shared/i18n/create-intl';
+import { environmentLanguages, LANGUAGES, matchLocale, PSEUDO_LOCALE, resolveLocale, type LanguageSetting, type Locale } from '../../shared/i18n/locales';
+import { engineLog } from '../engine/log/engine-log';
+import { fileSettingsStore } from '../engine/settings/settings-store';
+import { CliError } from './cli-context';
+
+type Environment = Readonly<Record<string, string | undefined>>;
+
+/**
+ * The language of a command's words: --lang (a language's code, or a locale such as de_AT.UTF-8), else the profile's
+ * language setting (Settings → Language), else the environment's (LC_ALL, LC_MESSAGES, LANG, then LANGUAGE), else
+ * English. A --lang design-sync does not speak is refused, naming the ones it does.
+ */
+export function cliLocale(lang: string | undefined, setting: LanguageSetting | undefined, env: Environment): Locale {
+  if (lang === undefined) return resolveLocale(setting, environmentLanguages(env));
+  const asked = lang.trim();
+  const matched = matchLocale([asked]);
+  // matchLocale answers English for what it does not know: English only when English was asked for.
+  if (matched !== 'en' || /^en([-_.@]|$)/i.test(asked)) return matched;
+  const spoken = LANGUAGES.map((language) => `${language.code} (${language.name})`).join(', ');
+  throw new CliError(`--lang ${lang}: design-sync speaks ${spoken} (and ${PSEUDO_LOCALE}, the developers' pseudo-locale).`);
+}
+
+/** The profile's language setting; undefined where it is not set or the settings file cannot be read (said in the log). */
+function profileLanguage(settingsFile: string): LanguageSetting | undefined {
+  try {
+    return fileSettingsStore(settingsFile).read().language;
+  } catch (error) {
+    engineLog.warn('cli', 'the language setting could not be read: the environment\'s language is used', error);
+    return undefined;
+  }
+}
+
+/** The words and formats of a command, in its language (cliLocale), dates and numbers as the environment's region writes them. */
+export function cliWords(lang: string | undefined, settingsFile: string, env: Environment = process.env): Promise<IntlShape> {
+  const locale = cliLocale(lang, profileLanguage(settingsFile), env);
+  return createTranslator(locale, environmentLanguages(env));
+}
