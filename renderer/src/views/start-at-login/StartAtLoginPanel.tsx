@@ -34,7 +34,10 @@ export function StartAtLoginPanel({ settings, update }: { settings: SettingsView
         <input type="checkbox" checked={asked ?? login.on} disabled={!login.available || asked !== null} aria-describedby="start-at-login-help"
           aria-busy={asked !== null} onChange={(event) => change(event.target.checked)} /> <FormattedMessage id="startAtLogin.checkbox" />
       </label>
-      <p id="start-at-login-help" className="field-help">{login.available ? <FormattedMessage id="startAtLogin.help" /> : login.unavailableReason}</p>
+      {/* Unavailable only where the window runs in a browser (design-sync ui): said in the window's language. */}
+      <p id="start-at-login-help" className="field-help">{login.available
+        ? <FormattedMessage id="startAtLogin.help" />
+        : <FormattedMessage id="startAtLogin.desktopOnly" values={{ code: (chunks) => <code>{chunks}</code> }} />}</p>
     </section>
   );
 }

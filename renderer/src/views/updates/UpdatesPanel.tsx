@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { formatAgeSince } from '../../../../shared/i18n/format';
-import { canCheckForUpdates, canRestartToUpdate, updatesStateWords, type UpdatesView } from '../../../../shared/updates/updates-view';
+import { BROWSER_UPDATES_REASON, canCheckForUpdates, canRestartToUpdate, updatesStateWords, type UpdatesView } from '../../../../shared/updates/updates-view';
 import { contract } from '../../contract/contract';
 import { problemWords } from '../problem-words';
 
@@ -46,7 +46,9 @@ export function UpdatesPanel() {
           {updates.state === 'downloading' && updates.percent !== null
             ? <progress max={100} value={updates.percent} aria-label={intl.formatMessage({ id: 'updates.downloadingLabel' }, { version: updates.version ?? '' })} />
             : null}
-          {updates.reason ? <p className={updates.state === 'failed' ? 'field-error' : 'field-help'} data-testid="updates-reason">{updates.reason}</p> : null}
+          {/* A browser window's reason is said in the window's language; the desktop app's (a failed check) as its updater said it. */}
+          {updates.reason ? <p className={updates.state === 'failed' ? 'field-error' : 'field-help'} data-testid="updates-reason">
+            {updates.reason === BROWSER_UPDATES_REASON ? <FormattedMessage id="updates.browserOnly" /> : updates.reason}</p> : null}
           {problem ? <p className="field-error" role="alert">{problem}</p> : null}
           {updates.state === 'unavailable' ? null : (
             <>
