@@ -6,7 +6,7 @@ import { LIMITS } from '../../../../shared/validation/limits';
 import type { DesignFormFields, SaveResult } from '../../stores/my-designs-store';
 import type { Availability } from '../availability';
 import { licenseMeaning, licenseTitle } from '../design/license-words';
-import { fieldLabelWords, labelledFieldErrorWords } from '../problem-words';
+import { fieldLabelWords, fieldMessageWords, labelledFieldErrorWords } from '../problem-words';
 import { ProblemBanner } from '../shell/ProblemBanner';
 import { InlineConfirm } from './InlineConfirm';
 
@@ -46,7 +46,7 @@ export function DesignForm({ title, initial = {}, submitLabel, onSubmit, onCance
   const [message, setMessage] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const change = (field: keyof DesignFormFields) => (event: { target: { value: string } }) => setFields({ ...fields, [field]: event.target.value });
-  const errorOf = (field: string) => errors[field]?.map((text) => labelledFieldErrorWords(field, text, intl)).join('. ');
+  const errorOf = (field: string) => errors[field]?.map((text) => labelledFieldErrorWords(field, fieldMessageWords(text, intl), intl)).join('. ');
   // Only an edit of the fields waits for the service: a new cover needs it at once.
   const coverNeedsService = canSave.enabled && canSave.waits;
   const saveNote = canSave.enabled ? canSave.note : canSave.reason;
@@ -62,7 +62,7 @@ export function DesignForm({ title, initial = {}, submitLabel, onSubmit, onCance
     setErrors(result.fieldErrors);
     const elsewhere = Object.entries(result.fieldErrors).filter(([name]) => !SHOWN_FIELDS.has(name) || (name === 'primaryImageId' && !images));
     setMessage(Object.keys(result.fieldErrors).length === 0 ? result.message
-      : [intl.formatMessage({ id: 'problems.fieldsNeedChange' }), ...elsewhere.flatMap(([name, texts]) => texts.map((text) => `${labelledFieldErrorWords(name, text, intl)}.`))].join(' '));
+      : [intl.formatMessage({ id: 'problems.fieldsNeedChange' }), ...elsewhere.flatMap(([name, texts]) => texts.map((text) => `${labelledFieldErrorWords(name, fieldMessageWords(text, intl), intl)}.`))].join(' '));
   }
 
   function onKey(event: KeyboardEvent) {

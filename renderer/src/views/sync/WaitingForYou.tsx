@@ -5,7 +5,7 @@ import { DEFAULT_LICENSE, LICENSE_CODES, LICENSES } from '../../../../shared/lic
 import { contract } from '../../contract/contract';
 import { useQueue } from '../../stores/queue-store';
 import { licenseTitle } from '../design/license-words';
-import { fieldLabelWords, labelledFieldErrorWords, problemWords, windowWords } from '../problem-words';
+import { fieldLabelWords, fieldMessageWords, labelledFieldErrorWords, problemWords, windowWords } from '../problem-words';
 import { ConflictChoice } from './ConflictChoice';
 import { ProposalPicture } from '../../thumbnails/ProposalPicture';
 import { useDecisionControls, type DecisionControls } from './decision-controls';
@@ -35,7 +35,7 @@ function ConfirmDesign({ item, controls }: { item: QueueEntry; controls: Decisio
     return { ok: false, problem: { message: outcome.problem.kind === 'validation' ? intl.formatMessage({ id: 'problems.fieldsNeedChange' }) : problemWords(outcome.problem, intl) } };
   };
   const errorOf = (field: string) => (errors[field] ? (
-    <span id={`${id}-${field}-error`} className="field-error">{errors[field].map((text) => labelledFieldErrorWords(field, text, intl)).join('. ')}</span>
+    <span id={`${id}-${field}-error`} className="field-error">{errors[field].map((text) => labelledFieldErrorWords(field, fieldMessageWords(text, intl), intl)).join('. ')}</span>
   ) : null);
   const invalid = (field: string) => (errors[field] ? { 'aria-invalid': true, 'aria-describedby': `${id}-${field}-error` } : {});
   return (
