@@ -14,6 +14,7 @@ import { remoteToLocalScenario } from './scenarios/remote-to-local';
 import { searchDesignsScenario, searchMillionScenario } from './scenarios/search-designs';
 import { settleToUploadScenario } from './scenarios/settle-to-upload';
 import { syncPassScenario } from './scenarios/sync-pass';
+import { thumbnailsScenario } from './scenarios/thumbnails';
 import { uploadThroughputScenario } from './scenarios/upload-throughput';
 import { watcherCompareScenario } from './scenarios/watcher-compare';
 import { windowFirstRenderScenario } from './scenarios/window-first-render';
@@ -43,6 +44,7 @@ const SCENARIOS: Record<string, () => Promise<ScenarioResult>> = {
   'search-1m': searchMillionScenario,
   'window-1m': () => windowMillionScenario(),
   'window-model-preview': windowModelPreviewScenario,
+  thumbnails: thumbnailsScenario,
 };
 
 /**

@@ -12,6 +12,8 @@ export interface Drop {
   sent: number;
   total: number;
   message: string | null;
+  /** Refused without words: the host's status (null: the file could not be sent to it at all). The view words it. */
+  status: number | null;
   /** Once in the folder: its path there, the name it got, and the queue's word on its upload. */
   file: DroppedFileView | null;
   upload: { state: QueueEntry['state']; percent: number | null; reason: string | null } | null;
@@ -26,14 +28,15 @@ interface DropsStore {
 let counter = 0;
 
 /** The host's answer to a drop: `{ file }`, or `{ problem }` (or, from something in between, plain text). */
-function problemOf(status: number, body: string): string {
+/** The host's own words for a refusal (its problem's message, or its answer's text), or null when it gave none. */
+function problemOf(body: string): string | null {
   try {
     const parsed = JSON.parse(body) as { problem?: ContractProblem };
     if (parsed.problem?.message) return parsed.problem.message;
   } catch {
     // not JSON
   }
-  return body.trim() || `The window's host answered ${status}.`;
+  return body.trim() || null;
 }
 
 /**
@@ -50,10 +53,10 @@ function send(drop: Drop, file: File, update: (key: string, changes: Partial<Dro
       const { file: placed } = JSON.parse(request.responseText) as { file: DroppedFileView };
       update(drop.key, { state: 'queued', sent: file.size, file: placed, fileName: placed.fileName, message: null });
     } else {
-      update(drop.key, { state: 'refused', message: problemOf(request.status, request.responseText) });
+      update(drop.key, { state: 'refused', message: problemOf(request.responseText), status: request.status });
     }
   };
-  request.onerror = () => update(drop.key, { state: 'refused', message: 'The file could not be sent to the window\'s host (it stopped?).' });
+  request.onerror = () => update(drop.key, { state: 'refused', message: null, status: null });
   request.send(file);
 }
 
@@ -63,7 +66,7 @@ export const useDrops = create<DropsStore>((set) => {
     drops: [],
     add(designId, files) {
       const added = files.map((file): [Drop, File] => [{
-        key: `drop-${++counter}`, designId, fileName: file.name, state: 'sending', sent: 0, total: file.size, message: null, file: null, upload: null,
+        key: `drop-${++counter}`, designId, fileName: file.name, state: 'sending', sent: 0, total: file.size, message: null, status: null, file: null, upload: null,
       }, file]);
       set((state) => ({ drops: [...state.drops, ...added.map(([drop]) => drop)] }));
       for (const [drop, file] of added) send(drop, file, update);

@@ -3,6 +3,7 @@ import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import type { DocumentView, SlicerView } from '../../../../shared';
 import { isSlicerFileType, modelDownloadAddress, SYSTEM_DEFAULT_SLICER } from '../../../../shared/files/model-files';
 import { PRELOAD_GLOBAL } from '../../../../shared/contract/preload-api';
+import type { MessageId } from '../../../../shared/i18n/messages';
 import { contract } from '../../contract/contract';
 import { useSync } from '../../stores/sync-store';
 
@@ -35,8 +36,8 @@ export function ModelFileAction({ document }: { document: DocumentView }) {
   const desktop = inDesktopApp();
   const slicerType = document.isModel && isSlicerFileType(document.type);
   const chooserId = useId();
-  // The engine's answer as it said it (a problem), or what opening did in the window's words.
-  const [status, setStatus] = useState<string | null>(null);
+  // The engine's answer as it said it (a problem), or what opening did as a message (worded in the language of the moment).
+  const [status, setStatus] = useState<string | { id: MessageId; values?: Record<string, string> } | null>(null);
   const [busy, setBusy] = useState(false);
   const [slicers, setSlicers] = useState<SlicerView[] | null>(null);
   const [chosen, setChosen] = useState<string>(SYSTEM_DEFAULT_SLICER);
@@ -74,16 +75,12 @@ export function ModelFileAction({ document }: { document: DocumentView }) {
   const slicer = slicers?.find((candidate) => candidate.id === chosen);
   const open = async () => {
     setBusy(true);
-    setStatus(document.cached
-      ? intl.formatMessage({ id: 'design.slicer.opening' }, slicerValues(slicer))
-      : intl.formatMessage({ id: 'design.slicer.getting' }, { file: document.name }));
+    setStatus(document.cached ? { id: 'design.slicer.opening', values: slicerValues(slicer) } : { id: 'design.slicer.getting', values: { file: document.name } });
     const outcome = await contract.request('design.openModelFile', { documentId: document.id, slicer: chosen });
     setBusy(false);
     if (!outcome.ok) setStatus(outcome.problem.message);
     else {
-      setStatus(outcome.value.opened
-        ? intl.formatMessage({ id: 'design.slicer.opened' }, slicerValues(outcome.value.slicer))
-        : intl.formatMessage({ id: 'design.slicer.notHere' }));
+      setStatus(outcome.value.opened ? { id: 'design.slicer.opened', values: slicerValues(outcome.value.slicer) } : { id: 'design.slicer.notHere' });
     }
   };
   return (
@@ -105,7 +102,7 @@ export function ModelFileAction({ document }: { document: DocumentView }) {
           </>
         ) : null}
       </span>
-      {status ? <p className="action-reason" role="status">{status}</p> : null}
+      {status ? <p className="action-reason" role="status">{typeof status === 'string' ? status : intl.formatMessage({ id: status.id }, status.values)}</p> : null}
     </>
   );
 }

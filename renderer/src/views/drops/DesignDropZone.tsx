@@ -19,7 +19,12 @@ for (const type of ['dragover', 'drop'] as const) {
 /** How a dropped file goes, in one line; the host's and the queue's own words (why it was refused) as they said them. */
 function describe(intl: IntlShape, drop: Drop): string {
   const file = drop.fileName;
-  if (drop.state === 'refused') return intl.formatMessage({ id: 'drops.item.refused' }, { file, why: windowWords(drop.message ?? '') });
+  if (drop.state === 'refused') {
+    if (drop.message) return intl.formatMessage({ id: 'drops.item.refused' }, { file, why: windowWords(drop.message) });
+    return drop.status === null
+      ? intl.formatMessage({ id: 'drops.item.unsent' }, { file })
+      : intl.formatMessage({ id: 'drops.item.refusedStatus' }, { file, status: String(drop.status) });
+  }
   if (drop.state === 'sending') {
     return intl.formatMessage({ id: 'drops.item.receiving' }, { file, share: drop.total > 0 ? Math.floor((drop.sent / drop.total) * 100) / 100 : 0 });
   }

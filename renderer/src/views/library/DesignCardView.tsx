@@ -40,10 +40,11 @@ function KeepMenu({ card }: { card: DesignCard }) {
   const action = card.keptOffline
     ? { label: intl.formatMessage({ id: 'library.card.release' }), onSelect: () => void release(card.id) }
     : { label: intl.formatMessage({ id: 'library.card.keep' }), onSelect: () => void keep(card.id) };
+  // Its name holds its visible word whatever the language (a button's name starts with what it shows).
+  const more = intl.formatMessage({ id: 'library.card.more' });
   return (
     <div className="card-menu">
-      <ActionsMenu label={intl.formatMessage({ id: 'library.card.moreLabel' }, { name: card.name })}
-        text={intl.formatMessage({ id: 'library.card.more' })} actions={[action]} />
+      <ActionsMenu label={intl.formatMessage({ id: 'library.card.moreLabel' }, { more, name: card.name })} text={more} actions={[action]} />
     </div>
   );
 }
