@@ -18,7 +18,12 @@ interface Job {
 const tried = new Set<string>();
 /** Asked for and not started yet, in the order asked. */
 const waiting = new Map<string, Job>();
-let running = false;
+/**
+ * Pictures under way at once: the next model is fetched and read (in the 3D view's worker) while this one is drawn and
+ * kept; the drawing itself is one at a time (render-thumbnail.ts).
+ */
+const AT_ONCE = 2;
+let running = 0;
 
 const keyOf = (designId: number, model: ThumbnailModelView) => `${designId}:${model.documentId}:${model.version ?? ''}`;
 
@@ -29,7 +34,7 @@ const whenIdle = (run: () => void) => {
 
 /**
  * Asks for a picture of a design that has no image, made here from its first model (`card.thumbnailModel`): drawn
- * off-screen one design at a time, when the window is idle, then sent to the window's host, which keeps it with the
+ * off-screen one design at a time (the next one fetched and read meanwhile), when the window is idle, then sent to the window's host, which keeps it with the
  * design (never uploads it); its cards are told and show it. Returns what to call when it is no longer wanted (the
  * card left the screen): a picture not started yet is then dropped. Each version of a model is tried once in a window: a
  * model that cannot be read is told to the engine (which remembers it, so no window tries it again), any other
@@ -54,12 +59,12 @@ export function requestThumbnail(card: Pick<DesignCard, 'id' | 'thumbnailUrl' | 
 }
 
 function next(): void {
-  if (running || waiting.size === 0) return;
-  running = true;
+  if (running >= AT_ONCE || waiting.size === 0) return;
+  running++;
   whenIdle(() => {
     const job = waiting.values().next().value;
     if (!job) {
-      running = false;
+      running--;
       return;
     }
     waiting.delete(job.key);
@@ -67,9 +72,11 @@ function next(): void {
     void make(job)
       .catch((error: unknown) => console.warn(`design-sync: no picture of design ${job.designId} could be made from ${job.model.fileName}:`, error))
       .finally(() => {
-        running = false;
+        running--;
         next();
       });
+    // A second picture may start once the window is idle again.
+    next();
   });
 }
 
