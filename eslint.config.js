@@ -39,7 +39,9 @@ const ENGINE_LAYERS = {
   // The application services, one folder per capability: the front ends' one way to change what they own.
   'own-designs': ['log', 'api', 'profile', 'settings', 'sample-service', 'authorization', 'cache', 'sync-state', 'queue', 'sync', 'keep-offline', 'runtime'],
   library: ['log', 'api', 'profile', 'settings', 'sample-service', 'authorization', 'cache', 'sync-state', 'queue', 'sync', 'keep-offline', 'runtime', 'slicers'],
-  contract: ['log', 'api', 'profile', 'settings', 'sample-service', 'authorization', 'cache', 'sync-state', 'queue', 'sync', 'keep-offline', 'runtime', 'own-designs', 'library', 'slicers'],
+  // The composition root's second half: the application services built once over the runtime (engine-services.ts).
+  composition: ['log', 'api', 'profile', 'settings', 'sample-service', 'authorization', 'cache', 'sync-state', 'queue', 'sync', 'keep-offline', 'runtime', 'own-designs', 'library', 'slicers'],
+  contract: ['log', 'api', 'profile', 'settings', 'sample-service', 'authorization', 'cache', 'sync-state', 'queue', 'sync', 'keep-offline', 'runtime', 'own-designs', 'library', 'slicers', 'composition'],
 };
 const engineLayer = (name, allowed) => ({
   target: `./electron/engine/${name}`,
@@ -61,9 +63,9 @@ const TRANSLATED_FILES = [
   'renderer/src/views/start-at-login/**/*.tsx',
   'renderer/src/views/updates/**/*.tsx',
   'renderer/src/views/library/**/*.tsx',
-  'renderer/src/thumbnails/**/*.tsx',
   'renderer/src/views/author/**/*.tsx',
   'renderer/src/views/drops/**/*.tsx',
+  'renderer/src/thumbnails/**/*.tsx',
   'renderer/src/views/mine/**/*.tsx',
   'renderer/src/views/sync/**/*.tsx',
   'renderer/src/views/welcome/**/*.tsx',

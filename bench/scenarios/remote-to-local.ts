@@ -65,11 +65,11 @@ export async function remoteToLocalScenario(): Promise<ScenarioResult> {
       profileDir, serviceUrl: proxy.url, userAgent: 'design-sync-bench', remotePollMs: POLL_MS,
       tokenStore: (paths) => new FileTokenStore(paths.tokenFile), settingsStore: () => memorySettingsStore(),
     });
-    await engine.session.signInWithToken(proxy.url, token!);
-    engine.acceptContentPolicy();
-    await engine.chooseSyncFolder(root);
+    await engine.account.session.signInWithToken(proxy.url, token!);
+    engine.sync.acceptContentPolicy();
+    await engine.sync.chooseFolder(root);
     await engine.startBackground();
-    const sync = engine.syncParts().sync;
+    const sync = engine.sync.syncParts().sync;
     const at = (doc: Doc) => join(root, doc.folder, doc.name);
     const deadline = Date.now() + 60_000;
     for (;;) {

@@ -58,11 +58,11 @@ async function setUp(catalogue: number): Promise<Setup> {
       profileDir, serviceUrl: service.url, userAgent: 'design-sync-bench',
       tokenStore: (paths) => new FileTokenStore(paths.tokenFile), settingsStore: () => memorySettingsStore(),
     });
-    await opened.session.signInWithToken(service.url, token!);
+    await opened.account.session.signInWithToken(service.url, token!);
     const openCache = opened.cache;
-    engine = opened.syncParts().sync;
+    engine = opened.sync.syncParts().sync;
     const root = join(scratch.path, 'Designs');
-    await opened.chooseSyncFolder(root);
+    await opened.sync.chooseFolder(root);
 
     const first = await engine.syncOnce({ settle: 'wait' });
     if (first.stopped || first.remoteSkipped) throw new Error(`the first sync failed: ${first.stopped ?? first.remoteSkipped}`);

@@ -5,6 +5,7 @@ import { ServiceBindingError } from '../engine/authorization/service-binding';
 import type { TokenStore } from '../engine/authorization/token-store';
 import { ensureProfile, normalizeServiceUrl, ProfileError, type ProfilePaths } from '../engine/profile/profile';
 import { normalizeWebAddress, webAddressOf } from '../engine/profile/web-address';
+import { servicesOf, type EngineServices } from '../engine/composition/engine-services';
 import type { Engine } from '../engine/runtime/engine';
 import { openEngine, type OpenEngineOptions } from '../engine/runtime/open-engine';
 import { fileSettingsStore, MAX_RATE_KBPS } from '../engine/settings/settings-store';
@@ -70,8 +71,13 @@ export interface CliContext {
   /** Where the browser signs in and design pages open: --web-url, else the profile's (derived from the service address). */
   webUrl(): string;
   tokenStore(): TokenStore;
-  /** The profile's engine, opened once for the command and closed when it ends. */
+  /**
+   * The profile's engine, opened once for the command and closed when it ends: only the context itself and the
+   * commands that host the window or stop the background work use it; every other command uses services().
+   */
   engine(tuning?: EngineTuning): Promise<Engine>;
+  /** The engine's services (composition/engine-services.ts), the engine opened once for the command. */
+  services(tuning?: EngineTuning): Promise<EngineServices>;
   /** The engine's client for the profile's service (with the stored token). */
   client(): Promise<ServiceClient>;
   /** Closes the engine if a command opened it (runCli calls this when the command ends). */
@@ -190,12 +196,15 @@ export function createCliContext(
         return engine;
       })();
       const engine = await opened;
-      if (engine.tokenProblem && !ignoreTokenProblem) throw new CliError(engine.tokenProblem);
+      if (engine.account.tokenProblem && !ignoreTokenProblem) throw new CliError(engine.account.tokenProblem);
       return engine;
+    },
+    async services(tuning = {}) {
+      return servicesOf(await context.engine(tuning));
     },
     async client() {
       context.serviceUrl();
-      return (await context.engine()).client();
+      return (await context.services()).connection.client();
     },
     async close() {
       const engine = opened;

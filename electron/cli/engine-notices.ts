@@ -1,3 +1,4 @@
+import { servicesOf } from '../engine/composition/engine-services';
 import type { Engine } from '../engine/runtime/engine';
 import type { CliContext } from './cli-context';
 
@@ -15,7 +16,7 @@ export class EngineNotices {
       const engine = await open(tuning);
       if (this.opened !== engine) {
         this.opened = engine;
-        const notice = engine.cache.rebuilt?.notice;
+        const notice = servicesOf(engine).cacheHealth.rebuilt?.notice;
         if (notice) context.io.err(notice);
       }
       return engine;
@@ -24,6 +25,6 @@ export class EngineNotices {
 
   /** The words for a failure that came from a damaged cache (marked to be rebuilt at the next start), or null. */
   damagedCache(error: unknown): string | null {
-    return this.opened?.cache.noteFailure(error) ?? null;
+    return this.opened ? servicesOf(this.opened).cacheHealth.noteFailure(error) : null;
   }
 }

@@ -69,8 +69,8 @@ afterAll(async () => {
 async function fingerprint(): Promise<string> {
   const own = await clientFor(service.url, makerToken).listUserDesigns('maker', { limit: 100 });
   return JSON.stringify({
-    settings: engine.settings.read(),
-    session: engine.session.state.status,
+    settings: engine.appSettings.store.read(),
+    session: engine.account.session.state.status,
     queue: engine.queue.list().map((item) => [item.id, item.state, item.paused, item.attention, item.payload]),
     paused: engine.queue.status().queuePaused,
     folder: engine.queue.status().root,
@@ -245,7 +245,7 @@ const CASES: { [K in RequestName]: Case<K> } = {
       const partFolder = join(rootPath(), 'new-part');
       mkdirSync(partFolder);
       writeFileSync(join(partFolder, 'part.stl'), 'solid part');
-      await engine.syncParts().sync.scan({ settle: 'wait' });
+      await engine.sync.syncParts().sync.scan({ settle: 'wait' });
       expect(itemOf('confirm-delete')).toBeTruthy();
       expect(itemOf('confirm-design')).toBeTruthy();
     },
@@ -338,7 +338,7 @@ const CASES: { [K in RequestName]: Case<K> } = {
     valid: () => ({}),
     check: async (r) => {
       expect(r.authorizationUrl).toMatch(/\/integrations\/design-sync\/authorized_integrations\/new\?redirect_url=http%3A%2F%2F127\.0\.0\.1/);
-      expect(engine.signIn.inProgress).toBe(true);
+      expect(engine.account.signIn.inProgress).toBe(true);
     },
     malformed: () => ({ redirect: 'http://evil.example' }), field: 'redirect',
   },
@@ -348,7 +348,7 @@ const CASES: { [K in RequestName]: Case<K> } = {
       const ended = () => client.events.some((event) => event.name === 'account.signInEnded' && (event.payload as { outcome: string }).outcome === 'cancelled');
       if (!ended()) await client.nextEvent('account.signInEnded', (payload) => payload.outcome === 'cancelled');
       expect(ended()).toBe(true);
-      expect(engine.signIn.inProgress).toBe(false);
+      expect(engine.account.signIn.inProgress).toBe(false);
     },
     malformed: () => ({ reason: 'bored' }), field: 'reason',
   },
@@ -363,7 +363,7 @@ const CASES: { [K in RequestName]: Case<K> } = {
     valid: () => ({}),
     check: (r) => {
       expect(r).toMatchObject({ inUse: true, serviceUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), problem: null });
-      expect(engine.serviceUrl()).toBe(r.serviceUrl);
+      expect(engine.connection.serviceUrl()).toBe(r.serviceUrl);
     },
     malformed: () => ({ port: 4010 }), field: 'port',
   },

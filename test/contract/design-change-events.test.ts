@@ -137,7 +137,7 @@ describe('what the window is told when designs change', () => {
       await app.ok('catalogue.pull', {});
       expect((await app.ok<OwnDesignView[]>('own.list', {})).map((design) => design.card.id)).not.toContain(draft.id);
       const from = app.events.length;
-      await app.engine.session.signInWithToken(service.url, token);
+      await app.engine.account.session.signInWithToken(service.url, token);
       await app.event('own.changed', (change) => viewOf(change, draft.id) !== undefined, from);
       expect((await app.ok<OwnDesignView[]>('own.list', {})).map((design) => design.card.name)).toContain('Draft hook');
     } finally {
@@ -172,10 +172,10 @@ describe('what the window is told when designs change', () => {
     const root = tempDir('design-change-events-scan');
     try {
       await app.engine.catalogue.pullNow();
-      await app.engine.chooseSyncFolder(root);
-      app.engine.acceptContentPolicy();
+      await app.engine.sync.chooseFolder(root);
+      app.engine.sync.acceptContentPolicy();
       const from = app.events.length;
-      await app.engine.syncParts().sync.syncOnce({ settle: 'wait' });
+      await app.engine.sync.syncParts().sync.syncOnce({ settle: 'wait' });
       // The window hears of it from the design's own view: no sync.changed needs to be compared with an earlier one.
       const told = await app.event('own.changed', (change) => viewOf(change, draft.id)?.lastSyncedAt != null, from);
       const view = viewOf(told, draft.id)!;
@@ -196,8 +196,8 @@ describe('a design deleted in the window', () => {
       await app.ok('sync.acceptContentPolicy', { accept: true });
       await app.ok('sync.chooseFolder', { path: root });
       const created = await app.ok<OwnDesignView>('own.create', { name: 'Lamp arm', excerpt: 'Holds a lamp', license: 'cc0' });
-      await app.engine.syncParts().sync.syncOnce({ settle: 'once' });
-      const folder = await until('the design\'s folder', () => app.engine.syncParts().sync.folders.ofDesign(created.card.id)?.folder);
+      await app.engine.sync.syncParts().sync.syncOnce({ settle: 'once' });
+      const folder = await until('the design\'s folder', () => app.engine.sync.syncParts().sync.folders.ofDesign(created.card.id)?.folder);
       expect(existsSync(join(root, folder))).toBe(true);
       await app.ok('own.delete', { id: created.card.id, confirm: true });
       await until('the folder handled', () => !existsSync(join(root, folder)), 10_000);

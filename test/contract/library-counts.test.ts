@@ -136,7 +136,16 @@ describe('library.count: the exact count that follows', () => {
   });
 });
 
+/** Another engine on the same profile (as a second process would open it): its services, and their threads, are its own. */
+async function openAnotherEngine(): Promise<Engine> {
+  return openEngine({
+    profileDir: profile, userAgent: 'design-sync-test',
+    tokenStore: () => new MemoryTokenStore(null), settingsStore: () => memorySettingsStore({ serviceUrl: service.url }),
+  });
+}
+
 describe('library.count on a thread of its own, from a large cache', () => {
+  let threadedEngine: Engine;
   let threaded: ReturnType<typeof createContractEndpoint>;
   const count = async (input: unknown) => {
     const outcome = await threaded.handle('library.count', input);
@@ -144,11 +153,12 @@ describe('library.count on a thread of its own, from a large cache', () => {
     return outcome.value as { total: number };
   };
 
-  /** The window's endpoint, with every cache large enough to count on the thread. */
-  function openThreaded() {
+  /** The window's endpoint on an engine of its own, with every cache large enough to count on the thread. */
+  async function openThreaded() {
+    threadedEngine = await openAnotherEngine();
     const before = process.env.DESIGN_SYNC_COUNT_THREAD_FROM;
     process.env.DESIGN_SYNC_COUNT_THREAD_FROM = '1';
-    threaded = createContractEndpoint(engine);
+    threaded = createContractEndpoint(threadedEngine);
     if (before === undefined) delete process.env.DESIGN_SYNC_COUNT_THREAD_FROM;
     else process.env.DESIGN_SYNC_COUNT_THREAD_FROM = before;
   }
@@ -157,17 +167,19 @@ describe('library.count on a thread of its own, from a large cache', () => {
 
   afterAll(async () => {
     await threaded?.close();
+    await threadedEngine?.close();
   });
 
-  it('counts what the engine\'s own thread counts, on one thread, ended with the endpoint', async () => {
+  it('counts what the engine\'s own thread counts, on one thread, ended with its engine', async () => {
     const before = runningCountThreads();
     for (const input of [{ query: 'synthetic' }, { query: 'synthetic', licenses: ['ccby'] }, { query: 'pulley', licenses: ['ccby', 'cc0'] }, { query: 'nothing-like-this' }]) {
       expect(await count(input)).toEqual(await ok('library.count', input));
     }
     expect(runningCountThreads()).toBe(before + 1);
     await threaded.close();
+    await threadedEngine.close();
     await vi.waitFor(() => expect(runningCountThreads()).toBe(before));
-    openThreaded();
+    await openThreaded();
   });
 
   it('a newer count stops the one before: it ends cancelled at once, the newer one answers', async () => {
@@ -185,12 +197,14 @@ describe('library.count on a thread of its own, from a large cache', () => {
 });
 
 describe('opening a large cache', () => {
-  /** The window's endpoint, with its cache taken as large from `fromBytes` bytes. */
-  function openWithWarmUpFrom(fromBytes: number) {
+  /** The window's endpoint on an engine of its own, with its cache taken as large from `fromBytes` bytes. */
+  async function openWithWarmUpFrom(fromBytes: number) {
+    const opened = await openAnotherEngine();
     const before = process.env.DESIGN_SYNC_WARM_UP_FROM_BYTES;
     process.env.DESIGN_SYNC_WARM_UP_FROM_BYTES = String(fromBytes);
     try {
-      return createContractEndpoint(engine);
+      const endpoint = createContractEndpoint(opened);
+      return { handle: endpoint.handle.bind(endpoint), close: async () => { await endpoint.close(); await opened.close(); } };
     } finally {
       if (before === undefined) delete process.env.DESIGN_SYNC_WARM_UP_FROM_BYTES;
       else process.env.DESIGN_SYNC_WARM_UP_FROM_BYTES = before;
@@ -201,11 +215,11 @@ describe('opening a large cache', () => {
     // The threads of the endpoints before it have ended (none of this file's other endpoints starts one).
     await vi.waitFor(() => expect(runningCountThreads()).toBe(0));
     const before = 0;
-    const small = openWithWarmUpFrom(1024 ** 4);
+    const small = await openWithWarmUpFrom(1024 ** 4);
     expect(runningCountThreads()).toBe(before);
     await small.close();
 
-    const large = openWithWarmUpFrom(1);
+    const large = await openWithWarmUpFrom(1);
     expect(runningCountThreads()).toBe(before + 1);
     const counted = await large.handle('library.count', { query: 'synthetic', licenses: ['ccby'] });
     expect(counted).toEqual({ ok: true, value: await ok('library.count', { query: 'synthetic', licenses: ['ccby'] }) });

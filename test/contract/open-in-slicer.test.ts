@@ -112,7 +112,7 @@ describe('a model file opened in the slicer the person chooses', () => {
     expect(readFileSync(file!)).toEqual(GEAR_3MF);
     expect(await cached(ids.gear3mf!)).toBe(true);
 
-    expect(engine.settings.read().openModelWith).toEqual({ '3mf': 'desktop:mesh-recorder.desktop', '*': 'desktop:mesh-recorder.desktop' });
+    expect(engine.appSettings.store.read().openModelWith).toEqual({ '3mf': 'desktop:mesh-recorder.desktop', '*': 'desktop:mesh-recorder.desktop' });
     expect((await ok('design.slicers', { documentId: ids.gear3mf })).chosen).toBe('desktop:mesh-recorder.desktop');
     // The STL: the recorder opens no STL, so the first slicer found for it stays chosen.
     expect((await ok('design.slicers', { documentId: ids.gearStl })).chosen).toBe('desktop:OrcaSlicer.desktop');
@@ -128,17 +128,17 @@ describe('a model file opened in the slicer the person chooses', () => {
     const opened = await ok('design.openModelFile', { documentId: ids.gear3mf, slicer: 'system' });
     expect(opened).toMatchObject({ opened: false, path: join(profile, 'opened', String(ids.gear3mf), 'cube20.3mf'), slicer: { id: 'system' } });
     expect(readFileSync(opened.path!)).toEqual(GEAR_3MF);
-    expect(engine.settings.read().openModelWith?.['3mf']).toBe('system');
+    expect(engine.appSettings.store.read().openModelWith?.['3mf']).toBe('system');
     expect((await ok('design.slicers', { documentId: ids.gear3mf })).chosen).toBe('system');
   });
 
   it('refuses a slicer that is not installed, or that does not open the type, and changes nothing', async () => {
-    const before = engine.settings.read();
+    const before = engine.appSettings.store.read();
     const gone = await endpoint.handle('design.openModelFile', { documentId: ids.gear3mf, slicer: 'desktop:cura.desktop' });
     expect(gone).toEqual({ ok: false, problem: { kind: 'conflict', message: expect.stringMatching(/no longer found on this computer/) } });
     const wrongType = await endpoint.handle('design.openModelFile', { documentId: ids.gearStl, slicer: 'desktop:mesh-recorder.desktop' });
     expect(wrongType).toEqual({ ok: false, problem: { kind: 'conflict', message: 'Mesh Recorder does not open .stl files: choose another app.' } });
-    expect(engine.settings.read()).toEqual(before);
+    expect(engine.appSettings.store.read()).toEqual(before);
     expect(await cached(ids.gearStl!)).toBe(false);
   });
 

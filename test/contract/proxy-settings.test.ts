@@ -85,7 +85,7 @@ describe('the manual proxy in Settings', () => {
       inUse: proxy.shown, inUseFrom: 'Settings → Proxy', problem: null,
     });
     const before = proxy.records.length;
-    await engine!.client().listDesigns();
+    await engine!.connection.client().listDesigns();
     const asked = proxy.records.slice(before);
     expect(asked.length).toBeGreaterThan(0);
     expect(asked.every((record) => record.refusedWith === null && record.proxyAuthorization === `Basic ${Buffer.from(`ana:${PASSWORD}`).toString('base64')}`)).toBe(true);
@@ -101,14 +101,14 @@ describe('the manual proxy in Settings', () => {
     await open();
     expect((await ok<SettingsView>('settings.get', {})).proxy).toMatchObject({ mode: 'manual', passwordSet: true, inUse: proxy.shown });
     const again = proxy.records.length;
-    await engine!.client().listDesigns();
+    await engine!.connection.client().listDesigns();
     expect(proxy.records.slice(again).every((record) => record.refusedWith === null)).toBe(true);
     expect(readFileSync(engineLogPath(profile), 'utf8')).not.toContain(PASSWORD);
   });
 
   it('names the proxy when it does not accept the password, and goes back to direct with None', async () => {
     await ok('settings.update', { proxy: { mode: 'manual', host: '127.0.0.1', port: proxy.port, username: 'ana', password: 'not-the-one' } });
-    await expect(engine!.client().listDesigns()).rejects.toThrow(`The proxy ${proxy.shown} did not accept the user name and password; check the proxy in Settings → Proxy`);
+    await expect(engine!.connection.client().listDesigns()).rejects.toThrow(`The proxy ${proxy.shown} did not accept the user name and password; check the proxy in Settings → Proxy`);
 
     const none = await ok<SettingsView>('settings.update', { proxy: { mode: 'none' } });
     expect(none.proxy).toMatchObject({ mode: 'none', inUse: null, host: '127.0.0.1', username: 'ana', passwordSet: true });

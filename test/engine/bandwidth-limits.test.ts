@@ -50,7 +50,7 @@ beforeAll(async () => {
     profileDir: tempDir('bandwidth-profile'), serviceUrl: link.url, userAgent: 'design-sync-test', trash: 'folder',
     tokenStore: () => new MemoryTokenStore(token), settingsStore: () => memorySettingsStore(),
   });
-  designId = (await engine.client().createDesign({ name: 'Bracket', excerpt: 'A shelf bracket', license: 'cc0' })).id;
+  designId = (await engine.connection.client().createDesign({ name: 'Bracket', excerpt: 'A shelf bracket', license: 'cc0' })).id;
 });
 afterAll(async () => {
   await engine?.close();
@@ -58,14 +58,14 @@ afterAll(async () => {
   await service?.stop();
 });
 afterEach(() => {
-  engine.setBandwidthLimits({ maxUploadKBps: 0, maxDownloadKBps: 0 });
+  engine.appSettings.setBandwidthLimits({ maxUploadKBps: 0, maxDownloadKBps: 0 });
 });
 
 describe('bandwidth limits, measured through the link', () => {
   it('holds an upload within 10% of the upload limit', async () => {
-    engine.setBandwidthLimits({ maxUploadKBps: LIMIT_KBPS });
+    engine.appSettings.setBandwidthLimits({ maxUploadKBps: LIMIT_KBPS });
     const since = performance.now();
-    await engine.client().uploadDocument(designId, { path: fileOf('bracket.stl', 256 * KB) });
+    await engine.connection.client().uploadDocument(designId, { path: fileOf('bracket.stl', 256 * KB) });
     const { bytes, rate } = measuredRate('up', since);
     expect(bytes).toBeGreaterThan(256 * KB);
     console.info(`upload at ${LIMIT_KBPS} KB/s: measured ${(rate / KB).toFixed(1)} KB/s`);
@@ -74,11 +74,11 @@ describe('bandwidth limits, measured through the link', () => {
   }, 30_000);
 
   it('holds two uploads at once, by two of the engine\'s clients, within 10% of the one limit together', async () => {
-    engine.setBandwidthLimits({ maxUploadKBps: LIMIT_KBPS });
+    engine.appSettings.setBandwidthLimits({ maxUploadKBps: LIMIT_KBPS });
     const since = performance.now();
     await Promise.all([
-      engine.client().uploadDocument(designId, { path: fileOf('left.stl', 128 * KB) }),
-      engine.interactiveClient().uploadDocument(designId, { path: fileOf('right.stl', 128 * KB) }),
+      engine.connection.client().uploadDocument(designId, { path: fileOf('left.stl', 128 * KB) }),
+      engine.connection.interactiveClient().uploadDocument(designId, { path: fileOf('right.stl', 128 * KB) }),
     ]);
     const { bytes, rate } = measuredRate('up', since);
     expect(bytes).toBeGreaterThan(256 * KB);
@@ -88,11 +88,11 @@ describe('bandwidth limits, measured through the link', () => {
   }, 30_000);
 
   it('holds a download within 10% of the download limit', async () => {
-    const created = await engine.client().uploadDocument(designId, { path: fileOf('hinge.stl', 256 * KB) });
-    const url = ((await engine.client().getDocument(designId, created.id)).file as { url: string }).url;
-    engine.setBandwidthLimits({ maxDownloadKBps: LIMIT_KBPS });
+    const created = await engine.connection.client().uploadDocument(designId, { path: fileOf('hinge.stl', 256 * KB) });
+    const url = ((await engine.connection.client().getDocument(designId, created.id)).file as { url: string }).url;
+    engine.appSettings.setBandwidthLimits({ maxDownloadKBps: LIMIT_KBPS });
     const since = performance.now();
-    const response = await engine.client().download(url);
+    const response = await engine.connection.client().download(url);
     let received = 0;
     for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) received += chunk.byteLength;
     // Measured as the engine took the bytes: the system's socket buffers may take a small file from the link at once.
@@ -106,15 +106,15 @@ describe('bandwidth limits, measured through the link', () => {
   }, 30_000);
 
   it('applies a new limit to an upload under way: lifted, the rest goes at full speed', async () => {
-    engine.setBandwidthLimits({ maxUploadKBps: 16 });
+    engine.appSettings.setBandwidthLimits({ maxUploadKBps: 16 });
     const since = performance.now();
     const sent = () => link.traffic.filter((piece) => piece.direction === 'up' && piece.at >= since).reduce((sum, piece) => sum + piece.bytes, 0);
-    const upload = engine.client().uploadDocument(designId, { path: fileOf('slow.stl', 256 * KB) });
+    const upload = engine.connection.client().uploadDocument(designId, { path: fileOf('slow.stl', 256 * KB) });
     upload.catch(() => undefined);
     await until('the upload under way at 16 KB/s', () => sent() >= 24 * KB, 10_000);
     const lifted = performance.now();
     // At 16 KB/s what is left would take another 14 s.
-    engine.setBandwidthLimits({ maxUploadKBps: 0 });
+    engine.appSettings.setBandwidthLimits({ maxUploadKBps: 0 });
     await upload;
     const seconds = (performance.now() - lifted) / 1000;
     console.info(`upload limit lifted mid-way: the last ${((256 * KB - 24 * KB) / KB).toFixed(0)} KB or so took ${seconds.toFixed(2)} s`);
@@ -123,7 +123,7 @@ describe('bandwidth limits, measured through the link', () => {
 
   it('sends at full speed without a limit (the measure can tell)', async () => {
     const since = performance.now();
-    await engine.client().uploadDocument(designId, { path: fileOf('free.stl', 256 * KB) });
+    await engine.connection.client().uploadDocument(designId, { path: fileOf('free.stl', 256 * KB) });
     expect(measuredRate('up', since).rate / KB).toBeGreaterThan(LIMIT_KBPS * 4);
   }, 30_000);
 });
@@ -136,17 +136,17 @@ describe('bandwidth limits as settings', () => {
       expect(before).toMatchObject({ ok: true, value: { maxUploadKBps: 0, maxDownloadKBps: 0 } });
       const after = await endpoint.handle('settings.update', { maxUploadKBps: 200, maxDownloadKBps: 1500 });
       expect(after).toMatchObject({ ok: true, value: { maxUploadKBps: 200, maxDownloadKBps: 1500 } });
-      expect(engine.bandwidth.upload.rate).toBe(200 * KB);
-      expect(engine.bandwidth.download.rate).toBe(1500 * KB);
+      expect(engine.connection.bandwidth.upload.rate).toBe(200 * KB);
+      expect(engine.connection.bandwidth.download.rate).toBe(1500 * KB);
       // The sync's own client (downloads into the folder) takes the same buckets.
-      expect(engine.syncParts().client.transport.options.bandwidth).toBe(engine.bandwidth);
-      expect(engine.settings.read()).toMatchObject({ maxUploadKBps: 200, maxDownloadKBps: 1500 });
+      expect(engine.sync.syncParts().client.transport.options.bandwidth).toBe(engine.connection.bandwidth);
+      expect(engine.appSettings.store.read()).toMatchObject({ maxUploadKBps: 200, maxDownloadKBps: 1500 });
       const refused = await endpoint.handle('settings.update', { maxUploadKBps: -5 });
       expect(refused).toMatchObject({ ok: false, problem: { kind: 'validation' } });
       expect(JSON.stringify(refused)).toMatch(/maxUploadKBps/);
-      expect(engine.bandwidth.upload.rate).toBe(200 * KB);
+      expect(engine.connection.bandwidth.upload.rate).toBe(200 * KB);
       await endpoint.handle('settings.update', { maxUploadKBps: 0 });
-      expect(engine.bandwidth.upload.unlimited).toBe(true);
+      expect(engine.connection.bandwidth.upload.unlimited).toBe(true);
     } finally {
       await endpoint.close();
     }

@@ -15,14 +15,14 @@ describe.skipIf(chromiumSkipReason !== undefined)('bandwidth limits and timed pa
     app = await openWindow(async () => {});
     page = app.page;
     await page.setViewportSize({ width: 1400, height: 900 });
-    await app.engine.chooseSyncFolder(join(rootParent, 'Designs'));
-    app.engine.acceptContentPolicy();
+    await app.engine.sync.chooseFolder(join(rootParent, 'Designs'));
+    app.engine.sync.acceptContentPolicy();
   }, 90_000);
 
   afterAll(() => app?.close());
 
   it('sets the upload and download limits in Settings, applied at once; empty is no limit; a wrong one is named', async () => {
-    onTestFinished(() => app.engine.setBandwidthLimits({ maxUploadKBps: 0, maxDownloadKBps: 0 }));
+    onTestFinished(() => app.engine.appSettings.setBandwidthLimits({ maxUploadKBps: 0, maxDownloadKBps: 0 }));
     await showView(page, app.host.origin, '#/settings');
     const panel = page.getByRole('form', { name: 'Bandwidth' });
     await panel.waitFor();
@@ -31,20 +31,20 @@ describe.skipIf(chromiumSkipReason !== undefined)('bandwidth limits and timed pa
     await panel.getByLabel('Download limit (KB/s)').fill('1500');
     await panel.getByRole('button', { name: 'Save the limits' }).click();
     await page.getByText('The bandwidth limits saved.').waitFor();
-    expect(app.engine.bandwidthLimits()).toEqual({ maxUploadKBps: 64, maxDownloadKBps: 1500 });
-    expect(app.engine.bandwidth.upload.rate).toBe(64 * 1024);
-    expect(app.engine.bandwidth.download.rate).toBe(1500 * 1024);
+    expect(app.engine.appSettings.bandwidthLimits()).toEqual({ maxUploadKBps: 64, maxDownloadKBps: 1500 });
+    expect(app.engine.connection.bandwidth.upload.rate).toBe(64 * 1024);
+    expect(app.engine.connection.bandwidth.download.rate).toBe(1500 * 1024);
 
     await panel.getByLabel('Download limit (KB/s)').fill('fast');
     await panel.getByRole('button', { name: 'Save the limits' }).click();
     await panel.getByRole('alert').filter({ hasText: 'The download limit must be a whole number of KB/s, up to 10,000,000; leave it empty for no limit.' }).waitFor();
-    expect(app.engine.bandwidthLimits()).toEqual({ maxUploadKBps: 64, maxDownloadKBps: 1500 });
+    expect(app.engine.appSettings.bandwidthLimits()).toEqual({ maxUploadKBps: 64, maxDownloadKBps: 1500 });
 
     await panel.getByLabel('Download limit (KB/s)').fill('');
     await panel.getByRole('button', { name: 'Save the limits' }).click();
     await panel.getByRole('alert').waitFor({ state: 'detached' });
-    await expect.poll(() => app.engine.bandwidthLimits(), { timeout: 10_000 }).toEqual({ maxUploadKBps: 64, maxDownloadKBps: 0 });
-    expect(app.engine.bandwidth.download.unlimited).toBe(true);
+    await expect.poll(() => app.engine.appSettings.bandwidthLimits(), { timeout: 10_000 }).toEqual({ maxUploadKBps: 64, maxDownloadKBps: 0 });
+    expect(app.engine.connection.bandwidth.download.unlimited).toBe(true);
   });
 
   it('pauses uploads for 1 hour from the Sync view, says until when, and resumes them on request', async () => {

@@ -35,7 +35,7 @@ async function myDesigns(name: string): Promise<void> {
 /** The maker signed in (again, with a token given by hand as `login --with-token` does, after a test signed out). */
 async function signedIn(): Promise<void> {
   await service.answering();
-  if (app.engine.session.state.status !== 'signed-in') await app.engine.session.signInWithToken(app.service.url, app.makerToken);
+  if (app.engine.account.session.state.status !== 'signed-in') await app.engine.account.session.signInWithToken(app.service.url, app.makerToken);
   await page.locator('.topbar .account').getByRole('button', { name: 'Sign out' }).waitFor();
 }
 
@@ -50,11 +50,11 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s controls say wh
     }, { serviceDataDir: service.dataDir });
     page = app.page;
     service.of(app);
-    await app.engine.chooseSyncFolder(join(rootParent, 'Designs'));
-    app.engine.acceptContentPolicy();
+    await app.engine.sync.chooseFolder(join(rootParent, 'Designs'));
+    app.engine.sync.acceptContentPolicy();
     await app.engine.startBackground();
     // Each design has its folder (where files added to it go) before a test reads its row.
-    await until('the designs\' folders', () => ids.every((id) => app.engine.syncParts().sync.folders.ofDesign(id) !== null), 20_000);
+    await until('the designs\' folders', () => ids.every((id) => app.engine.sync.syncParts().sync.folders.ofDesign(id) !== null), 20_000);
   }, 90_000);
 
   afterAll(async () => {

@@ -126,8 +126,8 @@ describe.skipIf(chromiumSkipReason !== undefined)('dropping files on a design, i
   describe('syncing, the content policy accepted', () => {
     beforeAll(async () => {
       await openOnDesigns(['Latch', 'Pivot'], ['Latch']);
-      await app.engine.chooseSyncFolder(root);
-      app.engine.acceptContentPolicy();
+      await app.engine.sync.chooseFolder(root);
+      app.engine.sync.acceptContentPolicy();
       await app.engine.startBackground();
       await until('Latch\'s cube.stl in its folder', () => existsSync(join(root, 'latch', 'cube.stl')), 20_000);
     }, 90_000);

@@ -67,8 +67,8 @@ describe.skipIf(chromiumSkipReason !== undefined)('pictures made from a design\'
     });
     page = app.page;
     rootParent = tempDir('window-thumbnails-root');
-    await app.engine.chooseSyncFolder(join(rootParent, 'Designs'));
-    app.engine.acceptContentPolicy();
+    await app.engine.sync.chooseFolder(join(rootParent, 'Designs'));
+    app.engine.sync.acceptContentPolicy();
     await app.engine.startBackground();
   }, 90_000);
 
@@ -140,7 +140,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('pictures made from a design\'
     const proposal = await until('the new folder proposed as a design', () =>
       app.engine.queue.list({ states: ['attention'] }).find((item) => item.attention === 'confirm-design' && item.folder === 'wall-hook') ?? null);
     confirmNewDesign(app.engine.queue, proposal.id, { name: 'Wall hook', excerpt: 'Made from a folder with only its model', license: 'cc0' }, false);
-    app.engine.queueWorkAdded();
+    app.engine.sync.queueWorkAdded();
     await showView(page, app.host.origin, '#/mine');
     const mark = rowOf('Wall hook').getByTestId('generated-mark');
     await mark.waitFor({ timeout: 30_000 });

@@ -140,7 +140,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window in the person\'s l
     // Counts as Dutch counts them; the chooser names the system's language in the language shown.
     expect(await page.locator('.settings').textContent()).toMatch(/1 ontwerp in de cache; de afbeeldingen nemen [\d,]+ MB van 500 MB in beslag\./);
     expect(await page.locator('#language option').first().textContent()).toBe('Systeemtaal (English)');
-    expect(app.engine.settings.read().language).toBe('nl');
+    expect(app.engine.appSettings.store.read().language).toBe('nl');
 
     // Loaded again, the window is in Dutch from its first render.
     await page.reload();

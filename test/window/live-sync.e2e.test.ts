@@ -38,8 +38,8 @@ const onSync = () => showView(page, app.host.origin, '#/sync');
  * them again after it, whatever its outcome: the other tests count on them.
  */
 function noPollsDuringThisTest(): void {
-  app.engine.syncParts().sync.watch.stop();
-  onTestFinished(() => app.engine.syncParts().sync.watch.start());
+  app.engine.sync.syncParts().sync.watch.stop();
+  onTestFinished(() => app.engine.sync.syncParts().sync.watch.start());
 }
 
 describe.skipIf(chromiumSkipReason !== undefined)('live sync in the window, in Chromium', () => {
@@ -51,8 +51,8 @@ describe.skipIf(chromiumSkipReason !== undefined)('live sync in the window, in C
       latchId = (await maker.createDesign({ name: 'Latch', excerpt: 'A latch', license: 'cc0' })).id;
     }, { remotePollMs: POLL_MS });
     page = app.page;
-    await app.engine.chooseSyncFolder(root);
-    app.engine.acceptContentPolicy();
+    await app.engine.sync.chooseFolder(root);
+    app.engine.sync.acceptContentPolicy();
     await app.engine.startBackground();
     await until('the designs\' folders', () => ['hinge', 'doomed', 'latch'].every((folder) => existsSync(join(root, folder))), 30_000);
   }, 90_000);
@@ -102,7 +102,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('live sync in the window, in C
     // The rename ends on the disk a moment before the engine, in this process, hears of it and forgets the link:
     // the outcome is both, so the test waits for both.
     await until('the folder moved to the trash and its link forgotten',
-      () => !existsSync(join(root, 'doomed')) && app.engine.syncParts().sync.folders.ofDesign(doomedId) === null, 5_000);
+      () => !existsSync(join(root, 'doomed')) && app.engine.sync.syncParts().sync.folders.ofDesign(doomedId) === null, 5_000);
     expect(Date.now() - deletedAt).toBeLessThan(5_000);
     const trash = join(root, '.design-sync-trash');
     expect(readdirSync(trash).flatMap((at) => readdirSync(join(trash, at)))).toContain('doomed');

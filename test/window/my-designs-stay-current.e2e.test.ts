@@ -73,7 +73,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('My designs stays current, in 
 
     it('shows my drafts right after sign-in, without a pull asked for', async () => {
       expect(await rowOf(page, 'Draft bracket').count()).toBe(0);
-      await app.engine.session.signInWithToken(app.service.url, app.makerToken);
+      await app.engine.account.session.signInWithToken(app.service.url, app.makerToken);
       await until('the signed-in window', () => page.getByText('Sign in to see and manage your designs.').count().then((count) => count === 0));
       await rowOf(page, 'Draft bracket').waitFor();
       expect(await rowOf(page, 'Draft bracket').locator('.badge').first().textContent()).toBe('Draft');
@@ -100,9 +100,9 @@ describe.skipIf(chromiumSkipReason !== undefined)('My designs stays current, in 
     it('says when a folder last synced from what the engine tells of the design itself', async () => {
       const root = mkdtempSync(join(tmpdir(), 'stay-current-root-'));
       try {
-        await app.engine.chooseSyncFolder(root);
-        app.engine.acceptContentPolicy();
-        await app.engine.syncParts().sync.syncOnce({ settle: 'wait' });
+        await app.engine.sync.chooseFolder(root);
+        app.engine.sync.acceptContentPolicy();
+        await app.engine.sync.syncParts().sync.syncOnce({ settle: 'wait' });
         const row = rowOf(page, 'Spool holder');
         await until('its folder in step', async () => (await row.getByTestId('own-folder-state').textContent()) === 'In step');
         await until('its last sync said', async () => (await row.getByTestId('own-last-sync').textContent()) === 'Synced just now');

@@ -193,9 +193,9 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s My designs in C
     const root = mkdtempSync(join(tmpdir(), 'my-designs-root-'));
     try {
       const { engine } = app;
-      await engine.chooseSyncFolder(root);
-      engine.acceptContentPolicy();
-      const { sync, runner } = engine.syncParts();
+      await engine.sync.chooseFolder(root);
+      engine.sync.acceptContentPolicy();
+      const { sync, runner } = engine.sync.syncParts();
       await sync.syncOnce({ settle: 'wait' });
       const folderState = (name: string) => row(name).getByTestId('own-folder-state');
       await until('Shelf in step', async () => (await folderState('Shelf').textContent()) === 'In step', 10_000);
@@ -203,7 +203,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s My designs in C
       await until('its last sync said', async () => (await row('Shelf').getByTestId('own-last-sync').textContent()) === 'Synced just now', 10_000);
 
       const shelfId = (await clientFor(app.service.url, app.makerToken).listUserDesigns('maker', { limit: 100 })).items.find((design) => design.name === 'Shelf')!.id;
-      const shelf = engine.syncParts().sync.folders.ofDesign(shelfId)!.folder;
+      const shelf = engine.sync.syncParts().sync.folders.ofDesign(shelfId)!.folder;
       copyFileSync(join(FIXTURES, 'images', 'png-sample.png'), join(root, shelf, 'front.png'));
       await sync.scan({ settle: 'wait' });
       await until('Shelf uploading', async () => (await folderState('Shelf').textContent()) === 'Uploading 1');
@@ -232,7 +232,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s My designs in C
         return image.complete && image.naturalWidth > 0;
       }).catch(() => false), 20_000);
     } finally {
-      await app.engine.syncParts().runner.stop();
+      await app.engine.sync.syncParts().runner.stop();
       rmSync(root, { recursive: true, force: true });
     }
   }, 60_000);

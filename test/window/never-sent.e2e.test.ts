@@ -25,10 +25,10 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s "Never sent" in
     });
     page = app.page;
     // Its own sync folder, syncing: every test here reads what it puts there.
-    await app.engine.chooseSyncFolder(root);
-    app.engine.acceptContentPolicy();
+    await app.engine.sync.chooseFolder(root);
+    app.engine.sync.acceptContentPolicy();
     await app.engine.startBackground();
-    await until('the design\'s folder', () => app.engine.syncParts().sync.folders.ofDesign(designId) !== null, 20_000);
+    await until('the design\'s folder', () => app.engine.sync.syncParts().sync.folders.ofDesign(designId) !== null, 20_000);
     await page.setViewportSize({ width: 1400, height: 900 });
     await page.getByRole('link', { name: 'Sync', exact: true }).click();
     await panel().waitFor();
@@ -39,7 +39,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s "Never sent" in
     rmSync(rootParent, { recursive: true, force: true });
   });
 
-  const folder = () => join(root, app.engine.syncParts().sync.folders.ofDesign(designId)!.folder);
+  const folder = () => join(root, app.engine.sync.syncParts().sync.folders.ofDesign(designId)!.folder);
 
   it('lists what was held back, grouped, with the rule that matched, as the folder changes', async () => {
     writeFileSync(join(folder(), 'lamp.blend'), 'blend');

@@ -24,7 +24,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('an edit made in the window wh
     }, { serviceDataDir: dataDir });
     page = app.page;
     // As `design-sync ui` does: the engine works in the background (the queue sends by itself), the policy accepted.
-    app.engine.acceptContentPolicy();
+    app.engine.sync.acceptContentPolicy();
     await app.engine.startBackground();
     await page.getByRole('link', { name: 'My designs' }).click();
     await row('Hinge').waitFor();

@@ -125,7 +125,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('a model file opened in the pe
   // Each test starts with the service up, no choice remembered and nothing recorded.
   beforeEach(async () => {
     await service.answering();
-    app.engine.settings.update({ openModelWith: undefined });
+    app.engine.appSettings.store.update({ openModelWith: undefined });
     rmSync(records.orca, { force: true });
     rmSync(records.recorder, { force: true });
     openedPaths.length = 0;

@@ -33,15 +33,15 @@ describe.skipIf(chromiumSkipReason !== undefined)('the proxy in Settings, in Chr
     await panel.getByLabel('Port').fill('99999');
     await panel.getByRole('button', { name: 'Save the proxy' }).click();
     await panel.getByRole('alert').filter({ hasText: 'The proxy’s port must be a whole number from 1 to 65535, such as 3128 or 8080.' }).waitFor();
-    expect(app.engine.proxy.saved().mode).toBe('system');
+    expect(app.engine.appSettings.proxy.saved().mode).toBe('system');
 
     await panel.getByLabel('Port').fill('3128');
     await panel.getByLabel('User name (if the proxy asks for one)').fill('ana');
     await panel.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await panel.getByRole('button', { name: 'Save the proxy' }).click();
     await page.getByText('The proxy saved.').waitFor();
-    expect(app.engine.proxy.saved()).toEqual({ mode: 'manual', host: 'proxy.example', port: 3128, username: 'ana' });
-    expect(app.engine.proxy.secrets()).toEqual([PASSWORD]);
+    expect(app.engine.appSettings.proxy.saved()).toEqual({ mode: 'manual', host: 'proxy.example', port: 3128, username: 'ana' });
+    expect(app.engine.appSettings.proxy.secrets()).toEqual([PASSWORD]);
     await expect(panel.getByLabel('Password', { exact: true }).inputValue()).resolves.toBe('');
     await expect(panel.getByLabel('Password', { exact: true }).getAttribute('placeholder')).resolves.toBe('Kept — type a new one to change it');
     expect(await page.content()).not.toContain(PASSWORD);
@@ -49,11 +49,11 @@ describe.skipIf(chromiumSkipReason !== undefined)('the proxy in Settings, in Chr
     await panel.getByTestId('proxy-in-use').filter({ hasText: 'The service is reached directly, without a proxy.' }).waitFor();
 
     await panel.getByRole('button', { name: 'Remove the password' }).click();
-    await expect.poll(() => app.engine.proxy.secrets(), { timeout: 10_000 }).toEqual([]);
+    await expect.poll(() => app.engine.appSettings.proxy.secrets(), { timeout: 10_000 }).toEqual([]);
 
     await panel.getByRole('radio', { name: 'None' }).check();
     await panel.getByRole('button', { name: 'Save the proxy' }).click();
-    await expect.poll(() => app.engine.proxy.saved().mode, { timeout: 10_000 }).toBe('none');
+    await expect.poll(() => app.engine.appSettings.proxy.saved().mode, { timeout: 10_000 }).toBe('none');
     await expect(panel.getByLabel('Host').count()).resolves.toBe(0);
   });
 });

@@ -24,10 +24,10 @@ describe.skipIf(chromiumSkipReason !== undefined)('review before publishing, in 
       await api.publishDesign(lampId);
     });
     page = app.page;
-    await app.engine.chooseSyncFolder(root);
-    app.engine.acceptContentPolicy();
+    await app.engine.sync.chooseFolder(root);
+    app.engine.sync.acceptContentPolicy();
     await app.engine.startBackground();
-    await until('the design\'s folder', () => app.engine.syncParts().sync.folders.ofDesign(lampId) !== null, 20_000);
+    await until('the design\'s folder', () => app.engine.sync.syncParts().sync.folders.ofDesign(lampId) !== null, 20_000);
     await page.setViewportSize({ width: 1400, height: 900 });
   }, 90_000);
 
@@ -45,9 +45,9 @@ describe.skipIf(chromiumSkipReason !== undefined)('review before publishing, in 
     await review.click();
     await page.getByText('Review before publishing saved.').waitFor();
     await until('the box checked', async () => await review.isChecked(), 5_000);
-    expect(app.engine.settings.read().reviewBeforePublishing).toBe(true);
+    expect(app.engine.appSettings.store.read().reviewBeforePublishing).toBe(true);
 
-    const folder = join(root, app.engine.syncParts().sync.folders.ofDesign(lampId)!.folder);
+    const folder = join(root, app.engine.sync.syncParts().sync.folders.ofDesign(lampId)!.folder);
     for (const name of ['lamp.stl', 'base.stl', 'shade.stl']) writeFileSync(join(folder, name), `solid ${name}`);
     await page.getByRole('link', { name: 'Sync', exact: true }).click();
     const waiting = page.getByRole('region', { name: 'Waiting for you' });

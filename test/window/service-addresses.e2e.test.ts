@@ -43,7 +43,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s two service add
       await apiField(page).fill(dead);
       await save(page);
       await page.getByRole('alert').getByText(`Service address cannot be reached: nothing answers at ${dead}. Check the address.`).waitFor();
-      expect(app.engine.serviceUrl()).toBeNull();
+      expect(app.engine.connection.serviceUrl()).toBeNull();
 
       await apiField(page).fill(app.service.url);
       await save(page);
@@ -52,7 +52,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s two service add
       // Said as news, not as a warning.
       expect(await page.locator('.settings p.banner-note', { hasText: 'The service address saved.' }).count()).toBe(1);
       expect(await page.locator('.settings [role="alert"]').count()).toBe(0);
-      expect(app.engine.serviceUrl()).toBe(app.service.url);
+      expect(app.engine.connection.serviceUrl()).toBe(app.service.url);
       await page.waitForFunction(() => {
         const button = (globalThis as unknown as { document: { querySelector(s: string): { disabled: boolean } | null } }).document.querySelector('header .account button.primary');
         return button !== null && !button.disabled;
@@ -78,7 +78,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s two service add
       await webField(page).fill(`${elsewhere}/`);
       await save(page);
       await serviceForm(page).getByText('Where you sign in and design pages open. Leave it empty to derive it from the service address.').waitFor();
-      expect(app.engine.webUrl()).toBe(elsewhere);
+      expect(app.engine.connection.webUrl()).toBe(elsewhere);
       expect(await webField(page).inputValue()).toBe(elsewhere);
 
       // Sign-in goes to the web address.
@@ -86,13 +86,13 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s two service add
       const link = page.getByRole('region', { name: 'Account' }).getByRole('link', { name: 'the service\'s sign-in page' });
       await link.waitFor();
       expect((await link.getAttribute('href'))!.startsWith(`${elsewhere}/integrations/design-sync/authorized_integrations/new?`)).toBe(true);
-      app.engine.signIn.cancel();
+      app.engine.account.signIn.cancel();
       await page.getByRole('region', { name: 'Account' }).getByRole('button', { name: 'Sign in' }).waitFor();
 
       await webField(page).fill('');
       await save(page);
       await serviceForm(page).getByText(`Derived from the service address: ${app.service.url}; change it only if your service's web site is elsewhere.`).waitFor();
-      expect(app.engine.webUrl()).toBe(app.service.url);
+      expect(app.engine.connection.webUrl()).toBe(app.service.url);
     });
 
     it('a pull that failed on the old address is not shown once another address is saved', async () => {

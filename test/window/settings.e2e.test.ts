@@ -21,13 +21,13 @@ async function settings(): Promise<void> {
 
 /** No one signed in, whoever an earlier test signed in. */
 async function signedOut(): Promise<void> {
-  if (app.engine.session.state.status !== 'signed-out') await app.engine.session.signOut();
+  if (app.engine.account.session.state.status !== 'signed-out') await app.engine.account.session.signOut();
   await account().getByText('Not signed in.').waitFor();
 }
 
 /** Someone signed in (the maker, with a token given by hand as `login --with-token` does), unless someone is. */
 async function signedIn(): Promise<void> {
-  if (app.engine.session.state.status !== 'signed-in') await app.engine.session.signInWithToken(app.service.url, app.makerToken);
+  if (app.engine.account.session.state.status !== 'signed-in') await app.engine.account.session.signInWithToken(app.service.url, app.makerToken);
   await account().getByText('Signed in as').waitFor();
 }
 
@@ -71,7 +71,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s account and set
 
   it('shows the cache: how many designs, how much space of what limit, how old; and changes the limit', async () => {
     // The limit as it was before, after this test, whatever its outcome: the others read it.
-    onTestFinished(() => app.engine.setCacheLimit(DEFAULT_LIMIT));
+    onTestFinished(() => app.engine.appSettings.setCacheLimit(DEFAULT_LIMIT));
     await settings();
     const cache = page.getByRole('form', { name: 'Offline cache' });
     expect(await cache.textContent()).toMatch(/1 design cached; their images take [\d.]+ MB of 500 MB\./);
@@ -102,7 +102,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s account and set
     await service.getByLabel('Service address').fill('http://127.0.0.1:9');
     await service.getByRole('button', { name: 'Save the address' }).click();
     await page.getByRole('alert').getByText(/sign out before choosing another service/).waitFor();
-    expect(app.engine.serviceUrl()).toBe(app.service.url);
+    expect(app.engine.connection.serviceUrl()).toBe(app.service.url);
 
     const cache = page.getByRole('form', { name: 'Offline cache' });
     await cache.getByLabel('Image cache limit (MB)').fill('3');
@@ -118,6 +118,6 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s account and set
     await signedIn();
     await account().getByRole('button', { name: 'Sign out' }).click();
     await account().getByText('Not signed in.').waitFor();
-    expect(app.engine.session.state.status).toBe('signed-out');
+    expect(app.engine.account.session.state.status).toBe('signed-out');
   });
 });

@@ -44,7 +44,7 @@ async function folderChosen(): Promise<void> {
 
 /** Not asked yet, and not starting at login: as a profile is before the person chose a sync folder. */
 function notAskedYet(): void {
-  app.engine.settings.update({ startAtLoginAsked: false, startAtLogin: false });
+  app.engine.appSettings.store.update({ startAtLoginAsked: false, startAtLogin: false });
   rmSync(entry(), { force: true });
 }
 
@@ -76,7 +76,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('start at login in the desktop
     await question().getByRole('button', { name: 'Not now' }).click();
     await page.getByRole('status').filter({ hasText: 'design-sync will not start when you log in.' }).waitFor();
     expect(await question().count()).toBe(0);
-    expect(app.engine.settings.read().startAtLoginAsked).toBe(true);
+    expect(app.engine.appSettings.store.read().startAtLoginAsked).toBe(true);
     expect(existsSync(entry())).toBe(false);
     // Never asked again: not in a new window, not after choosing the view again.
     await page.reload();
@@ -106,7 +106,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('start at login in the desktop
     await checkbox().check();
     await page.getByRole('status').filter({ hasText: 'Start at login saved.' }).waitFor();
     await until('the autostart entry', () => existsSync(entry()));
-    expect(app.engine.settings.read()).toMatchObject({ startAtLogin: true, startAtLoginAsked: true });
+    expect(app.engine.appSettings.store.read()).toMatchObject({ startAtLogin: true, startAtLoginAsked: true });
     await checkbox().uncheck();
     await page.getByRole('status').filter({ hasText: 'Not starting at login saved.' }).waitFor();
     expect(existsSync(entry())).toBe(false);
@@ -121,7 +121,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('start at login in the desktop
     // The view may first show what it read before the reset, then what the engine says now.
     await expect.poll(() => checkbox().isChecked(), { timeout: 10_000 }).toBe(false);
     // The tray's checkbox goes through the engine, as this does; the window hears nothing until it gets the focus back.
-    await changeStartAtLogin(app.engine.startAtLogin, app.engine.settings, true);
+    await changeStartAtLogin(app.engine.appSettings.startAtLogin, app.engine.appSettings.store, true);
     await page.evaluate(() => (globalThis as unknown as { dispatchEvent(event: Event): boolean }).dispatchEvent(new Event('focus')));
     await until('the checkbox to show it on', () => checkbox().isChecked());
     expect(existsSync(entry())).toBe(true);

@@ -31,7 +31,7 @@ export class StoppableService {
       await (this.restarted ?? app.service).close();
       this.restarted = null;
     }
-    await until('the engine to hear that the service is away', async () => !(await app.engine.checkConnectivity()), 10_000);
+    await until('the engine to hear that the service is away', async () => !(await app.engine.connection.checkConnectivity()), 10_000);
   }
 
   /** Answering, and the engine knows it. */
@@ -41,7 +41,7 @@ export class StoppableService {
       this.restarted = await startService({ dataDir: this.dataDir, port: app.service.port });
       this.running = true;
     }
-    await until('the engine to hear the service again', () => app.engine.checkConnectivity(), 20_000);
+    await until('the engine to hear the service again', () => app.engine.connection.checkConnectivity(), 20_000);
   }
 
   /** After the window closed: a service started again is stopped, and the data goes. */

@@ -19,8 +19,8 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s status pill in 
   beforeAll(async () => {
     app = await openWindow(async () => {}, { serviceDataDir: serviceData });
     page = app.page;
-    await app.engine.chooseSyncFolder(join(rootParent, 'Designs'));
-    app.engine.acceptContentPolicy();
+    await app.engine.sync.chooseFolder(join(rootParent, 'Designs'));
+    app.engine.sync.acceptContentPolicy();
     await app.engine.startBackground();
   }, 90_000);
 

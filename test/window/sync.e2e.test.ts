@@ -80,7 +80,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s sync view in Ch
       await policy.getByText('you have the right to publish').waitFor();
       await policy.getByRole('button', { name: 'I confirm' }).click();
       await policy.waitFor({ state: 'detached' });
-      expect(app.engine.contentPolicyAccepted()).toBe(true);
+      expect(app.engine.sync.contentPolicyAccepted()).toBe(true);
     });
   });
 
@@ -110,8 +110,8 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s sync view in Ch
       // Clamp for a refused file; Latch, with a file to delete; Gearbox, Cog and Lever, each for a conflict. (Hinge is
       // made by the test that starts syncing.)
       await openOnDesigns({ Clamp: [], Latch: ['plate.stl'], Gearbox: [], Cog: ['cog.stl'], Lever: ['lever.stl'] });
-      await app.engine.chooseSyncFolder(root);
-      app.engine.acceptContentPolicy();
+      await app.engine.sync.chooseFolder(root);
+      app.engine.sync.acceptContentPolicy();
       await app.engine.startBackground();
       await until('the designs\' folders and files', () => ['clamp', 'gearbox'].every((folder) => existsSync(join(root, folder)))
         && [fileOf('Latch', 'plate.stl'), fileOf('Cog', 'cog.stl'), fileOf('Lever', 'lever.stl')].every((file) => existsSync(file)), 30_000);

@@ -62,8 +62,8 @@ describe.skipIf(chromiumSkipReason !== undefined)('upload progress in the window
     await page.setViewportSize({ width: 1400, height: 900 });
     await page.goto(host.url);
     await windowStarted(page);
-    await engine.chooseSyncFolder(join(rootParent, 'Designs'));
-    engine.acceptContentPolicy();
+    await engine.sync.chooseFolder(join(rootParent, 'Designs'));
+    engine.sync.acceptContentPolicy();
     await engine.startBackground();
     await until('the designs\' folders', () => existsSync(join(rootParent, 'Designs', 'hinge')) && existsSync(join(rootParent, 'Designs', 'latch')));
   }, 120_000);

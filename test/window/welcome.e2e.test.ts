@@ -73,7 +73,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('a first run, with no service 
       await page.locator('.welcome [role="alert"]').waitFor({ timeout: 30_000 });
       expect(await page.locator('.welcome [role="alert"]').textContent()).toContain(address);
       expect(await sample.isEnabled()).toBe(true);
-      expect(app.engine.serviceUrl()).toBeNull();
+      expect(app.engine.connection.serviceUrl()).toBeNull();
     } finally {
       for (const socket of sockets) socket.destroy();
       await new Promise((done) => silent.close(done));
@@ -89,7 +89,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('a first run, with no service 
     await alert.waitFor({ timeout: 30_000 });
     expect(await alert.textContent()).toContain(wrong);
     expect(await addressField(page).getAttribute('aria-invalid')).toBe('true');
-    expect(app.engine.serviceUrl()).toBeNull();
+    expect(app.engine.connection.serviceUrl()).toBeNull();
     expect(await welcome(page).isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Connect' }).isEnabled()).toBe(true);
   });
@@ -112,7 +112,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('a first run, with no service 
     await addressField(page).fill(app.service.url);
     await page.getByRole('button', { name: 'Connect' }).click();
     await page.locator('[data-testid="design-card"]', { hasText: 'Gear' }).waitFor({ timeout: 30_000 });
-    expect(app.engine.serviceUrl()).toBe(app.service.url);
+    expect(app.engine.connection.serviceUrl()).toBe(app.service.url);
     expect(await welcome(page).count()).toBe(0);
     expect(await headerSignIn(page).isEnabled()).toBe(true);
     expect(await page.locator('header .account [data-testid="action-reason"]').count()).toBe(0);
@@ -135,7 +135,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('a first run: "Try it with sam
     // The first start makes the sample designs (their images and models): some seconds, more on a busy machine.
     await page.locator('[data-testid="design-card"]').first().waitFor({ timeout: 150_000 });
     expect(app.engine.sampleService.address).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(app.engine.serviceUrl()).toBe(app.engine.sampleService.address);
+    expect(app.engine.connection.serviceUrl()).toBe(app.engine.sampleService.address);
     await page.getByText(/sign in as demo, password demo/).waitFor();
     expect(await headerSignIn(page).isEnabled()).toBe(true);
     await until('the library counts the sample designs', async () => Number(/(\d+)/.exec(await page.locator('.count').textContent() ?? '')?.[1] ?? 0) > 50, 60_000);
@@ -149,7 +149,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('a profile on the sample servi
   beforeAll(async () => {
     await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));
     app = await openWindow(async () => {}, { signedIn: false, noService: true });
-    app.engine.settings.update({ serviceUrl: `http://127.0.0.1:${(taken.address() as { port: number }).port}`, sampleService: true });
+    app.engine.appSettings.store.update({ serviceUrl: `http://127.0.0.1:${(taken.address() as { port: number }).port}`, sampleService: true });
     await app.engine.startBackground();
   }, 90_000);
   afterAll(async () => {
@@ -163,6 +163,6 @@ describe.skipIf(chromiumSkipReason !== undefined)('a profile on the sample servi
     const banner = app.page.getByRole('alert').filter({ hasText: 'sample service' });
     await banner.waitFor();
     expect(await banner.textContent()).toMatch(new RegExp(`^Port ${port} on 127\\.0\\.0\\.1, where this profile's sample service runs, is taken by another program\\.`));
-    expect(app.engine.serviceUrl()).toBe(`http://127.0.0.1:${port}`);
+    expect(app.engine.connection.serviceUrl()).toBe(`http://127.0.0.1:${port}`);
   });
 });

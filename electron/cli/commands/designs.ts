@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { ownDesignsDeps } from '../../engine/contract/engine-services';
-import { OwnDesigns, type OwnDesignFields } from '../../engine/own-designs/own-designs';
+import type { OwnDesigns, OwnDesignFields } from '../../engine/own-designs/own-designs';
 import type { OwnDesignState } from '../../engine/own-designs/own-design-states';
 import { CliError, type CliContext } from '../cli-context';
 import type { CommandModule } from '../command-module';
@@ -25,14 +24,9 @@ function lineOf(design: OwnDesignState): string {
 
 const fieldsOf = (options: FieldOptions): OwnDesignFields => ({ name: options.name, excerpt: options.excerpt, license: options.license, description: options.description });
 
-/** Runs one action of the own-designs service with the command's engine, closing the service after. */
+/** Runs one action of the own-designs service (closed with the command's engine). */
 async function withOwnDesigns<T>(ctx: CliContext, run: (own: OwnDesigns) => Promise<T>): Promise<T> {
-  const own = new OwnDesigns(ownDesignsDeps(await ctx.engine()));
-  try {
-    return await run(own);
-  } finally {
-    await own.close();
-  }
+  return run((await ctx.services()).ownDesigns);
 }
 
 const withFields = (command: Command) => command

@@ -1,19 +1,18 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { heldBackGroupWords, holdReasonWords } from '../../../shared';
-import { runnerLockHolder } from '../../engine/queue/runner-lock';
-import type { Engine } from '../../engine/runtime/engine';
+import type { SyncService } from '../../engine/runtime/sync-service';
 import { IgnoreFileError } from '../../engine/sync/ignore/ignore-files';
 import { builtInRules, compileIgnoreFile, holdReason, IGNORE_FILE, parseIgnoreText } from '../../engine/sync/ignore/never-sent-rules';
 import { CliError, type CliContext } from '../cli-context';
 import type { CommandModule } from '../command-module';
 
 /** The profile's sync folder and its sync engine; refused, in words, when none is chosen. */
-async function syncFolderOf(ctx: CliContext): Promise<{ engine: Engine; root: string }> {
-  const engine = await ctx.engine();
-  const root = engine.serviceUrl() ? engine.syncParts().sync.root.current() : null;
+async function syncFolderOf(ctx: CliContext): Promise<{ syncService: SyncService; root: string }> {
+  const syncService = (await ctx.services()).sync;
+  const root = syncService.partsIfChosen()?.sync.root.current() ?? null;
   if (!root) throw new CliError('No sync folder is chosen yet: the ignore file is kept in it. Choose one with design-sync sync <folder>.');
-  return { engine, root: root.path };
+  return { syncService, root: root.path };
 }
 
 /** The lines of the ignore file's text, without the trailing empty one. */
@@ -24,9 +23,9 @@ const linesOf = (text: string) => (text === '' ? [] : text.replace(/\n$/, '').sp
  * sent now is held back, what waited of it is withdrawn); when one does (the app, `sync --watch`), it takes the change
  * up itself from its watcher: two processes never work on the same sync folder.
  */
-async function save(ctx: CliContext, engine: Engine, text: string): Promise<void> {
-  const { sync } = engine.syncParts();
-  const elsewhere = runnerLockHolder(`${engine.queue.db.name}.runner.lock`) !== null;
+async function save(ctx: CliContext, syncService: SyncService, text: string): Promise<void> {
+  const { sync } = syncService.syncParts();
+  const elsewhere = syncService.otherProcessSyncs();
   try {
     await sync.saveIgnoreFile(text, { scan: !elsewhere });
   } catch (error) {
@@ -36,8 +35,8 @@ async function save(ctx: CliContext, engine: Engine, text: string): Promise<void
   if (elsewhere) ctx.io.out('The app syncing this profile takes the change up at once.');
 }
 
-function printHeldBack(ctx: CliContext, engine: Engine): void {
-  const groups = engine.syncParts().sync.heldBack.groups();
+function printHeldBack(ctx: CliContext, syncService: SyncService): void {
+  const groups = syncService.syncParts().sync.heldBack.groups();
   if (groups.length === 0) {
     ctx.io.out('Held back: nothing, as of the last scan.');
     return;
@@ -60,8 +59,8 @@ export const ignoreCommand: CommandModule = (program, context) => {
     .option('--json', 'print JSON')
     .action(async (options: { builtIn?: boolean; json?: boolean }) => {
       const ctx = context();
-      const { engine } = await syncFolderOf(ctx);
-      const { sync } = engine.syncParts();
+      const { syncService } = await syncFolderOf(ctx);
+      const { sync } = syncService.syncParts();
       const file = await sync.ignoreFile();
       if (options.json) {
         ctx.io.out(JSON.stringify({ ignoreFile: file, heldBack: sync.heldBack.groups(), builtIn: builtInRules() }, null, 2));
@@ -70,7 +69,7 @@ export const ignoreCommand: CommandModule = (program, context) => {
       ctx.io.out(`${file.path}${file.text === '' ? ' (none yet: design-sync ignore add <pattern> makes it)' : ''}`);
       for (const line of linesOf(file.text)) ctx.io.out(`  ${line}`);
       if (file.problem) ctx.io.out(`Problem: ${file.problem}`);
-      printHeldBack(ctx, engine);
+      printHeldBack(ctx, syncService);
       const rules = builtInRules();
       if (!options.builtIn) {
         ctx.io.out(`Built-in: ${rules.length} entries (tools' backups, temporaries and locks; the systems' files), never sent whatever the ignore file says. design-sync ignore --built-in lists them.`);
@@ -86,8 +85,8 @@ export const ignoreCommand: CommandModule = (program, context) => {
     .argument('<pattern...>')
     .action(async (patterns: string[]) => {
       const ctx = context();
-      const { engine } = await syncFolderOf(ctx);
-      const file = await engine.syncParts().sync.ignoreFile();
+      const { syncService } = await syncFolderOf(ctx);
+      const file = await syncService.syncParts().sync.ignoreFile();
       if (file.problem && file.text === '') throw new CliError(file.problem);
       const lines = linesOf(file.text);
       const added = patterns.filter((pattern, index) => !lines.includes(pattern) && patterns.indexOf(pattern) === index);
@@ -95,9 +94,9 @@ export const ignoreCommand: CommandModule = (program, context) => {
         ctx.io.out(`${IGNORE_FILE} already holds ${patterns.length === 1 ? 'it' : 'them'}: nothing changed.`);
         return;
       }
-      await save(ctx, engine, [...lines, ...added].join('\n') + '\n');
+      await save(ctx, syncService, [...lines, ...added].join('\n') + '\n');
       ctx.io.out(`Added to ${file.path}: ${added.join(', ')}.`);
-      printHeldBack(ctx, engine);
+      printHeldBack(ctx, syncService);
     });
 
   ignore
@@ -106,14 +105,14 @@ export const ignoreCommand: CommandModule = (program, context) => {
     .argument('<pattern...>')
     .action(async (patterns: string[]) => {
       const ctx = context();
-      const { engine } = await syncFolderOf(ctx);
-      const file = await engine.syncParts().sync.ignoreFile();
+      const { syncService } = await syncFolderOf(ctx);
+      const file = await syncService.syncParts().sync.ignoreFile();
       const lines = linesOf(file.text);
       const missing = patterns.filter((pattern) => !lines.includes(pattern));
       if (missing.length > 0) throw new CliError(`${IGNORE_FILE} has no line ${missing.map((line) => JSON.stringify(line)).join(', ')}: design-sync ignore lists its lines.`);
-      await save(ctx, engine, lines.filter((line) => !patterns.includes(line)).join('\n'));
+      await save(ctx, syncService, lines.filter((line) => !patterns.includes(line)).join('\n'));
       ctx.io.out(`Removed from ${file.path}: ${patterns.join(', ')}.`);
-      printHeldBack(ctx, engine);
+      printHeldBack(ctx, syncService);
     });
 
   ignore
@@ -122,8 +121,8 @@ export const ignoreCommand: CommandModule = (program, context) => {
     .argument('<path...>')
     .action(async (paths: string[]) => {
       const ctx = context();
-      const { engine, root } = await syncFolderOf(ctx);
-      const file = await engine.syncParts().sync.ignoreFile();
+      const { syncService, root } = await syncFolderOf(ctx);
+      const file = await syncService.syncParts().sync.ignoreFile();
       if (file.problem) throw new CliError(file.problem);
       const rootRules = compileIgnoreFile(IGNORE_FILE, parseIgnoreText(file.text).lines);
       for (const raw of paths) {
@@ -132,7 +131,7 @@ export const ignoreCommand: CommandModule = (program, context) => {
         if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) throw new CliError(`${raw} is not inside the sync folder ${root}.`);
         // A folder is matched as one (renders/), as the scan matches it.
         const rel = existsSync(absolute) && statSync(absolute).isDirectory() ? `${inside}/` : inside;
-        const folderText = rel.includes('/') ? await engine.syncParts().sync.ignoreFileOf(rel.split('/')[0]!) : null;
+        const folderText = rel.includes('/') ? await syncService.syncParts().sync.ignoreFileOf(rel.split('/')[0]!) : null;
         if (folderText?.problem) throw new CliError(folderText.problem);
         const reason = holdReason(rel, { root: rootRules, folder: folderText?.compiled ?? null });
         ctx.io.out(reason ? `${rel}: never sent (${holdReasonWords(reason)})` : `${rel}: sent`);

@@ -1,6 +1,4 @@
 import type { KeptDesignStatus } from '../../engine/keep-offline/keep-offline';
-import { libraryDeps } from '../../engine/contract/engine-services';
-import { Library } from '../../engine/library/library';
 import { isEngineError } from '../../engine/runtime/engine-error';
 import { isServiceError } from '../../engine/api/service-error';
 import { keptOfflineWords } from '../../../shared/files/kept-offline-words';
@@ -28,11 +26,11 @@ export const keepCommand: CommandModule = (program, context) => {
     .option('--json', 'print the kept designs as JSON')
     .action(async (keys: string[], options: { release?: boolean; wait: boolean; json?: boolean }) => {
       const ctx = context();
-      const engine = await ctx.engine();
+      const { keepOffline, library } = await ctx.services();
       let ids: number[];
       if (options.release) {
         ids = keys.map((key) => {
-          const found = engine.keepOffline.list().find((status) => String(status.designId) === key.trim() || status.name === key);
+          const found = keepOffline.list().find((status) => String(status.designId) === key.trim() || status.name === key);
           if (!found) {
             const id = Number(key);
             if (Number.isInteger(id) && id > 0) return id;
@@ -40,20 +38,17 @@ export const keepCommand: CommandModule = (program, context) => {
           }
           return found.designId;
         });
-        const released = engine.keepOffline.release(ids);
+        const released = keepOffline.release(ids);
         const notKept = ids.filter((id) => !released.includes(id));
         if (notKept.length > 0) ctx.io.err(`Not kept offline, so nothing to release: ${notKept.map((id) => `#${id}`).join(', ')}.`);
         if (!options.json) for (const id of released) ctx.io.out(`Released #${id}: its files stay in the cache until the cache limit needs their space.`);
       } else {
         ctx.serviceUrl();
-        const library = new Library(libraryDeps(engine));
         try {
           ids = await library.keepOffline(keys.map((key) => (/^\d+$/.test(key.trim()) ? Number(key) : key)), AbortSignal.timeout(60_000));
         } catch (error) {
           if (isEngineError(error) || isServiceError(error)) throw new CliError(error.problem.message);
           throw error;
-        } finally {
-          library.close();
         }
         if (options.wait) {
           let last = '';
@@ -63,25 +58,25 @@ export const keepCommand: CommandModule = (program, context) => {
             if (line !== last) ctx.io.err(line);
             last = line;
           };
-          engine.keepOffline.on('progress', onProgress);
+          keepOffline.on('progress', onProgress);
           try {
-            await engine.keepOffline.whenIdle();
+            await keepOffline.whenIdle();
           } finally {
-            engine.keepOffline.off('progress', onProgress);
+            keepOffline.off('progress', onProgress);
           }
         }
-        const statuses = ids.map((id) => engine.keepOffline.status(id)).filter((status): status is KeptDesignStatus => status !== null);
+        const statuses = ids.map((id) => keepOffline.status(id)).filter((status): status is KeptDesignStatus => status !== null);
         if (!options.json) for (const status of statuses) ctx.io.out(keptLine(status));
         const unfinished = statuses.filter((status) => status.state !== 'ready');
         if (options.wait && unfinished.length > 0 && !options.json) {
           ctx.io.err(`Not all files are here yet: ${unfinished.length === 1 ? 'it is' : 'they are'} kept, and brought when the service can be reached (by the app or design-sync sync --watch).`);
         }
-        if (options.json) ctx.io.out(JSON.stringify({ designs: statuses, bytes: engine.keepOffline.keptBytes() }, null, 2));
+        if (options.json) ctx.io.out(JSON.stringify({ designs: statuses, bytes: keepOffline.keptBytes() }, null, 2));
         const stopped = statuses.filter((status) => status.state === 'problem');
         if (options.wait && stopped.length > 0) throw new CliError(`Not everything could be kept offline: ${stopped.map((status) => `${status.name ?? `#${status.designId}`}: ${status.problem}`).join('; ')}`);
         return;
       }
-      if (options.json) ctx.io.out(JSON.stringify({ designs: engine.keepOffline.list(), bytes: engine.keepOffline.keptBytes() }, null, 2));
+      if (options.json) ctx.io.out(JSON.stringify({ designs: keepOffline.list(), bytes: keepOffline.keptBytes() }, null, 2));
     });
 
   program
@@ -90,9 +85,9 @@ export const keepCommand: CommandModule = (program, context) => {
     .option('--json', 'print them as JSON')
     .action(async (options: { json?: boolean }) => {
       const ctx = context();
-      const engine = await ctx.engine();
-      const list = engine.keepOffline.list();
-      const total = engine.keepOffline.keptBytes();
+      const { keepOffline } = await ctx.services();
+      const list = keepOffline.list();
+      const total = keepOffline.keptBytes();
       if (options.json) {
         ctx.io.out(JSON.stringify({ designs: list, bytes: total }, null, 2));
         return;

@@ -40,7 +40,7 @@ async function loginWithToken(ctx: CliContext): Promise<void> {
   if (text === '') throw new CliError('No token on standard input. Pipe one in, e.g.: design-sync login --with-token < token.txt');
   if (/\s/.test(text)) throw new CliError('Expected one token on standard input, found several words or lines.');
   const baseUrl = ctx.serviceUrl();
-  const { session } = await ctx.engine({ ignoreTokenProblem: true });
+  const { session } = (await ctx.services({ ignoreTokenProblem: true })).account;
   try {
     const user = await session.signInWithToken(baseUrl, text, { userAgent: USER_AGENT });
     ctx.io.out(`Signed in as ${user.screen_name}`);
@@ -56,7 +56,7 @@ async function loginInBrowser(ctx: CliContext, options: LoginOptions): Promise<v
   const timeoutMs = timeoutMsOf(options.timeout);
   const baseUrl = ctx.serviceUrl();
   const authUrl = options.authUrl ? normalizeServiceUrl(options.authUrl) : ctx.webUrl();
-  const { session } = await ctx.engine({ ignoreTokenProblem: true });
+  const { session } = (await ctx.services({ ignoreTokenProblem: true })).account;
   let result;
   try {
     result = await session.signIn({

@@ -1,10 +1,7 @@
 import { isServiceError } from '../../engine/api/service-error';
-import { libraryDeps } from '../../engine/contract/engine-services';
-import { modelFileDeps } from '../../engine/contract/model-file-deps';
-import { Library } from '../../engine/library/library';
+import type { EngineServices } from '../../engine/composition/engine-services';
 import { modelFileSource } from '../../engine/library/model-files';
 import { installedSlicers, openModelFile, slicersView } from '../../engine/library/open-in-slicer';
-import type { Engine } from '../../engine/runtime/engine';
 import { isEngineError } from '../../engine/runtime/engine-error';
 import { detachedSpawner, systemOpenCommand } from '../../engine/slicers/launch-slicer';
 import { slicerNamed } from '../../engine/slicers/slicer-choice';
@@ -25,17 +22,14 @@ const problemWords = (error: unknown): never => {
  * The design's file to open: the one named (its document id, its name or its file's name), else its first model file
  * a slicer opens. The design's files are read from the service first when it can be asked.
  */
-async function documentToOpen(engine: Engine, design: string, file: string | undefined): Promise<number> {
-  const library = new Library(libraryDeps(engine));
+async function documentToOpen({ library, modelFiles }: Pick<EngineServices, 'library' | 'modelFiles'>, design: string, file: string | undefined): Promise<number> {
   let cached;
   try {
     cached = await library.design(/^\d+$/.test(design.trim()) ? Number(design) : design, AbortSignal.timeout(30_000));
   } catch (error) {
     return problemWords(error);
-  } finally {
-    library.close();
   }
-  const documents = cached.documents.flatMap((raw) => (typeof raw.id === 'number' ? [{ id: raw.id, name: typeof raw.name === 'string' ? raw.name : '', model: modelFileSource(modelFileDeps(engine), raw.id) }] : []));
+  const documents = cached.documents.flatMap((raw) => (typeof raw.id === 'number' ? [{ id: raw.id, name: typeof raw.name === 'string' ? raw.name : '', model: modelFileSource(modelFiles, raw.id) }] : []));
   const wanted = file?.trim().toLowerCase();
   const found = wanted === undefined
     ? documents.find((document) => document.model !== null)
@@ -65,10 +59,11 @@ export const openCommand: CommandModule = (program, context) => {
     .option('--json', 'print the answer as JSON')
     .action(async (design: string, file: string | undefined, options: { slicer?: string; list?: boolean; json?: boolean }) => {
       const ctx = context();
-      const engine = await ctx.engine();
-      const documentId = await documentToOpen(engine, design, file);
+      const services = await ctx.services();
+      const { modelFiles } = services;
+      const documentId = await documentToOpen(services, design, file);
       if (options.list) {
-        const view = await slicersView(modelFileDeps(engine), documentId).catch(problemWords);
+        const view = await slicersView(modelFiles, documentId).catch(problemWords);
         ctx.io.out(options.json ? JSON.stringify(view, null, 2) : slicerLines(view).join('\n'));
         return;
       }
@@ -76,12 +71,12 @@ export const openCommand: CommandModule = (program, context) => {
       if (options.slicer !== undefined) {
         const named = slicerNamed(await installedSlicers(), options.slicer);
         if (named === null) {
-          const names = (await slicersView(modelFileDeps(engine), documentId).catch(problemWords)).slicers.map((found) => found.name);
+          const names = (await slicersView(modelFiles, documentId).catch(problemWords)).slicers.map((found) => found.name);
           throw new CliError(`No slicer ${JSON.stringify(options.slicer)} was found that could be told apart; found: ${names.join(', ')}.`);
         }
         slicer = named === 'system' ? 'system' : named.id;
       }
-      const opened = await openModelFile(modelFileDeps(engine), { documentId, slicer }, AbortSignal.timeout(10 * 60_000)).catch(problemWords);
+      const opened = await openModelFile(modelFiles, { documentId, slicer }, AbortSignal.timeout(10 * 60_000)).catch(problemWords);
       if (opened.path !== null) {
         const command = systemOpenCommand(process.platform, opened.path);
         try {
@@ -100,8 +95,8 @@ export const openCommand: CommandModule = (program, context) => {
     .option('--json', 'print them as JSON')
     .action(async (options: { json?: boolean }) => {
       const ctx = context();
-      const engine = await ctx.engine();
-      const view = await slicersView(modelFileDeps(engine), undefined);
+      const { modelFiles } = await ctx.services();
+      const view = await slicersView(modelFiles, undefined);
       ctx.io.out(options.json ? JSON.stringify(view, null, 2) : slicerLines(view).join('\n'));
     });
 };

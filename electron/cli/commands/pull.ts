@@ -74,28 +74,28 @@ export const pullCommand: CommandModule = (program, context) => {
     .action(async (options: { json?: boolean }) => {
       const ctx = context();
       const serviceUrl = ctx.serviceUrl();
-      const engine = await ctx.engine();
+      const { catalogue, searchIndex } = await ctx.services();
       const reached: Reached = { phase: null, designs: { done: 0, total: null }, ownDesigns: { done: 0, total: null } };
       const onProgress = (progress: PullProgress) => {
         reached.phase = progress.phase;
         if (progress.phase === 'designs') reached.designs = progress;
         if (progress.phase === 'own-designs') reached.ownDesigns = progress;
       };
-      const onSignal = () => void Promise.all([engine.catalogue.stop(), engine.searchIndex.stop()]);
-      engine.catalogue.on('progress', onProgress);
+      const onSignal = () => void Promise.all([catalogue.stop(), searchIndex.stop()]);
+      catalogue.on('progress', onProgress);
       process.once('SIGINT', onSignal);
       let summary: PullSummary;
       try {
-        summary = await engine.catalogue.pullNow();
+        summary = await catalogue.pullNow();
         // The search rows of the designs it added, written behind the walk: searchable before the command ends.
-        engine.searchIndex.start();
-        await engine.searchIndex.whenIdle();
+        searchIndex.start();
+        await searchIndex.whenIdle();
       } catch (error) {
         if (isServiceError(error)) throw new CliError(stoppedMessage(error.problem.message, reached, error.problem.kind === 'cancelled'));
         throw error;
       } finally {
         process.off('SIGINT', onSignal);
-        engine.catalogue.off('progress', onProgress);
+        catalogue.off('progress', onProgress);
       }
       ctx.io.out(options.json ? JSON.stringify(summary, null, 2) : formatPullSummary(summary, serviceUrl));
       const incomplete = incompleteMessage(summary);

@@ -3,12 +3,9 @@ import { LICENSE_CODES, QUEUE_STATES } from '../../../shared';
 import { subjectOf } from '../../engine/queue/describe-item';
 import { isQueueRefusal } from '../../engine/queue/queue-refusal';
 import type { PauseLength, QueueService } from '../../engine/queue/queue-service';
-import { queueServiceOf } from '../../engine/runtime/queue-actions';
 import { pauseEndWords } from '../../../shared/sync/sync-state-words';
 import { formatItems, percentOf } from '../../engine/queue/queue-report';
-import { runnerLockHolder } from '../../engine/queue/runner-lock';
-import type { Engine } from '../../engine/runtime/engine';
-import { applyDecision } from '../../engine/runtime/sync-actions';
+import type { EngineServices } from '../../engine/composition/engine-services';
 import { notDoneIn } from '../../engine/runtime/sync-until-sent';
 import type { SyncEvent } from '../../engine/sync/sync-context';
 import { CliError, type CliContext } from '../cli-context';
@@ -27,9 +24,9 @@ function idOf(raw: string): number {
   return Number(raw);
 }
 
-/** The profile's queue service, through its engine. */
+/** The profile's queue service. */
 async function withQueue<T>(ctx: CliContext, work: (queue: QueueService) => T): Promise<T> {
-  return work(queueServiceOf(await ctx.engine()));
+  return work((await ctx.services()).queue);
 }
 
 interface ConfirmOptions {
@@ -75,24 +72,24 @@ function confirmItem(queue: QueueService, id: number, options: ConfirmOptions): 
  * app, `sync --watch`) syncs this profile — two processes never write in the sync folder at once — nor while the
  * service cannot be reached: then the next sync brings it.
  */
-async function decisionNow(ctx: CliContext, engine: Engine, designIds: (number | null)[]): Promise<void> {
-  if (!designIds.some((id) => id !== null) || !engine.serviceUrl() || !engine.syncParts().sync.root.current()) return;
-  if (runnerLockHolder(`${engine.queue.db.name}.runner.lock`) !== null) {
+async function decisionNow(ctx: CliContext, { connection, sync: syncService }: Pick<EngineServices, 'connection' | 'sync'>, designIds: (number | null)[]): Promise<void> {
+  if (!designIds.some((id) => id !== null) || !connection.serviceUrl() || !syncService.folder()) return;
+  if (syncService.otherProcessSyncs()) {
     ctx.io.out('The app syncing this profile brings the service\'s files back at its next look at the service.');
     return;
   }
-  if (!(await engine.checkConnectivity())) {
+  if (!(await connection.checkConnectivity())) {
     ctx.io.out('The service cannot be reached now: the next sync brings back what you kept on the service.');
     return;
   }
-  const { sync } = engine.syncParts();
+  const { sync } = syncService.syncParts();
   const brought: string[] = [];
   const onEvent = (event: SyncEvent) => {
     if (event.type === 'downloaded') brought.push(event.path);
   };
   sync.on('event', onEvent);
   try {
-    const pass = await applyDecision(engine, designIds);
+    const pass = await syncService.applyDecision(designIds);
     for (const path of brought) ctx.io.out(`brought back from the service: ${path}`);
     for (const warning of pass ? notDoneIn(pass) : []) ctx.io.err(`warning: ${warning}`);
   } finally {
@@ -152,18 +149,18 @@ export const queueCommand: CommandModule = (program: Command, context) => {
     .argument('<id|all>')
     .action(async (target: string) => {
       const ctx = context();
-      const engine = await ctx.engine();
-      const queue = queueServiceOf(engine);
+      const services = await ctx.services();
+      const { queue } = services;
       // The designs are looked at here, awaited, with what came back said (decisionNow), not behind the command.
       if (target === 'all') {
         const { count, designIds } = queue.cancelAll({ lookAtService: false });
         ctx.io.out(`${count} items cancelled. Local files are untouched.`);
-        await decisionNow(ctx, engine, designIds);
+        await decisionNow(ctx, services, designIds);
         return;
       }
       const item = queue.cancel(idOf(target), { lookAtService: false });
       ctx.io.out(`Item ${item.id} (${subjectOf(item)}) cancelled. The local file is untouched.`);
-      await decisionNow(ctx, engine, [item.designId]);
+      await decisionNow(ctx, services, [item.designId]);
     });
 
   for (const [name, paused] of [['pause', true], ['resume', false]] as const) {

@@ -1,7 +1,5 @@
 import { isServiceError } from '../../engine/api/service-error';
 import type { DesignSummary } from '../../engine/cache/design-reads';
-import { libraryDeps } from '../../engine/contract/engine-services';
-import { Library } from '../../engine/library/library';
 import { CliError } from '../cli-context';
 import type { CommandModule } from '../command-module';
 
@@ -35,9 +33,8 @@ export const searchCommand: CommandModule = (program, context) => {
       const page = positiveInt(options.page, '--page');
       // Online needs a service chosen: said plainly when none is.
       if (options.online) ctx.serviceUrl();
-      const engine = await ctx.engine();
-      const library = new Library(libraryDeps(engine));
-      const notSearchedYet = engine.searchIndex.waiting();
+      const { library, searchIndex } = await ctx.services();
+      const notSearchedYet = searchIndex.waiting();
       let answer;
       try {
         answer = options.online
@@ -47,8 +44,6 @@ export const searchCommand: CommandModule = (program, context) => {
         // Unreachable is answered from the cache; any other problem of the service is said as it is.
         if (isServiceError(error)) throw new CliError(`The online search failed: ${error.problem.message}`);
         throw error;
-      } finally {
-        library.close();
       }
       // Asked online and answered from the cache: the results are printed, and the command says it did not do its job.
       const fellBack = options.online === true && answer.source !== 'online';

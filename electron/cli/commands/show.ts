@@ -1,5 +1,5 @@
 import { ATTRIBUTION_UNAVAILABLE, attributionOf, basedOnText, designPageUrl } from '../../engine/cache/attribution';
-import { coverImage, getCachedDesign, type CachedDesign } from '../../engine/cache/design-reads';
+import { coverImage, type CachedDesign } from '../../engine/cache/design-reads';
 import { describeAge } from '../../engine/cache/describe-age';
 import { descriptionAsText, descriptionRepeatsExcerpt } from '../../../shared/text/description-text';
 import { CliError } from '../cli-context';
@@ -62,10 +62,10 @@ export const showCommand: CommandModule = (program, context) => {
     .option('--json', 'print the design as JSON')
     .action(async (key: string, options: { json?: boolean }) => {
       const ctx = context();
-      const engine = await ctx.engine();
-      const cached = getCachedDesign(engine.cache.reader, key, { fileRoot: engine.profile.fileCache });
+      const { library, connection } = await ctx.services();
+      const cached = library.cachedDesign(key);
       if (!cached) throw new CliError(`The design ${JSON.stringify(key)} is not in the cache. Run: design-sync pull (or design-sync search --online ${key}).`);
-      const webUrl = engine.webUrl();
+      const webUrl = connection.webUrl();
       const pageUrl = webUrl ? designPageUrl(webUrl, cached.summary) : null;
       ctx.io.out(options.json ? JSON.stringify(showJson(cached, pageUrl), null, 2) : formatDesign(cached, pageUrl));
     });

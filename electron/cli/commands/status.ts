@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { engineLog } from '../../engine/log/engine-log';
-import { formatReport, queueReport } from '../../engine/queue/queue-report';
+import { formatReport } from '../../engine/queue/queue-report';
 import { SYNC_STATE_LABELS, syncReasonWords, syncStateName } from '../../../shared/sync/sync-state-words';
 import { syncUploadWords } from '../../../shared/sync/upload-progress-words';
 import { heldBackGroupWords } from '../../../shared/sync/held-back-words';
@@ -42,16 +42,15 @@ export const statusCommand: CommandModule = (program, context) => {
         ctx.io.out(diagnosticsText(ctx.profile, [...(token ? [token] : []), ...proxy.secrets], tokenProblem, proxy.line));
         return;
       }
-      const engine = await ctx.engine();
-      const store = engine.queue;
+      const { queue, connection, syncStatus, sync: syncService } = await ctx.services();
       // One quick question to the service, so that "Offline" is said only when it does not answer.
-      await engine.checkConnectivity();
+      await connection.checkConnectivity();
       // The words in the command's language (--lang, the profile's setting, LANG…); --json keeps English and the codes.
       const words = await cliWords(program.opts<{ lang?: string }>().lang, ctx.profile.settingsFile);
       const print = () => {
-        const report = queueReport(store);
+        const report = queue.report();
         // The overall state from the engine's sync status, in the words the window and the tray use.
-        const status = engine.syncStatus.current();
+        const status = syncStatus.current();
         const facts = { ...status, until: status.until === null ? null : new Date(status.until).toISOString() };
         const reason = syncReasonWords(facts);
         // "Uploading 3 of 7 · 12 MB of 40 MB · about 20 s left", in the words the window and the tray use.
@@ -59,14 +58,14 @@ export const statusCommand: CommandModule = (program, context) => {
         const said = { label: syncStateName(status.state, words), reason: syncReasonWords(facts, words), progress: syncUploadWords(status, words) };
         const sync = { state: status.state, label: SYNC_STATE_LABELS[status.state], reasonCode: status.reasonCode, reason, uploads: status.uploads, progress };
         // What the scans held back, grouped by why ("Blender backups: 3 not sent").
-        const heldBack = engine.serviceUrl() ? engine.syncParts().sync.heldBack.groups() : [];
+        const heldBack = syncService.partsIfChosen()?.sync.heldBack.groups() ?? [];
         const heldLines = heldBack.map((group) => `\n  ${heldBackGroupWords(group)}: ${group.examples.join(', ')}${group.count > group.examples.length ? ', …' : ''}`).join('');
         ctx.io.out(options.json
           ? JSON.stringify({ sync, ...report, heldBack }, null, options.follow ? 0 : 2)
           : formatReport(report, `${said.reason ? words.formatMessage({ id: 'cli.status.syncWithReason' }, { label: said.label, reason: said.reason }) : words.formatMessage({ id: 'cli.status.sync' }, { label: said.label })}${said.progress ? `\n${said.progress}` : ''}${heldLines ? `\n${words.formatMessage({ id: 'cli.status.neverSent' })}${heldLines}` : ''}`));
       };
       // Taken before the first print: a write landing between the two would otherwise count as already seen.
-      const changed = store.changedSince();
+      const changed = queue.changedSince();
       print();
       if (!options.follow) return;
       const abort = new AbortController();

@@ -1,7 +1,7 @@
 import type { QueueItem } from '../../engine/queue/queue-item';
 import { CONTENT_POLICY_REASON } from '../../engine/queue/queue-runner';
-import type { Engine } from '../../engine/runtime/engine';
-import { confirmPendingDeletes, syncUntilSent } from '../../engine/runtime/sync-until-sent';
+import type { SyncService } from '../../engine/runtime/sync-service';
+import { syncUntilSent } from '../../engine/runtime/sync-until-sent';
 import type { SyncEvent } from '../../engine/sync/sync-context';
 import type { PassResult } from '../../engine/sync/sync-engine';
 import { CliError, type CliContext, type CliIo } from '../cli-context';
@@ -59,15 +59,15 @@ function numberOption(raw: string | undefined, fallback: number, name: string, u
 }
 
 /** Rule 5: asked once per profile before anything is uploaded; --accept-content-policy answers for scripts. */
-async function ensureContentPolicy(ctx: CliContext, engine: Engine, accepted: boolean): Promise<void> {
-  if (engine.contentPolicyAccepted()) return;
+async function ensureContentPolicy(ctx: CliContext, sync: SyncService, accepted: boolean): Promise<void> {
+  if (sync.contentPolicyAccepted()) return;
   if (accepted) {
-    engine.acceptContentPolicy();
+    sync.acceptContentPolicy();
     return;
   }
   const answer = (await ctx.io.confirm?.(CONTENT_POLICY_QUESTION)) ?? null;
   if (answer === true) {
-    engine.acceptContentPolicy();
+    sync.acceptContentPolicy();
     return;
   }
   throw new CliError(answer === false
@@ -100,13 +100,14 @@ export const syncCommand: CommandModule = (program, context) => {
       const rescanMinutes = numberOption(options.rescanMinutes, 10, '--rescan-minutes', 'minutes');
       const pollSeconds = numberOption(options.pollSeconds, 30, '--poll-seconds', 'seconds');
       if (options.once && options.watch) throw new CliError('--once and --watch cannot go together: --once makes one full pass and exits, --watch keeps syncing.');
-      const engine = await ctx.engine({ settleMs, rescanIntervalMs: Math.max(0.1, rescanMinutes) * 60_000, remotePollMs: Math.max(1, pollSeconds) * 1000 });
-      const root = await engine.chooseSyncFolder(folder);
+      const services = await ctx.services({ settleMs, rescanIntervalMs: Math.max(0.1, rescanMinutes) * 60_000, remotePollMs: Math.max(1, pollSeconds) * 1000 });
+      const { sync: syncService, queue, account, lifecycle } = services;
+      const root = syncService.chooseFolder(folder);
       ctx.io.out(`sync folder: ${root.path}`);
-      if (engine.session.state.status === 'signed-out') throw new CliError('Not signed in: run `design-sync login` first (sync works on your own designs).');
-      await ensureContentPolicy(ctx, engine, options.acceptContentPolicy === true);
+      if (account.session.state.status === 'signed-out') throw new CliError('Not signed in: run `design-sync login` first (sync works on your own designs).');
+      await ensureContentPolicy(ctx, syncService, options.acceptContentPolicy === true);
 
-      const { sync } = engine.syncParts();
+      const { sync } = syncService.syncParts();
       // In one sync, a warning that comes back at its second pass (a download that fails again) is printed once.
       const warned = new Set<string>();
       const print = (event: SyncEvent) => {
@@ -125,9 +126,9 @@ export const syncCommand: CommandModule = (program, context) => {
       try {
         if (options.watch) {
           printPass(ctx.io, await sync.syncOnce({ settle: 'wait', allowManyMissing: options.allowMassDelete === true }));
-          if (options.confirmDeletes) confirmPendingDeletes(engine.queue, (item) => ctx.io.out(`confirmed: delete ${item.path} on the service`));
-          await engine.startBackground();
-          if (engine.backgroundProblem) throw new CliError(engine.backgroundProblem.message);
+          if (options.confirmDeletes) queue.confirmPendingDeletes((item) => ctx.io.out(`confirmed: delete ${item.path} on the service`));
+          await lifecycle.startBackground();
+          if (lifecycle.backgroundProblem) throw new CliError(lifecycle.backgroundProblem.message);
           ctx.io.out('watching; Ctrl-C to stop');
           // Watching ends only with Ctrl-C: never because nothing else holds the process (chokidar lets go of a sync
           // folder that vanished; the engine then waits for it to come back, and says so).
@@ -140,7 +141,7 @@ export const syncCommand: CommandModule = (program, context) => {
           }
           return;
         }
-        const result = await syncUntilSent(engine, {
+        const result = await syncUntilSent(services, {
           allowManyMissing: options.allowMassDelete === true,
           confirmDeletes: options.confirmDeletes === true,
           signal: abort.signal,

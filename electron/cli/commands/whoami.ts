@@ -12,13 +12,13 @@ export const whoamiCommand: CommandModule = (program: Command, context) => {
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
       const ctx = context();
-      const engine = await ctx.engine();
-      const { session } = engine;
+      const { account, connection } = await ctx.services();
+      const { session } = account;
       if (session.state.status === 'signed-out') throw new CliError(NOT_SIGNED_IN);
       const baseUrl = ctx.serviceUrl();
       let user;
       try {
-        user = await engine.client().whoami();
+        user = await connection.client().whoami();
       } catch (error) {
         const state = session.state;
         if (state.status === 'needs-sign-in') throw new CliError(`${state.reason} Run: design-sync login`);

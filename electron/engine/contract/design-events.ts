@@ -1,7 +1,6 @@
-import type { Engine } from '../runtime/engine';
 import { engineLog } from '../log/engine-log';
 import type { EventMessage } from './contract-endpoint';
-import type { EngineServices } from './engine-services';
+import type { EngineServices } from '../composition/engine-services';
 import { ownDesignViews } from './views/own-design-view';
 
 /**
@@ -9,7 +8,7 @@ import { ownDesignViews } from './views/own-design-view';
  * again only what changed), 'own.changed' with the views of the own designs that changed (My designs applies them,
  * without reading the whole list again). Returns the function that stops following them.
  */
-export function subscribeToDesignChanges(engine: Engine, services: EngineServices, send: (event: EventMessage) => void): () => void {
+export function subscribeToDesignChanges(services: EngineServices, send: (event: EventMessage) => void): () => void {
   const onDesigns = (change: { ids: number[]; removed: number[]; all: boolean }) => send({ type: 'event', name: 'designs.changed', payload: change });
   const onOwn = ({ ids, removed }: { ids: number[]; removed: number[] }) => {
     let states;
@@ -21,7 +20,7 @@ export function subscribeToDesignChanges(engine: Engine, services: EngineService
     }
     // An id the cache no longer has is one removed (deleted between the change and now).
     const gone = ids.filter((id) => !states.some((state) => state.summary.id === id));
-    void ownDesignViews(engine, services.library, states).then(
+    void ownDesignViews(services, states).then(
       (designs) => send({ type: 'event', name: 'own.changed', payload: { designs, removed: [...new Set([...removed, ...gone])] } }),
       (error: unknown) => engineLog.warn('contract', 'the own designs that changed could not be shown', error),
     );

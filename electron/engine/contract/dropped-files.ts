@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import type { DroppedFileView } from '../../../shared';
 import type { DroppedFile as PlacedFile } from '../own-designs/dropped-files';
 import type { OwnDesigns } from '../own-designs/own-designs';
-import type { Engine } from '../runtime/engine';
+import type { ProfilePaths } from '../profile/profile';
 import { EngineError } from '../runtime/engine-error';
 import { warnUnlessMissing } from '../log/engine-log';
 
@@ -14,14 +14,14 @@ export interface DroppedFile extends PlacedFile {
 }
 
 /** The profile's folder for staged drops, made when missing (only its user may read it). */
-export async function incomingDirOf(engine: Engine): Promise<string> {
-  await mkdir(engine.profile.incomingDir, { recursive: true, mode: 0o700 });
-  return engine.profile.incomingDir;
+export async function incomingDirOf(profile: Pick<ProfilePaths, 'incomingDir'>): Promise<string> {
+  await mkdir(profile.incomingDir, { recursive: true, mode: 0o700 });
+  return profile.incomingDir;
 }
 
 /** A staged path is only ever a file the host wrote directly inside the incoming folder, never anything a caller names. */
-async function checkedStagedPath(engine: Engine, stagedPath: string): Promise<string> {
-  const incoming = await realpath(await incomingDirOf(engine));
+async function checkedStagedPath(profile: Pick<ProfilePaths, 'incomingDir'>, stagedPath: string): Promise<string> {
+  const incoming = await realpath(await incomingDirOf(profile));
   const parent = await realpath(dirname(stagedPath)).catch(() => null);
   const name = basename(stagedPath);
   if (parent !== incoming || name === '' || name.startsWith('..')) {
@@ -39,25 +39,25 @@ async function checkedStagedPath(engine: Engine, stagedPath: string): Promise<st
  * (own-designs/dropped-files.ts). The staged file is always gone afterwards: moved into the folder, or removed on
  * refusal.
  */
-export async function adoptDroppedFile(engine: Engine, drop: DroppedFile, ownDesigns: OwnDesigns): Promise<DroppedFileView> {
+export async function adoptDroppedFile(profile: Pick<ProfilePaths, 'incomingDir'>, drop: DroppedFile, ownDesigns: OwnDesigns): Promise<DroppedFileView> {
   let placed = false;
   try {
-    const stagedPath = await checkedStagedPath(engine, drop.stagedPath);
+    const stagedPath = await checkedStagedPath(profile, drop.stagedPath);
     const view = await ownDesigns.addDroppedFile({ ...drop, stagedPath });
     placed = true;
     return view;
   } finally {
-    if (!placed) await removeStaged(engine, drop.stagedPath);
+    if (!placed) await removeStaged(profile, drop.stagedPath);
   }
 }
 
 /** A refused drop's staged file goes, but only a file directly in the incoming folder: never what else a caller names. */
-async function removeStaged(engine: Engine, stagedPath: string): Promise<void> {
+async function removeStaged(profile: Pick<ProfilePaths, 'incomingDir'>, stagedPath: string): Promise<void> {
   const resolved = async (path: string) => realpath(path).catch((error: unknown) => {
     warnUnlessMissing('drops', `the refused drop's folder ${path} cannot be resolved; the staged file is left`)(error);
     return null;
   });
-  const incoming = await resolved(engine.profile.incomingDir);
+  const incoming = await resolved(profile.incomingDir);
   const parent = await resolved(dirname(stagedPath));
   if (!incoming || parent !== incoming) return;
   const path = join(incoming, basename(stagedPath));

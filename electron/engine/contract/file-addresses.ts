@@ -8,7 +8,7 @@ import { fileNameOf, modelFileOnDemand } from '../library/model-files';
 import { VIEWABLE_MODEL_TYPES } from '../../../shared/files/model-files';
 import type { Engine } from '../runtime/engine';
 import type { ServedFile } from './contract-endpoint';
-import { modelFileDeps } from './model-file-deps';
+import { servicesOf } from '../composition/engine-services';
 import { serveProposalModel } from './proposal-models';
 import { parseGeneratedThumbnailAddress, parseThumbnailModelAddress, serveGeneratedThumbnail, serveThumbnailModel } from './generated-thumbnail-files';
 import { engineLog } from '../log/engine-log';
@@ -127,11 +127,11 @@ function primaryImageSource(engine: Engine, id: number, rendition: Rendition): S
 async function coverSource(engine: Engine, id: number, rendition: Rendition, signal?: AbortSignal): Promise<Source | null> {
   const known = imageSource(engine, id, rendition);
   if (known) return known;
-  const designId = engine.serviceUrl() ? designOfCover(engine.cache.reader, id) : null;
+  const designId = engine.connection.serviceUrl() ? designOfCover(engine.cache.reader, id) : null;
   if (designId === null) return primaryImageSource(engine, id, rendition);
   try {
     const timeout = AbortSignal.any([AbortSignal.timeout(LIST_TIMEOUT_MS), ...(signal ? [signal] : [])]);
-    await engine.cache.designs.refreshFiles(engine.interactiveClient(), designId, timeout);
+    await engine.cache.designs.refreshFiles(engine.connection.interactiveClient(), designId, timeout);
   } catch (error) {
     engineLog.warn('files', `the images of design ${designId} could not be listed for its cover ${id}`, error);
     return primaryImageSource(engine, id, rendition);
@@ -175,7 +175,7 @@ function served(path: string, source: Source): ServedFile | null {
 async function modelDownload(engine: Engine, documentId: number, signal?: AbortSignal): Promise<ServedFile | null> {
   let file;
   try {
-    file = await modelFileOnDemand(modelFileDeps(engine), documentId, signal);
+    file = await modelFileOnDemand(servicesOf(engine).modelFiles, documentId, signal);
   } catch (error) {
     engineLog.warn('files', `the model file of document ${documentId} cannot be downloaded`, error);
     return null;
@@ -192,7 +192,7 @@ export async function serveFileAddress(engine: Engine, address: string, signal?:
   if (generated !== null) return serveGeneratedThumbnail(engine, generated);
   const thumbnailModel = parseThumbnailModelAddress(address);
   if (thumbnailModel !== null) return serveThumbnailModel(engine, thumbnailModel, (document) => serveFileAddress(engine, document, signal), signal);
-  if (address.startsWith('/files/proposals/')) return serveProposalModel(engine, address);
+  if (address.startsWith('/files/proposals/')) return serveProposalModel(servicesOf(engine), address);
   const parsed = parseFileAddress(address);
   if (!parsed) return null;
   if (parsed.kind === 'download') return modelDownload(engine, parsed.id, signal);
@@ -204,10 +204,10 @@ export async function serveFileAddress(engine: Engine, address: string, signal?:
   const current = files.has(source.url, source.version);
   const local = files.localPath(source.url);
   // Offline, an older version is better than nothing; online it is replaced.
-  if (local && (current || !engine.connectivity.state.online)) return served(local, source);
-  if (!engine.serviceUrl()) return local ? served(local, source) : null;
+  if (local && (current || !engine.connection.connectivity.state.online)) return served(local, source);
+  if (!engine.connection.serviceUrl()) return local ? served(local, source) : null;
   try {
-    const client = engine.interactiveClient();
+    const client = engine.connection.interactiveClient();
     const stored = await files.ensure(source.url, (url, s) => client.download(url, s), { version: source.version, ...(signal ? { signal } : {}) });
     return served(stored.path, source);
   } catch (error) {

@@ -5,7 +5,7 @@ import { currentGeneratedThumbnail, MAX_THUMBNAIL_MODEL_BYTES, thumbnailsDirOf }
 import { engineLog } from '../log/engine-log';
 import type { Engine } from '../runtime/engine';
 import type { ServedFile } from './contract-endpoint';
-import { documentSizes } from './document-sizes';
+import { servicesOf } from '../composition/engine-services';
 
 /**
  * The address of a design's picture made here from its model: `/files/generated/<design id>/<made at>` (the time it
@@ -38,7 +38,7 @@ export async function serveThumbnailModel(engine: Engine, documentId: number, se
   if (local) return local.size <= MAX_THUMBNAIL_MODEL_BYTES ? serveDocument(address) : null;
   const raw = cachedDocument(engine.cache.reader, documentId)!.raw;
   const version = typeof raw.updated_at === 'string' ? raw.updated_at : null;
-  const size = (await documentSizes(engine, [{ url, version }], signal ?? AbortSignal.timeout(10_000))).get(url);
+  const size = (await servicesOf(engine).library.documentSizes([{ url, version }], signal ?? AbortSignal.timeout(10_000))).get(url);
   if (size === undefined || size > MAX_THUMBNAIL_MODEL_BYTES) {
     engineLog.info('thumbnails', `no picture is made from document ${documentId}: ${size === undefined ? 'its size is not known' : `it is ${size} bytes`}, not downloaded only for a card`);
     return null;

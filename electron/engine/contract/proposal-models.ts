@@ -4,7 +4,14 @@ import type { ProposalModelView } from '../../../shared';
 import { isViewableModelType } from '../../../shared/files/model-files';
 import { MAX_THUMBNAIL_MODEL_BYTES } from '../library/generated-thumbnails';
 import { engineLog } from '../log/engine-log';
-import type { Engine } from '../runtime/engine';
+import type { QueueService } from '../queue/queue-service';
+import type { SyncService } from '../runtime/sync-service';
+
+/** Where a proposal's folder is found: its queue item, and the sync folder. */
+export interface ProposalSources {
+  queue: Pick<QueueService, 'find'>;
+  sync: Pick<SyncService, 'folder'>;
+}
 import type { ServedFile } from './contract-endpoint';
 
 /**
@@ -20,10 +27,10 @@ const typeOf = (name: string) => extname(name).slice(1).toLowerCase();
 export const proposalModelAddress = (itemId: number, fileName: string) => `${PREFIX}${itemId}/${encodeURIComponent(fileName)}`;
 
 /** The proposal's folder, resolved inside the sync folder; null when the item is no proposal or the folder is gone. */
-async function proposalFolder(engine: Engine, itemId: number): Promise<string | null> {
-  const item = engine.queue.get(itemId);
+async function proposalFolder(sources: ProposalSources, itemId: number): Promise<string | null> {
+  const item = sources.queue.find(itemId);
   if (!item || item.attention !== 'confirm-design' || !item.folder) return null;
-  const root = engine.syncParts().sync.root.current();
+  const root = sources.sync.folder();
   if (!root) return null;
   const rootReal = await realpath(root.path).catch(() => null);
   const folderReal = await realpath(join(root.path, item.folder)).catch(() => null);
@@ -39,8 +46,8 @@ async function modelFileSize(folder: string, name: string): Promise<number | nul
 }
 
 /** The model a proposed folder's picture is drawn from (meshes before G-code, then by name), or null. */
-export async function proposalModel(engine: Engine, itemId: number): Promise<ProposalModelView | null> {
-  const folder = await proposalFolder(engine, itemId);
+export async function proposalModel(sources: ProposalSources, itemId: number): Promise<ProposalModelView | null> {
+  const folder = await proposalFolder(sources, itemId);
   if (!folder) return null;
   const names = (await readdir(folder)).filter((name) => isViewableModelType(typeOf(name))).sort((a, b) => RANK[typeOf(a)]! - RANK[typeOf(b)]! || a.localeCompare(b));
   for (const name of names) {
@@ -50,7 +57,7 @@ export async function proposalModel(engine: Engine, itemId: number): Promise<Pro
 }
 
 /** The file behind a proposal's model address, or null (not one, or not allowed: see above). */
-export async function serveProposalModel(engine: Engine, address: string): Promise<ServedFile | null> {
+export async function serveProposalModel(sources: ProposalSources, address: string): Promise<ServedFile | null> {
   const match = /^\/files\/proposals\/(\d{1,15})\/([^/\\]+)$/.exec(address);
   if (!match) return null;
   let name: string;
@@ -60,7 +67,7 @@ export async function serveProposalModel(engine: Engine, address: string): Promi
     return null;
   }
   try {
-    const folder = await proposalFolder(engine, Number(match[1]));
+    const folder = await proposalFolder(sources, Number(match[1]));
     const size = folder ? await modelFileSize(folder, name) : null;
     return folder && size !== null ? { path: join(folder, name), contentType: 'application/octet-stream', size } : null;
   } catch (error) {

@@ -16,7 +16,7 @@ import { resolveAuthors } from './author-names';
 import { readAuthor } from './author-reads';
 import { designPage, type DesignPage } from './design-page';
 import { readDesign } from './design-reads';
-import type { LibraryDeps } from './library-deps';
+import type { LibraryDeps, SizedFile } from './library-deps';
 
 export interface LibraryFilter {
   query: string;
@@ -228,6 +228,16 @@ export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
    */
   designPage(id: number | string, signal: AbortSignal): Promise<DesignPage> {
     return designPage(this.deps, id, signal);
+  }
+
+  /** The sizes of documents the file cache does not hold, asked of the service when it can be (remembered meanwhile). */
+  documentSizes(files: readonly SizedFile[], signal: AbortSignal): Promise<Map<string, number>> {
+    return this.deps.documentSizes(files, signal);
+  }
+
+  /** A design as the cache holds it (by id or slug), its files' local copies named; never asks the service. Null when not cached. */
+  cachedDesign(key: number | string): CachedDesign | null {
+    return getCachedDesign(this.deps.cache.reader, key, { fileRoot: this.deps.fileRoot });
   }
 
   /** The address of a design's page on the service's web site (rule 1), by its slug when the cache knows it; null without a service. */

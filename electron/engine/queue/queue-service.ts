@@ -1,10 +1,12 @@
 import { EventEmitter } from 'node:events';
-import { describeFieldErrors, validateDesignInput, type AttentionKind, type DesignInput, type QueueState, type SyncStatusView } from '../../../shared';
+import { describeFieldErrors, validateDesignInput, type AttentionKind, type DesignInput, type QueueItemView, type QueueState, type SyncStatusView } from '../../../shared';
 import { PAUSE_MORNING_HOUR } from '../../../shared/sync/sync-state-words';
 import type { ActivityEntry } from './activity-log';
 import { describeItem, subjectOf } from './describe-item';
 import type { QueueEvent, QueueItem } from './queue-item';
 import { QueueRefusal } from './queue-refusal';
+import { queueReport, type QueueReport } from './queue-report';
+import { uploadProgressOf } from './upload-progress';
 import type { QueueStore } from './queue-store';
 
 /** How long a pause of all uploads lasts by itself: an hour, or until the next 08:00 (PAUSE_MORNING_HOUR, local time). */
@@ -90,6 +92,33 @@ export class QueueService extends EventEmitter<{ decided: [QueueDecision] }> {
   /** The queue's run state and counts (paused, until when, stopped, the last scan). */
   status(): SyncStatusView {
     return this.store.status();
+  }
+
+  /** An item told as it changes: while it is being sent, with its file's rate now (bytes a second). */
+  withRate(item: QueueItemView): QueueItemView {
+    if (item.state !== 'running') return item;
+    const progress = uploadProgressOf(this.store);
+    // Told here too (a second telling adds nothing): the rate then includes this very report, whichever listener runs first.
+    progress.itemChanged(item);
+    return { ...item, bytesPerSecond: progress.fileRate(item.id) } as QueueItemView;
+  }
+
+  /** The item, or null when there is none. */
+  find(id: number): QueueItem | null {
+    return this.store.get(id) ?? null;
+  }
+
+  /** What `design-sync status` prints: the items by state, those in progress, those waiting for the person, the last lines. */
+  report(activityLines?: number): QueueReport {
+    return queueReport(this.store, activityLines);
+  }
+
+  /**
+   * A check of whether anything of the queue changed since it was made, written by this process or another (the app,
+   * another command): `design-sync status --follow` prints again when it says so.
+   */
+  changedSince(): () => boolean {
+    return this.store.changedSince();
   }
 
   /** The item, or a refusal saying there is none. */

@@ -1,27 +1,23 @@
 import { EventEmitter } from 'node:events';
-import type { BandwidthLimits } from '../api/bandwidth';
-import type { ServiceClient } from '../api/service-client';
 import type { Session } from '../authorization/session';
 import type { DesignCache } from '../cache/design-cache';
 import { normalizeServiceUrl, type ProfilePaths } from '../profile/profile';
+import { QueueService } from '../queue/queue-service';
 import type { QueueStore } from '../queue/queue-store';
 import { ProxySetup } from './proxy-setup';
 import type { SettingsStore } from '../settings/settings-store';
 import type { TrashMode } from '../sync/local-files';
 import type { SyncDatabase } from '../sync-state/sync-database';
-import type { SyncRoot } from '../sync-state/sync-root';
 import { Account } from './account';
 import { AppSettings } from './app-settings';
 import { BrowserSignIn } from './browser-sign-in';
 import { CatalogueRefresh } from './catalogue-refresh';
-import type { Connectivity } from './connectivity';
 import { engineStatusFacts, eventsOf, SyncStatusService } from './sync-status';
 import { DesignChanges } from './design-changes';
 import { followDesignEdits } from './design-edits';
 import { EngineError } from './engine-error';
 import { SearchIndexFill } from './search-index-fill';
 import { ServiceConnection } from './service-connection';
-import type { SyncParts } from './sync-parts';
 import { SyncService, type BackgroundProblem } from './sync-service';
 import { engineLog } from '../log/engine-log';
 import { SampleService } from '../sample-service/sample-service';
@@ -78,6 +74,8 @@ export class Engine extends EventEmitter<{ state: []; service: [] }> {
   readonly appSettings: AppSettings;
   /** The sync folder and the queue's runner of the chosen service. */
   readonly sync: SyncService;
+  /** What a person decides about the queue (retry, cancel, pause, confirm…) and what each triggers. */
+  readonly queueService: QueueService;
   /** The one owner of the sync status (runtime/sync-status.ts): computed from typed facts, never stored. */
   readonly syncStatus: SyncStatusService;
   /** What changed in the cache's designs (own designs compared by checkOwn), for whoever shows them. */
@@ -178,6 +176,12 @@ export class Engine extends EventEmitter<{ state: []; service: [] }> {
       ...(config.remotePollMs !== undefined ? { remotePollMs: config.remotePollMs } : {}),
     });
     this.sync.on('state', () => this.emit('state'));
+    this.queueService = new QueueService({
+      store: config.queue,
+      workAdded: () => this.sync.queueWorkAdded(),
+      decisionTaken: (designIds) => this.sync.decisionTaken(designIds),
+      discardConflictCopy: (path) => this.sync.syncParts().sync.discardConflictCopy(path),
+    });
     this.syncStatus.follow({ subscribe: (listener) => session.subscribe(listener) });
     this.syncStatus.follow(eventsOf(connectivity, 'change'));
     this.syncStatus.follow(eventsOf(config.queue, 'change'));
@@ -284,34 +288,4 @@ export class Engine extends EventEmitter<{ state: []; service: [] }> {
     this.cache.close();
     if (this.syncDb.open) this.syncDb.close();
   }
-
-  // Until every caller goes through the services above: the same answers, by the services' own names.
-
-  get settings(): SettingsStore { return this.appSettings.store; }
-  get proxy(): ProxySetup { return this.appSettings.proxy; }
-  get session(): Session { return this.account.session; }
-  get signIn(): BrowserSignIn { return this.account.signIn; }
-  get tokenProblem(): string | null { return this.account.tokenProblem; }
-  get startAtLogin(): StartAtLoginHost | null { return this.appSettings.startAtLogin; }
-  get userAgent(): string { return this.config.userAgent; }
-  get connectivity(): Connectivity { return this.connection.connectivity; }
-  get bandwidth(): BandwidthLimits { return this.connection.bandwidth; }
-  serviceUrl(): string | null { return this.connection.serviceUrl(); }
-  requireServiceUrl(): string { return this.connection.requireServiceUrl(); }
-  webUrl(): string | null { return this.connection.webUrl(); }
-  setWebUrl(raw: string): void { this.connection.setWebUrl(raw); }
-  client(): ServiceClient { return this.connection.client(); }
-  interactiveClient(): ServiceClient { return this.connection.interactiveClient(); }
-  checkConnectivity(): Promise<boolean> { return this.connection.checkConnectivity(); }
-  catalogueRefreshMinutes(): number { return this.appSettings.catalogueRefreshMinutes(); }
-  confirmUser(timeoutMs?: number): Promise<void> { return this.account.confirmUser(timeoutMs); }
-  setCacheLimit(bytes: number): void { this.appSettings.setCacheLimit(bytes); }
-  bandwidthLimits(): { maxUploadKBps: number; maxDownloadKBps: number } { return this.appSettings.bandwidthLimits(); }
-  setBandwidthLimits(limits: { maxUploadKBps?: number; maxDownloadKBps?: number }): void { this.appSettings.setBandwidthLimits(limits); }
-  contentPolicyAccepted(): boolean { return this.sync.contentPolicyAccepted(); }
-  acceptContentPolicy(): void { this.sync.acceptContentPolicy(); }
-  syncParts(): SyncParts { return this.sync.syncParts(); }
-  syncFolder(): SyncRoot | null { return this.sync.folder(); }
-  async chooseSyncFolder(path: string): Promise<SyncRoot> { return this.sync.chooseFolder(path); }
-  queueWorkAdded(): void { this.sync.queueWorkAdded(); }
 }

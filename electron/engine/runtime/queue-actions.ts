@@ -2,31 +2,12 @@ import { QueueService, type PauseLength } from '../queue/queue-service';
 import type { QueueItem } from '../queue/queue-item';
 import type { QueueStore } from '../queue/queue-store';
 import type { Engine } from './engine';
-import { decisionTaken } from './sync-actions';
 
 export { PAUSE_LENGTHS, pauseEndsAt, type PauseLength } from '../queue/queue-service';
 
-/** The queue service of an engine (queue/queue-service.ts), with what its decisions trigger wired to the engine. */
-
-const services = new WeakMap<Engine, QueueService>();
-
-/**
- * The engine's one QueueService: the runner started when work is put in line (engine.queueWorkAdded), the sync folder
- * told of decisions at once (a file kept on the service comes back), a conflicted copy moved to the trash by the sync
- * engine. Made on first use, once per engine.
- */
+/** The engine's one QueueService (made with the engine: runtime/engine.ts), for callers that hold the engine (tests). */
 export function queueServiceOf(engine: Engine): QueueService {
-  let service = services.get(engine);
-  if (!service) {
-    service = new QueueService({
-      store: engine.queue,
-      workAdded: () => engine.queueWorkAdded(),
-      decisionTaken: (designIds) => decisionTaken(engine, designIds),
-      discardConflictCopy: (path) => engine.syncParts().sync.discardConflictCopy(path),
-    });
-    services.set(engine, service);
-  }
-  return service;
+  return engine.queueService;
 }
 
 // The same decisions on a queue alone (no engine around it: nothing else is told), as scripts and tests take them.

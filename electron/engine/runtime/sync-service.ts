@@ -4,6 +4,7 @@ import type { DesignCache } from '../cache/design-cache';
 import { engineLog } from '../log/engine-log';
 import type { QueueBlock } from '../queue/problem-outcome';
 import type { QueueStore } from '../queue/queue-store';
+import { runnerLockHolder } from '../queue/runner-lock';
 import type { SettingsStore } from '../settings/settings-store';
 import type { TrashMode } from '../sync/local-files';
 import type { SyncEvent } from '../sync/sync-context';
@@ -145,6 +146,11 @@ export class SyncService extends EventEmitter<{ state: [] }> {
     }
     if (this.deps.background()) this.startInBackground();
     return root;
+  }
+
+  /** Whether another process (the app, `sync --watch`) sends this profile's queue and keeps its folder now. */
+  otherProcessSyncs(): boolean {
+    return runnerLockHolder(`${this.deps.queue.db.name}.runner.lock`) !== null;
   }
 
   contentPolicyAccepted(): boolean {

@@ -1,11 +1,10 @@
 import type { QueueBlock } from '../queue/problem-outcome';
-import type { QueueStore } from '../queue/queue-store';
 import type { QueueItem } from '../queue/queue-item';
-import { QueueService } from '../queue/queue-service';
+import type { QueueService } from '../queue/queue-service';
 import type { PassResult } from '../sync/sync-engine';
-import type { Engine } from './engine';
 import { EngineError } from './engine-error';
-import { queueServiceOf } from './queue-actions';
+import type { ServiceConnection } from './service-connection';
+import type { SyncService } from './sync-service';
 
 export interface SyncUntilSentOptions {
   /** Propose deleting files even when many vanished at once (each still needs confirming). */
@@ -43,19 +42,16 @@ export function notDoneIn(pass: PassResult): string[] {
   return [...new Set(found)];
 }
 
-/** Confirms every deletion on the service that waits for the person (files deleted from the folder). */
-export function confirmPendingDeletes(queue: QueueStore, onConfirmed?: (item: QueueItem) => void): void {
-  new QueueService({ store: queue }).confirmPendingDeletes(onConfirmed);
-}
-
 /**
  * One sync of the chosen folder, to the end: a pass (own designs and their files from the service into the folder,
  * the folder's changes into the queue), the queue sent until nothing can be sent now, and a last pass for what the
  * queue made (a design made from a folder: its files). What `design-sync sync` without --watch does.
  */
-export async function syncUntilSent(engine: Engine, options: SyncUntilSentOptions = {}): Promise<SyncUntilSentResult> {
-  const { sync, runner } = engine.syncParts();
-  const queue = queueServiceOf(engine);
+export async function syncUntilSent(
+  { sync: syncService, queue, connection }: { sync: SyncService; queue: QueueService; connection: ServiceConnection },
+  options: SyncUntilSentOptions = {},
+): Promise<SyncUntilSentResult> {
+  const { sync, runner } = syncService.syncParts();
   if (!sync.root.current()) throw new EngineError({ kind: 'sync-folder', message: 'No sync folder is chosen yet.' });
   const stoppedNow = () => {
     const status = queue.status();
@@ -77,7 +73,7 @@ export async function syncUntilSent(engine: Engine, options: SyncUntilSentOption
     // The last pass looks at the service again: what failed in the first (a download) is tried once more, and what
     // still fails is what was not done.
     // Not while the service still cannot be reached: its reads would only wait through their retries again.
-    const unreachable = first.remoteSkipped !== null && !engine.connectivity.state.online;
+    const unreachable = first.remoteSkipped !== null && !connection.connectivity.state.online;
     const last = await sync.syncOnce({ settle: 'wait', allowManyMissing: options.allowManyMissing === true, ...(unreachable ? { localOnly: true } : {}) });
     if (last.scan && last.scan.enqueued > 0) await runner.waitUntil(settled);
     const lastDone = unreachable ? { ...last, remoteSkipped: first.remoteSkipped } : last;

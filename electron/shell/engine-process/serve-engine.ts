@@ -122,7 +122,7 @@ export function serveEngine(port: BridgePort<HostToEngine, EngineToHost>, option
             port.post({ type: 'thumbnail-kept', id: message.id, outcome }));
           return;
         case 'system-proxy':
-          engine?.proxy.setSystemProxy(message.proxy);
+          engine?.appSettings.proxy.setSystemProxy(message.proxy);
           return;
         case 'close':
           void close(message.drainMs);

@@ -133,18 +133,18 @@ describe('signing in again resumes the queue at once', () => {
         tokenStore: (paths) => new FileTokenStore(paths.tokenFile),
       });
       cleanups.push(() => engine.close());
-      engine.acceptContentPolicy();
+      engine.sync.acceptContentPolicy();
       mkdirSync(root, { recursive: true });
-      await engine.chooseSyncFolder(root);
+      await engine.sync.chooseFolder(root);
       await engine.startBackground();
-      const { folder } = await until('the design folder', () => engine.syncParts().sync.folders.ofDesign(design.id), 10_000);
+      const { folder } = await until('the design folder', () => engine.sync.syncParts().sync.folders.ofDesign(design.id), 10_000);
       await until('the design folder on disk', () => existsSync(join(root, folder)), 10_000);
 
       if (how === 'revoked') person.revoke();
       else expect((await service.request('POST', '/__admin/faults', { json: { kind: 'status', status: 401 } })).ok).toBe(true);
       writeFileSync(join(root, folder, 'clamp.stl'), 'solid clamp');
-      await until('the file to wait in the queue for a sign-in', () => engine.syncParts().runner.blockedBy?.kind === 'sign-in' && engine.queue.status().counts.waiting === 1, 20_000);
-      expect(engine.session.state.status).toBe('needs-sign-in');
+      await until('the file to wait in the queue for a sign-in', () => engine.sync.syncParts().runner.blockedBy?.kind === 'sign-in' && engine.queue.status().counts.waiting === 1, 20_000);
+      expect(engine.account.session.state.status).toBe('needs-sign-in');
       if (how === 'refused-for-a-while') await service.request('DELETE', '/__admin/faults');
       return { person, design, profile, engine };
     }
@@ -158,8 +158,8 @@ describe('signing in again resumes the queue at once', () => {
       await deliver((started.value as { authorizationUrl: string }).authorizationUrl, person.newToken(), { id: person.user.id, screen_name: 'resume-window' });
 
       await until('the waiting file on the service', async () => (await documentNames(person.newToken(), design.id)).includes('clamp.stl'), 20_000);
-      expect(engine.syncParts().runner.blockedBy).toBeNull();
-      expect(engine.session.state.status).toBe('signed-in');
+      expect(engine.sync.syncParts().runner.blockedBy).toBeNull();
+      expect(engine.account.session.state.status).toBe('signed-in');
     }, 60_000);
 
     it('a sign-in stored by another engine on the same profile (`login` from the CLI): taken up at once', async () => {
@@ -168,20 +168,20 @@ describe('signing in again resumes the queue at once', () => {
       expect(login.code, login.err).toBe(0);
 
       await until('the waiting file on the service', async () => (await documentNames(person.newToken(), design.id)).includes('clamp.stl'), 20_000);
-      expect(engine.session.state.status).toBe('signed-in');
-      expect(engine.syncParts().runner.blockedBy).toBeNull();
+      expect(engine.account.session.state.status).toBe('signed-in');
+      expect(engine.sync.syncParts().runner.blockedBy).toBeNull();
     }, 60_000);
 
     it('the same token signed in again after the service refused it for a while (the service may give it back): taken up at once', async () => {
       const { person, design, profile, engine } = await blockedEngine('resume-same-token', service.url, 'refused-for-a-while');
       // The refused token is not taken up again on its own: it waits for the person.
-      expect(engine.session.state.status).toBe('needs-sign-in');
+      expect(engine.account.session.state.status).toBe('needs-sign-in');
       const login = await runCliCapturing(profile, ['login', '--with-token'], person.token);
       expect(login.code, login.err).toBe(0);
 
       await until('the waiting file on the service', async () => (await documentNames(person.token, design.id)).includes('clamp.stl'), 20_000);
-      expect(engine.session.state.status).toBe('signed-in');
-      expect(engine.syncParts().runner.blockedBy).toBeNull();
+      expect(engine.account.session.state.status).toBe('signed-in');
+      expect(engine.sync.syncParts().runner.blockedBy).toBeNull();
     }, 60_000);
 
     it('a token stored for another service is not taken up: only the next sign-in to its own service resumes the queue', async () => {
@@ -202,7 +202,7 @@ describe('signing in again resumes the queue at once', () => {
       await until('the waiting file on the service', async () => (await documentNames(person.newToken(), design.id)).includes('clamp.stl'), 20_000);
       expect(own.carrying(otherToken)).toEqual([]);
       expect(own.carrying(person.token).length).toBeGreaterThan(0); // the revoked one, refused, before the new sign-in
-      expect(engine.session.state.status).toBe('signed-in');
+      expect(engine.account.session.state.status).toBe('signed-in');
     }, 60_000);
   });
 });

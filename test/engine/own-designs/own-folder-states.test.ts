@@ -63,9 +63,9 @@ describe("an own design's folder facts", () => {
   it('counts a new file as uploading, then in step with its image counted and the time it synced', async () => {
     const { engine, ok, viewOf, root } = await openApp();
     const created = await ok<OwnDesignView>('own.create', { name: 'Hinge pin', excerpt: 'A pin', license: 'cc0' });
-    await engine.chooseSyncFolder(root);
-    engine.acceptContentPolicy();
-    const { sync, runner } = engine.syncParts();
+    await engine.sync.chooseFolder(root);
+    engine.sync.acceptContentPolicy();
+    const { sync, runner } = engine.sync.syncParts();
     const scanned = Date.now();
     await sync.syncOnce({ settle: 'wait' });
     const folder = sync.folders.ofDesign(created.card.id)!.folder;
@@ -91,8 +91,8 @@ describe("an own design's folder facts", () => {
   it('says a conflict, or that it waits for you, from the items of its folder that wait for the person', async () => {
     const { engine, ok, viewOf, root } = await openApp();
     const created = await ok<OwnDesignView>('own.create', { name: 'Knob', excerpt: 'A knob', license: 'cc0' });
-    await engine.chooseSyncFolder(root);
-    const { sync } = engine.syncParts();
+    await engine.sync.chooseFolder(root);
+    const { sync } = engine.sync.syncParts();
     await sync.syncOnce({ settle: 'wait' });
     const folder = sync.folders.ofDesign(created.card.id)!.folder;
     copyFileSync(join(IMAGES, 'png-sample.png'), join(root, folder, 'front.png'));
@@ -109,8 +109,8 @@ describe("an own design's folder facts", () => {
   it('says an edit of its fields on its way as "sending", and a change that failed as failed', async () => {
     const { engine, ok, viewOf, root } = await openApp();
     const created = await ok<OwnDesignView>('own.create', { name: 'Spacer', excerpt: 'A spacer', license: 'cc0' });
-    await engine.chooseSyncFolder(root);
-    await engine.syncParts().sync.syncOnce({ settle: 'wait' });
+    await engine.sync.chooseFolder(root);
+    await engine.sync.syncParts().sync.syncOnce({ settle: 'wait' });
     const edit = engine.queue.enqueueDesignEdit(created.card.id, { name: 'Spacer 2' }, 'Spacer');
     expect(await viewOf(created.card.id)).toMatchObject({ folderState: 'sending', uploading: 0, needsYou: 0 });
     engine.queue.failed(edit.id, 'The service refused the edit.');

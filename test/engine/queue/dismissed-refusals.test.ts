@@ -42,10 +42,10 @@ async function engineWithFolder(designName: string): Promise<{ engine: Engine; w
   cleanups.push(() => engine.close());
   const window = createContractEndpoint(engine);
   cleanups.push(() => window.close());
-  await engine.chooseSyncFolder(root);
-  engine.acceptContentPolicy();
-  await engine.syncParts().sync.syncOnce();
-  const linked = await until('the design folder', () => engine.syncParts().sync.folders.ofDesign(design.id));
+  await engine.sync.chooseFolder(root);
+  engine.sync.acceptContentPolicy();
+  await engine.sync.syncParts().sync.syncOnce();
+  const linked = await until('the design folder', () => engine.sync.syncParts().sync.folders.ofDesign(design.id));
   return { engine, window, folder: join(root, linked.folder), designId: design.id };
 }
 
@@ -53,7 +53,7 @@ const itemsOf = (engine: Engine, path: string) => engine.queue.list().filter((it
 
 /** Sends what waits, then stops the runner: the test sees the queue as the next scan leaves it. */
 async function sendAll(engine: Engine): Promise<void> {
-  const { runner } = engine.syncParts();
+  const { runner } = engine.sync.syncParts();
   runner.start();
   await runner.waitForIdle({ timeoutMs: 15_000 });
   await runner.stop();
@@ -70,18 +70,18 @@ describe('a refusal the person dismissed', () => {
     const name = folder.split('/').at(-1)!;
     const path = `${name}/gear.png`;
     copyFileSync(join(FIXTURES, 'images/invalid-truncated.png'), join(folder, 'gear.png'));
-    await engine.syncParts().sync.scan({ settle: 'wait' });
+    await engine.sync.syncParts().sync.scan({ settle: 'wait' });
     await sendAll(engine);
     const [refused] = itemsOf(engine, path);
     expect(refused).toMatchObject({ state: 'attention', attention: 'invalid-file', reason: expect.stringMatching(/could not read gear\.png as an image/) });
 
     await cancelFromWindow(window, refused!.id);
-    await engine.syncParts().sync.scan({ settle: 'wait' });
-    await engine.syncParts().sync.syncOnce();
+    await engine.sync.syncParts().sync.scan({ settle: 'wait' });
+    await engine.sync.syncParts().sync.syncOnce();
     expect(itemsOf(engine, path).map((item) => [item.id, item.state])).toEqual([[refused!.id, 'cancelled']]);
 
     copyFileSync(join(FIXTURES, 'images/png-sample.png'), join(folder, 'gear.png'));
-    await engine.syncParts().sync.scan({ settle: 'wait' });
+    await engine.sync.syncParts().sync.scan({ settle: 'wait' });
     const again = itemsOf(engine, path).filter((item) => item.id !== refused!.id);
     expect(again.map((item) => [item.kind, item.state])).toEqual([['upload', 'waiting']]);
     await sendAll(engine);
@@ -94,26 +94,26 @@ describe('a refusal the person dismissed', () => {
     const name = folder.split('/').at(-1)!;
     const path = `${name}/bracket.stl`;
     writeFileSync(join(folder, 'bracket.stl'), 'solid bracket\nendsolid bracket\n');
-    await engine.syncParts().sync.scan({ settle: 'wait' });
+    await engine.sync.syncParts().sync.scan({ settle: 'wait' });
     await sendAll(engine);
     expect(itemsOf(engine, path).map((item) => item.state)).toEqual(['done']);
 
     const refuse = await service.request('POST', '/__admin/faults', { json: { kind: 'status', status: 400, method: 'PATCH', path: '/documents/' } });
     expect(refuse.status).toBe(201);
     writeFileSync(join(folder, 'bracket.stl'), 'solid bracket v2\nendsolid bracket\n');
-    await engine.syncParts().sync.scan({ settle: 'wait' });
+    await engine.sync.syncParts().sync.scan({ settle: 'wait' });
     await sendAll(engine);
     const failed = itemsOf(engine, path).find((item) => item.kind === 'replace')!;
     expect(failed).toMatchObject({ state: 'failed', reason: `The service refused ${path}: Injected fault: HTTP 400.` });
     await service.request('DELETE', '/__admin/faults');
 
     await cancelFromWindow(window, failed.id);
-    await engine.syncParts().sync.scan({ settle: 'wait' });
+    await engine.sync.syncParts().sync.scan({ settle: 'wait' });
     expect(itemsOf(engine, path).filter((item) => item.state !== 'done' && item.state !== 'cancelled')).toEqual([]);
 
     const later = Date.now() / 1000 + 2;
     utimesSync(join(folder, 'bracket.stl'), later, later);
-    await engine.syncParts().sync.scan({ settle: 'wait' });
+    await engine.sync.syncParts().sync.scan({ settle: 'wait' });
     const replace = itemsOf(engine, path).find((item) => item.state === 'waiting');
     expect(replace).toMatchObject({ kind: 'replace' });
     await sendAll(engine);

@@ -52,8 +52,8 @@ describe('the opened engine in the background', () => {
     const profile = tempDir('engine-parts');
     cleanups.push(() => rmSync(profile, { recursive: true, force: true }));
     const engine = await open(profile, memorySettingsStore());
-    const first = engine.syncParts();
-    for (let i = 0; i < 20; i++) expect(engine.syncParts()).toBe(first);
+    const first = engine.sync.syncParts();
+    for (let i = 0; i < 20; i++) expect(engine.sync.syncParts()).toBe(first);
     expect(first.sync.listenerCount('event')).toBe(1);
     expect(first.runner.listenerCount('blocked')).toBe(1);
   });
@@ -65,23 +65,23 @@ describe('the opened engine in the background', () => {
     const root = join(tempDir('engine-policy-root'), 'Designs');
     cleanups.push(() => rmSync(profile, { recursive: true, force: true }), () => rmSync(join(root, '..'), { recursive: true, force: true }));
     const engine = await open(profile, memorySettingsStore());
-    await engine.chooseSyncFolder(root);
+    await engine.sync.chooseFolder(root);
     await engine.startBackground();
     // The folder is recorded, then made on disk: the file goes in once both are done.
     const folder = await until('the design folder', () => {
-      const linked = engine.syncParts().sync.folders.ofDesign(design.id);
+      const linked = engine.sync.syncParts().sync.folders.ofDesign(design.id);
       return linked && existsSync(join(root, linked.folder)) ? linked : null;
     });
     expect(folder.folder).toBe('policy-bracket');
     writeFileSync(join(root, 'policy-bracket', 'bracket.stl'), 'solid bracket');
-    await engine.syncParts().sync.scan({ settle: 'wait' });
+    await engine.sync.syncParts().sync.scan({ settle: 'wait' });
 
-    await until('the queue to wait for the person', () => engine.syncParts().runner.blockedBy?.kind === 'content-policy');
+    await until('the queue to wait for the person', () => engine.sync.syncParts().runner.blockedBy?.kind === 'content-policy');
     expect(engine.syncStatus.current()).toMatchObject({ state: 'attention', reasonCode: 'content-policy' });
     expect(engine.queue.status().counts.waiting).toBe(1);
     expect(await api.listDocuments(design.id)).toEqual([]);
 
-    engine.acceptContentPolicy();
+    engine.sync.acceptContentPolicy();
     await until('the upload', async () => (await api.listDocuments(design.id)).length === 1);
     expect((await api.listDocuments(design.id)).map((d) => d.name)).toEqual(['bracket.stl']);
   });
@@ -94,8 +94,8 @@ describe('the opened engine in the background', () => {
     cleanups.push(() => rmSync(profile, { recursive: true, force: true }), () => rmSync(join(root, '..'), { recursive: true, force: true }));
     const settings = memorySettingsStore({ contentPolicyAcceptedAt: new Date().toISOString() });
     const engine = await open(profile, settings);
-    await engine.chooseSyncFolder(root);
-    await engine.syncParts().sync.syncOnce({ settle: 'wait' });
+    await engine.sync.chooseFolder(root);
+    await engine.sync.syncParts().sync.syncOnce({ settle: 'wait' });
     writeFileSync(join(root, 'slow-hinge', 'hinge.stl'), 'solid hinge');
     await service.request('POST', '/__admin/faults', { json: { kind: 'latency', ms: 1500, method: 'POST', path: `^/v1/designs/${design.id}/documents$`, count: 1 } });
     await engine.startBackground();
@@ -107,8 +107,8 @@ describe('the opened engine in the background', () => {
     const reopened = await open(profile, settings);
     expect(reopened.queue.get(running.id)!.state).toBe('done');
     await reopened.startBackground();
-    await reopened.syncParts().sync.syncOnce({ settle: 'wait' });
-    await reopened.syncParts().runner.waitForIdle({ timeoutMs: 10_000 });
+    await reopened.sync.syncParts().sync.syncOnce({ settle: 'wait' });
+    await reopened.sync.syncParts().runner.waitForIdle({ timeoutMs: 10_000 });
     expect(reopened.queue.status().counts).toMatchObject({ waiting: 0, running: 0, failed: 0, attention: 0 });
     expect((await api.listDocuments(design.id)).map((d) => d.name)).toEqual(['hinge.stl']);
   });

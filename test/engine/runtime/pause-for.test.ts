@@ -21,7 +21,7 @@ beforeAll(async () => {
     profileDir: tempDir('pause-for-profile'), serviceUrl: service.url, userAgent: 'design-sync-test', trash: 'folder',
     tokenStore: () => new MemoryTokenStore(token), settingsStore: () => memorySettingsStore(),
   });
-  await engine.chooseSyncFolder(tempDir('pause-for-root'));
+  await engine.sync.chooseFolder(tempDir('pause-for-root'));
   endpoint = createContractEndpoint(engine);
 });
 afterAll(async () => {

@@ -13,8 +13,6 @@ import { mergeSearchIndexStep } from '../../../electron/engine/cache/search-rows
 import type { EventMessage } from '../../../electron/engine/contract/contract-endpoint';
 import { createContractEndpoint } from '../../../electron/engine/contract/create-contract-endpoint';
 import { subscribeToEngine } from '../../../electron/engine/contract/engine-events';
-import { libraryDeps } from '../../../electron/engine/contract/engine-services';
-import { Library } from '../../../electron/engine/library/library';
 import type { DesignsChange } from '../../../electron/engine/runtime/design-changes';
 import { openEngine } from '../../../electron/engine/runtime/open-engine';
 import { SearchIndexFill } from '../../../electron/engine/runtime/search-index-fill';
@@ -22,6 +20,7 @@ import { memorySettingsStore } from '../../../electron/engine/settings/settings-
 import { seedSynthetic } from '../../../service/seed/synthetic-seed';
 import { startTestService, type TestService } from '../../../harness/local-service';
 import { tempDir } from '../cache/cache-fixtures';
+import { servicesOf } from '../../../electron/engine/composition/engine-services';
 
 /** Every synthetic design's description says "Synthetic benchmark design": a search that finds them all. */
 const DESIGNS = 250;
@@ -217,7 +216,7 @@ describe('the engine\'s library while the search index is filled', () => {
       };
       const filled = new Promise<void>((resolve) => engine.searchIndex.once('filled', resolve));
       const indexing: unknown[] = [];
-      const unsubscribe = subscribeToEngine(engine, (event: EventMessage) => {
+      const unsubscribe = subscribeToEngine(servicesOf(engine), (event: EventMessage) => {
         if (event.name === 'search.indexing') indexing.push(event.payload);
       });
       cleanups.push(unsubscribe);
@@ -226,12 +225,11 @@ describe('the engine\'s library while the search index is filled', () => {
       const changes: DesignsChange[] = [];
       engine.changes.on('designs', (change) => changes.push(change));
       // The pull is over and the fill's first slice waits for the event loop's next turn: what a page says now.
-      const library = new Library(libraryDeps(engine));
+      const { library } = servicesOf(engine);
       const now = (query: string) => library.page({ query, licenses: [] }, 'newest', 0, 5);
       expect(now(EVERY_DESIGN)).toMatchObject({ total: 0, notSearchedYet: DESIGNS });
       // Browsing is not searching: nothing to say there.
       expect(now('')).toMatchObject({ total: DESIGNS, notSearchedYet: 0 });
-      library.close();
 
       await filled;
       expect(changes).toContainEqual({ ids: [], removed: [], all: true });

@@ -61,7 +61,7 @@ async function refusal(serviceUrl: string) {
   const outcome = await window.request('settings.update', { serviceUrl });
   if (outcome.ok) throw new Error(`${serviceUrl} was saved`);
   expect(outcome.problem.kind).toBe('validation');
-  expect(engine.serviceUrl()).toBe(first.url);
+  expect(engine.connection.serviceUrl()).toBe(first.url);
   return outcome.problem as { message: string; fieldErrors: Record<string, string[]> };
 }
 
@@ -71,7 +71,7 @@ describe('an address is checked before it is saved', () => {
     const problem = await refusal(address);
     expect(problem.message).toBe(`Nothing answers at ${address}: check the address.`);
     expect(problem.fieldErrors.serviceUrl).toEqual([`cannot be reached: nothing answers at ${address}. Check the address`]);
-    expect(engine.settings.read().serviceUrl).toBe(first.url);
+    expect(engine.appSettings.store.read().serviceUrl).toBe(first.url);
   });
 
   it('something else answering there: refused as not a design-sharing service, and it was asked without a token', async () => {
@@ -119,7 +119,7 @@ describe('an address is checked before it is saved', () => {
     const sync = window.nextEvent('sync.changed', (view: SyncView) => view.serviceUrl === second.url);
     const saved = await window.request('settings.update', { serviceUrl: `${second.url}/` });
     expect(saved).toMatchObject({ ok: true, value: { serviceUrl: second.url, webUrl: second.url, webUrlDerived: true } });
-    expect(engine.settings.read().serviceUrl).toBe(second.url);
+    expect(engine.appSettings.store.read().serviceUrl).toBe(second.url);
     expect((await account).status).toBe('signed-out');
     await sync;
   });
@@ -138,7 +138,7 @@ describe('the web address when the service address changes', () => {
     expect(valueOf(await window.request('settings.update', { webUrl: '' }))).toMatchObject({ webUrl: second.url, webUrlDerived: true });
     expect(valueOf(await window.request('settings.update', { webUrl: `${second.url}/` }))).toMatchObject({ webUrl: second.url, webUrlDerived: true });
     valueOf(await window.request('settings.update', { serviceUrl: first.url }));
-    expect(engine.webUrl()).toBe(first.url);
+    expect(engine.connection.webUrl()).toBe(first.url);
   });
 });
 

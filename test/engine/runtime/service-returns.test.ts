@@ -42,7 +42,7 @@ async function running(): Promise<{ service: TestService; engine: Engine }> {
   return { service: first, engine };
 }
 
-const online = (app: Engine) => app.connectivity.state.online;
+const online = (app: Engine) => app.connection.connectivity.state.online;
 
 describe('the service going away and coming back', () => {
   it('with only the background running (no window): its return is noticed within 10 s (hours away: connectivity.test.ts)', async () => {
@@ -50,7 +50,7 @@ describe('the service going away and coming back', () => {
     await app.startBackground();
     await service.close();
     // Something asks and finds it away (the queue, a pull): the background then watches for its return.
-    await app.checkConnectivity();
+    await app.connection.checkConnectivity();
     expect(online(app)).toBe(false);
     again = await startService({ dataDir: service.dataDir, port: service.port });
     const back = Date.now();
@@ -62,7 +62,7 @@ describe('the service going away and coming back', () => {
     const { service, engine: app } = await running();
     await app.startBackground();
     await service.close();
-    await app.checkConnectivity();
+    await app.connection.checkConnectivity();
     const endpoint = createContractEndpoint(app);
     const events: EventMessage[] = [];
     const unsubscribe = endpoint.subscribe((event) => events.push(event));

@@ -11,6 +11,7 @@ import { startTestService, type TestService } from '../../../harness/local-servi
 import { until } from '../../../harness/until';
 import { tempDir } from '../cache/cache-fixtures';
 import { clientFor } from '../../../harness/sync-computers';
+import { servicesOf } from '../../../electron/engine/composition/engine-services';
 
 const REPO = resolve(import.meta.dirname, '../../..');
 let service: TestService;
@@ -36,9 +37,9 @@ describe('the sync status after a process killed with kill -9', () => {
     const root = join(tempDir('status-crash-root'), 'Designs');
     try {
       const before = await openProfile(profile);
-      await before.chooseSyncFolder(root);
-      await before.syncParts().sync.syncOnce({ settle: 'wait' });
-      const folder = before.syncParts().sync.folders.ofDesign(design.id)!.folder;
+      await before.sync.chooseFolder(root);
+      await before.sync.syncParts().sync.syncOnce({ settle: 'wait' });
+      const folder = before.sync.syncParts().sync.folders.ofDesign(design.id)!.folder;
       const database = before.queue.db.name;
       await before.close();
       for (let i = 0; i < 4; i++) writeFileSync(join(root, folder, `part-${i}.stl`), `solid part${i}\nendsolid part${i}\n`);
@@ -67,10 +68,10 @@ describe('the sync status after a process killed with kill -9', () => {
 
       const after = await openProfile(profile);
       try {
-        expect(syncView(after)).toMatchObject({ state: 'paused', reasonCode: 'not-running', runState: 'idle' });
+        expect(syncView(servicesOf(after))).toMatchObject({ state: 'paused', reasonCode: 'not-running', runState: 'idle' });
         await after.startBackground();
         await until('the uploads sent after the restart', () => after.queue.status().counts.done === 4, 30_000);
-        await until('up to date', () => syncView(after).state === 'up-to-date', 15_000);
+        await until('up to date', () => syncView(servicesOf(after)).state === 'up-to-date', 15_000);
       } finally {
         await after.close();
       }

@@ -15,6 +15,7 @@ import { startTestService, type TestService } from '../../../harness/local-servi
 import { until } from '../../../harness/until';
 import { tempDir } from '../cache/cache-fixtures';
 import { clientFor } from '../../../harness/sync-computers';
+import { servicesOf } from '../../../electron/engine/composition/engine-services';
 
 let service: TestService;
 let token: string;
@@ -41,14 +42,14 @@ async function open(options: { url?: string; token?: string | null; settings?: S
     settingsStore: () => options.settings ?? accepted(),
   });
   cleanups.push(() => engine.close());
-  if (options.root !== false) await engine.chooseSyncFolder(root);
+  if (options.root !== false) await engine.sync.chooseFolder(root);
   return { engine, root };
 }
 
 /** A window on the engine: the contract's subscriber, with every sync view it was told. */
 function windowOn(engine: Engine): { views: SyncView[]; last: () => SyncView | undefined } {
   const views: SyncView[] = [];
-  const off = subscribeToEngine(engine, (event: EventMessage) => {
+  const off = subscribeToEngine(servicesOf(engine), (event: EventMessage) => {
     if (event.name === 'sync.changed') views.push(event.payload);
   });
   cleanups.push(off);
@@ -71,11 +72,11 @@ describe('the sync status, from the facts of the running engine', () => {
     await engine.startBackground();
 
     await until('the 50 files in the design folder', () => {
-      const folder = engine.syncParts().sync.folders.ofDesign(design.id);
+      const folder = engine.sync.syncParts().sync.folders.ofDesign(design.id);
       return folder && readdirSync(join(root, folder.folder)).filter((name) => name.endsWith('.stl')).length === 50;
     }, 60_000);
     const status = await until('waiting for you', () => {
-      const view = syncView(engine);
+      const view = syncView(servicesOf(engine));
       return view.state === 'attention' && view;
     });
     expect(status).toMatchObject({ reasonCode: 'content-policy', reason: expect.stringMatching(/right to publish/) as string });
@@ -89,9 +90,9 @@ describe('the sync status, from the facts of the running engine', () => {
     const { engine, root } = await open();
     const window = windowOn(engine);
     await engine.startBackground();
-    const folder = await until('the design folder', () => engine.syncParts().sync.folders.ofDesign(design.id));
-    await until('up to date', () => syncView(engine).state === 'up-to-date');
-    expect(syncView(engine)).toMatchObject({ reasonCode: 'in-step', reason: null });
+    const folder = await until('the design folder', () => engine.sync.syncParts().sync.folders.ofDesign(design.id));
+    await until('up to date', () => syncView(servicesOf(engine)).state === 'up-to-date');
+    expect(syncView(servicesOf(engine))).toMatchObject({ reasonCode: 'in-step', reason: null });
 
     await service.request('POST', '/__admin/faults', { json: { kind: 'latency', ms: 1500, method: 'POST', path: `^/v1/designs/${design.id}/documents$`, count: 1 } });
     writeFileSync(join(root, folder.folder, 'hinge.stl'), 'solid hinge');
@@ -123,30 +124,30 @@ describe('the sync status, from the facts of the running engine', () => {
 
     own = await startService({ dataDir, port });
     await until('up to date again, by itself', () => window.last()?.state === 'up-to-date', 20_000);
-    expect(engine.connectivity.isOnline()).toBe(true);
+    expect(engine.connection.connectivity.isOnline()).toBe(true);
   });
 
   it('says signed out when nobody is signed in, whatever else waits', async () => {
     const { engine } = await open({ token: null });
     await engine.startBackground();
-    expect(syncView(engine)).toMatchObject({ state: 'signed-out', reasonCode: 'signed-out', reason: 'Sign in to sync your designs.' });
+    expect(syncView(servicesOf(engine))).toMatchObject({ state: 'signed-out', reasonCode: 'signed-out', reason: 'Sign in to sync your designs.' });
   });
 
   it('says paused while uploads are paused, and up to date once resumed', async () => {
     const { engine } = await open();
     await engine.startBackground();
-    await until('up to date', () => syncView(engine).state === 'up-to-date');
+    await until('up to date', () => syncView(servicesOf(engine)).state === 'up-to-date');
     engine.queue.setQueuePaused(true);
-    expect(syncView(engine)).toMatchObject({ state: 'paused', reasonCode: 'uploads-paused', reason: 'Uploads are paused: resume to send your changes.' });
+    expect(syncView(servicesOf(engine))).toMatchObject({ state: 'paused', reasonCode: 'uploads-paused', reason: 'Uploads are paused: resume to send your changes.' });
     engine.queue.setQueuePaused(false);
-    await until('up to date again', () => syncView(engine).state === 'up-to-date');
+    await until('up to date again', () => syncView(servicesOf(engine)).state === 'up-to-date');
   });
 
   it('says error, with the folder, when the sync folder goes away', async () => {
     const { engine, root } = await open();
     const window = windowOn(engine);
     await engine.startBackground();
-    await until('up to date', () => syncView(engine).state === 'up-to-date');
+    await until('up to date', () => syncView(servicesOf(engine)).state === 'up-to-date');
     rmSync(root, { recursive: true, force: true });
     const error = await until('the error', () => window.views.find((view) => view.state === 'error'), 15_000);
     expect(error).toMatchObject({ reasonCode: 'folder-unavailable', runState: 'stopped', reason: expect.stringContaining(root) as string });
@@ -155,7 +156,7 @@ describe('the sync status, from the facts of the running engine', () => {
   it('follows the sync engine of the service chosen now, and lets go of the one before', async () => {
     const { engine } = await open({ token: null, root: false });
     const before = engine.syncStatus.followed;
-    const old = engine.syncParts();
+    const old = engine.sync.syncParts();
     expect(engine.syncStatus.followed).toBe(before + 1);
     expect(old.sync.listenerCount('state')).toBeGreaterThan(0);
 
@@ -165,7 +166,7 @@ describe('the sync status, from the facts of the running engine', () => {
     expect(old.runner.listenerCount('blocked')).toBe(0);
     expect(engine.syncStatus.followed).toBe(before);
 
-    const now = engine.syncParts();
+    const now = engine.sync.syncParts();
     expect(now.sync).not.toBe(old.sync);
     let changes = 0;
     engine.syncStatus.on('change', () => changes++);
@@ -177,6 +178,6 @@ describe('the sync status, from the facts of the running engine', () => {
 
   it('is not set up without a sync folder', async () => {
     const { engine } = await open({ root: false });
-    expect(syncView(engine)).toMatchObject({ state: 'not-set-up', reasonCode: 'no-folder', reason: 'Choose a sync folder to sync your designs with.' });
+    expect(syncView(servicesOf(engine))).toMatchObject({ state: 'not-set-up', reasonCode: 'no-folder', reason: 'Choose a sync folder to sync your designs with.' });
   });
 });

@@ -81,13 +81,13 @@ describe('a profile with an API address and a web address', () => {
     expect(valueOf(await window.request('settings.get', {}))).toMatchObject({ serviceUrl: api.url, webUrl: api.url, webUrlDerived: true });
     const saved = valueOf(await window.request('settings.update', { webUrl: ` ${web.url}/ ` }));
     expect(saved).toMatchObject<Partial<SettingsView>>({ serviceUrl: api.url, webUrl: web.url, webUrlDerived: false });
-    expect(engine.settings.read().webUrl).toBe(web.url);
+    expect(engine.appSettings.store.read().webUrl).toBe(web.url);
   });
 
   it('a web address that is not one is refused, naming the field; nothing changes', async () => {
     const refused = await window.request('settings.update', { webUrl: 'www.example' });
     expect(refused).toMatchObject({ ok: false, problem: { kind: 'validation', fieldErrors: { webUrl: [expect.stringContaining('Not a web address')] } } });
-    expect(engine.webUrl()).toBe(web.url);
+    expect(engine.connection.webUrl()).toBe(web.url);
   });
 
   it('the browser signs in on the web address; the token is checked with the API and never reaches the web site', async () => {
@@ -109,7 +109,7 @@ describe('a profile with an API address and a web address', () => {
     expect((await browser.post(handOver.attrs.action!, handOver.hidden)).status).toBeLessThan(400);
 
     expect((await signedIn).user?.screenName).toBe('two-addresses-person');
-    const token = engine.session.currentToken()!;
+    const token = engine.account.session.currentToken()!;
     expect(token).toBeTruthy();
     expect(web.requests.length).toBeGreaterThan(0);
     expect(web.carrying(token)).toEqual([]);

@@ -14,6 +14,7 @@ import { startTestService, type TestService } from '../../../harness/local-servi
 import { until } from '../../../harness/until';
 import { tempDir } from '../cache/cache-fixtures';
 import { clientFor } from '../../../harness/sync-computers';
+import { servicesOf } from '../../../electron/engine/composition/engine-services';
 
 const MB = 1024 * 1024;
 let service: TestService;
@@ -42,16 +43,16 @@ describe('upload progress told to a window', () => {
       tokenStore: () => new MemoryTokenStore(token), settingsStore: () => memorySettingsStore({ contentPolicyAcceptedAt: new Date().toISOString() }),
     });
     cleanups.push(() => engine.close());
-    await engine.chooseSyncFolder(root);
+    await engine.sync.chooseFolder(root);
     const views: SyncView[] = [];
     const items: QueueEntry[] = [];
-    cleanups.push(subscribeToEngine(engine, (event: EventMessage) => {
+    cleanups.push(subscribeToEngine(servicesOf(engine), (event: EventMessage) => {
       if (event.name === 'sync.changed') views.push(event.payload);
       if (event.name === 'queue.item') items.push(event.payload);
     }));
     await engine.startBackground();
-    const folder = await until('the design folder', () => engine.syncParts().sync.folders.ofDesign(design.id));
-    await until('up to date', () => syncView(engine).state === 'up-to-date');
+    const folder = await until('the design folder', () => engine.sync.syncParts().sync.folders.ofDesign(design.id));
+    await until('up to date', () => syncView(servicesOf(engine)).state === 'up-to-date');
 
     // The service reads each upload only after a while: the first bytes wait, the rest follow at once.
     await service.request('POST', '/__admin/faults', { json: { kind: 'latency', ms: 2_500, method: 'POST', path: `^/v1/designs/${design.id}/documents$` } });

@@ -48,7 +48,7 @@ describe('the sample service (the bundled local service with sample designs, run
     expect(outcome).toMatchObject({ ok: true, value: { inUse: true, problem: null, signIn: { screenName: 'demo', password: 'demo' } } });
     const url = (outcome as { value: { serviceUrl: string } }).value.serviceUrl;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(engine.serviceUrl()).toBe(url);
+    expect(engine.connection.serviceUrl()).toBe(url);
     expect(fileSettingsStore(join(profile, 'settings.json')).read()).toMatchObject({ sampleService: true, serviceUrl: url });
     expect(await answersDesigns(url)).toBe(true);
     const firstPid = engine.sampleService.pid!;
@@ -126,7 +126,7 @@ describe('the sample service (the bundled local service with sample designs, run
       await engine.startBackground();
       expect(engine.sampleService.address).toBeNull();
       expect(engine.sampleService.problem).toMatch(new RegExp(`^Port ${port} on 127\\.0\\.0\\.1, where this profile's sample service runs, is taken by another program\\.`));
-      expect(engine.serviceUrl()).toBe(`http://127.0.0.1:${port}`);
+      expect(engine.connection.serviceUrl()).toBe(`http://127.0.0.1:${port}`);
       const endpoint = createContractEndpoint(engine);
       const view = await endpoint.handle('service.sample', {});
       expect(view).toMatchObject({ ok: true, value: { inUse: true, serviceUrl: null, problem: expect.stringMatching(/is taken by another program/) } });

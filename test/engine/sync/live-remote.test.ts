@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createContractEndpoint } from '../../../electron/engine/contract/create-contract-endpoint';
 import type { Engine } from '../../../electron/engine/runtime/engine';
-import { ownDesignDeleted } from '../../../electron/engine/runtime/sync-actions';
 import { startService, type RunningService } from '../../../service/server/start-service';
 import { startTestService, type TestService } from '../../../harness/local-service';
 import { openProfile } from '../../../harness/profile';
@@ -51,10 +50,10 @@ async function running(designs: string[], options: { remotePollMs: number }) {
   const { engine, close } = await openProfile({ serviceUrl: proxy.url, settleMs: 100, remotePollMs: options.remotePollMs, token });
   cleanups.push(() => rmSync(join(root, '..'), { recursive: true, force: true }));
   cleanups.push(close);
-  engine.acceptContentPolicy();
-  await engine.chooseSyncFolder(root);
+  engine.sync.acceptContentPolicy();
+  await engine.sync.chooseFolder(root);
   await engine.startBackground();
-  const sync = engine.syncParts().sync;
+  const sync = engine.sync.syncParts().sync;
   const folders = [];
   for (const design of made) folders.push((await until(`the folder of ${design.name}`, () => sync.folders.ofDesign(design.id))).folder);
   return { api, engine, sync, root, designs: made, folders, userId: user.id };
@@ -103,7 +102,7 @@ describe('changes made on the service while the engine runs', () => {
   it('while nothing changes, a poll costs one request, answered 304 (not modified)', async () => {
     const { engine, userId } = await running(['Idle'], { remotePollMs: 200 });
     await until('the first catalogue pull', () => engine.catalogue.lastPullAt() !== null);
-    await engine.syncParts().sync.idle();
+    await engine.sync.syncParts().sync.idle();
     const from = proxy.seen.length;
     const notModified = () => proxy.seen.slice(from).filter((seen) => seen.status === 304).length;
     await until('five polls answered 304', () => notModified() >= 5, 15_000);
@@ -125,10 +124,10 @@ describe('started while the service could not be reached', () => {
     const { engine, close } = await openProfile({ serviceUrl: url, settleMs: 100, remotePollMs: 300, token });
     cleanups.push(() => rmSync(join(root, '..'), { recursive: true, force: true }));
     cleanups.push(close, () => away.close().catch(() => {}), () => rmSync(dataDir, { recursive: true, force: true }));
-    engine.acceptContentPolicy();
-    await engine.chooseSyncFolder(root);
+    engine.sync.acceptContentPolicy();
+    await engine.sync.chooseFolder(root);
     await engine.startBackground();
-    const sync = engine.syncParts().sync;
+    const sync = engine.sync.syncParts().sync;
     await until('the first pass done offline', () => sync.folderSide.remoteProblem === 'offline', 10_000);
     expect(sync.folders.ofDesign(design.id)).toBeNull();
 
@@ -150,7 +149,7 @@ describe('a decision takes effect at once', () => {
     const path = join(root, folders[0]!, 'clamp.stl');
     await until('the document in the folder', () => contentOf(path) === 'clamp', 15_000);
     // From now on the service is polled only once a minute: what brings the file back is the decision.
-    engine.syncParts().sync.watch.stop();
+    engine.sync.syncParts().sync.watch.stop();
 
     rmSync(path);
     const item = await until('the deletion waiting for confirmation', () => engine.queue.list({ states: ['attention'] }).find((i) => i.kind === 'delete-remote'), 10_000);
@@ -208,7 +207,7 @@ describe('a design deleted on the service', () => {
   it('deleted in the window (own.delete), its folder is handled at once', async () => {
     const { api, engine, root, designs, folders } = await running(['Doomed'], { remotePollMs: 60_000 });
     await api.deleteDesign(designs[0]!.id);
-    await ownDesignDeleted(engine, designs[0]!.id);
+    await engine.sync.ownDesignDeleted(designs[0]!.id);
     expect(existsSync(join(root, folders[0]!))).toBe(false);
     expect(activity(engine).join('\n')).toMatch(/“Doomed” was deleted on the service: its folder doomed was moved to/);
   });
@@ -226,8 +225,8 @@ describe('the first sync', () => {
     const { engine, close } = await openProfile({ serviceUrl: service.url, settleMs: 100, token });
     cleanups.push(() => rmSync(join(root, '..'), { recursive: true, force: true }));
     cleanups.push(close);
-    await engine.chooseSyncFolder(root);
-    const result = await engine.syncParts().sync.syncOnce({ settle: 'once' });
+    await engine.sync.chooseFolder(root);
+    const result = await engine.sync.syncParts().sync.syncOnce({ settle: 'once' });
     expect(result.remote).toMatchObject({ downloaded: 6 });
     const lines = activity(engine);
     expect(lines).toContain('Downloaded 6 files into 3 design folders.');

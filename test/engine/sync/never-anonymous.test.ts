@@ -39,17 +39,17 @@ describe('sync after the service refused the sign-in', () => {
     const root = join(tempDir('anonymous-root'), 'Designs');
     const { engine, close } = await openProfile({ serviceUrl: proxy.url, settleMs: 100, remotePollMs: 60_000, token });
     cleanups.push(() => rmSync(join(root, '..'), { recursive: true, force: true }), close);
-    engine.acceptContentPolicy();
-    await engine.chooseSyncFolder(root);
+    engine.sync.acceptContentPolicy();
+    await engine.sync.chooseFolder(root);
     await engine.startBackground();
-    const { sync } = engine.syncParts();
+    const { sync } = engine.sync.syncParts();
     const { folder } = await until('the draft\'s folder', () => sync.folders.ofDesign(draft.id));
 
     // The token is revoked on the service; a request of the engine's meets the refusal (as the queue's upload did).
     const app = findApplication(service.db, REGISTERED_APPLICATION)!;
     expect(revokeAuthorization(service.db, user.id, liveAuthorization(service.db, user.id, app.id)!.id, Date.now())).toBe(true);
-    await engine.client().whoami().catch(() => undefined);
-    expect(engine.session.state.status).toBe('needs-sign-in');
+    await engine.connection.client().whoami().catch(() => undefined);
+    expect(engine.account.session.state.status).toBe('needs-sign-in');
     const asked = proxy.seen.length;
 
     // What the remote watch does when a design vanished from the list: it asks the service for the design first.

@@ -48,8 +48,8 @@ describe('the window and the tray while the sync folder is gone', () => {
       return outcome.value as SyncView;
     };
 
-    engine.acceptContentPolicy();
-    await engine.chooseSyncFolder(root);
+    engine.sync.acceptContentPolicy();
+    await engine.sync.chooseFolder(root);
     await engine.startBackground();
     await until('the design folder', () => readdirSync(root).some((name) => name.startsWith('pulley')));
     const folder = join(root, readdirSync(root).find((name) => name.startsWith('pulley'))!);

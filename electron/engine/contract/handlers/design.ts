@@ -8,7 +8,7 @@ import { engineLog } from '../../log/engine-log';
 
 export const DESIGN_HANDLERS: Handlers<'design.get' | 'design.openPage'> = {
   /** The design's page, assembled by the library (library/design-page.ts); here only its view. */
-  'design.get': async (_engine, { id }, signal, { library }) => {
+  'design.get': async ({ library }, { id }, signal) => {
     const page = await library.designPage(id, signal);
     const { summary, author } = page;
     return {
@@ -35,12 +35,12 @@ export const DESIGN_HANDLERS: Handlers<'design.get' | 'design.openPage'> = {
     };
   },
   /** Rule 1: the design's page on the service, never its files; opened by the host when it can. */
-  'design.openPage': async (engine, { id }, _signal, { library }) => {
-    engine.requireServiceUrl();
+  'design.openPage': async ({ library, connection, lifecycle }, { id }) => {
+    connection.requireServiceUrl();
     const url = library.designPageAddress(id)!;
-    if (!engine.openBrowser) return { url, opened: false };
+    if (!lifecycle.openBrowser) return { url, opened: false };
     try {
-      await engine.openBrowser(url);
+      await lifecycle.openBrowser(url);
       return { url, opened: true };
     } catch (error) {
       // The window then shows the address to open by hand.

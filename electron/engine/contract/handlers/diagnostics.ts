@@ -1,10 +1,10 @@
 import type { DiagnosticsView } from '../../../../shared';
+import type { EngineServices } from '../../composition/engine-services';
 import { engineLog } from '../../log/engine-log';
-import type { Engine } from '../../runtime/engine';
 import type { Handlers } from '../handler-types';
 
-function diagnosticsView(engine: Engine): DiagnosticsView {
-  const rebuilt = engine.cache.rebuilt;
+function diagnosticsView({ cacheHealth }: Pick<EngineServices, 'cacheHealth'>): DiagnosticsView {
+  const rebuilt = cacheHealth.rebuilt;
   return {
     logFile: engineLog.file,
     logProblem: engineLog.problem,
@@ -13,5 +13,5 @@ function diagnosticsView(engine: Engine): DiagnosticsView {
 }
 
 export const DIAGNOSTICS_HANDLERS: Handlers<'diagnostics.get'> = {
-  'diagnostics.get': (engine) => diagnosticsView(engine),
+  'diagnostics.get': (services) => diagnosticsView(services),
 };

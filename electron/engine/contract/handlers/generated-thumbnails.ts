@@ -10,18 +10,18 @@ import type { Handlers } from '../handler-types';
 export const coverFileName = (modelFileName: string) => `${(parse(modelFileName).name || 'model').slice(0, 200)} cover.png`;
 
 export const GENERATED_THUMBNAIL_HANDLERS: Handlers<'design.thumbnailFailed' | 'design.useGeneratedCover' | 'queue.proposalModel'> = {
-  'queue.proposalModel': (engine, { id }) => proposalModel(engine, id),
-  'design.thumbnailFailed': (_engine, { designId, documentId, reason }, _signal, { thumbnails }) => ({ remembered: thumbnails.failed(designId, documentId, reason) }),
+  'queue.proposalModel': (services, { id }) => proposalModel(services, id),
+  'design.thumbnailFailed': ({ thumbnails }, { designId, documentId, reason }) => ({ remembered: thumbnails.failed(designId, documentId, reason) }),
   /**
    * Only on the person's confirmation (rule 4): a copy of the design's current generated picture goes into its folder
    * in the sync folder, as a dropped file does; the scan and the queue upload it (offline it waits, and the activity
    * list says so). The picture itself stays until the design's image is known.
    */
-  'design.useGeneratedCover': async (engine, { id }, _signal, { thumbnails, ownDesigns }) => {
+  'design.useGeneratedCover': async ({ thumbnails, ownDesigns, profile }, { id }) => {
     const current = thumbnails.current(id);
     if (!current) throw new EngineError({ kind: 'conflict', message: 'This design has no picture made from its model now: open its page to make one, then use it.' });
-    const stagedPath = join(await incomingDirOf(engine), `cover-${randomBytes(12).toString('hex')}`);
+    const stagedPath = join(await incomingDirOf(profile), `cover-${randomBytes(12).toString('hex')}`);
     await copyFile(current.path, stagedPath);
-    return adoptDroppedFile(engine, { designId: id, fileName: coverFileName(current.row.fileName), stagedPath, origin: `made from ${current.row.fileName}, used as the cover` }, ownDesigns);
+    return adoptDroppedFile(profile, { designId: id, fileName: coverFileName(current.row.fileName), stagedPath, origin: `made from ${current.row.fileName}, used as the cover` }, ownDesigns);
   },
 };

@@ -1,19 +1,19 @@
 import type { KeptOfflineView } from '../../../../shared';
-import type { Engine } from '../../runtime/engine';
+import type { KeepOffline } from '../../keep-offline/keep-offline';
 import type { Handlers } from '../handler-types';
 import { keptDesignView } from '../views/kept-design-view';
 
-const keptView = (engine: Engine): KeptOfflineView => ({ designs: engine.keepOffline.list().map(keptDesignView), bytes: engine.keepOffline.keptBytes() });
+const keptView = (keepOffline: KeepOffline): KeptOfflineView => ({ designs: keepOffline.list().map(keptDesignView), bytes: keepOffline.keptBytes() });
 
 export const KEEP_OFFLINE_HANDLERS: Handlers<'offline.keep' | 'offline.release' | 'offline.list'> = {
   /** Recorded at once; the downloads go on behind and are told as 'offline.progress'. */
-  'offline.keep': async (engine, { designs }, signal, { library }) => {
+  'offline.keep': async ({ library, keepOffline }, { designs }, signal) => {
     await library.keepOffline(designs, signal);
-    return keptView(engine);
+    return keptView(keepOffline);
   },
-  'offline.release': (engine, { designs }) => {
-    engine.keepOffline.release(designs);
-    return keptView(engine);
+  'offline.release': ({ keepOffline }, { designs }) => {
+    keepOffline.release(designs);
+    return keptView(keepOffline);
   },
-  'offline.list': (engine) => keptView(engine),
+  'offline.list': ({ keepOffline }) => keptView(keepOffline),
 };

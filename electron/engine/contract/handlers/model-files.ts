@@ -1,5 +1,4 @@
 import { openModelFile, slicersView } from '../../library/open-in-slicer';
-import { modelFileDeps } from '../model-file-deps';
 import type { Handlers } from '../handler-types';
 
 export const MODEL_FILE_HANDLERS: Handlers<'design.openModelFile' | 'design.slicers'> = {
@@ -8,6 +7,6 @@ export const MODEL_FILE_HANDLERS: Handlers<'design.openModelFile' | 'design.slic
    * slicer, or its copy's path for the host to open with the system's default app (the Electron shell does; a browser
    * page downloads the file instead and never gets the path).
    */
-  'design.openModelFile': (engine, input, signal) => openModelFile(modelFileDeps(engine), input, signal),
-  'design.slicers': (engine, { documentId }) => slicersView(modelFileDeps(engine), documentId),
+  'design.openModelFile': ({ modelFiles }, input, signal) => openModelFile(modelFiles, input, signal),
+  'design.slicers': ({ modelFiles }, { documentId }) => slicersView(modelFiles, documentId),
 };

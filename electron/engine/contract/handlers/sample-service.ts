@@ -1,11 +1,10 @@
 import type { SampleServiceView } from '../../../../shared';
 import { SAMPLE_SIGN_IN } from '../../sample-service/sample-service';
 import { EngineError } from '../../runtime/engine-error';
-import type { Engine } from '../../runtime/engine';
+import type { SampleService } from '../../sample-service/sample-service';
 import type { Handlers } from '../handler-types';
 
-function sampleServiceView(engine: Engine): SampleServiceView {
-  const sample = engine.sampleService;
+function sampleServiceView(sample: SampleService): SampleServiceView {
   return {
     inUse: sample.inUse(),
     serviceUrl: sample.address,
@@ -16,22 +15,22 @@ function sampleServiceView(engine: Engine): SampleServiceView {
 }
 
 export const SAMPLE_SERVICE_HANDLERS: Handlers<'service.trySample' | 'service.sample'> = {
-  'service.sample': (engine) => sampleServiceView(engine),
-  'service.trySample': async (engine) => {
+  'service.sample': ({ sampleService }) => sampleServiceView(sampleService),
+  'service.trySample': async ({ sampleService, lifecycle }) => {
     let url: string;
     try {
-      url = await engine.sampleService.start();
+      url = await sampleService.start();
     } catch (error) {
       throw new EngineError({ kind: 'internal', message: error instanceof Error ? error.message : String(error) });
     }
     try {
       // Refused while signed in to another service (a sign-in belongs to its service): then it is not kept running.
-      await engine.setServiceUrl(url);
+      await lifecycle.setServiceUrl(url);
     } catch (error) {
-      await engine.sampleService.stop();
+      await sampleService.stop();
       throw error;
     }
-    engine.sampleService.remember();
-    return sampleServiceView(engine);
+    sampleService.remember();
+    return sampleServiceView(sampleService);
   },
 };

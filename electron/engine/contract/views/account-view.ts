@@ -1,16 +1,17 @@
 import type { AccountView } from '../../../../shared';
-import type { Engine } from '../../runtime/engine';
+import type { EngineServices } from '../../composition/engine-services';
 
-export function accountView(engine: Engine): AccountView {
-  const state = engine.session.state;
+export function accountView({ account, connection }: Pick<EngineServices, 'account' | 'connection'>): AccountView {
+  const { session, signIn } = account;
+  const state = session.state;
   const user = state.status === 'signed-out' ? null : state.user;
   return {
     status: state.status,
     user: user ? { id: user.id, screenName: user.screen_name, realName: user.real_name ?? null, avatarUrl: `/files/avatars/${user.id}` } : null,
-    reason: state.status === 'needs-sign-in' ? state.reason : engine.tokenProblem,
-    serviceUrl: engine.serviceUrl(),
-    tokenKeptIn: engine.session.store.describe(),
-    signingIn: engine.signIn.inProgress,
-    signInUrl: engine.signIn.address,
+    reason: state.status === 'needs-sign-in' ? state.reason : account.tokenProblem,
+    serviceUrl: connection.serviceUrl(),
+    tokenKeptIn: session.store.describe(),
+    signingIn: signIn.inProgress,
+    signInUrl: signIn.address,
   };
 }

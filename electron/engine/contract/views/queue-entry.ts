@@ -1,7 +1,6 @@
 import type { ActivityView, ConflictView, QueueEntry, QueueItemView } from '../../../../shared';
 import type { ActivityEntry } from '../../queue/queue-item';
-import type { QueueStore } from '../../queue/queue-store';
-import { uploadProgressOf } from '../../queue/upload-progress';
+import type { QueueService } from '../../queue/queue-service';
 import { iso } from './iso';
 
 /** An edit of a design names it (the queue's items carry their payload, though the view type does not say so). */
@@ -22,12 +21,8 @@ function conflictOf(item: QueueItemView): ConflictView | null {
 }
 
 /** An item as it changes, for the window: a file being sent with its smoothed rate (upload-progress.ts measures it). */
-export function liveQueueEntry(store: QueueStore, item: QueueItemView): QueueEntry {
-  if (item.state !== 'running') return queueEntry(item);
-  const progress = uploadProgressOf(store);
-  // Told here too (a second telling adds nothing): the rate then includes this very report, whichever listener runs first.
-  progress.itemChanged(item);
-  return queueEntry({ ...item, bytesPerSecond: progress.fileRate(item.id) } as QueueItemView);
+export function liveQueueEntry(queue: Pick<QueueService, 'withRate'>, item: QueueItemView): QueueEntry {
+  return queueEntry(queue.withRate(item));
 }
 
 export function queueEntry(item: QueueItemView): QueueEntry {
