@@ -1,5 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two test files at a time by default, also on 2 cores (vitest's own default there is one): most of a file's time is
+ * spent waiting on the local service, child processes, Chromium and timers, not on the CPU. VITEST_MAX_WORKERS=1 runs
+ * them one at a time again (to tell a failure from the machine's load).
+ */
+const maxWorkers = Number(process.env.VITEST_MAX_WORKERS ?? 2);
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
@@ -8,6 +15,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    reporters: process.env.CI ? ['default'] : ['default'],
+    maxWorkers,
+    reporters: ['default'],
   },
 });
