@@ -9,6 +9,7 @@ import { exportStl, loadToolSave, realTools, replayToolSave, sliceTo3mf, sliceTo
 import { until } from '../../../harness/until';
 import { pending, type ComputerOptions } from '../../../harness/sync-computers';
 import { useSyncService } from '../../../harness/sync-service';
+import { EMPTY_SETTLE_MS } from '../../../electron/engine/sync/sync-engine';
 
 /*
  * Designers' real tools writing into a watched design folder, while sync runs as `design-sync sync --watch` runs it:
@@ -186,8 +187,10 @@ describe.skipIf(!realTools().openscad)('OpenSCAD exporting an STL into a watched
   // before its first write: the emptied part.stl is never taken for a finished file (an empty file waits until it
   // stayed empty for emptySettleMs), so the service never holds an empty part.stl.
   it('a re-export OpenSCAD empties first and writes only after converting its model is never sent empty', async () => {
-    // Scans while OpenSCAD works (debounce 5 ms), as they happen during any export longer than the debounce.
-    const w = await watchedBracket({ tuning: { debounceMs: 5 } });
+    // Scans while OpenSCAD works (debounce 5 ms), as they happen during any export longer than the debounce. The
+    // emptied file waits as long as the app lets it (the computers' 300 ms is shorter than OpenSCAD's conversion on a
+    // loaded machine, which then sent the empty file as any file left empty that long is).
+    const w = await watchedBracket({ tuning: { debounceMs: 5, emptySettleMs: EMPTY_SETTLE_MS } });
     const stl = join(w.dir, 'part.stl');
     await exportStl('cube(20);\n', stl);
     const v1 = readFileSync(stl);
