@@ -12,6 +12,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // One build of the window for the run's window tests (harness/window-build.ts).
     globalSetup: ['harness/window-build-once.ts'],
+    // The command line and the tray speak the environment's language: tests read English whatever the machine's is
+    // (the language tests set their own).
+    env: { LC_ALL: 'C.UTF-8', LC_MESSAGES: '', LANG: 'C.UTF-8', LANGUAGE: '' },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

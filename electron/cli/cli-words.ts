@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import { createTranslator, type IntlShape } from '../../shared/i18n/create-intl';
 import { environmentLanguages, LANGUAGES, matchLocale, PSEUDO_LOCALE, resolveLocale, type LanguageSetting, type Locale } from '../../shared/i18n/locales';
 import { engineLog } from '../engine/log/engine-log';
@@ -35,4 +36,9 @@ function profileLanguage(settingsFile: string): LanguageSetting | undefined {
 export function cliWords(lang: string | undefined, settingsFile: string, env: Environment = process.env): Promise<IntlShape> {
   const locale = cliLocale(lang, profileLanguage(settingsFile), env);
   return createTranslator(locale, environmentLanguages(env));
+}
+
+/** A command's words: its program's --lang, the context's profile (cliWords). */
+export function commandWords(program: Command, ctx: { profile: { settingsFile: string } }): Promise<IntlShape> {
+  return cliWords(program.opts<{ lang?: string }>().lang, ctx.profile.settingsFile);
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandModule } from '../command-module';
+import { commandWords } from '../cli-words';
 
 export const logoutCommand: CommandModule = (program: Command, context) => {
   program
@@ -7,6 +8,7 @@ export const logoutCommand: CommandModule = (program: Command, context) => {
     .description('forget the stored token on this computer')
     .action(async () => {
       const ctx = context();
+      const words = await commandWords(program, ctx);
       // Signing out sends nothing: it is never refused, whatever --service says (applied once signed out).
       const { account, lifecycle } = await ctx.services({ ignoreTokenProblem: true, keepService: true });
       const store = account.session.store;
@@ -14,10 +16,10 @@ export const logoutCommand: CommandModule = (program: Command, context) => {
       const had = account.session.state.status !== 'signed-out' || account.tokenProblem !== null;
       await account.signOut();
       if (had) {
-        ctx.io.out(`Signed out: the token was removed (it was kept ${store.describe()}).`);
-        ctx.io.out("design-sync stays authorized on the service until you revoke it on your profile page there.");
+        ctx.io.out(words.formatMessage({ id: 'cli.logout.signedOut' }, { storage: store.describe() }));
+        ctx.io.out(words.formatMessage({ id: 'cli.logout.stillAuthorized' }));
       } else {
-        ctx.io.out('Not signed in: there was no token to remove.');
+        ctx.io.out(words.formatMessage({ id: 'cli.logout.noToken' }));
       }
       const requested = ctx.requestedService();
       if (requested) await lifecycle.setServiceUrl(requested);

@@ -8,19 +8,29 @@ import { formatItems, percentOf } from '../../engine/queue/queue-report';
 import type { EngineServices } from '../../engine/composition/engine-services';
 import { notDoneIn } from '../../engine/runtime/sync-until-sent';
 import type { SyncEvent } from '../../engine/sync/sync-context';
+import type { Words } from '../../../shared/i18n/create-intl';
 import { CliError, type CliContext } from '../cli-context';
 import type { CommandModule } from '../command-module';
+import { commandWords } from '../cli-words';
+
+/** What an item is about, in the command's words: its file, its folder, else its number. */
+function subjectIn(words: Words, item: Parameters<typeof subjectOf>[0]): string {
+  if (item.path !== null) return subjectOf(item);
+  return item.folder
+    ? words.formatMessage({ id: 'cli.queue.itemSubject.folder' }, { folder: item.folder })
+    : words.formatMessage({ id: 'cli.queue.itemSubject.item' }, { id: String(item.id) });
+}
 
 /** --for's words: "1h" (or "hour") and "tomorrow". */
-function pauseLengthOf(raw: string): PauseLength {
+function pauseLengthOf(raw: string, words: Words): PauseLength {
   const text = raw.trim().toLowerCase();
   if (text === '1h' || text === 'hour' || text === '1 hour') return 'hour';
   if (text === 'tomorrow') return 'tomorrow';
-  throw new CliError(`--for: expected "1h" or "tomorrow" (the next 08:00), got ${JSON.stringify(raw)}.`);
+  throw new CliError(words.formatMessage({ id: 'cli.queue.pauseLengthInvalid' }, { given: JSON.stringify(raw) }));
 }
 
-function idOf(raw: string): number {
-  if (!/^\d+$/.test(raw)) throw new CliError(`Expected an item number (see design-sync queue list) or "all", got ${JSON.stringify(raw)}.`);
+function idOf(raw: string, words: Words): number {
+  if (!/^\d+$/.test(raw)) throw new CliError(words.formatMessage({ id: 'cli.queue.itemNumberInvalid' }, { given: JSON.stringify(raw) }));
   return Number(raw);
 }
 
@@ -36,17 +46,17 @@ interface ConfirmOptions {
   publish?: boolean;
 }
 
-function confirmItem(queue: QueueService, id: number, options: ConfirmOptions): string {
+function confirmItem(queue: QueueService, id: number, options: ConfirmOptions, words: Words): string {
   const item = queue.item(id);
   if (item.state === 'attention' && item.attention === 'confirm-delete') {
-    if (options.name || options.excerpt || options.license || options.publish) throw new CliError('--name, --excerpt, --license and --publish are for a new design, not for a deletion.');
+    if (options.name || options.excerpt || options.license || options.publish) throw new CliError(words.formatMessage({ id: 'cli.queue.confirm.notForDeletion' }));
     queue.confirmDeletion(id);
-    return `Confirmed: ${subjectOf(item)} will be deleted on the service.`;
+    return words.formatMessage({ id: 'cli.queue.confirm.deletion' }, { subject: subjectIn(words, item) });
   }
   if (item.state === 'attention' && item.attention === 'confirm-design') {
     const missing = (['name', 'excerpt', 'license'] as const).filter((field) => !options[field]);
     if (missing.length > 0) {
-      throw new CliError(`Item ${id} proposes a new design for ${subjectOf(item)}: pass ${missing.map((f) => `--${f}`).join(', ')} (license: one of ${LICENSE_CODES.join(', ')}).`);
+      throw new CliError(words.formatMessage({ id: 'cli.queue.confirm.missingFields' }, { id: String(id), subject: subjectIn(words, item), flags: missing.map((f) => `--${f}`).join(', '), licenses: LICENSE_CODES.join(', ') }));
     }
     try {
       queue.confirmNewDesign(id, { name: options.name, excerpt: options.excerpt, license: options.license }, options.publish === true);
@@ -56,14 +66,14 @@ function confirmItem(queue: QueueService, id: number, options: ConfirmOptions): 
       }
       throw error;
     }
-    return `Confirmed: the design "${options.name}" will be created${options.publish ? ' and published' : ' (as a draft)'} for ${subjectOf(item)}.`;
+    return words.formatMessage({ id: 'cli.queue.confirm.newDesign' }, { name: options.name, publish: options.publish ? 'yes' : 'no', subject: subjectIn(words, item) });
   }
   if (item.state === 'attention' && item.attention === 'ready-to-publish') {
-    if (options.name || options.excerpt || options.license || options.publish) throw new CliError('--name, --excerpt, --license and --publish are for a new design, not for a file ready to publish.');
+    if (options.name || options.excerpt || options.license || options.publish) throw new CliError(words.formatMessage({ id: 'cli.queue.confirm.notForReady' }));
     queue.sendReady(id);
-    return `Confirmed: ${subjectOf(item)} will be sent to its published design.`;
+    return words.formatMessage({ id: 'cli.queue.confirm.ready' }, { subject: subjectIn(words, item) });
   }
-  throw new CliError(`Item ${id} (${subjectOf(item)}) is ${item.state}${item.attention ? ` [${item.attention}]` : ''}: there is nothing to confirm.`);
+  throw new CliError(words.formatMessage({ id: 'cli.queue.confirm.nothing' }, { id: String(id), subject: subjectIn(words, item), state: item.state, attention: item.attention ? ` [${item.attention}]` : '' }));
 }
 
 /**
@@ -72,14 +82,14 @@ function confirmItem(queue: QueueService, id: number, options: ConfirmOptions): 
  * app, `sync --watch`) syncs this profile — two processes never write in the sync folder at once — nor while the
  * service cannot be reached: then the next sync brings it.
  */
-async function decisionNow(ctx: CliContext, { connection, sync: syncService }: Pick<EngineServices, 'connection' | 'sync'>, designIds: (number | null)[]): Promise<void> {
+async function decisionNow(ctx: CliContext, { connection, sync: syncService }: Pick<EngineServices, 'connection' | 'sync'>, designIds: (number | null)[], words: Words): Promise<void> {
   if (!designIds.some((id) => id !== null) || !connection.serviceUrl() || !syncService.folder()) return;
   if (syncService.otherProcessSyncs()) {
-    ctx.io.out('The app syncing this profile brings the service\'s files back at its next look at the service.');
+    ctx.io.out(words.formatMessage({ id: 'cli.queue.decision.otherProcess' }));
     return;
   }
   if (!(await connection.checkConnectivity())) {
-    ctx.io.out('The service cannot be reached now: the next sync brings back what you kept on the service.');
+    ctx.io.out(words.formatMessage({ id: 'cli.queue.decision.offline' }));
     return;
   }
   const { sync } = syncService.syncParts();
@@ -90,8 +100,8 @@ async function decisionNow(ctx: CliContext, { connection, sync: syncService }: P
   sync.on('event', onEvent);
   try {
     const pass = await syncService.applyDecision(designIds);
-    for (const path of brought) ctx.io.out(`brought back from the service: ${path}`);
-    for (const warning of pass ? notDoneIn(pass) : []) ctx.io.err(`warning: ${warning}`);
+    for (const path of brought) ctx.io.out(words.formatMessage({ id: 'cli.queue.decision.broughtBack' }, { path }));
+    for (const warning of pass ? notDoneIn(pass) : []) ctx.io.err(words.formatMessage({ id: 'cli.common.warning' }, { warning }));
   } finally {
     sync.off('event', onEvent);
   }
@@ -113,6 +123,7 @@ export const queueCommand: CommandModule = (program: Command, context) => {
     .option('--all', 'include done and cancelled items')
     .action(async (options: { json?: boolean; all?: boolean }) => {
       const ctx = context();
+      const words = await commandWords(program, ctx);
       await withQueue(ctx, (queue) => {
         const items = queue.list(options.all ? { states: QUEUE_STATES } : {});
         if (options.json) {
@@ -121,9 +132,9 @@ export const queueCommand: CommandModule = (program: Command, context) => {
         }
         const { queuePaused, queuePausedUntil } = queue.status();
         const paused = !queuePaused ? ''
-          : queuePausedUntil ? `Uploads are paused until ${pauseEndWords(new Date(queuePausedUntil).toISOString())}, then they resume by themselves (design-sync queue resume: now).\n`
-            : 'Uploads are paused (design-sync queue resume).\n';
-        ctx.io.out(`${paused}${formatItems(items)}`);
+          : queuePausedUntil ? `${words.formatMessage({ id: 'cli.queue.list.pausedUntil' }, { until: pauseEndWords(new Date(queuePausedUntil).toISOString(), new Date(), words) })}\n`
+            : `${words.formatMessage({ id: 'cli.queue.list.paused' })}\n`;
+        ctx.io.out(`${paused}${formatItems(items, words)}`);
       });
     });
 
@@ -133,13 +144,14 @@ export const queueCommand: CommandModule = (program: Command, context) => {
     .argument('<id|all>')
     .action(async (target: string) => {
       const ctx = context();
+      const words = await commandWords(program, ctx);
       await withQueue(ctx, (queue) => {
         if (target === 'all') {
-          ctx.io.out(`${queue.retryAll()} items will be tried again.`);
+          ctx.io.out(words.formatMessage({ id: 'cli.queue.retry.all' }, { count: queue.retryAll() }));
           return;
         }
-        const item = queue.retry(idOf(target));
-        ctx.io.out(`Item ${item.id} (${subjectOf(item)}) will be tried again.`);
+        const item = queue.retry(idOf(target, words));
+        ctx.io.out(words.formatMessage({ id: 'cli.queue.retry.one' }, { id: String(item.id), subject: subjectIn(words, item) }));
       });
     });
 
@@ -149,18 +161,19 @@ export const queueCommand: CommandModule = (program: Command, context) => {
     .argument('<id|all>')
     .action(async (target: string) => {
       const ctx = context();
+      const words = await commandWords(program, ctx);
       const services = await ctx.services();
       const { queue } = services;
       // The designs are looked at here, awaited, with what came back said (decisionNow), not behind the command.
       if (target === 'all') {
         const { count, designIds } = queue.cancelAll({ lookAtService: false });
-        ctx.io.out(`${count} items cancelled. Local files are untouched.`);
-        await decisionNow(ctx, services, designIds);
+        ctx.io.out(words.formatMessage({ id: 'cli.queue.cancel.all' }, { count }));
+        await decisionNow(ctx, services, designIds, words);
         return;
       }
-      const item = queue.cancel(idOf(target), { lookAtService: false });
-      ctx.io.out(`Item ${item.id} (${subjectOf(item)}) cancelled. The local file is untouched.`);
-      await decisionNow(ctx, services, [item.designId]);
+      const item = queue.cancel(idOf(target, words), { lookAtService: false });
+      ctx.io.out(words.formatMessage({ id: 'cli.queue.cancel.one' }, { id: String(item.id), subject: subjectIn(words, item) }));
+      await decisionNow(ctx, services, [item.designId], words);
     });
 
   for (const [name, paused] of [['pause', true], ['resume', false]] as const) {
@@ -172,16 +185,19 @@ export const queueCommand: CommandModule = (program: Command, context) => {
     command
       .action(async (target: string | undefined, options: { for?: string }) => {
         const ctx = context();
-        const length = options.for === undefined ? null : pauseLengthOf(options.for);
-        if (length !== null && target !== undefined) throw new CliError('--for pauses all uploads: leave out the item number.');
+        const words = await commandWords(program, ctx);
+        const length = options.for === undefined ? null : pauseLengthOf(options.for, words);
+        if (length !== null && target !== undefined) throw new CliError(words.formatMessage({ id: 'cli.queue.pause.forAllOnly' }));
         await withQueue(ctx, (queue) => {
           if (target === undefined) {
             const until = paused ? queue.pauseAll(length).until : (queue.resumeAll(), null);
-            ctx.io.out(!paused ? 'Uploads resumed.' : until === null ? 'Uploads paused.' : `Uploads paused until ${pauseEndWords(new Date(until).toISOString())}; they resume by themselves then.`);
+            ctx.io.out(!paused ? words.formatMessage({ id: 'cli.queue.pause.resumedAll' })
+              : until === null ? words.formatMessage({ id: 'cli.queue.pause.pausedAll' })
+                : words.formatMessage({ id: 'cli.queue.pause.pausedAllUntil' }, { until: pauseEndWords(new Date(until).toISOString(), new Date(), words) }));
             return;
           }
-          const item = paused ? queue.pause(idOf(target)) : queue.resume(idOf(target));
-          ctx.io.out(`Item ${item.id} (${subjectOf(item)}) ${paused ? 'paused' : 'resumed'}.`);
+          const item = paused ? queue.pause(idOf(target, words)) : queue.resume(idOf(target, words));
+          ctx.io.out(words.formatMessage({ id: paused ? 'cli.queue.pause.pausedOne' : 'cli.queue.pause.resumedOne' }, { id: String(item.id), subject: subjectIn(words, item) }));
         });
       });
   }
@@ -196,7 +212,8 @@ export const queueCommand: CommandModule = (program: Command, context) => {
     .option('--publish', 'publish the new design at once (otherwise it stays a draft)')
     .action(async (target: string, options: ConfirmOptions) => {
       const ctx = context();
-      await withQueue(ctx, (queue) => ctx.io.out(confirmItem(queue, idOf(target), options)));
+      const words = await commandWords(program, ctx);
+      await withQueue(ctx, (queue) => ctx.io.out(confirmItem(queue, idOf(target, words), options, words)));
     });
 
   queue
@@ -204,7 +221,8 @@ export const queueCommand: CommandModule = (program: Command, context) => {
     .description('send every file that waits as ready to publish (added to a published design while review before publishing is on)')
     .action(async () => {
       const ctx = context();
+      const words = await commandWords(program, ctx);
       const sent = await withQueue(ctx, (queue) => queue.sendAllReady());
-      ctx.io.out(sent === 0 ? 'Nothing waits as ready to publish.' : `${sent} file${sent === 1 ? '' : 's'} will be sent to ${sent === 1 ? 'its' : 'their'} published design${sent === 1 ? '' : 's'}.`);
+      ctx.io.out(sent === 0 ? words.formatMessage({ id: 'cli.queue.sendReady.none' }) : words.formatMessage({ id: 'cli.queue.sendReady.sent' }, { count: sent }));
     });
 };

@@ -59,10 +59,10 @@ export const statusCommand: CommandModule = (program, context) => {
         const sync = { state: status.state, label: SYNC_STATE_LABELS[status.state], reasonCode: status.reasonCode, reason, uploads: status.uploads, progress };
         // What the scans held back, grouped by why ("Blender backups: 3 not sent").
         const heldBack = syncService.partsIfChosen()?.sync.heldBack.groups() ?? [];
-        const heldLines = heldBack.map((group) => `\n  ${heldBackGroupWords(group)}: ${group.examples.join(', ')}${group.count > group.examples.length ? ', …' : ''}`).join('');
+        const heldLines = heldBack.map((group) => `\n  ${heldBackGroupWords(group, words)}: ${group.examples.join(', ')}${group.count > group.examples.length ? ', …' : ''}`).join('');
         ctx.io.out(options.json
           ? JSON.stringify({ sync, ...report, heldBack }, null, options.follow ? 0 : 2)
-          : formatReport(report, `${said.reason ? words.formatMessage({ id: 'cli.status.syncWithReason' }, { label: said.label, reason: said.reason }) : words.formatMessage({ id: 'cli.status.sync' }, { label: said.label })}${said.progress ? `\n${said.progress}` : ''}${heldLines ? `\n${words.formatMessage({ id: 'cli.status.neverSent' })}${heldLines}` : ''}`));
+          : formatReport(report, `${said.reason ? words.formatMessage({ id: 'cli.status.syncWithReason' }, { label: said.label, reason: said.reason }) : words.formatMessage({ id: 'cli.status.sync' }, { label: said.label })}${said.progress ? `\n${said.progress}` : ''}${heldLines ? `\n${words.formatMessage({ id: 'cli.status.neverSent' })}${heldLines}` : ''}`, words));
       };
       // Taken before the first print: a write landing between the two would otherwise count as already seen.
       const changed = queue.changedSince();
@@ -79,7 +79,7 @@ export const statusCommand: CommandModule = (program, context) => {
             if (!abort.signal.aborted) engineLog.warn('cli', 'status --follow: the wait failed', error);
           });
           if (!abort.signal.aborted && changed()) {
-            if (!options.json) ctx.io.out(`\n— ${new Date().toLocaleTimeString()} —`);
+            if (!options.json) ctx.io.out(`\n— ${words.formatTime(new Date(), { hour: '2-digit', minute: '2-digit', second: '2-digit' })} —`);
             print();
           }
         }

@@ -2,8 +2,7 @@ import type { Command } from 'commander';
 import { isServiceError } from '../../engine/api/service-error';
 import { CliError } from '../cli-context';
 import type { CommandModule } from '../command-module';
-
-export const NOT_SIGNED_IN = 'Not signed in. Run: design-sync login';
+import { commandWords } from '../cli-words';
 
 export const whoamiCommand: CommandModule = (program: Command, context) => {
   program
@@ -12,17 +11,18 @@ export const whoamiCommand: CommandModule = (program: Command, context) => {
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
       const ctx = context();
+      const words = await commandWords(program, ctx);
       const { account, connection } = await ctx.services();
       const { session } = account;
-      if (session.state.status === 'signed-out') throw new CliError(NOT_SIGNED_IN);
+      if (session.state.status === 'signed-out') throw new CliError(words.formatMessage({ id: 'cli.whoami.notSignedIn' }));
       const baseUrl = ctx.serviceUrl();
       let user;
       try {
         user = await connection.client().whoami();
       } catch (error) {
         const state = session.state;
-        if (state.status === 'needs-sign-in') throw new CliError(`${state.reason} Run: design-sync login`);
-        if (isServiceError(error)) throw new CliError(`Could not ask the service who is signed in: ${error.problem.message}`);
+        if (state.status === 'needs-sign-in') throw new CliError(words.formatMessage({ id: 'cli.whoami.needsSignIn' }, { reason: state.reason }));
+        if (isServiceError(error)) throw new CliError(words.formatMessage({ id: 'cli.whoami.askFailed' }, { message: error.problem.message }));
         throw error;
       }
       session.confirmUser(user);
@@ -31,9 +31,9 @@ export const whoamiCommand: CommandModule = (program: Command, context) => {
         ctx.io.out(JSON.stringify({ id: user.id, screen_name: user.screen_name, real_name: user.real_name ?? null, service: baseUrl, token_storage: storage }, null, 2));
         return;
       }
-      ctx.io.out(`Signed in as ${user.screen_name}`);
-      if (user.real_name) ctx.io.out(`Real name: ${user.real_name}`);
-      ctx.io.out(`Service: ${baseUrl}`);
-      ctx.io.out(`Token kept ${storage}`);
+      ctx.io.out(words.formatMessage({ id: 'cli.whoami.signedInAs' }, { name: user.screen_name }));
+      if (user.real_name) ctx.io.out(words.formatMessage({ id: 'cli.whoami.realName' }, { name: user.real_name }));
+      ctx.io.out(words.formatMessage({ id: 'cli.whoami.service' }, { address: baseUrl }));
+      ctx.io.out(words.formatMessage({ id: 'cli.whoami.tokenKept' }, { storage }));
     });
 };

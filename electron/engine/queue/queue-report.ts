@@ -1,6 +1,8 @@
 import type { QueueItemView, QueueState, SyncStatusView } from '../../../shared';
 import type { QueueStore } from './queue-store';
 import { pauseEndWords } from '../../../shared/sync/sync-state-words';
+import { ENGLISH_INTL, type Words } from '../../../shared/i18n/create-intl';
+import { formatBytes } from '../../../shared/i18n/format';
 import type { ActivityEntry, QueueItem } from './queue-item';
 
 /** What `design-sync status` shows (and --json prints): sync as a whole, uploads in progress, what needs a person. */
@@ -21,26 +23,27 @@ export function percentOf(item: Pick<QueueItemView, 'bytesSent' | 'bytesTotal'>)
   return item.bytesTotal ? Math.min(100, Math.floor((item.bytesSent / item.bytesTotal) * 100)) : null;
 }
 
-/** The one thing to do about an item that waits for a person or failed, as a command. */
-export function whatToDo(item: QueueItemView): string {
+/** The one thing to do about an item that waits for a person or failed, as a command (in `intl`'s words; --json's in English). */
+export function whatToDo(item: QueueItemView, intl: Words = ENGLISH_INTL): string {
+  const id = String(item.id);
   switch (item.attention) {
     case 'confirm-delete':
-      return `design-sync queue confirm ${item.id}   (or: design-sync queue cancel ${item.id} to keep it on the service)`;
+      return intl.formatMessage({ id: 'cli.queue.todo.confirmDelete' }, { id });
     case 'confirm-design':
-      return `design-sync queue confirm ${item.id} --name "<name>" --excerpt "<one line>" --license <code> [--publish]`;
+      return intl.formatMessage({ id: 'cli.queue.todo.confirmDesign' }, { id });
     case 'sign-in':
       return 'design-sync login';
     case 'invalid-file':
     case 'refused':
-      return `fix or remove the file, or: design-sync queue cancel ${item.id}`;
+      return intl.formatMessage({ id: 'cli.queue.todo.fixFile' }, { id });
     case 'missing-design':
-      return `link the folder to another design, or: design-sync queue cancel ${item.id}`;
+      return intl.formatMessage({ id: 'cli.queue.todo.missingDesign' }, { id });
     case 'conflict':
-      return `keep one of the two versions, then: design-sync queue retry ${item.id}`;
+      return intl.formatMessage({ id: 'cli.queue.todo.conflict' }, { id });
     case 'ready-to-publish':
-      return `design-sync queue confirm ${item.id} to send it (all of them: design-sync queue send-ready), or: design-sync queue cancel ${item.id}`;
+      return intl.formatMessage({ id: 'cli.queue.todo.readyToPublish' }, { id });
     default:
-      return `design-sync queue retry ${item.id}   (or: design-sync queue cancel ${item.id})`;
+      return intl.formatMessage({ id: 'cli.queue.todo.retry' }, { id });
   }
 }
 
@@ -54,68 +57,76 @@ export function queueReport(store: QueueStore, activityLines = 5): QueueReport {
   };
 }
 
+/** A size in English ("3.4 KB"), for words not in a language of the person's yet. */
 export function bytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  if (n < 1024 ** 3) return `${(n / 1024 / 1024).toFixed(1)} MB`;
-  return `${(n / 1024 ** 3).toFixed(2)} GB`;
+  return formatBytes(ENGLISH_INTL, n);
 }
 
-const STATE_WORDS: Record<QueueState, string> = {
-  waiting: 'waiting', running: 'uploading', done: 'done', failed: 'failed', attention: 'need attention', cancelled: 'cancelled',
-};
+const QUEUE_STATE_ORDER: readonly QueueState[] = ['waiting', 'running', 'done', 'failed', 'attention', 'cancelled'];
 
-export function subjectOf(item: QueueItemView): string {
-  return item.path ?? (item.folder ? `folder "${item.folder}"` : `item ${item.id}`);
+/** What an item is about, in `intl`'s words: its file, its folder, else its number. */
+export function subjectOf(item: QueueItemView, intl: Words = ENGLISH_INTL): string {
+  return item.path ?? (item.folder
+    ? intl.formatMessage({ id: 'cli.queue.report.folderSubject' }, { folder: item.folder })
+    : intl.formatMessage({ id: 'cli.queue.report.itemSubject' }, { id: String(item.id) }));
 }
 
-export function progressText(item: QueueItemView): string {
-  if (item.bytesTotal === null) return 'starting';
+export function progressText(item: QueueItemView, intl: Words = ENGLISH_INTL): string {
+  if (item.bytesTotal === null) return intl.formatMessage({ id: 'cli.queue.report.starting' });
   const percent = percentOf(item);
-  return `${bytes(item.bytesSent)} of ${bytes(item.bytesTotal)}${percent === null ? '' : ` (${percent}%)`}`;
+  const values = { sent: formatBytes(intl, item.bytesSent), total: formatBytes(intl, item.bytesTotal) };
+  return percent === null
+    ? intl.formatMessage({ id: 'cli.queue.report.progress' }, values)
+    : intl.formatMessage({ id: 'cli.queue.report.progressPercent' }, { ...values, percent });
 }
 
-/** `headline`: the overall state in the shared words (`Sync: Up to date`); by default the stored run state. */
-export function formatReport(report: QueueReport, headline?: string): string {
+/**
+ * `headline`: the overall state in the shared words (`Sync: Up to date`); by default the stored run state. The words
+ * in `intl`'s language; an item's reason and an activity line's message as the engine wrote them.
+ */
+export function formatReport(report: QueueReport, headline?: string, intl: Words = ENGLISH_INTL): string {
   const { status } = report;
   const lines = [
     headline ?? `Sync: ${status.state}${status.reason ? ` — ${status.reason}` : ''}`,
-    `Folder: ${status.root ?? 'not set up'}`,
+    status.root === null ? intl.formatMessage({ id: 'cli.status.folderNotSetUp' }) : intl.formatMessage({ id: 'cli.status.folder' }, { folder: status.root }),
   ];
   if (status.queuePaused) {
     lines.push(status.queuePausedUntil
-      ? `Uploads: paused until ${pauseEndWords(new Date(status.queuePausedUntil).toISOString())}, then they resume by themselves (design-sync queue resume: now)`
-      : 'Uploads: paused (design-sync queue resume)');
+      ? intl.formatMessage({ id: 'cli.status.uploadsPausedUntil' }, { until: pauseEndWords(new Date(status.queuePausedUntil).toISOString(), new Date(), intl) })
+      : intl.formatMessage({ id: 'cli.status.uploadsPaused' }));
   }
-  lines.push(`Queue: ${(Object.keys(STATE_WORDS) as QueueState[]).map((state) => `${status.counts[state]} ${STATE_WORDS[state]}`).join(', ')}`);
+  lines.push(intl.formatMessage({ id: 'cli.status.queueCounts' }, Object.fromEntries(QUEUE_STATE_ORDER.map((state) => [state, status.counts[state]]))));
   if (report.uploading.length > 0) {
-    lines.push('', 'Uploading:');
-    for (const item of report.uploading) lines.push(`  #${item.id} ${subjectOf(item)}  ${progressText(item)}`);
+    lines.push('', intl.formatMessage({ id: 'cli.status.uploadingTitle' }));
+    for (const item of report.uploading) lines.push(`  #${item.id} ${subjectOf(item, intl)}  ${progressText(item, intl)}`);
   }
   if (report.attention.length > 0) {
-    lines.push('', 'Needs your attention:');
-    for (const item of report.attention) lines.push(`  #${item.id} ${subjectOf(item)} [${item.attention}]: ${item.reason ?? ''}`, `      → ${item.todo}`);
+    lines.push('', intl.formatMessage({ id: 'cli.status.attentionTitle' }));
+    for (const item of report.attention) lines.push(`  #${item.id} ${subjectOf(item, intl)} [${item.attention}]: ${item.reason ?? ''}`, `      → ${whatToDo(item, intl)}`);
   }
   if (report.failed.length > 0) {
-    lines.push('', 'Failed:');
-    for (const item of report.failed) lines.push(`  #${item.id} ${subjectOf(item)}: ${item.reason ?? ''}`, `      → ${item.todo}`);
+    lines.push('', intl.formatMessage({ id: 'cli.status.failedTitle' }));
+    for (const item of report.failed) lines.push(`  #${item.id} ${subjectOf(item, intl)}: ${item.reason ?? ''}`, `      → ${whatToDo(item, intl)}`);
   }
   if (report.activity.length > 0) {
-    lines.push('', 'Recent activity:');
-    for (const entry of report.activity) lines.push(`  ${new Date(entry.at).toLocaleTimeString()} ${entry.level === 'info' ? '' : `${entry.level}: `}${entry.message}`);
+    lines.push('', intl.formatMessage({ id: 'cli.status.activityTitle' }));
+    for (const entry of report.activity) {
+      const time = intl.formatTime(entry.at, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+      lines.push(`  ${time} ${entry.level === 'info' ? '' : `${entry.level}: `}${entry.message}`);
+    }
   }
   return lines.join('\n');
 }
 
-/** One line per item, for `design-sync queue list`. */
-export function formatItems(items: QueueItemView[]): string {
-  if (items.length === 0) return 'The queue is empty.';
+/** One line per item, for `design-sync queue list`, in `intl`'s words (an item's reason as the engine wrote it). */
+export function formatItems(items: QueueItemView[], intl: Words = ENGLISH_INTL): string {
+  if (items.length === 0) return intl.formatMessage({ id: 'cli.queue.list.empty' });
   const width = Math.max(...items.map((item) => String(item.id).length));
   return items.map((item) => {
-    const state = item.paused && item.state === 'waiting' ? 'paused' : STATE_WORDS[item.state].replace('need attention', 'attention');
-    const detail = item.state === 'running' ? progressText(item)
+    const state = intl.formatMessage({ id: 'cli.queue.list.state' }, { state: item.paused && item.state === 'waiting' ? 'paused' : item.state });
+    const detail = item.state === 'running' ? progressText(item, intl)
       : item.state === 'attention' ? `[${item.attention}] ${item.reason ?? ''}`
       : item.reason ?? '';
-    return `${String(item.id).padStart(width)}  ${state.padEnd(9)}  ${item.kind.padEnd(13)}  ${subjectOf(item)}${detail ? `  — ${detail}` : ''}`;
+    return `${String(item.id).padStart(width)}  ${state.padEnd(9)}  ${item.kind.padEnd(13)}  ${subjectOf(item, intl)}${detail ? `  — ${detail}` : ''}`;
   }).join('\n');
 }
