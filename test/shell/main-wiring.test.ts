@@ -23,6 +23,9 @@ const h = await vi.hoisted(async () => {
     getPath: () => '/nonexistent-user-data',
     getVersion: () => '0.1.0',
     getAppPath: () => process.cwd(),
+    // A German system: the shell speaks German until the profile's language setting says otherwise.
+    getPreferredSystemLanguages: () => ['de-DE', 'en-US'],
+    getLocale: () => 'de',
     quitCalls: 0,
     quit() {
       app.quitCalls += 1;
@@ -211,6 +214,16 @@ describe('the main process, wired', () => {
     await until(() => window.webContents.sent.some(([channel, message]) => channel === CONTRACT_EVENT_CHANNEL && (message as { name: string }).name === 'pull.finished'), 'pull.finished in the window');
     await h.recorded.ipcHandler!(fromWindow(window), 'sync.status', {});
     expect(h.tray.tooltips.length).toBeGreaterThan(0);
+  });
+
+  it('speaks the system\'s language in the tray, and the one chosen in the window\'s Settings at once', async () => {
+    const window = h.windows[0]!;
+    await h.recorded.ipcHandler!(fromWindow(window), 'sync.status', {});
+    await until(() => /^design-sync: (Aktuell|Synchronisierung nicht eingerichtet|Wird synchronisiert|Abgemeldet|Pausiert|Fehler|Wartet auf Sie|Wird gestartet)\b/.test(h.tray.tooltips.at(-1) ?? ''), 'the tray in German');
+    expect(await h.recorded.ipcHandler!(fromWindow(window), 'settings.update', { language: 'nl' })).toMatchObject({ ok: true });
+    const menusBefore = h.tray.menus;
+    await until(() => h.tray.menus > menusBefore && /^design-sync: (Bijgewerkt|Synchronisatie niet ingesteld|Bezig met synchroniseren|Synchroniseren|Gepauzeerd|Fout|Wacht op jou|Uitgelogd|Bezig met starten)\b/.test(h.tray.tooltips.at(-1) ?? ''), 'the tray in Dutch');
+    expect(await h.recorded.ipcHandler!(fromWindow(window), 'settings.update', { language: 'system' })).toMatchObject({ ok: true });
   });
 
   it('serves the app:// protocol and opens only the service\'s design pages outside', async () => {

@@ -90,7 +90,7 @@ describe('which events deserve a notification', () => {
     const policy = createNotificationPolicy();
     policy.syncChanged(syncView({ state: 'error', reasonCode: 'changes-failed', runState: 'syncing', reason: 'A change failed.' }));
     expect(policy.flush()).toEqual([]);
-    const stopped = syncView({ state: 'error', reasonCode: 'folder-unavailable', runState: 'stopped', reason: 'The sync folder /home/ada/Designs is gone.' });
+    const stopped = syncView({ state: 'error', reasonCode: 'folder-unavailable', runState: 'stopped', detail: 'The sync folder /home/ada/Designs is gone.', reason: 'The sync folder /home/ada/Designs is gone.' });
     policy.syncChanged(stopped);
     policy.syncChanged(stopped);
     expect(policy.flush()).toEqual([{ kind: 'sync-stopped', title: 'Sync stopped', body: 'The sync folder /home/ada/Designs is gone.', route: '#/sync', itemIds: [] }]);

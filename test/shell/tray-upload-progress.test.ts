@@ -18,7 +18,7 @@ describe('the tray while files are uploaded', () => {
   });
 
   it('gives the state\'s own reason when the uploads wait (paused) or nothing is uploaded', () => {
-    expect(trayView(syncView({ state: 'paused', reasonCode: 'uploads-paused', reason: 'Uploads are paused.', uploads }), accountView()).tooltip).toBe('design-sync: Paused — Uploads are paused.');
+    expect(trayView(syncView({ state: 'paused', reasonCode: 'uploads-paused', reason: 'Uploads are paused: resume to send your changes.', uploads }), accountView()).tooltip).toBe('design-sync: Paused — Uploads are paused: resume to send your changes.');
     expect(trayView(syncView({ state: 'syncing', reasonCode: 'looking', reason: 'Looking for changes.', uploads: null }), accountView()).tooltip).toBe('design-sync: Syncing — Looking for changes.');
   });
 });

@@ -30,14 +30,14 @@ describe('the tray\'s state', () => {
   });
 
   it('asks for the person when sync waits for them or the sign-in expired', () => {
-    expect(trayView(syncView({ state: 'attention', reasonCode: 'items-need-you', reason: '2 deletions to confirm' }), accountView())).toMatchObject({ state: 'needs-attention', label: 'Waiting for you', tooltip: 'design-sync: Waiting for you — 2 deletions to confirm' });
+    expect(trayView(syncView({ state: 'attention', reasonCode: 'items-need-you', reason: '2 changes wait for you in the queue.', counts: { ...syncView().counts, attention: 2 } }), accountView())).toMatchObject({ state: 'needs-attention', label: 'Waiting for you', tooltip: 'design-sync: Waiting for you — 2 changes wait for you in the queue.' });
     const refused = syncView({ state: 'signed-out', reasonCode: 'sign-in-refused', reason: 'The service no longer accepts your sign-in: sign in again.' });
     expect(trayView(refused, accountView({ status: 'needs-sign-in', reason: 'The service refused the sign-in.' }))).toMatchObject({ state: 'signed-out', tooltip: expect.stringContaining('no longer accepts your sign-in') });
   });
 
   it('says signed out, then offline, with the reason, as the sync status says', () => {
     expect(trayView(syncView({ state: 'signed-out', reasonCode: 'signed-out', reason: 'Sign in to sync your designs.' }), accountView({ status: 'signed-out', user: null }))).toMatchObject({ state: 'signed-out', label: 'Signed out', iconName: 'tray-signed-out' });
-    expect(trayView(syncView({ state: 'offline', reasonCode: 'service-unreachable', reason: 'The service cannot be reached.' }), accountView(), connectivity(false, 'The service cannot be reached.'))).toMatchObject({ state: 'offline', label: 'Offline', tooltip: 'design-sync: Offline — The service cannot be reached.' });
+    expect(trayView(syncView({ state: 'offline', reasonCode: 'service-unreachable', detail: 'The service cannot be reached.', reason: 'The service cannot be reached. Changes are kept and sent when it is back.' }), accountView(), connectivity(false, 'The service cannot be reached.'))).toMatchObject({ state: 'offline', label: 'Offline', tooltip: 'design-sync: Offline — The service cannot be reached. Changes are kept and sent when it is back.' });
     expect(trayView(null, null, connectivity(false, 'The service cannot be reached.'))).toMatchObject({ state: 'offline', label: 'Offline' });
   });
 

@@ -35,6 +35,7 @@ import { resolveSystemProxy } from '../engine-bridge/system-proxy';
 import { EngineProcessHost } from './engine-process-host';
 import { parseShellArguments } from './shell-arguments';
 import { shellPaths } from './shell-paths';
+import { createShellWords } from './shell-words';
 
 /** How long uploads under way may take to finish on quit, and how long the engine may take to stop at all. */
 const QUIT_DRAIN_MS = 5_000;
@@ -66,6 +67,16 @@ async function main(): Promise<void> {
 
   const store = new Store<Record<string, unknown>>({ cwd: profileDir, name: 'settings', schema: settingsJsonSchema() as never, clearInvalidConfig: false });
   const settings = keyValueSettingsStore(store);
+  // The tray's, the menus', the notifications' and the dialogs' words: the profile's language setting, 'system' being
+  // the system's languages; the window's Settings changes it through the engine (saveSettings below), and they follow.
+  const systemLanguages = () => {
+    const preferred = app.getPreferredSystemLanguages();
+    return preferred.length > 0 ? preferred : [app.getLocale()];
+  };
+  // Set once the tray and the menu can be built (below): a language changed later shows in them at once.
+  let languageChanged = () => {};
+  const words = createShellWords(() => languageChanged());
+  await words.follow(settings.read().language, systemLanguages());
   const tokens = new SafeStorageTokenStore(join(profileDir, 'token.safe'), safeStorage);
   // The manual proxy's password, kept like the token; the system's proxy for the service (Chromium's resolver).
   const proxyPassword = new SafeStorageTokenStore(join(profileDir, 'proxy-password.safe'), safeStorage);
@@ -102,6 +113,7 @@ async function main(): Promise<void> {
     else log(`design-sync: refused to open ${what} (${decision.refusal})`);
   };
   const notifier = createNotifier({
+    words: () => words.current(),
     show(notice) {
       if (!Notification.isSupported()) return;
       const native = new Notification({ title: notice.title, body: notice.body });
@@ -116,7 +128,7 @@ async function main(): Promise<void> {
     if (window && !window.isDestroyed()) sendContractEvent([window.webContents], { type: 'event', name: 'updates.changed', payload: view });
   } });
   const updateMenu = () => Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate(
-    { platform: process.platform, isPackaged: app.isPackaged, serviceUrl: settings.read().serviceUrl ?? null, webUrl: webAddressOf(settings.read()), updates: updates.view() },
+    { platform: process.platform, isPackaged: app.isPackaged, serviceUrl: settings.read().serviceUrl ?? null, webUrl: webAddressOf(settings.read()), updates: updates.view(), intl: words.current() },
     { openServiceSite: (url) => void shell.openExternal(new URL(url).origin), quit: () => app.quit(), checkForUpdates: () => updates.checkNow(), restartToUpdate: () => updates.restartNow() },
   )));
 
@@ -130,6 +142,7 @@ async function main(): Promise<void> {
         const before = settings.read().serviceUrl;
         settings.update(next);
         if (next.serviceUrl && next.serviceUrl !== before) proxyForService(next.serviceUrl);
+        void words.follow(next.language, systemLanguages());
       },
       openExternal: (url) => openOutside(url, 'an address in the browser'),
       log,
@@ -166,7 +179,7 @@ async function main(): Promise<void> {
 
   const updateTray = () => {
     if (!tray) return;
-    const view = trayView(lastSync, lastAccount);
+    const view = trayView(lastSync, lastAccount, null, words.current());
     tray.setImage(nativeImage.createFromPath(join(paths.trayIcons, `${view.iconName}.png`)));
     tray.setToolTip(view.tooltip);
     tray.setContextMenu(Menu.buildFromTemplate(trayMenuTemplate(view, lastSync, {
@@ -189,7 +202,12 @@ async function main(): Promise<void> {
         if (!outcome.ok) log(`design-sync: Start at login was not changed (${outcome.problem.message})`);
         updateTray();
       }),
-    }, updates.view())));
+    }, updates.view(), words.current())));
+  };
+
+  languageChanged = () => {
+    updateTray();
+    updateMenu();
   };
 
   engine.onEvent((event) => {
@@ -256,7 +274,7 @@ async function main(): Promise<void> {
   try {
     await engine.start();
   } catch (error) {
-    dialog.showErrorBox('design-sync could not start', error instanceof Error ? error.message : String(error));
+    dialog.showErrorBox(words.current().formatMessage({ id: 'notifications.startFailed.title' }), error instanceof Error ? error.message : String(error));
     app.exit(1);
     return;
   }

@@ -1,4 +1,7 @@
 import type { AccountView, QueueEntry, SyncView } from '../../../shared';
+import { ENGLISH_INTL, type Words } from '../../../shared/i18n/create-intl';
+import type { MessageId } from '../../../shared/i18n/messages';
+import { syncReasonWords } from '../../../shared/sync/sync-state-words';
 
 /**
  * Which contract events deserve a native notification, in plain words, each once. Only what a person must know or do:
@@ -52,14 +55,19 @@ export function noticeKindOf(item: Pick<QueueEntry, 'state' | 'attention'>): Not
   }
 }
 
-export function createNotificationPolicy(): NotificationPolicy {
+/**
+ * `words` gives the locale of the moment (the shell's language setting): notices are worded when they are said, so a
+ * language changed meanwhile is the one they speak. Reasons the engine gives in words (a queue item's, the account's)
+ * are shown as they came.
+ */
+export function createNotificationPolicy(words: () => Words = () => ENGLISH_INTL): NotificationPolicy {
   /** What each item was last notified for: the same item in the same state is never said twice. */
   const notified = new Map<number, string>();
   const pending = new Map<number, Pending>();
   let signInNotified = false;
-  let signInPending: string | null = null;
+  let signInPending: string | MessageId | null = null;
   let stoppedNotified: string | null = null;
-  let stoppedPending: string | null = null;
+  let stoppedPending: SyncView | null = null;
 
   const askSignIn = (reason: string) => {
     if (signInNotified) return;
@@ -80,7 +88,7 @@ export function createNotificationPolicy(): NotificationPolicy {
       if (notified.get(item.id) === signature) return;
       notified.set(item.id, signature);
       if (kind === 'sign-in') {
-        askSignIn(item.reason ?? 'Sign in again so that your changes can be sent.');
+        askSignIn(item.reason ?? SIGN_IN_FOR_CHANGES);
         return;
       }
       pending.set(item.id, { kind, item });
@@ -91,13 +99,13 @@ export function createNotificationPolicy(): NotificationPolicy {
         stoppedNotified = null;
         return;
       }
-      const reason = sync.reason ?? 'Sync stopped.';
+      const reason = sync.reason ?? sync.detail ?? '';
       if (stoppedNotified === reason) return;
       stoppedNotified = reason;
-      stoppedPending = reason;
+      stoppedPending = sync;
     },
     accountChanged(account) {
-      if (account.status === 'needs-sign-in') askSignIn(account.reason ?? 'Sign in again so that design-sync can reach your account.');
+      if (account.status === 'needs-sign-in') askSignIn(account.reason ?? SIGN_IN_FOR_ACCOUNT);
       else if (account.status === 'signed-in') {
         signInNotified = false;
         signInPending = null;
@@ -107,12 +115,19 @@ export function createNotificationPolicy(): NotificationPolicy {
       return pending.size > 0 || signInPending !== null || stoppedPending !== null;
     },
     flush() {
+      const intl = words();
       const notices: NativeNotice[] = [];
-      if (stoppedPending !== null) notices.push({ kind: 'sync-stopped', title: 'Sync stopped', body: stoppedPending, route: '#/sync', itemIds: [] });
-      if (signInPending !== null) notices.push({ kind: 'sign-in', title: 'Sign in needed', body: signInPending, route: '#/settings', itemIds: [] });
+      if (stoppedPending !== null) {
+        const body = syncReasonWords(stoppedPending, intl) ?? intl.formatMessage({ id: 'notifications.syncStopped.body' });
+        notices.push({ kind: 'sync-stopped', title: intl.formatMessage({ id: 'notifications.syncStopped.title' }), body, route: '#/sync', itemIds: [] });
+      }
+      if (signInPending !== null) {
+        const body = signInPending === SIGN_IN_FOR_CHANGES || signInPending === SIGN_IN_FOR_ACCOUNT ? intl.formatMessage({ id: signInPending }) : signInPending;
+        notices.push({ kind: 'sign-in', title: intl.formatMessage({ id: 'notifications.signIn.title' }), body, route: '#/settings', itemIds: [] });
+      }
       const byKind = new Map<NoticeKind, QueueEntry[]>();
       for (const { kind, item } of pending.values()) byKind.set(kind, [...(byKind.get(kind) ?? []), item]);
-      for (const [kind, items] of byKind) notices.push(queueNotice(kind, items));
+      for (const [kind, items] of byKind) notices.push(queueNotice(kind, items, intl));
       pending.clear();
       signInPending = null;
       stoppedPending = null;
@@ -121,43 +136,47 @@ export function createNotificationPolicy(): NotificationPolicy {
   };
 }
 
-function queueNotice(kind: NoticeKind, items: QueueEntry[]): NativeNotice {
+/** The sign-in notices' own words, kept as their ids until said (an engine's reason in words is kept as it came). */
+const SIGN_IN_FOR_CHANGES: MessageId = 'notifications.signIn.forChanges';
+const SIGN_IN_FOR_ACCOUNT: MessageId = 'notifications.signIn.forAccount';
+
+function queueNotice(kind: NoticeKind, items: QueueEntry[], intl: Words): NativeNotice {
   const one = items.length === 1 ? items[0]! : null;
   const itemIds = items.map((item) => item.id);
   const notice = (title: string, body: string): NativeNotice => ({ kind, title, body, route: '#/sync', itemIds });
-  const names = namesOf(items);
+  const say = (id: MessageId, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const name = (item: QueueEntry) => nameOf(item, intl);
+  const names = namesOf(items, name, intl);
+  const count = items.length;
+  const withReason = (item: QueueEntry, otherwise: MessageId) => (item.reason ? say('notifications.item.reason', { name: name(item), reason: item.reason }) : say(otherwise, { name: name(item) }));
   switch (kind) {
     case 'failed': {
       const uploads = items.every((item) => item.kind === 'upload' || item.kind === 'replace');
-      const noun = uploads ? 'upload' : 'change';
-      if (one) return notice(uploads ? 'Upload failed' : 'A change could not be sent', withReason(nameOf(one), one.reason, 'Open design-sync to retry it.'));
-      return notice(`${items.length} ${noun}s failed`, `${names}. Open design-sync to see why and retry.`);
+      if (one) return notice(say(uploads ? 'notifications.failed.uploadTitle' : 'notifications.failed.changeTitle'), withReason(one, 'notifications.failed.one'));
+      return notice(say(uploads ? 'notifications.failed.uploadsTitle' : 'notifications.failed.changesTitle', { count }), say('notifications.failed.many', { names }));
     }
     case 'conflict':
-      if (one) return notice('Conflict', withReason(nameOf(one), one.reason, 'It changed here and on the service: choose which to keep.'));
-      return notice(`${items.length} conflicts`, `${names} changed here and on the service: choose which to keep.`);
+      if (one) return notice(say('notifications.conflict.title'), withReason(one, 'notifications.conflict.one'));
+      return notice(say('notifications.conflict.manyTitle', { count }), say('notifications.conflict.many', { names }));
     case 'confirm-delete':
-      if (one) return notice('A deletion to confirm', `${nameOf(one)} was removed from the sync folder. It is deleted on the service only when you confirm.`);
-      return notice(`${items.length} deletions to confirm`, `${names} were removed from the sync folder. They are deleted on the service only when you confirm.`);
+      if (one) return notice(say('notifications.confirmDelete.title'), say('notifications.confirmDelete.one', { name: name(one) }));
+      return notice(say('notifications.confirmDelete.manyTitle', { count }), say('notifications.confirmDelete.many', { names }));
     case 'confirm-design':
-      if (one) return notice('A new design to confirm', `The folder ${one.folder ?? nameOf(one)} becomes a design on the service once you confirm it.`);
-      return notice(`${items.length} new designs to confirm`, `The folders ${namesOf(items, (item) => item.folder ?? nameOf(item))} become designs on the service once you confirm them.`);
+      if (one) return notice(say('notifications.confirmDesign.title'), say('notifications.confirmDesign.one', { folder: one.folder ?? name(one) }));
+      return notice(say('notifications.confirmDesign.manyTitle', { count }), say('notifications.confirmDesign.many', { names: namesOf(items, (item) => item.folder ?? name(item), intl) }));
     default:
-      if (one) return notice('A file needs your attention', withReason(nameOf(one), one.reason, 'Open design-sync to see what to do.'));
-      return notice(`${items.length} files need your attention`, `${names}. Open design-sync to see what to do.`);
+      if (one) return notice(say('notifications.attention.title'), withReason(one, 'notifications.attention.one'));
+      return notice(say('notifications.attention.manyTitle', { count }), say('notifications.attention.many', { names }));
   }
 }
 
-function nameOf(item: QueueEntry): string {
-  return item.path ?? item.folder ?? `item ${item.id}`;
+function nameOf(item: QueueEntry, intl: Words): string {
+  return item.path ?? item.folder ?? intl.formatMessage({ id: 'notifications.item.fallbackName' }, { id: item.id });
 }
 
-function namesOf(items: QueueEntry[], name: (item: QueueEntry) => string = nameOf): string {
+/** "a, b and 3 more" ("a, b und 3 weitere"): the first NAMES_SHOWN names, as the locale lists them. */
+function namesOf(items: QueueEntry[], name: (item: QueueEntry) => string, intl: Words): string {
   const shown = items.slice(0, NAMES_SHOWN).map(name);
   const more = items.length - shown.length;
-  return more > 0 ? `${shown.join(', ')} and ${more} more` : shown.join(' and ');
-}
-
-function withReason(name: string, reason: string | null, otherwise: string): string {
-  return reason ? `${name}: ${reason}` : `${name}. ${otherwise}`;
+  return intl.formatList(more > 0 ? [...shown, intl.formatMessage({ id: 'notifications.names.more' }, { count: more })] : shown, { type: 'conjunction' });
 }

@@ -1,4 +1,5 @@
 import type { AccountView, QueueEntry, SyncView } from '../../../shared';
+import type { Words } from '../../../shared/i18n/create-intl';
 import { COALESCE_MS, createNotificationPolicy, type NativeNotice } from './notification-policy';
 
 export interface NotifierOptions {
@@ -7,11 +8,13 @@ export interface NotifierOptions {
   coalesceMs?: number;
   setTimer?: (callback: () => void, ms: number) => unknown;
   clearTimer?: (timer: unknown) => void;
+  /** The words of the moment (the language setting); English when not given. */
+  words?: () => Words;
 }
 
 /** The policy with its one timer: events in, coalesced notifications out, COALESCE_MS after the first of a burst. */
-export function createNotifier({ show, coalesceMs = COALESCE_MS, setTimer = setTimeout, clearTimer = (timer) => clearTimeout(timer as NodeJS.Timeout) }: NotifierOptions) {
-  const policy = createNotificationPolicy();
+export function createNotifier({ show, coalesceMs = COALESCE_MS, setTimer = setTimeout, clearTimer = (timer) => clearTimeout(timer as NodeJS.Timeout), words }: NotifierOptions) {
+  const policy = createNotificationPolicy(words);
   let timer: unknown = null;
   const arm = () => {
     if (timer !== null || !policy.hasPending()) return;

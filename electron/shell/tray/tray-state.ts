@@ -1,5 +1,6 @@
 import type { AccountView, ConnectivityView, SyncView } from '../../../shared';
-import { SYNC_STATE_LABELS, syncStateLabel } from '../../../shared/sync/sync-state-words';
+import { ENGLISH_INTL, type Words } from '../../../shared/i18n/create-intl';
+import { syncReasonWords, syncStateLabel, syncStateName } from '../../../shared/sync/sync-state-words';
 import { syncUploadWords } from '../../../shared/sync/upload-progress-words';
 
 export const TRAY_STATES = ['up-to-date', 'syncing', 'paused', 'offline', 'needs-attention', 'error', 'signed-out', 'not-set-up'] as const;
@@ -16,21 +17,21 @@ export interface TrayView {
 }
 
 const TOOLTIP_LIMIT = 127;
-const APP = 'design-sync';
 
 /**
  * The tray's one state: the engine's sync status (its one owner decides the order: an error is never hidden), in the
- * same words as the window's status pill (SYNC_STATE_LABELS, and the view's reason made by syncReasonWords).
+ * same words as the window's status pill (syncStateLabel, and the reason made by syncReasonWords from its code and facts), in
+ the locale of `intl` (English by default).
  */
-export function trayView(sync: SyncView | null, account: AccountView | null = null, connectivity: ConnectivityView | null = null): TrayView {
+export function trayView(sync: SyncView | null, account: AccountView | null = null, connectivity: ConnectivityView | null = null, intl: Words = ENGLISH_INTL): TrayView {
   if (!sync) {
     // Before the engine has said anything about sync: what the account and the connection say.
-    if (account?.status === 'signed-out' || account?.status === 'needs-sign-in') return view('signed-out', SYNC_STATE_LABELS['signed-out'], account.reason ?? 'Sign in to sync your designs.');
-    if (connectivity && !connectivity.online) return view('offline', SYNC_STATE_LABELS.offline, connectivity.reason);
-    return view('not-set-up', 'Starting', null);
+    if (account?.status === 'signed-out' || account?.status === 'needs-sign-in') return view('signed-out', syncStateName('signed-out', intl), intl.formatMessage({ id: 'tray.signIn' }), intl);
+    if (connectivity && !connectivity.online) return view('offline', syncStateName('offline', intl), connectivity.reason, intl);
+    return view('not-set-up', intl.formatMessage({ id: 'tray.starting' }), null, intl);
   }
   // Sending files: how far along, rather than how many changes are left ("Uploading 3 of 7 · 12 MB of 40 MB · about 20 s left").
-  return view(TRAY_STATE_OF[sync.state], syncStateLabel(sync), syncUploadWords(sync) ?? sync.reason);
+  return view(TRAY_STATE_OF[sync.state], syncStateLabel(sync, intl), syncUploadWords(sync, intl) ?? syncReasonWords(sync, intl) ?? sync.reason, intl);
 }
 
 const TRAY_STATE_OF: Record<SyncView['state'], TrayState> = {
@@ -38,8 +39,9 @@ const TRAY_STATE_OF: Record<SyncView['state'], TrayState> = {
   offline: 'offline', 'signed-out': 'signed-out', error: 'error',
 };
 
-function view(state: TrayState, label: string, reason: string | null): TrayView {
-  return { state, label, tooltip: tooltip(`${APP}: ${label}${reason ? ` — ${reason}` : ''}`), iconName: `tray-${state}` };
+function view(state: TrayState, label: string, reason: string | null, intl: Words): TrayView {
+  const words = reason ? intl.formatMessage({ id: 'tray.tooltip.stateReason' }, { state: label, reason }) : intl.formatMessage({ id: 'tray.tooltip.state' }, { state: label });
+  return { state, label, tooltip: tooltip(words), iconName: `tray-${state}` };
 }
 
 function tooltip(text: string): string {
