@@ -11,6 +11,20 @@ import type { SearchRowsTiming } from './pull-types';
 import { writeBackloggedSearchRows } from './search-backlog';
 import { optimizeSearchIndex } from './search-rows';
 
+/** How long a pull that ends waits for its checkpoint thread to be ready, should it still be starting. */
+const THREAD_START_WAIT_MS = 5_000;
+
+/** Whether the thread is ready within `ms` (false when it failed or is still starting then). */
+async function readyWithin(thread: CheckpointThread, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([thread.whenReady, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * From this many designs in a listing, the WAL its pull writes is checkpointed on a thread of its own. Without it, at
  * 100,000 designs the checkpoint at PULL_WAL_CHECKPOINT_PAGES held the engine's thread 423–620 ms at once (one held
@@ -279,7 +293,10 @@ export class PullWriter {
     const thread = this.checkpoints;
     this.checkpoints = null;
     if (thread) {
-      if (thread.ready && !thread.failed && this.sinceCheckpoint > 0) await this.checkpointOn(thread);
+      // A thread still starting (a pull shorter than its start, a loaded machine) is waited for a while: what the pull
+      // wrote is checkpointed here, not by the engine's next commit.
+      const ready = thread.ready || await readyWithin(thread, THREAD_START_WAIT_MS);
+      if (ready && !thread.failed && this.sinceCheckpoint > 0) await this.checkpointOn(thread);
       await thread.close();
     }
     if (this.savedAutocheckpoint !== null && this.db.open) this.db.pragma(`wal_autocheckpoint = ${this.savedAutocheckpoint}`);
