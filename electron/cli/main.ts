@@ -21,7 +21,8 @@ async function confirmOnTerminal(question: string): Promise<boolean | null> {
   const { createInterface } = await import('node:readline/promises');
   const terminal = createInterface({ input: process.stdin, output: process.stderr });
   try {
-    return /^y(es)?$/i.test((await terminal.question(question)).trim());
+    // "y"/"yes", or "j"/"ja" where the question is in Dutch or German.
+    return /^(y(es)?|j(a)?)$/i.test((await terminal.question(question)).trim());
   } finally {
     terminal.close();
   }

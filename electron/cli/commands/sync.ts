@@ -1,11 +1,12 @@
 import type { QueueItem } from '../../engine/queue/queue-item';
-import { CONTENT_POLICY_REASON } from '../../engine/queue/queue-runner';
 import type { SyncService } from '../../engine/runtime/sync-service';
 import { syncUntilSent } from '../../engine/runtime/sync-until-sent';
 import type { SyncEvent } from '../../engine/sync/sync-context';
 import type { PassResult } from '../../engine/sync/sync-engine';
 import { CliError, type CliContext, type CliIo } from '../cli-context';
 import type { CommandModule } from '../command-module';
+import type { Words } from '../../../shared/i18n/create-intl';
+import { commandWords } from '../cli-words';
 
 interface SyncOptions {
   watch?: boolean;
@@ -18,61 +19,68 @@ interface SyncOptions {
   acceptContentPolicy?: boolean;
 }
 
-export const CONTENT_POLICY_QUESTION =
-  'Before anything is uploaded: do you confirm that you upload only designs and files you have the right to publish, following the service\'s content policy? [y/N] ';
+/** Between the facts of the folder's summary line: a mark, not a word. */
+const FACT_SEPARATOR = ', ';
 
-function describeItem(item: QueueItem): string {
-  const what = item.path ?? item.folder ?? `item ${item.id}`;
+function describeItem(item: QueueItem, words: Words): string {
+  const what = item.path ?? item.folder ?? words.formatMessage({ id: 'cli.queue.report.itemSubject' }, { id: String(item.id) });
   return `  #${item.id} ${item.kind} ${what}${item.reason ? `: ${item.reason}` : ''}`;
 }
 
-function describeEvent(event: SyncEvent): string | null {
+function describeEvent(event: SyncEvent, words: Words): string | null {
   switch (event.type) {
-    case 'enqueued': return `queued: ${event.item.kind} ${event.item.path ?? event.item.folder}${event.item.attention ? ` (waiting for you: ${event.item.attention})` : ''}`;
-    case 'downloaded': return `${event.replaced ? 'updated' : 'downloaded'}: ${event.path}`;
-    case 'renamed-local': return `renamed here: ${event.fromPath} → ${event.toPath}`;
-    case 'trashed': return `moved to ${event.where}: ${event.path} (deleted on the service)`;
-    case 'conflict': return `conflict: ${event.path}; your version kept as ${event.copyPath}`;
-    case 'folder-created': return `folder made: ${event.folder}`;
-    case 'stopped': return `STOPPED: ${event.reason}`;
-    case 'resumed': return 'sync resumed';
-    case 'warning': return `warning: ${event.message}`;
+    case 'enqueued': {
+      const values = { kind: event.item.kind, what: event.item.path ?? event.item.folder };
+      return event.item.attention
+        ? words.formatMessage({ id: 'cli.sync.event.queuedWaiting' }, { ...values, attention: event.item.attention })
+        : words.formatMessage({ id: 'cli.sync.event.queued' }, values);
+    }
+    case 'downloaded': return words.formatMessage({ id: event.replaced ? 'cli.sync.event.updated' : 'cli.sync.event.downloaded' }, { path: event.path });
+    case 'renamed-local': return words.formatMessage({ id: 'cli.sync.event.renamed' }, { from: event.fromPath, to: event.toPath });
+    case 'trashed': return words.formatMessage({ id: 'cli.sync.event.trashed' }, { where: event.where, path: event.path });
+    case 'conflict': return words.formatMessage({ id: 'cli.sync.event.conflict' }, { path: event.path, copy: event.copyPath });
+    case 'folder-created': return words.formatMessage({ id: 'cli.sync.event.folderCreated' }, { folder: event.folder });
+    case 'stopped': return words.formatMessage({ id: 'cli.sync.event.stopped' }, { reason: event.reason });
+    case 'resumed': return words.formatMessage({ id: 'cli.sync.event.resumed' });
+    case 'warning': return words.formatMessage({ id: 'cli.common.warning' }, { warning: event.message });
     default: return null;
   }
 }
 
-function printPass(io: CliIo, result: PassResult): void {
+function printPass(io: CliIo, result: PassResult, words: Words): void {
   // Why the service was not checked is said once, by the pass's warning, and again in the summary that fails the command.
   const remote = result.remote;
-  if (remote) io.out(`from the service: ${remote.downloaded} downloaded, ${remote.replaced} updated, ${remote.renamed} renamed, ${remote.trashed} moved to the trash, ${remote.conflicts} conflicts`);
+  if (remote) io.out(words.formatMessage({ id: 'cli.sync.remoteSummary' }, { downloaded: remote.downloaded, replaced: remote.replaced, renamed: remote.renamed, trashed: remote.trashed, conflicts: remote.conflicts }));
   const scan = result.scan;
   if (scan) {
-    io.out(`folder: ${scan.files} files in ${scan.folders} design folders, ${scan.enqueued} changes queued${scan.unsettled.length ? `, ${scan.unsettled.length} still being written (next pass)` : ''}${scan.heldBack ? `, ${scan.heldBack} never sent (design-sync ignore says why)` : ''}`);
+    io.out([
+      words.formatMessage({ id: 'cli.sync.folderSummary' }, { files: scan.files, folders: scan.folders, enqueued: scan.enqueued }),
+      ...(scan.unsettled.length ? [words.formatMessage({ id: 'cli.sync.folderSummaryUnsettled' }, { count: scan.unsettled.length })] : []),
+      ...(scan.heldBack ? [words.formatMessage({ id: 'cli.sync.folderSummaryHeldBack' }, { count: scan.heldBack })] : []),
+    ].join(FACT_SEPARATOR));
   }
 }
 
-function numberOption(raw: string | undefined, fallback: number, name: string, unit: string): number {
+function numberOption(raw: string | undefined, fallback: number, name: string, unit: 'milliseconds' | 'seconds' | 'minutes', words: Words): number {
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw new CliError(`${name} must be a number of ${unit}, got ${raw}`);
+  if (!Number.isFinite(value) || value < 0) throw new CliError(words.formatMessage({ id: 'cli.sync.numberOption' }, { name, unit, given: raw }));
   return value;
 }
 
 /** Rule 5: asked once per profile before anything is uploaded; --accept-content-policy answers for scripts. */
-async function ensureContentPolicy(ctx: CliContext, sync: SyncService, accepted: boolean): Promise<void> {
+async function ensureContentPolicy(ctx: CliContext, sync: SyncService, accepted: boolean, words: Words): Promise<void> {
   if (sync.contentPolicyAccepted()) return;
   if (accepted) {
     sync.acceptContentPolicy();
     return;
   }
-  const answer = (await ctx.io.confirm?.(CONTENT_POLICY_QUESTION)) ?? null;
+  const answer = (await ctx.io.confirm?.(`${words.formatMessage({ id: 'cli.sync.contentPolicyQuestion' })} `)) ?? null;
   if (answer === true) {
     sync.acceptContentPolicy();
     return;
   }
-  throw new CliError(answer === false
-    ? 'Nothing was synced: uploading needs your confirmation that you have the right to publish what you upload.'
-    : `${CONTENT_POLICY_REASON} Run sync in a terminal to be asked, or pass --accept-content-policy to confirm it.`);
+  throw new CliError(words.formatMessage({ id: answer === false ? 'cli.sync.contentPolicyDeclined' : 'cli.sync.contentPolicyNoTerminal' }));
 }
 
 /**
@@ -96,22 +104,23 @@ export const syncCommand: CommandModule = (program, context) => {
     .action(async (folder: string, options: SyncOptions) => {
       const ctx = context();
       ctx.serviceUrl();
-      const settleMs = numberOption(options.settleMs, 2000, '--settle-ms', 'milliseconds');
-      const rescanMinutes = numberOption(options.rescanMinutes, 10, '--rescan-minutes', 'minutes');
-      const pollSeconds = numberOption(options.pollSeconds, 30, '--poll-seconds', 'seconds');
-      if (options.once && options.watch) throw new CliError('--once and --watch cannot go together: --once makes one full pass and exits, --watch keeps syncing.');
+      const words = await commandWords(program, ctx);
+      const settleMs = numberOption(options.settleMs, 2000, '--settle-ms', 'milliseconds', words);
+      const rescanMinutes = numberOption(options.rescanMinutes, 10, '--rescan-minutes', 'minutes', words);
+      const pollSeconds = numberOption(options.pollSeconds, 30, '--poll-seconds', 'seconds', words);
+      if (options.once && options.watch) throw new CliError(words.formatMessage({ id: 'cli.sync.onceAndWatch' }));
       const services = await ctx.services({ settleMs, rescanIntervalMs: Math.max(0.1, rescanMinutes) * 60_000, remotePollMs: Math.max(1, pollSeconds) * 1000 });
       const { sync: syncService, queue, account, lifecycle } = services;
       const root = syncService.chooseFolder(folder);
-      ctx.io.out(`sync folder: ${root.path}`);
-      if (account.session.state.status === 'signed-out') throw new CliError('Not signed in: run `design-sync login` first (sync works on your own designs).');
-      await ensureContentPolicy(ctx, syncService, options.acceptContentPolicy === true);
+      ctx.io.out(words.formatMessage({ id: 'cli.sync.folderChosen' }, { path: root.path }));
+      if (account.session.state.status === 'signed-out') throw new CliError(words.formatMessage({ id: 'cli.sync.notSignedIn' }));
+      await ensureContentPolicy(ctx, syncService, options.acceptContentPolicy === true, words);
 
       const { sync } = syncService.syncParts();
       // In one sync, a warning that comes back at its second pass (a download that fails again) is printed once.
       const warned = new Set<string>();
       const print = (event: SyncEvent) => {
-        const line = describeEvent(event);
+        const line = describeEvent(event, words);
         if (!line) return;
         if (event.type === 'warning' && !options.watch) {
           if (warned.has(line)) return;
@@ -125,11 +134,11 @@ export const syncCommand: CommandModule = (program, context) => {
       sync.on('event', print);
       try {
         if (options.watch) {
-          printPass(ctx.io, await sync.syncOnce({ settle: 'wait', allowManyMissing: options.allowMassDelete === true }));
-          if (options.confirmDeletes) queue.confirmPendingDeletes((item) => ctx.io.out(`confirmed: delete ${item.path} on the service`));
+          printPass(ctx.io, await sync.syncOnce({ settle: 'wait', allowManyMissing: options.allowMassDelete === true }), words);
+          if (options.confirmDeletes) queue.confirmPendingDeletes((item) => ctx.io.out(words.formatMessage({ id: 'cli.sync.confirmedDelete' }, { path: item.path })));
           await lifecycle.startBackground();
           if (lifecycle.backgroundProblem) throw new CliError(lifecycle.backgroundProblem.message);
-          ctx.io.out('watching; Ctrl-C to stop');
+          ctx.io.out(words.formatMessage({ id: 'cli.sync.watching' }));
           // Watching ends only with Ctrl-C: never because nothing else holds the process (chokidar lets go of a sync
           // folder that vanished; the engine then waits for it to come back, and says so).
           const keepAlive = setInterval(() => {}, 2 ** 30);
@@ -145,8 +154,8 @@ export const syncCommand: CommandModule = (program, context) => {
           allowManyMissing: options.allowMassDelete === true,
           confirmDeletes: options.confirmDeletes === true,
           signal: abort.signal,
-          onFirstPass: (pass) => printPass(ctx.io, pass),
-          onConfirmedDelete: (item) => ctx.io.out(`confirmed: delete ${item.path} on the service`),
+          onFirstPass: (pass) => printPass(ctx.io, pass, words),
+          onConfirmedDelete: (item) => ctx.io.out(words.formatMessage({ id: 'cli.sync.confirmedDelete' }, { path: item.path })),
         });
         if (result.stopped) throw new CliError(result.stopped);
         // Scripts read the exit status: not 0 whenever the folder and the service are not in step as asked.
@@ -154,26 +163,26 @@ export const syncCommand: CommandModule = (program, context) => {
         const lines: string[] = [];
         if (notDone.length > 0) {
           lines.push(
-            'Not everything could be synced:',
+            words.formatMessage({ id: 'cli.sync.notAllSynced' }),
             ...notDone.map((message) => `  ${message}`),
-            'Fix what is said above, then run `design-sync sync` again: what failed is tried again.',
+            words.formatMessage({ id: 'cli.sync.fixThenAgain' }),
           );
         }
         if (blocked || open.length > 0) {
+          // Said once, in words: what the network said is in the engine log.
           const why = !blocked ? null
-            // Said once, in words: what the network said is in the engine log.
-            : blocked.kind === 'offline' ? 'the service cannot be reached now; run `design-sync sync` again once it is back'
-            : blocked.kind === 'sign-in' ? 'sign in again with `design-sync login`'
-            : blocked.kind === 'content-policy' ? CONTENT_POLICY_REASON
-            : 'rate limited by the service';
+            : blocked.kind === 'offline' ? 'offline'
+            : blocked.kind === 'sign-in' ? 'signIn'
+            : blocked.kind === 'content-policy' ? 'contentPolicy'
+            : 'rateLimited';
           lines.push(
-            why ? `Not everything was sent (${why}).` : 'Some changes need you:',
-            ...open.map(describeItem),
-            'See `design-sync queue` to confirm, retry or cancel them.',
+            why ? words.formatMessage({ id: 'cli.sync.notAllSent' }, { why }) : words.formatMessage({ id: 'cli.sync.someNeedYou' }),
+            ...open.map((item) => describeItem(item, words)),
+            words.formatMessage({ id: 'cli.sync.seeQueue' }),
           );
         }
         if (lines.length > 0) throw new CliError(lines.join('\n'));
-        ctx.io.out('in sync.');
+        ctx.io.out(words.formatMessage({ id: 'cli.sync.inSync' }));
       } finally {
         process.off('SIGINT', onSigint);
         sync.off('event', print);

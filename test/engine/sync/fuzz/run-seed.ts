@@ -206,8 +206,8 @@ async function waitIdle(profile: string, deadlineMs: number): Promise<boolean> {
 
 /** What the second final pass still found to do (a pass right after a complete one should find nothing). */
 function leftoverWork(output: string): string[] {
-  const remote = /^from the service: (\d+) downloaded, (\d+) updated, (\d+) renamed, (\d+) moved to the trash, (\d+) conflicts$/m.exec(output);
-  const queued = /^folder: .*, (\d+) changes queued/m.exec(output);
+  const remote = /^from the service: (\d+) downloaded, (\d+) updated, (\d+) renamed, (\d+) moved to the trash, (\d+) conflicts?$/m.exec(output);
+  const queued = /^folder: .*, (\d+) changes? queued/m.exec(output);
   const found: string[] = [];
   if (remote && remote.slice(1).some((n) => n !== '0')) found.push(`the second final pass still brought changes from the service: ${remote[0]}`);
   if (queued && queued[1] !== '0') found.push(`the second final pass still queued ${queued[1]} changes: ${queued[0]}`);
