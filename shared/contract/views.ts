@@ -190,8 +190,10 @@ export interface OwnDesignView {
   syncState: OwnSyncState;
   /** Queue items of this design not done yet. */
   pending: number;
-  /** What its waiting changes mean now (an edit saved here waits for the service…), in words; null when none wait. */
+  /** What its waiting changes mean now (an edit saved here waits for the service…), in English words; null when none wait. */
   note: string | null;
+  /** The same as codes with their facts, in the order said, for a front end to word in its language; empty when none wait. */
+  notes: OwnDesignNote[];
   /** Its folder's state as My designs says it: in step, uploading n, waiting for you, conflict, no folder yet. */
   folderState: OwnFolderState;
   /** File changes of its folder being sent or waiting to be ("Uploading 2"). */
@@ -203,6 +205,15 @@ export interface OwnDesignView {
   /** When a file of its folder was last found the same here and on the service; null when none was yet. */
   lastSyncedAt: IsoTime | null;
 }
+
+/**
+ * One thing a design's waiting changes mean now: its edits saved here are being sent (`edits-sending`) or wait for the
+ * service (`edits-waiting`), nothing is sent until the content policy is accepted (`content-policy`), `count` file
+ * changes wait for the service (`files-waiting`).
+ */
+export type OwnDesignNote =
+  | { kind: 'edits-sending' | 'edits-waiting' | 'content-policy' }
+  | { kind: 'files-waiting'; count: number };
 
 /** A design's folder as My designs says it (see OwnDesignView.folderState). */
 export type OwnFolderState = 'in-step' | 'uploading' | 'sending' | 'waiting-for-you' | 'conflict' | 'failed' | 'no-folder';

@@ -347,7 +347,7 @@ describe('own designs', () => {
   it('own.list: the signed-in user\'s designs, drafts included, with their sync state', async () => {
     const list = await ok('own.list', {});
     expect(list.map((view) => [view.card.name, view.published, view.card.own]).sort()).toEqual([['Clamp', true, true], ['Hinge', false, true]]);
-    for (const view of list) expect(view).toMatchObject({ folder: null, syncState: 'not-synced', pending: 0, note: null });
+    for (const view of list) expect(view).toMatchObject({ folder: null, syncState: 'not-synced', pending: 0, note: null, notes: [] });
     clampModel = (await ok('design.get', { id: ids.clamp })).documents[0]!.previewUrl!;
     expect(clampModel).toBe(`/files/documents/${ids.box}/box.obj`);
   });

@@ -75,6 +75,8 @@ describe('edits of a design made while the service is unreachable', () => {
     const edited = await ok<OwnDesignView>('own.update', { id: ids.hinge, name: 'Hinge v2', excerpt: 'Edited offline', description: '<p>Written offline</p>' });
     expect(edited).toMatchObject({ note: expect.stringMatching(/Saved here/), card: { name: 'Hinge v2', excerpt: 'Edited offline' } });
     expect(edited.note).toMatch(/Saved here; it is sent when the service is back/);
+    // The same as a code, for a front end to word in its language (the policy accepted, no file change waiting).
+    expect(edited.notes).toEqual([{ kind: 'edits-waiting' }]);
     const again = await ok<OwnDesignView>('own.update', { id: ids.hinge, excerpt: 'Edited twice', license: 'ccbysa' });
     expect(again.card).toMatchObject({ name: 'Hinge v2', excerpt: 'Edited twice', license: { code: 'ccbysa' } });
     await ok('own.update', { id: ids.clamp, name: 'Clamp v2' });
@@ -85,7 +87,7 @@ describe('edits of a design made while the service is unreachable', () => {
     expect(waiting.map((item) => [item.designId, item.state])).toEqual([[ids.hinge, 'waiting'], [ids.clamp, 'waiting']]);
     expect(getCachedDesign(engine.cache.reader, ids.hinge!)!.summary).toMatchObject({ name: 'Hinge v2', excerpt: 'Edited twice', license: 'ccbysa' });
     const listed = await ok<OwnDesignView[]>('own.list', {});
-    expect(listed.find((design) => design.card.id === ids.hinge)).toMatchObject({ note: expect.stringMatching(/Saved here/), card: { name: 'Hinge v2' } });
+    expect(listed.find((design) => design.card.id === ids.hinge)).toMatchObject({ note: expect.stringMatching(/Saved here/), notes: [{ kind: 'edits-waiting' }], card: { name: 'Hinge v2' } });
 
     // What needs the person and the service at once is not saved for later.
     expect(await problem('own.publish', { id: ids.hinge })).toMatchObject({ kind: 'offline' });
@@ -109,7 +111,7 @@ describe('edits of a design made while the service is unreachable', () => {
     await until('the cache follows the service', () => getCachedDesign(engine.cache.reader, ids.clamp!) === null);
     expect(getCachedDesign(engine.cache.reader, ids.hinge!)!.summary.name).toBe('Hinge v2');
     const after = (await ok<OwnDesignView[]>('own.list', {})).find((design) => design.card.id === ids.hinge)!;
-    expect(after).toMatchObject({ note: null });
+    expect(after).toMatchObject({ note: null, notes: [] });
   }, 60_000);
 
   it('an edit the service refuses when it is sent fails with the service\'s words, and the cache shows the service\'s values again', async () => {

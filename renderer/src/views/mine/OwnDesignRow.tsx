@@ -6,6 +6,7 @@ import { useMyDesigns } from '../../stores/my-designs-store';
 import { designHref } from '../../stores/navigation-store';
 import { editsWaitNote, type WindowAction } from '../availability';
 import { DesignDropZone } from '../drops/DesignDropZone';
+import { ownDesignNoteWords } from '../../../../shared/own-designs/own-design-note-words';
 import { problemWords } from '../problem-words';
 import { useAvailability } from '../use-availability';
 import { ActionsMenu, type MenuAction } from './ActionsMenu';
@@ -32,6 +33,8 @@ export function OwnDesignRow({ design }: { design: OwnDesignView }) {
   const menuButton = useRef<HTMLButtonElement>(null);
   const [focusMenu, setFocusMenu] = useState(false);
   const { card } = design;
+  // What its waiting changes mean, in the window's language (the engine's English `note` is for the command line).
+  const noteWords = ownDesignNoteWords(design.notes, intl);
   const actions: WindowAction[] = design.published ? ['edit-design', 'delete-design'] : ['edit-design', 'publish-design', 'delete-design'];
   const edit = can('edit-design');
   const [canPublish, canDelete] = [can('publish-design').enabled, can('delete-design').enabled];
@@ -94,7 +97,7 @@ export function OwnDesignRow({ design }: { design: OwnDesignView }) {
           <h3 className="own-name"><a href={designHref(card.id)}>{card.name}</a></h3>
           <OwnDesignFacts design={design} />
           {design.folder ? <p className="own-folder"><FormattedMessage id="mine.row.folder" values={{ folder: design.folder }} /></p> : null}
-          {design.note ? <p className="own-note" data-testid="own-note">{design.note}</p> : null}
+          {noteWords ? <p className="own-note" data-testid="own-note">{noteWords}</p> : null}
           {notice ? <p className="own-note" role="alert">{notice}</p> : null}
         </div>
       </DesignDropZone>
