@@ -1,6 +1,8 @@
 import ignore from 'ignore';
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_RULES, type BuiltInRule } from '../../../electron/engine/sync/ignore/built-in-rules';
+import { createTranslator } from '../../../shared/i18n/create-intl';
+import { builtInRuleLabel, builtInRuleLabelId } from '../../../shared/sync/held-back-words';
 
 /** Names designers publish on purpose: no built-in rule may hold any of them back. */
 const PUBLISHED_NAMES = [
@@ -79,5 +81,14 @@ describe('built-in rules of names never sent', () => {
     expect(all.ignores('board-backups/board-2024-01-01_120000.zip')).toBe(true);
     // A file that merely shares the folder's name is not a folder.
     expect(all.ignores('board-backups')).toBe(false);
+  });
+});
+
+describe('built-in rules\' labels in the person\'s language', () => {
+  it('has a label in the catalogs for every rule, the English one the same words as the engine\'s (which the command line shows), the German its own', async () => {
+    expect(BUILT_IN_RULES.filter((rule) => builtInRuleLabelId(rule.id) === null).map((rule) => rule.id)).toEqual([]);
+    expect(BUILT_IN_RULES.filter((rule) => builtInRuleLabel(rule) !== rule.label).map((rule) => rule.id)).toEqual([]);
+    const german = await createTranslator('de');
+    expect(BUILT_IN_RULES.filter((rule) => builtInRuleLabel(rule, german) === rule.label).map((rule) => rule.id)).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import type { HeldBackGroupView, NeverSentView } from '../../../../shared';
-import { heldBackGroupWords } from '../../../../shared/sync/held-back-words';
+import { builtInRuleLabel, heldBackGroupWords } from '../../../../shared/sync/held-back-words';
 import { contract } from '../../contract/contract';
 import { problemWords } from '../problem-words';
 
@@ -112,7 +112,7 @@ export function NeverSentPanel({ heldBack, folderChosen }: { heldBack: HeldBackG
               {view.builtIn.map((rule) => (
                 <li key={rule.id}>
                   <FormattedMessage id="sync.neverSent.rule" values={{
-                    tool: rule.tool, label: rule.label, strong,
+                    tool: rule.tool, label: builtInRuleLabel(rule, intl), strong,
                     patterns: rule.patterns.map((pattern) => <code key={pattern}>{pattern}</code>),
                   }} />
                   <span className="rule-source"><FormattedMessage id="sync.neverSent.documented" values={{ source: rule.source }} /></span>
