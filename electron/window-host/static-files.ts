@@ -66,25 +66,3 @@ export async function resolveStaticFile(root: string, pathname: string): Promise
   }
   return null;
 }
-
-/** What `/` shows until the window is built: plain HTML, no script (the CSP forbids inline script anyway). */
-export const NOT_BUILT_PAGE = `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>design-sync</title></head>
-<body>
-<h1>design-sync</h1>
-<p>The window is not built yet. The engine is running, and its contract is live at <code>/contract</code> (a WebSocket).</p>
-<p>Build the window and restart <code>design-sync ui</code> to use it here.</p>
-</body>
-</html>
-`;
-
-export const NOT_SIGNED_PAGE = `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>design-sync: open the printed address</title></head>
-<body>
-<h1>This window needs its address</h1>
-<p>Open the full address that <code>design-sync ui</code> printed (it holds a secret for this run). Addresses of an earlier run no longer work.</p>
-</body>
-</html>
-`;

@@ -13,7 +13,8 @@ import { drawFirstFrame, firstFrameModuleBeside, loadFirstFrameRenderer, pageWit
 import { pageTemplates } from './page-template';
 import { firstAnswers } from './preloaded-page';
 import { cookieValue, isOwnOrigin, ownHost, randomToken, sameSecret, securityHeaders, sessionCookie, sessionCookieName } from './host-security';
-import { contentTypeOf, NOT_BUILT_PAGE, NOT_SIGNED_PAGE, resolveStaticFile } from './static-files';
+import { contentTypeOf, resolveStaticFile } from './static-files';
+import { notBuiltPage, notSignedPage, pageWords } from './host-pages';
 import { engineLog } from '../engine/log/engine-log';
 
 export interface WindowHostOptions {
@@ -117,12 +118,12 @@ export async function startWindowHost(options: WindowHostOptions): Promise<Windo
     if (!url) return reply(response, 400, 'Not an address this host understands.');
     const given = url.searchParams.get('secret');
     if (given !== null) {
-      if (!sameSecret(given, secret)) return reply(response, 403, NOT_SIGNED_PAGE, 'text/html; charset=utf-8');
+      if (!sameSecret(given, secret)) return reply(response, 403, notSignedPage(await pageWords(options.endpoint, request)), 'text/html; charset=utf-8');
       url.searchParams.delete('secret');
       // The secret becomes a cookie and leaves the address bar (and the history).
       return reply(response, 303, '', undefined, { 'set-cookie': sessionCookie(port, session), location: `http://${host}${url.pathname}${url.search}` });
     }
-    if (!hasSession(request)) return reply(response, 403, NOT_SIGNED_PAGE, 'text/html; charset=utf-8');
+    if (!hasSession(request)) return reply(response, 403, notSignedPage(await pageWords(options.endpoint, request)), 'text/html; charset=utf-8');
 
     if (url.pathname.startsWith(FILE_ADDRESS_PREFIX)) {
       const file = await options.endpoint.file(url.pathname);
@@ -132,7 +133,7 @@ export async function startWindowHost(options: WindowHostOptions): Promise<Windo
       return stream(response, file.path, file.contentType, file.size, `private, max-age=${FILE_MAX_AGE_SECONDS}`);
     }
     if (!staticDir) {
-      if (url.pathname === '/' || url.pathname === '/index.html') return reply(response, 200, NOT_BUILT_PAGE, 'text/html; charset=utf-8');
+      if (url.pathname === '/' || url.pathname === '/index.html') return reply(response, 200, notBuiltPage(await pageWords(options.endpoint, request)), 'text/html; charset=utf-8');
       return reply(response, 404, 'Not found.');
     }
     // The window's first answers come with its page (preloaded-page.ts): its first screen does not wait for the

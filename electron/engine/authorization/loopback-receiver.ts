@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Words } from '../../../shared/i18n/create-intl';
 import { badRequestPage, cancelledPage, notFoundPage, RECEIVER_HEADERS, signedInPage } from './receiver-pages';
 import { SignInError } from './sign-in-error';
 import { readSignedInUser, type SignedInUser } from './signed-in-user';
@@ -33,6 +34,8 @@ export interface LoopbackReceiverOptions {
   signal?: AbortSignal;
   /** Largest form body taken (default 64 KB). */
   bodyLimit?: number;
+  /** The words of its pages, in the language of whoever started the sign-in (English when not given). */
+  words?: Words;
 }
 
 export interface LoopbackReceiver {
@@ -126,6 +129,7 @@ function readAuthorizationForm(text: string): Omit<ReceiverOutcome & { kind: 'au
 export async function startLoopbackReceiver(options: LoopbackReceiverOptions = {}): Promise<LoopbackReceiver> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS;
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const { words } = options;
   if (options.signal?.aborted) throw new SignInError('cancelled');
 
   const nonce = randomBytes(32).toString('base64url');
@@ -186,23 +190,23 @@ export async function startLoopbackReceiver(options: LoopbackReceiverOptions = {
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = request.url ?? '';
     // DNS rebinding: a page of another site resolved to 127.0.0.1 sends its own name as Host.
-    if (request.headers.host !== expectedHost) return send(response, 400, badRequestPage(), true);
-    if (settled) return send(response, 404, notFoundPage(), true);
+    if (request.headers.host !== expectedHost) return send(response, 400, badRequestPage(words), true);
+    if (settled) return send(response, 404, notFoundPage(words), true);
 
     if (request.method === 'GET' && samePath(url, denyDigest)) {
-      return succeed({ kind: 'denied' }, response, cancelledPage());
+      return succeed({ kind: 'denied' }, response, cancelledPage(words));
     }
-    if (request.method !== 'POST' || !samePath(url, redirectDigest)) return send(response, 404, notFoundPage());
+    if (request.method !== 'POST' || !samePath(url, redirectDigest)) return send(response, 404, notFoundPage(words));
 
     const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    if (type !== 'application/x-www-form-urlencoded') return send(response, 400, badRequestPage(), true);
+    if (type !== 'application/x-www-form-urlencoded') return send(response, 400, badRequestPage(words), true);
     const body = await readBody(request, bodyLimit);
-    if (!body.ok) return send(response, body.status, badRequestPage(), true);
+    if (!body.ok) return send(response, body.status, badRequestPage(words), true);
     // Another request may have ended the attempt while this body was arriving.
-    if (settled) return send(response, 404, notFoundPage(), true);
+    if (settled) return send(response, 404, notFoundPage(words), true);
     const form = readAuthorizationForm(body.text);
-    if (!form) return send(response, 400, badRequestPage());
-    return succeed({ kind: 'authorized', ...form }, response, signedInPage(form.user.screen_name));
+    if (!form) return send(response, 400, badRequestPage(words));
+    return succeed({ kind: 'authorized', ...form }, response, signedInPage(form.user.screen_name, words));
   }
 
   await new Promise<void>((resolve, reject) => {

@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
+import { ENGLISH_INTL, type Words } from '../../../shared/i18n/create-intl';
 
-/** The loopback receiver's own pages: self-contained (no scripts, no external resources), every value escaped. */
+/**
+ * The loopback receiver's own pages: self-contained (no scripts, no external resources), every value escaped, in the
+ * language of the sign-in's caller (`intl`; English by default).
+ */
 
 const STYLE = `
   :root { color-scheme: light dark; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; line-height: 1.5; }
@@ -29,9 +33,9 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"'`]/g, (char) => ESCAPES[char]!);
 }
 
-function page(title: string, paragraphs: string[]): string {
+function page(intl: Words, title: string, paragraphs: string[]): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${escapeHtml(intl.locale)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -48,19 +52,19 @@ ${paragraphs.map((text) => `<p>${escapeHtml(text)}</p>`).join('\n')}
 `;
 }
 
-export function signedInPage(screenName: string): string {
-  return page('Signed in', [`Signed in to design-sync as ${screenName}. You can close this tab.`]);
+export function signedInPage(screenName: string, intl: Words = ENGLISH_INTL): string {
+  return page(intl, intl.formatMessage({ id: 'signIn.page.signedIn.title' }), [intl.formatMessage({ id: 'signIn.page.signedIn.body' }, { name: screenName })]);
 }
 
-export function cancelledPage(): string {
-  return page('Sign-in was cancelled', ['Sign-in was cancelled: design-sync did not get access. You can close this tab.']);
+export function cancelledPage(intl: Words = ENGLISH_INTL): string {
+  return page(intl, intl.formatMessage({ id: 'signIn.page.cancelled.title' }), [intl.formatMessage({ id: 'signIn.page.cancelled.body' })]);
 }
 
 /** For every request the receiver does not take: says nothing about what it would take. */
-export function notFoundPage(): string {
-  return page('Not found', ['There is nothing here.']);
+export function notFoundPage(intl: Words = ENGLISH_INTL): string {
+  return page(intl, intl.formatMessage({ id: 'signIn.page.notFound.title' }), [intl.formatMessage({ id: 'signIn.page.notFound.body' })]);
 }
 
-export function badRequestPage(): string {
-  return page('Bad request', ['This request cannot be used.']);
+export function badRequestPage(intl: Words = ENGLISH_INTL): string {
+  return page(intl, intl.formatMessage({ id: 'signIn.page.badRequest.title' }), [intl.formatMessage({ id: 'signIn.page.badRequest.body' })]);
 }

@@ -1,6 +1,7 @@
 import type { OwnUser } from '../../../shared';
 import { ServiceClient } from '../api/service-client';
 import { isServiceError, ServiceError } from '../api/service-error';
+import type { Words } from '../../../shared/i18n/create-intl';
 import { DEFAULT_SIGN_IN_TIMEOUT_MS, startLoopbackReceiver } from './loopback-receiver';
 import { SignInError } from './sign-in-error';
 import { readSignedInUser } from './signed-in-user';
@@ -25,6 +26,8 @@ export interface SignInOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   userAgent?: string;
+  /** The words of the pages the browser is shown at the end, in the caller's language (English when not given). */
+  words?: Words;
 }
 
 export type SignInResult =
@@ -65,7 +68,7 @@ export async function verifyToken(baseUrl: string, token: string, options: { sig
  * Denied and timed out are results; an abort throws SignInError 'cancelled'.
  */
 export async function signIn(options: SignInOptions): Promise<SignInResult> {
-  const receiver = await startLoopbackReceiver({ timeoutMs: options.timeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS, signal: options.signal });
+  const receiver = await startLoopbackReceiver({ timeoutMs: options.timeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS, signal: options.signal, ...(options.words ? { words: options.words } : {}) });
   try {
     const url = authorizationUrl(options.authUrl, receiver.redirectUrl, receiver.denyUrl);
     options.onAuthorizationUrl?.(url);

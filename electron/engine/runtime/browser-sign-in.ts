@@ -1,6 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { Session } from '../authorization/session';
 import { isSignInError } from '../authorization/sign-in-error';
+import { createTranslator } from '../../../shared/i18n/create-intl';
+import { DEFAULT_LOCALE, type Locale } from '../../../shared/i18n/locales';
 
 export type SignInOutcome = 'signed-in' | 'denied' | 'timed-out' | 'cancelled' | 'failed';
 
@@ -17,6 +19,8 @@ export interface BrowserSignInOptions {
   openBrowser?: (url: string) => Promise<void>;
   userAgent: string;
   timeoutMs?: number;
+  /** The language of the pages the browser is shown at the end (the language setting, or the system's); English when not given. */
+  locale?: () => Locale;
 }
 
 /**
@@ -51,8 +55,9 @@ export class BrowserSignIn extends EventEmitter<{ ended: [{ outcome: SignInOutco
     this.current = attempt;
     const baseUrl = this.options.serviceUrl();
     const authUrl = this.options.webUrl?.() ?? baseUrl;
-    void this.options.session
-      .signIn({
+    const locale = this.options.locale?.() ?? DEFAULT_LOCALE;
+    void createTranslator(locale)
+      .then((words) => this.options.session.signIn({
         authUrl,
         baseUrl,
         userAgent: this.options.userAgent,
@@ -64,7 +69,8 @@ export class BrowserSignIn extends EventEmitter<{ ended: [{ outcome: SignInOutco
           this.emit('change');
         },
         ...(this.options.openBrowser ? { openBrowser: this.options.openBrowser } : {}),
-      })
+        words,
+      }))
       .then(
         (result) => {
           if (result.kind === 'signed-in') return this.end('signed-in', `Signed in as ${result.user.screen_name}.`);

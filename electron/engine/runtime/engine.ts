@@ -24,6 +24,8 @@ import { SampleService } from '../sample-service/sample-service';
 import { KeepOffline } from '../keep-offline/keep-offline';
 import type { StartAtLoginHost } from '../settings/start-at-login';
 import { serviceAddressToSave } from './service-address';
+import { environmentLanguages, resolveLocale } from '../../../shared/i18n/locales';
+import { languageSetting } from '../settings/language';
 
 export type { BackgroundProblem } from './sync-service';
 
@@ -113,6 +115,8 @@ export class Engine extends EventEmitter<{ state: []; service: [] }> {
       serviceUrl: () => this.connection.requireServiceUrl(),
       webUrl: () => this.connection.webUrl() ?? this.connection.requireServiceUrl(),
       userAgent: config.userAgent,
+      // The browser's last page in the person's language: the setting, or the system's as the environment gives it.
+      locale: () => resolveLocale(languageSetting(settings), environmentLanguages(process.env)),
       ...(config.openBrowser ? { openBrowser: config.openBrowser } : {}),
       ...(config.signInTimeoutMs ? { timeoutMs: config.signInTimeoutMs } : {}),
     });
