@@ -10,12 +10,28 @@ import type { Engine } from '../engine/runtime/engine';
 import { openEngine, type OpenEngineOptions } from '../engine/runtime/open-engine';
 import { fileSettingsStore, MAX_RATE_KBPS } from '../engine/settings/settings-store';
 import { ProxyAddressError } from '../engine/api/proxy-agents';
+import { ENGLISH_INTL } from '../../shared/i18n/create-intl';
+import type { MessageId } from '../../shared/i18n/messages';
 
-/** A mistake in how the command was called, or a state it cannot go on from: printed as is, exit 1. */
+/** A refusal as a message of the catalogs and its values (text not ours, e.g. an address, as a value). */
+export interface CliErrorWords {
+  id: MessageId;
+  values?: Record<string, string | number>;
+}
+
+/**
+ * A mistake in how the command was called, or a state it cannot go on from: printed, exit 1. One made with `words`
+ * (CliError.of) is printed in the person's language; its message is the English, for the log and for code.
+ */
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode = 1) {
+  constructor(message: string, readonly exitCode = 1, readonly words: CliErrorWords | null = null) {
     super(message);
     this.name = 'CliError';
+  }
+
+  /** A refusal in the catalogs' words, said in the command's language where runCli prints it. */
+  static of(id: MessageId, values?: Record<string, string | number>): CliError {
+    return new CliError(ENGLISH_INTL.formatMessage({ id }, values), 1, { id, ...(values ? { values } : {}) });
   }
 }
 
@@ -101,14 +117,13 @@ function requestedService(raw: string): string {
   try {
     return normalizeServiceUrl(raw);
   } catch (error) {
-    throw new CliError(`--service: ${(error as Error).message}.`);
+    throw CliError.of('cli.context.serviceInvalid', { problem: (error as Error).message });
   }
 }
 
 /** A token belongs to its service: another --service on a signed-in profile is refused, saying what to do instead. */
-export function refusedService({ signedInTo, requested }: ServiceBindingError): string {
-  return `This profile is signed in to ${signedInTo}; --service ${requested} is another service. `
-    + `Use another --profile, or \`design-sync logout\` first (or pass --switch-service to sign out of ${signedInTo} and use ${requested}).`;
+export function refusedService({ signedInTo, requested }: ServiceBindingError): CliError {
+  return CliError.of('cli.context.otherService', { signedInTo, requested });
 }
 
 /** A rate the person typed, in KB/s: a whole number from 0 (no limit) to MAX_RATE_KBPS. */
@@ -116,7 +131,7 @@ function rateOption(flag: string, raw: string): number {
   const text = raw.trim().replace(/\s*KB\/s$/i, '');
   const value = /^\d+$/.test(text) ? Number(text) : NaN;
   if (!Number.isSafeInteger(value) || value > MAX_RATE_KBPS) {
-    throw new CliError(`${flag}: expected a rate in KB/s, a whole number from 0 (no limit) to ${MAX_RATE_KBPS.toLocaleString('en-US')}, got ${JSON.stringify(raw)}.`);
+    throw CliError.of('cli.context.rateInvalid', { flag, max: MAX_RATE_KBPS, given: JSON.stringify(raw) });
   }
   return value;
 }
@@ -137,7 +152,7 @@ export function createCliContext(
 ): CliContext {
   const profile = openProfile(options.profile ?? process.env.DESIGN_SYNC_PROFILE ?? DEFAULT_PROFILE_DIR);
   const settings = fileSettingsStore(profile.settingsFile);
-  if (options.switchService && !options.service) throw new CliError('--switch-service needs --service <url>: the service to use instead.');
+  if (options.switchService && !options.service) throw CliError.of('cli.context.switchNeedsService');
   const limits = bandwidthOptions(options);
   if (limits) settings.update(limits);
   let store: TokenStore | undefined;
@@ -149,7 +164,7 @@ export function createCliContext(
       if (options.service) return requestedService(options.service);
       const remembered = settings.read().serviceUrl;
       if (remembered) return remembered;
-      throw new CliError(`No service chosen for the profile ${profile.root}: pass --service <url> once (e.g. --service http://127.0.0.1:4010 for the local service).`);
+      throw CliError.of('cli.context.noService', { profile: profile.root });
     },
     requestedService() {
       return options.service ? requestedService(options.service) : null;
@@ -161,7 +176,7 @@ export function createCliContext(
       try {
         return normalizeWebAddress(options.webUrl);
       } catch (error) {
-        throw new CliError(`--web-url: ${(error as Error).message}.`);
+        throw CliError.of('cli.context.webUrlInvalid', { problem: (error as Error).message });
       }
     },
     tokenStore() {
@@ -186,8 +201,8 @@ export function createCliContext(
             ...engineTuning,
           });
         } catch (error) {
-          if (error instanceof ServiceBindingError) throw new CliError(refusedService(error));
-          if (error instanceof ProxyAddressError) throw new CliError(`--proxy: ${error.message}`);
+          if (error instanceof ServiceBindingError) throw refusedService(error);
+          if (error instanceof ProxyAddressError) throw CliError.of('cli.context.proxyInvalid', { problem: error.message });
           throw error;
         }
         // A profile trying the sample service: started (or the one another process runs used) before a command asks it.

@@ -22,8 +22,9 @@ export function cliLocale(lang: string | undefined, setting: LanguageSetting | u
   throw new CliError(`--lang ${lang}: design-sync speaks ${spoken} (and ${PSEUDO_LOCALE}, the developers' pseudo-locale).`);
 }
 
-/** The profile's language setting; undefined where it is not set or the settings file cannot be read (said in the log). */
-function profileLanguage(settingsFile: string): LanguageSetting | undefined {
+/** The profile's language setting; undefined where it is not set, there is no profile, or the settings file cannot be read (said in the log). */
+function profileLanguage(settingsFile: string | null): LanguageSetting | undefined {
+  if (settingsFile === null) return undefined;
   try {
     return fileSettingsStore(settingsFile).read().language;
   } catch (error) {
@@ -33,7 +34,7 @@ function profileLanguage(settingsFile: string): LanguageSetting | undefined {
 }
 
 /** The words and formats of a command, in its language (cliLocale), dates and numbers as the environment's region writes them. */
-export function cliWords(lang: string | undefined, settingsFile: string, env: Environment = process.env): Promise<IntlShape> {
+export function cliWords(lang: string | undefined, settingsFile: string | null, env: Environment = process.env): Promise<IntlShape> {
   const locale = cliLocale(lang, profileLanguage(settingsFile), env);
   return createTranslator(locale, environmentLanguages(env));
 }

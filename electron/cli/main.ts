@@ -8,6 +8,8 @@ import { createCliContext, CliError, type CliContext, type CliIo, type GlobalOpt
 import { COMMAND_MODULES } from './commands';
 import { EngineNotices } from './engine-notices';
 import { fileTokenStore } from './file-token-store-factory';
+import { cliWords } from './cli-words';
+import { ENGLISH_INTL, type Words } from '../../shared/i18n/create-intl';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -55,6 +57,16 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
   const getContext = () => (context ??= (notices = new EngineNotices(createCliContext(program.opts<GlobalOptions>(), io, fileTokenStore))).context);
   for (const register of COMMAND_MODULES) register(program, getContext);
 
+  // A failure's words in the command's language; English where the language itself was refused.
+  const failureWords = async (): Promise<Words> => {
+    try {
+      return await cliWords(program.opts<{ lang?: string }>().lang, context?.profile.settingsFile ?? null);
+    } catch (error) {
+      engineLog.warn('cli', 'the command\'s language could not be chosen: its failure is said in English', error);
+      return ENGLISH_INTL;
+    }
+  };
+
   try {
     await program.parseAsync(argv, { from: 'user' });
     return 0;
@@ -65,11 +77,11 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     }
     if (error instanceof CommanderError) return error.exitCode;
     if (error instanceof CliError) {
-      io.err(error.message);
+      io.err(error.words ? (await failureWords()).formatMessage({ id: error.words.id }, error.words.values) : error.message);
       return error.exitCode;
     }
     if (isServiceError(error)) {
-      io.err(error.problem.kind === 'token-rejected' ? `${error.problem.message} Run: design-sync login` : error.problem.message);
+      io.err(error.problem.kind === 'token-rejected' ? (await failureWords()).formatMessage({ id: 'cli.common.signInAgain' }, { problem: error.problem.message }) : error.problem.message);
       return 1;
     }
     const damagedCache = notices?.damagedCache(error);
@@ -80,7 +92,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     // An unexpected failure: the person sees its words, the log keeps its stack.
     engineLog.error('cli', 'the command failed', error);
     const words = systemErrorWords(error);
-    io.err(words !== null ? `The command could not be done: ${words}. The engine log has the details.` : error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+    io.err(words !== null ? (await failureWords()).formatMessage({ id: 'cli.common.unexpected' }, { problem: words }) : error instanceof Error ? `${error.name}: ${error.message}` : String(error));
     return 1;
   } finally {
     await context?.close();

@@ -1,6 +1,9 @@
 import { rmSync, writeFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { profilePaths } from '../../electron/engine/profile/profile';
+import { startTestService, type TestService } from '../../harness/local-service';
+import { clientFor } from '../../harness/sync-computers';
 import { runCliCapturing } from '../support/cli';
 import { tempDir } from './cache/cache-fixtures';
 
@@ -67,5 +70,65 @@ describe('the command line in the person\'s language', () => {
   it('keeps --json in English, with the codes, whatever the language', async () => {
     const run = await runCliCapturing(profile, ['--lang', 'de', 'status', '--json']);
     expect(JSON.parse(run.out).sync).toMatchObject({ label: 'Sync not set up', reasonCode: 'no-service' });
+  });
+});
+
+describe('the commands in Dutch and German', () => {
+  let service: TestService;
+  let token: string;
+  const dirs: string[] = [];
+
+  beforeAll(async () => {
+    service = await startTestService();
+    token = service.addUser('taal-tester').token;
+  });
+  afterAll(async () => {
+    await service.stop();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('says who is signed in, and that nobody is, in the language asked for', async () => {
+    const refused = await runCliCapturing(profile, ['--lang', 'de', 'whoami']);
+    expect(refused).toMatchObject({ code: 1, err: 'Nicht angemeldet. Führen Sie aus: design-sync login' });
+    expect((await runCliCapturing(profile, ['--lang', 'nl', 'whoami'])).err).toBe('Niet ingelogd. Voer uit: design-sync login');
+
+    expect((await runCliCapturing(profile, ['--service', service.url, 'login', '--with-token'], token)).code).toBe(0);
+    const dutch = await runCliCapturing(profile, ['--lang', 'nl', 'whoami']);
+    expect(dutch.out.split('\n').slice(0, 3)).toEqual(['Ingelogd als taal-tester', 'Echte naam: taal-tester', `Dienst: ${service.url}`]);
+    const json = await runCliCapturing(profile, ['--lang', 'de', 'whoami', '--json']);
+    expect(JSON.parse(json.out)).toMatchObject({ screen_name: 'taal-tester', service: service.url });
+  });
+
+  it('lists the queue and refuses what is not an item number in the language asked for', async () => {
+    expect((await runCliCapturing(profile, ['--lang', 'de', 'queue', 'list'])).out).toBe('Die Warteschlange ist leer.');
+    expect((await runCliCapturing(profile, ['--lang', 'nl', 'queue', 'list'])).out).toBe('De wachtrij is leeg.');
+    const refused = await runCliCapturing(profile, ['--lang', 'de', 'queue', 'retry', 'zwei']);
+    expect(refused).toMatchObject({ code: 1, err: 'Erwartet wird eine Eintragsnummer (siehe design-sync queue list) oder "all", angegeben war "zwei".' });
+  });
+
+  it('refuses a mistaken option before any command runs, in the environment\'s language', async () => {
+    process.env.LANG = 'de_DE.UTF-8';
+    const refused = await runCliCapturing(profile, ['--max-upload-rate', 'schnell', 'status']);
+    expect(refused).toMatchObject({ code: 1, err: '--max-upload-rate: erwartet wird eine Rate in KB/s, eine ganze Zahl von 0 (keine Begrenzung) bis 10.000.000, angegeben war "schnell".' });
+  });
+
+  it('says what a sync did in German, with its counts as German writes them; English stays the default', async () => {
+    const api = clientFor(service.url, token);
+    await api.createDesign({ name: 'Scharnier', excerpt: 'Ein Scharnier', license: 'cc0' });
+    const root = join(tempDir('cli-language-root'), 'Designs');
+    dirs.push(join(root, '..'));
+    expect((await runCliCapturing(profile, ['--service', service.url, 'login', '--with-token'], token)).code).toBe(0);
+
+    const german = await runCliCapturing(profile, ['--lang', 'de', 'sync', root, '--accept-content-policy', '--settle-ms', '100']);
+    expect(german.err).toBe('');
+    expect(german.code).toBe(0);
+    expect(german.out).toMatch(/^Synchronisierungsordner: /m);
+    expect(german.out).toMatch(/^Ordner angelegt: scharnier$/m);
+    expect(german.out).toMatch(/^vom Dienst: \d+ heruntergeladen, \d+ aktualisiert, \d+ umbenannt, \d+ in den Papierkorb verschoben, 0 Konflikte$/m);
+    expect(german.out).toMatch(/^synchron\.$/m);
+
+    const english = await runCliCapturing(profile, ['sync', root, '--settle-ms', '100']);
+    expect(english.out).toMatch(/^folder: 0 files in 1 design folder, 0 changes queued$/m);
+    expect(english.out).toMatch(/^in sync\.$/m);
   });
 });
