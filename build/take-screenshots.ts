@@ -2,7 +2,8 @@
  * `npm run screenshots`: the README's pictures of the window, taken the way a person first sees it — the bundled
  * local service with its sample designs (real images and 3D models, `--demo`), signed in as `demo`, the catalogue
  * pulled and a sync folder in step — in Debian's Chromium at 1400×900, into docs/screenshots/. Tests never write
- * there: what they show is built to test, not to be looked at.
+ * there: what they show is built to test, not to be looked at. `npm run screenshots -- library-nl` writes only the
+ * pictures named (the whole walk still runs: each picture needs the state the ones before it left).
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +24,8 @@ import { buildWindow, type BuiltWindow } from '../harness/window-build';
 import { openWindowOn } from '../harness/window';
 
 const OUT = resolve(import.meta.dirname, '../docs/screenshots');
+/** The pictures to write (all when none is named). */
+const ONLY = new Set(process.argv.slice(2));
 /** Real model files with their provenance (test/fixtures/README.md): a 3MF Consortium sample with colours, PrusaSlicer's G-code. */
 const MODELS = resolve(import.meta.dirname, '../test/fixtures/models');
 /** A design of demo's with the model files makers share besides STL, shown in 3D in the README. */
@@ -52,6 +55,7 @@ async function openWindowFor(engine: Engine, built: BuiltWindow): Promise<Page> 
 }
 
 async function shoot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  if (ONLY.size > 0 && !ONLY.has(name)) return;
   // Nothing caught mid-animation or mid-load: fonts, images and the focus ring settled.
   // (Functions typed by hand: this script's world is Node's, without the DOM's types.)
   await page.evaluate(() => (globalThis as unknown as PageWorld).document.fonts.ready);
@@ -156,6 +160,19 @@ async function main(): Promise<void> {
   await page.getByRole('link', { name: 'Settings', exact: true }).click();
   await page.locator('.settings .panel').first().waitFor();
   await shoot(page, 'settings-light');
+
+  // The library in Dutch: the profile's language setting, the window opened again in it.
+  await engine.appSettings.store.update({ language: 'nl' });
+  const dutch = await openWindowFor(engine, built);
+  await dutch.getByRole('link', { name: 'Bibliotheek', exact: true }).waitFor({ timeout: 30_000 });
+  await dutch.locator('[data-testid="design-card"] img').first().waitFor();
+  await until('the pictures of the first cards, in Dutch', async () => {
+    const covers = dutch.getByTestId('design-card').locator('.thumb');
+    const shown = Math.min(await covers.count(), 10);
+    for (let i = 0; i < shown; i++) if (await covers.nth(i).evaluate((cover) => cover.classList.contains('thumb-none'))) return false;
+    return shown > 0;
+  }, 60_000);
+  await shoot(dutch, 'library-nl');
 }
 
 main()
