@@ -92,7 +92,8 @@ describe('the commands in Dutch and German', () => {
     expect(refused).toMatchObject({ code: 1, err: 'Nicht angemeldet. Führen Sie aus: design-sync login' });
     expect((await runCliCapturing(profile, ['--lang', 'nl', 'whoami'])).err).toBe('Niet ingelogd. Voer uit: design-sync login');
 
-    expect((await runCliCapturing(profile, ['--service', service.url, 'login', '--with-token'], token)).code).toBe(0);
+    const login = await runCliCapturing(profile, ['--lang', 'de', '--service', service.url, 'login', '--with-token'], token);
+    expect(login.out.split('\n')[0]).toBe('Angemeldet als taal-tester');
     const dutch = await runCliCapturing(profile, ['--lang', 'nl', 'whoami']);
     expect(dutch.out.split('\n').slice(0, 3)).toEqual(['Ingelogd als taal-tester', 'Echte naam: taal-tester', `Dienst: ${service.url}`]);
     const json = await runCliCapturing(profile, ['--lang', 'de', 'whoami', '--json']);

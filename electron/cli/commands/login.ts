@@ -5,6 +5,8 @@ import { DEFAULT_SIGN_IN_TIMEOUT_MS } from '../../engine/authorization/loopback-
 import { normalizeServiceUrl } from '../../engine/profile/profile';
 import { CliError, USER_AGENT, type CliContext } from '../cli-context';
 import type { CommandModule } from '../command-module';
+import type { Words } from '../../../shared/i18n/create-intl';
+import { commandWords } from '../cli-words';
 
 interface LoginOptions {
   browser: boolean;
@@ -26,33 +28,33 @@ export async function openSystemBrowser(url: string): Promise<void> {
 function timeoutMsOf(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_SIGN_IN_TIMEOUT_MS;
   const seconds = Number(raw);
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new CliError(`--timeout takes a number of seconds greater than 0, got ${JSON.stringify(raw)}.`);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw CliError.of('cli.login.timeoutInvalid', { given: JSON.stringify(raw) });
   return Math.round(seconds * 1000);
 }
 
 /** The token could not be checked with the service (GET /v1/user/whoami failed): nothing was saved. */
-function notChecked(error: ServiceError): string {
-  return `The token could not be checked with the service, so you are not signed in (nothing was saved): ${error.problem.message}`;
+function notChecked(error: ServiceError): CliError {
+  return CliError.of('cli.login.notChecked', { problem: error.problem.message });
 }
 
-async function loginWithToken(ctx: CliContext): Promise<void> {
+async function loginWithToken(ctx: CliContext, words: Words): Promise<void> {
   const text = (await ctx.io.readStdin()).trim();
-  if (text === '') throw new CliError('No token on standard input. Pipe one in, e.g.: design-sync login --with-token < token.txt');
-  if (/\s/.test(text)) throw new CliError('Expected one token on standard input, found several words or lines.');
+  if (text === '') throw CliError.of('cli.login.noToken');
+  if (/\s/.test(text)) throw CliError.of('cli.login.severalWords');
   const baseUrl = ctx.serviceUrl();
   const { session } = (await ctx.services({ ignoreTokenProblem: true })).account;
   try {
     const user = await session.signInWithToken(baseUrl, text, { userAgent: USER_AGENT });
-    ctx.io.out(`Signed in as ${user.screen_name}`);
-    ctx.io.out(`The token is kept ${session.store.describe()}.`);
+    ctx.io.out(words.formatMessage({ id: 'cli.login.signedInAs' }, { name: user.screen_name }));
+    ctx.io.out(words.formatMessage({ id: 'cli.login.tokenKept' }, { storage: session.store.describe() }));
   } catch (error) {
-    if (isSignInError(error, 'token-rejected')) throw new CliError('The service does not accept this token.');
-    if (isServiceError(error)) throw new CliError(notChecked(error));
+    if (isSignInError(error, 'token-rejected')) throw CliError.of('cli.login.tokenRejected');
+    if (isServiceError(error)) throw notChecked(error);
     throw error;
   }
 }
 
-async function loginInBrowser(ctx: CliContext, options: LoginOptions): Promise<void> {
+async function loginInBrowser(ctx: CliContext, options: LoginOptions, words: Words): Promise<void> {
   const timeoutMs = timeoutMsOf(options.timeout);
   const baseUrl = ctx.serviceUrl();
   const authUrl = options.authUrl ? normalizeServiceUrl(options.authUrl) : ctx.webUrl();
@@ -65,23 +67,23 @@ async function loginInBrowser(ctx: CliContext, options: LoginOptions): Promise<v
       timeoutMs,
       userAgent: USER_AGENT,
       // First and on its own line: it works where no browser can be opened (and lets a test drive the sign-in).
-      onAuthorizationUrl: (url) => ctx.io.out(`Open this address to sign in: ${url}`),
+      onAuthorizationUrl: (url) => ctx.io.out(words.formatMessage({ id: 'cli.login.openAddress' }, { url })),
       openBrowser: options.browser ? openSystemBrowser : undefined,
-      onBrowserError: () => ctx.io.err('Could not open a browser: open the address above yourself.'),
+      onBrowserError: () => ctx.io.err(words.formatMessage({ id: 'cli.login.noBrowser' })),
     });
   } catch (error) {
-    if (isSignInError(error)) throw new CliError(error.kind === 'token-rejected' ? 'The service does not accept the token the browser handed over. Try again: design-sync login' : error.message);
-    if (isServiceError(error)) throw new CliError(notChecked(error));
+    if (isSignInError(error)) throw error.kind === 'token-rejected' ? CliError.of('cli.login.browserTokenRejected') : new CliError(error.message);
+    if (isServiceError(error)) throw notChecked(error);
     throw error;
   }
   switch (result.kind) {
     case 'denied':
-      throw new CliError('Sign-in was cancelled in the browser.');
+      throw CliError.of('cli.login.cancelled');
     case 'timed-out':
-      throw new CliError(`Sign-in timed out: no answer came from the browser within ${Math.round(timeoutMs / 100) / 10} seconds. Run design-sync login again.`);
+      throw CliError.of('cli.login.timedOut', { seconds: Math.round(timeoutMs / 100) / 10 });
     case 'signed-in':
-      ctx.io.out(`Signed in as ${result.user.screen_name}`);
-      ctx.io.out(`The token is kept ${session.store.describe()}.`);
+      ctx.io.out(words.formatMessage({ id: 'cli.login.signedInAs' }, { name: result.user.screen_name }));
+      ctx.io.out(words.formatMessage({ id: 'cli.login.tokenKept' }, { storage: session.store.describe() }));
   }
 }
 
@@ -95,7 +97,8 @@ export const loginCommand: CommandModule = (program: Command, context) => {
     .option('--auth-url <url>', "where the browser signs in, for this sign-in only (default: the profile's web address, --web-url)")
     .action(async (options: LoginOptions) => {
       const ctx = context();
-      if (options.withToken) await loginWithToken(ctx);
-      else await loginInBrowser(ctx, options);
+      const words = await commandWords(program, ctx);
+      if (options.withToken) await loginWithToken(ctx, words);
+      else await loginInBrowser(ctx, options, words);
     });
 };
