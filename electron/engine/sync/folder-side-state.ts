@@ -19,3 +19,31 @@ export function remoteSkippedWords(problem: RemoteProblem): string {
     case 'service-failed': return 'The service had a problem when it was asked for changes, so nothing was brought from it this time: it is asked again later.';
   }
 }
+
+/**
+ * The folder side's facts as the sync engine's parts set them: the stop (set by the context's stop, lifted by a pass
+ * that finds the folder back), the watcher's problem, what the last full pass met on the service, and the phase
+ * (told at once, as a 'state' event).
+ */
+export class FolderSide {
+  stoppedReason: string | null = null;
+  watcherWarning: string | null = null;
+  remoteProblem: RemoteProblem | null = null;
+  private phase: 'idle' | 'scanning' = 'idle';
+
+  constructor(private readonly told: () => void) {}
+
+  setPhase(phase: 'idle' | 'scanning'): void {
+    this.phase = phase;
+    this.told();
+  }
+
+  get state(): FolderSideState {
+    return {
+      phase: this.stoppedReason !== null ? 'stopped' : this.phase,
+      stoppedReason: this.stoppedReason,
+      watcherWarning: this.watcherWarning,
+      remoteProblem: this.remoteProblem,
+    };
+  }
+}

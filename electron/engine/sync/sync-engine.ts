@@ -1,7 +1,5 @@
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
-import type { FSWatcher } from 'chokidar';
-import { isServiceError } from '../api/service-error';
 import type { QueueStore } from '../queue/queue-store';
 import { type QueueEvent } from '../queue/queue-item';
 import { BaseFiles } from '../sync-state/base-files';
@@ -9,17 +7,19 @@ import { DesignFolders } from '../sync-state/design-folders';
 import { HeldBack } from '../sync-state/held-back';
 import { IGNORE_FILE } from './ignore/never-sent-rules';
 import { loadIgnoreFile, readIgnoreText, writeIgnoreText, type LoadedIgnoreFile } from './ignore/ignore-files';
-import { trashFunction } from './local-files';
+import { trashFunction, type TrashFile } from './local-files';
 import { discardConflictCopy } from './conflict-copy';
-import { watcherFailureMessage, watchSyncFolderReady } from './folder-watcher';
-import { scanLocal } from './local-scan';
+import { FolderWatch } from './folder-watch';
 import { handleDesignGone, type DesignGoneOutcome } from './design-gone';
 import { folderForDesign, type OwnDesignRef } from './own-design-folders';
-import { remoteStep, type RemoteScope } from './remote-step';
+import { PassScheduler } from './pass-scheduler';
+import type { RemoteScope } from './remote-step';
 import { RemoteWatch } from './remote-watch';
+import { followSession } from './session-follow';
 import type { PassOptions, PassResult, SyncEngineOptions } from './sync-options';
 import type { SyncContext, SyncEvent } from './sync-context';
-import { remoteSkippedWords, type FolderSideState, type RemoteProblem } from './folder-side-state';
+import { SyncPass } from './sync-pass';
+import { FolderSide, type FolderSideState } from './folder-side-state';
 import { SyncFolder } from '../sync-state/sync-root';
 import { RootReturn } from './root-return';
 import { engineLog } from '../log/engine-log';
@@ -35,7 +35,11 @@ export type { FolderSideState, RemoteProblem } from './folder-side-state';
  * Sync of the chosen folder with the user's own designs. The folder is the source of truth, compared with the
  * last synced state by scans; the watcher (chokidar) only says when and where to scan; a periodic full rescan
  * catches what it missed. Local changes go to the queue (sent by the queue runner); changes on the service are
- * brought into the folder here. Emits 'event' (SyncEvent).
+ * brought into the folder here. Emits 'event' (SyncEvent) and 'state' (the folder side's facts changed).
+ *
+ * A composition of its parts: the pass (sync-pass.ts), the scheduler that says when to pass and over what
+ * (pass-scheduler.ts), the folder's watcher (folder-watch.ts) and its return after a stop (root-return.ts), the
+ * service's watch (remote-watch.ts), and the folder side's facts (FolderSide).
  */
 export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> {
   readonly queue: QueueStore;
@@ -43,38 +47,22 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
   readonly folders: DesignFolders;
   readonly root: SyncFolder;
   readonly heldBack: HeldBack;
-  private readonly ctx: SyncContext;
-  private readonly settleMs: number;
-  private readonly rescanIntervalMs: number;
-  private readonly debounceMs: number;
-  private stoppedReason: string | null = null;
-  /** start() was asked to watch: the watcher is made again when the folder comes back. */
-  private watching = false;
-  private readonly rootReturn: RootReturn;
-  private watcherStarting: Promise<void> | null = null;
-  private readonly reported = new Set<string>();
-  private chain: Promise<unknown> = Promise.resolve();
-  private watcher: FSWatcher | null = null;
-  private watcherProblem: string | null = null;
-  private rescanTimer: NodeJS.Timeout | null = null;
-  private debounceTimer: NodeJS.Timeout | null = null;
-  private readonly dirtyFolders = new Set<string>();
-  private dirtyAll = false;
-  private readonly deferredFolders = new Set<string>();
-  private unsubscribeSession: (() => void) | null = null;
-  /** The session's status as last seen, to tell a new sign-in from the same sign-in confirmed again. */
-  private sessionStatus: 'signed-out' | 'signed-in' | 'needs-sign-in' | null = null;
-  private readonly onQueueChange = (event: QueueEvent) => this.queueChanged(event);
-  private abort = new AbortController();
-  private started = false;
   /** Polls the own designs' list while watching, so that the service's changes arrive within a poll. */
   readonly watch: RemoteWatch;
+  private readonly ctx: SyncContext;
+  private readonly side: FolderSide;
+  private readonly scheduler: PassScheduler;
+  private readonly passes: SyncPass;
+  private readonly folderWatch: FolderWatch;
+  private readonly rootReturn: RootReturn;
+  private readonly onQueueChange = (event: QueueEvent) => this.queueChanged(event);
+  private unfollowSession: (() => void) | null = null;
+  private abort = new AbortController();
+  private started = false;
+  /** start() was asked to watch: the watcher is made again when the folder comes back. */
+  private watching = false;
   /** The signed-in user, as the last pass learnt it (the remote watch asks for their list). */
   private userId: number | null = null;
-  /** What the folder side is doing now (told as 'state' events; never stored: see folderSide). */
-  private phase: 'idle' | 'scanning' = 'idle';
-  /** Why the last full pass could not read the service, or null. */
-  private remoteProblem: RemoteProblem | null = null;
 
   constructor(private readonly options: SyncEngineOptions) {
     super();
@@ -84,14 +72,57 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
     this.folders = new DesignFolders(options.db, now);
     this.root = new SyncFolder(options.db, now);
     this.heldBack = new HeldBack(options.db, now);
-    this.settleMs = options.settleMs ?? 2000;
-    this.rescanIntervalMs = options.rescanIntervalMs ?? 10 * 60_000;
-    this.debounceMs = options.debounceMs ?? 300;
-    const trash = trashFunction(options.trash ?? 'system');
-    this.ctx = {
+    const settleMs = options.settleMs ?? 2000;
+    const rescanIntervalMs = options.rescanIntervalMs ?? 10 * 60_000;
+    const debounceMs = options.debounceMs ?? 300;
+    this.side = new FolderSide(() => this.emit('state'));
+    this.ctx = this.context(trashFunction(options.trash ?? 'system'), settleMs, now);
+    this.scheduler = new PassScheduler({
+      scan: (pass) => this.scan(pass), syncOnce: (pass) => this.syncOnce(pass), started: () => this.started,
+      wholeFolder: () => !this.root.verify().ok || this.side.stoppedReason !== null,
+      watcherFailing: () => this.side.watcherWarning !== null, failed: (what, error) => this.failed(what, error),
+      debounceMs, settleMs, rescanIntervalMs,
+    });
+    this.rootReturn = new RootReturn({
+      verify: () => this.root.verify(),
+      stillAway: (reason) => {
+        if (this.side.stoppedReason !== reason) this.ctx.stop(reason);
+      },
+      back: () => this.resumeAfterReturn(),
+      failed: (error) => this.failed('Sync could not start again after the sync folder came back', error),
+      lookAgain: () => this.started && this.side.stoppedReason !== null,
+      pollMs: options.rootPollMs ?? 2000,
+    });
+    this.folderWatch = new FolderWatch({
+      verify: () => this.root.verify(), active: () => this.started,
+      // The sync folder's ignore file changed: what is never sent may have changed in every folder.
+      changed: (top) => this.scheduler.changed(top === null || top === IGNORE_FILE ? null : top),
+      // Maybe the sync folder itself (or its disk): looked at at once, while the process still has the watcher's
+      // handles, so that sync stops with the reason and waits for the folder.
+      folderRemoved: () => this.checkRootNow(),
+      problem: (message) => this.watcherFailed(message),
+      rescanIntervalMs,
+    });
+    this.watch = new RemoteWatch({
+      client: options.client, intervalMs: options.remotePollMs, timers: options.watchTimers, userId: () => this.userId, serial: (work) => this.scheduler.serial(work),
+      mayPoll: () => this.started && this.side.stoppedReason === null && (this.options.session?.canWrite() ?? true) && (this.options.online?.() ?? true),
+      changed: async (changes) => void await this.pass({ settle: 'once' }, { kind: 'changes', changes }), signal: () => this.abort.signal,
+      userUnknown: async () => void await this.pass({ settle: 'once' }),
+    });
+    this.passes = new SyncPass({
+      ctx: this.ctx, side: this.side, client: options.client, ownDesigns: options.ownDesigns, session: options.session ?? null, watch: this.watch,
+      signal: () => this.abort.signal, setUserId: (id) => void (this.userId = id),
+    });
+  }
+
+  /** What the scanner, the remote pass and the engine share: the stores, the settle times, the log and the stop. */
+  private context(trash: TrashFile, settleMs: number, now: () => number): SyncContext {
+    const { options } = this;
+    const reported = new Set<string>();
+    const ctx: SyncContext = {
       db: options.db, queue: this.queue, base: this.base, folders: this.folders, root: this.root, heldBack: this.heldBack,
       reviewBeforePublishing: options.reviewBeforePublishing ?? (() => null),
-      settleMs: this.settleMs, maxSettleWaitMs: options.maxSettleWaitMs ?? 60_000,
+      settleMs, maxSettleWaitMs: options.maxSettleWaitMs ?? 60_000,
       emptySettleMs: options.emptySettleMs ?? EMPTY_SETTLE_MS, trash, now,
       emit: (event) => this.emit('event', event),
       log: (level, message, path = null) => {
@@ -99,47 +130,40 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
         if (level !== 'info') this.emit('event', { type: 'warning', message, ...(path ? { path } : {}) });
       },
       reportOnce: (message, path = null) => {
-        if (this.reported.has(message)) return;
-        this.reported.add(message);
-        this.ctx.log('warning', message, path);
+        if (reported.has(message)) return;
+        reported.add(message);
+        ctx.log('warning', message, path);
       },
       stop: (reason) => {
-        if (this.stoppedReason !== reason) {
-          this.stoppedReason = reason;
+        if (this.side.stoppedReason !== reason) {
+          this.side.stoppedReason = reason;
           this.queue.setRunState('stopped', reason);
           this.queue.log('error', reason);
           this.emit('event', { type: 'stopped', reason });
         }
         this.awaitRootReturn();
       },
-      running: () => this.stoppedReason === null,
+      running: () => this.side.stoppedReason === null,
     };
-    this.rootReturn = new RootReturn({
-      verify: () => this.root.verify(),
-      stillAway: (reason) => {
-        if (this.stoppedReason !== reason) this.ctx.stop(reason);
-      },
-      back: () => this.resumeAfterReturn(),
-      failed: (error) => this.failed('Sync could not start again after the sync folder came back', error),
-      lookAgain: () => this.started && this.stoppedReason !== null,
-      pollMs: options.rootPollMs ?? 2000,
-    });
-    this.watch = new RemoteWatch({
-      client: options.client, intervalMs: options.remotePollMs, timers: options.watchTimers, userId: () => this.userId, serial: (work) => this.serial(work),
-      mayPoll: () => this.started && this.stoppedReason === null && (this.options.session?.canWrite() ?? true) && (this.options.online?.() ?? true),
-      changed: async (changes) => void await this.pass({ settle: 'once' }, { kind: 'changes', changes }), signal: () => this.abort.signal,
-      userUnknown: async () => void await this.pass({ settle: 'once' }),
-    });
+    return ctx;
   }
 
   /** Why sync is stopped, or null. */
   get stopped(): string | null {
-    return this.stoppedReason;
+    return this.side.stoppedReason;
   }
 
   /** The watcher's failure (its limit reached…), shown to the person; sync goes on with periodic rescans. */
   get watcherWarning(): string | null {
-    return this.watcherProblem;
+    return this.side.watcherWarning;
+  }
+
+  /**
+   * The folder side's facts for the sync status (runtime/sync-status.ts): scanning or not, stopped and why, the
+   * watcher's problem, why the last full pass could not read the service. Kept in memory, told by 'state' events.
+   */
+  get folderSide(): FolderSideState {
+    return this.side.state;
   }
 
   /**
@@ -147,18 +171,18 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
    * into the queue. Passes never overlap.
    */
   syncOnce(options: PassOptions = {}): Promise<PassResult> {
-    return this.serial(() => this.pass(options));
+    return this.scheduler.serial(() => this.pass(options));
   }
 
   /** Only these designs' files from the service, and their folders, now: a decision taken on one takes effect at once. */
   syncDesigns(designIds: readonly number[]): Promise<PassResult> {
-    return this.serial(() => this.pass({ settle: 'once', designIds }));
+    return this.scheduler.serial(() => this.pass({ settle: 'once', designIds }));
   }
 
   /** A design deleted on the service (own.delete, or gone from the list): its folder handled at once (design-gone.ts). */
   designGone(designId: number, options: { confirmed?: boolean } = {}): Promise<DesignGoneOutcome> {
     const goneOptions = { confirmed: options.confirmed === true, userId: this.userId, name: this.watch.nameOf(designId), signal: this.abort.signal };
-    return this.serial(() => handleDesignGone(this.ctx, this.options.client, designId, goneOptions));
+    return this.scheduler.serial(() => handleDesignGone(this.ctx, this.options.client, designId, goneOptions));
   }
 
   /** The sync folder's ignore file: its path and text ('' when there is none), and why it cannot be used, if it cannot. */
@@ -169,8 +193,9 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
     let text = '';
     try {
       text = (await readIgnoreText(root.path, IGNORE_FILE)) ?? '';
-    } catch {
-      // Its problem says why.
+    } catch (error) {
+      // Its problem says why, to the person; the cause goes to the engine log.
+      engineLog.warn('sync', 'the sync folder\'s ignore file could not be read', error);
     }
     return { path: join(root.path, IGNORE_FILE), text, problem };
   }
@@ -196,7 +221,7 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
 
   /** Only the local comparison (what the watcher triggers). */
   scan(options: PassOptions = {}): Promise<PassResult> {
-    return this.serial(() => this.pass({ ...options, localOnly: true }));
+    return this.scheduler.serial(() => this.pass({ ...options, localOnly: true }));
   }
 
   /**
@@ -210,20 +235,16 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
     this.abort = new AbortController();
     this.queue.on('change', this.onQueueChange);
     if (this.options.session) {
-      this.sessionStatus = null;
-      this.unsubscribeSession = this.options.session.subscribe((state) => this.sessionChanged(state.status));
-      if (this.options.session.state.status === 'needs-sign-in') this.sessionChanged('needs-sign-in');
-      this.sessionStatus = this.options.session.state.status;
+      this.unfollowSession = followSession(this.options.session, { lost: () => this.signInLost(), signedIn: () => this.signedIn() });
     }
     const first = await this.syncOnce(options.firstPass ?? { settle: 'once' });
     if (options.watch !== false) {
-      await this.startWatcher();
-      this.scheduleRescan();
+      await this.folderWatch.start();
+      this.scheduler.scheduleRescan();
       this.watch.start();
       // The watcher reports only what happens once it is ready: a file put in the folder between the first pass and
       // then (a new design folder filled at once) would wait for the periodic rescan. One more local scan finds it.
-      this.dirtyAll = true;
-      this.scheduleScan(this.debounceMs);
+      this.scheduler.changed(null);
     }
     return first;
   }
@@ -233,170 +254,46 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
     this.started = false;
     this.watching = false;
     this.watch.stop();
-    if (this.rescanTimer) clearTimeout(this.rescanTimer);
-    if (this.debounceTimer) clearTimeout(this.debounceTimer);
-    this.rescanTimer = this.debounceTimer = null;
+    this.scheduler.stopTimers();
     await this.rootReturn.stop();
-    await this.watcherStarting?.catch(() => {});
     this.queue.off('change', this.onQueueChange);
-    this.unsubscribeSession?.();
-    this.unsubscribeSession = null;
-    const watcher = this.watcher;
-    this.watcher = null;
-    await watcher?.close();
-    await this.chain.catch(() => {});
+    this.unfollowSession?.();
+    this.unfollowSession = null;
+    await this.folderWatch.close();
+    await this.scheduler.settled();
     this.abort = new AbortController();
   }
 
   /** Waits until no pass runs or is scheduled (for tests and the one-shot CLI). */
-  async idle(): Promise<void> {
-    for (;;) {
-      const chain = this.chain;
-      await chain.catch(() => {});
-      if (chain === this.chain && !this.debounceTimer) return;
-      if (this.debounceTimer) await new Promise((resolve) => setTimeout(resolve, this.debounceMs));
-    }
+  idle(): Promise<void> {
+    return this.scheduler.idle();
   }
 
   /** The folder of an own design, made the way a pass makes it when it has none yet (own-design-folders.ts). */
   folderFor(design: OwnDesignRef): Promise<string | null> {
-    return this.serial(() => folderForDesign(this.ctx, design));
+    return this.scheduler.serial(() => folderForDesign(this.ctx, design));
   }
 
   /** The person keeps the service's version of a conflicted file: their copy goes to the trash (conflict-copy.ts). */
   discardConflictCopy(path: string): Promise<string> {
-    return this.serial(() => discardConflictCopy(this.ctx, path));
+    return this.scheduler.serial(() => discardConflictCopy(this.ctx, path));
   }
 
   /** Something was put in a design folder by the app itself (a dropped file): scanned soon, without waiting for the watcher. */
   noticeFolder(folder: string): void {
-    this.dirtyFolders.add(folder);
-    this.scheduleScan(this.debounceMs);
+    this.scheduler.changed(folder);
   }
 
-  private serial<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.chain.catch(() => {}).then(work);
-    this.chain = next;
-    return next;
-  }
-
+  /** A pass (inside the chain), and what it leaves to look at again. */
   private async pass(options: PassOptions, changes?: RemoteScope & { kind: 'changes' }): Promise<PassResult> {
-    const result: PassResult = { createdFolders: [], remote: null, scan: null, stopped: null, remoteSkipped: null };
-    // Stopped by this engine, or by the queue runner (it found the folder gone while sending).
-    const status = this.queue.status();
-    const wasStopped = this.stoppedReason ?? (status.state === 'stopped' ? status.reason : null);
-    this.stoppedReason = null;
-    const check = this.root.verify();
-    if (!check.ok) {
-      this.stoppedReason = wasStopped;
-      this.ctx.stop(check.reason);
-      result.stopped = check.reason;
-      return result;
-    }
-    // The hold a stop put on the queue ends: the folder is there as it was.
-    if (status.state === 'stopped') this.queue.setRunState('idle', null);
-    this.setPhase('scanning');
-    let remoteProblem: RemoteProblem | null = null;
-    if (!options.localOnly) {
-      const session = this.options.session;
-      if (session && !session.canWrite()) {
-        result.remoteSkipped = session.state.status === 'needs-sign-in' ? session.state.reason : 'Not signed in: the service was not checked for changes.';
-        remoteProblem = 'sign-in';
-      } else {
-        try {
-          const scope: RemoteScope = changes ?? (options.designIds ? { kind: 'designs', designIds: options.designIds } : { kind: 'full' });
-          const deps = { client: this.options.client, ownDesigns: this.options.ownDesigns, watch: this.watch, setUserId: (id: number | null) => void (this.userId = id) };
-          const step = await remoteStep(this.ctx, deps, scope, this.abort.signal);
-          result.createdFolders = step.createdFolders;
-          result.remote = step.remote;
-          if (step.folders && !options.folders) options = { ...options, folders: step.folders };
-        } catch (error) {
-          if (!isServiceError(error)) throw error;
-          remoteProblem = error.problem.kind === 'offline' ? 'offline' : error.problem.kind === 'token-rejected' ? 'sign-in' : 'service-failed';
-          engineLog.info('sync', 'the service was not read for changes', error);
-          result.remoteSkipped = remoteSkippedWords(remoteProblem);
-          this.ctx.reportOnce(result.remoteSkipped);
-        }
-      }
-    }
-    if (this.stoppedReason === null) {
-      result.scan = await scanLocal(this.ctx, { settle: options.settle ?? 'once', allowManyMissing: options.allowManyMissing, ...(options.folders ? { folders: options.folders } : {}) });
-      for (const path of [...result.scan.deferred]) this.deferredFolders.add(path.split('/')[0]!);
-    }
-    result.stopped = this.stoppedReason;
-    if (this.stoppedReason === null) {
-      if (wasStopped) {
-        this.queue.log('info', 'The sync folder is back as it was: sync resumed.');
-        this.emit('event', { type: 'resumed' });
-      }
-      if (!options.localOnly) this.remoteProblem = remoteProblem;
-    }
-    this.setPhase('idle');
-    // Files still being written: looked at again once they may have settled.
-    if (this.started && result.scan && result.scan.unsettled.length > 0) {
-      for (const path of result.scan.unsettled) this.dirtyFolders.add(path.split('/')[0]!);
-      this.scheduleScan(this.settleMs);
-    }
+    const result = await this.passes.run(options, changes);
+    this.scheduler.afterPass(result);
     return result;
-  }
-
-  /**
-   * The folder side's facts for the sync status (runtime/sync-status.ts): scanning or not, stopped and why, the
-   * watcher's problem, why the last full pass could not read the service. Kept in memory, told by 'state' events.
-   */
-  get folderSide(): FolderSideState {
-    return {
-      phase: this.stoppedReason !== null ? 'stopped' : this.phase,
-      stoppedReason: this.stoppedReason,
-      watcherWarning: this.watcherProblem,
-      remoteProblem: this.remoteProblem,
-    };
   }
 
   private failed(what: string, error: unknown): void {
     engineLog.warn('sync', what.toLowerCase(), error);
     this.ctx.log('error', `${what}: ${(systemErrorWords(error) ?? (error instanceof Error ? error.message : String(error))).replace(/\.$/, '')}.`);
-  }
-
-  private setPhase(phase: 'idle' | 'scanning'): void {
-    this.phase = phase;
-    this.emit('state');
-  }
-
-  /**
-   * Watches the sync folder with a new chokidar watcher (closing the one before: chokidar's watcher of a folder that
-   * vanished is dead, and does not see it come back). Not while the folder is not there: its return is looked for
-   * by awaitRootReturn, which starts the watcher again.
-   */
-  private startWatcher(): Promise<void> {
-    const starting = (this.watcherStarting ?? Promise.resolve()).catch(() => {}).then(async () => {
-      const old = this.watcher;
-      this.watcher = null;
-      await old?.close();
-      const check = this.root.verify();
-      if (!this.started || !check.ok) return;
-      const watcher = await watchSyncFolderReady(check.root.path, {
-        changed: (top) => {
-          // The sync folder's ignore file changed: what is never sent may have changed in every folder.
-          if (top === null || top === IGNORE_FILE) this.dirtyAll = true;
-          else this.dirtyFolders.add(top);
-          this.scheduleScan(this.debounceMs);
-        },
-        // Maybe the sync folder itself (or its disk): looked at at once, while the process still has the watcher's
-        // handles, so that sync stops with the reason and waits for the folder.
-        folderRemoved: () => this.checkRootNow(),
-        failed: (error) => this.watcherFailed(error),
-      });
-      if (!this.started) {
-        await watcher.close();
-        return;
-      }
-      this.watcher = watcher;
-    });
-    this.watcherStarting = starting;
-    return starting.finally(() => {
-      if (this.watcherStarting === starting) this.watcherStarting = null;
-    });
   }
 
   /** Stops sync at once when the sync folder is no longer there or no longer ours (SyncFolder.verify's reason). */
@@ -415,81 +312,42 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
   }
 
   private async resumeAfterReturn(): Promise<void> {
-    await this.startWatcher();
+    await this.folderWatch.start();
     if (!this.started) return;
-    this.scheduleRescan();
+    this.scheduler.scheduleRescan();
     // A full pass: what changed here or on the service meanwhile. It writes "resumed" when the folder is as it was.
-    this.dirtyAll = false;
-    this.dirtyFolders.clear();
+    this.scheduler.clearDirty();
     await this.syncOnce({ settle: 'once' });
   }
 
-  private watcherFailed(error: NodeJS.ErrnoException): void {
-    const message = watcherFailureMessage(error, this.rescanIntervalMs);
-    if (this.watcherProblem === message) return;
-    this.watcherProblem = message;
+  private watcherFailed(message: string): void {
+    this.side.watcherWarning = message;
     this.queue.log('error', message);
     this.emit('event', { type: 'warning', message });
     this.emit('state');
     // Without a reliable watcher, rescan more often.
-    this.scheduleRescan(Math.min(this.rescanIntervalMs, 60_000));
-  }
-
-  private scheduleRescan(interval = this.rescanIntervalMs): void {
-    if (this.rescanTimer) clearTimeout(this.rescanTimer);
-    this.rescanTimer = setTimeout(() => {
-      this.rescanTimer = null;
-      void this.syncOnce({ settle: 'once' }).catch((error) => this.failed('A rescan failed', error)).finally(() => {
-        if (this.started) this.scheduleRescan(this.watcherProblem ? Math.min(this.rescanIntervalMs, 60_000) : this.rescanIntervalMs);
-      });
-    }, interval);
-    this.rescanTimer.unref();
-  }
-
-  private scheduleScan(delay: number): void {
-    if (!this.started) return;
-    if (this.debounceTimer) clearTimeout(this.debounceTimer);
-    this.debounceTimer = setTimeout(() => {
-      this.debounceTimer = null;
-      const all = this.dirtyAll || !this.root.verify().ok || this.stoppedReason !== null;
-      const folders = [...this.dirtyFolders];
-      this.dirtyAll = false;
-      this.dirtyFolders.clear();
-      void this.scan(all ? {} : { folders }).catch((error) => this.failed('A scan failed', error));
-    }, delay);
-    this.debounceTimer.unref();
+    this.scheduler.scheduleRescan(this.scheduler.rescanInterval());
   }
 
   private queueChanged(event: QueueEvent): void {
+    // The queue runner found the folder gone while sending (it stopped sync itself): wait for it the same way.
     if (event.type === 'status') {
-      // The queue runner found the folder gone while sending (it stopped sync itself): wait for it the same way.
-      if (event.status.state === 'stopped' && this.stoppedReason === null && this.started && this.watching) this.checkRootNow();
+      if (event.status.state === 'stopped' && this.side.stoppedReason === null && this.started && this.watching) this.checkRootNow();
       return;
     }
-    if (event.type !== 'item') return;
-    const { item } = event;
-    if (!['done', 'failed', 'cancelled'].includes(item.state) || !item.folder) return;
-    if (item.kind === 'create-design' || this.deferredFolders.has(item.folder)) {
-      this.deferredFolders.delete(item.folder);
-      this.dirtyFolders.add(item.folder);
-      this.scheduleScan(this.debounceMs);
-    }
+    this.scheduler.itemChanged(event);
   }
 
-  private sessionChanged(status: 'signed-out' | 'signed-in' | 'needs-sign-in'): void {
-    // The session tells every state it sets, also the same one again (each pass confirms the user with whoami):
-    // only a change means something here, or every pass would start the next one.
-    const was = this.sessionStatus;
-    this.sessionStatus = status;
-    if (status === was) return;
-    if (status === 'needs-sign-in') {
-      const message = 'The service no longer accepts your sign-in: nothing is sent or brought from the service until you sign in again. Changes here are still found and queued.';
-      this.queue.log('warning', message);
-      this.emit('event', { type: 'warning', message });
-      this.emit('state');
-    } else if (status === 'signed-in' && this.started) {
-      this.dirtyAll = true;
-      void this.syncOnce({ settle: 'once' }).catch((error) => engineLog.warn('sync', 'the pass after a new sign-in failed', error));
-    }
+  private signInLost(): void {
+    const message = 'The service no longer accepts your sign-in: nothing is sent or brought from the service until you sign in again. Changes here are still found and queued.';
+    this.queue.log('warning', message);
+    this.emit('event', { type: 'warning', message });
+    this.emit('state');
+  }
+
+  private signedIn(): void {
+    if (!this.started) return;
+    this.scheduler.markAll();
+    void this.syncOnce({ settle: 'once' }).catch((error) => engineLog.warn('sync', 'the pass after a new sign-in failed', error));
   }
 }

@@ -140,7 +140,7 @@ describe('what must never happen', () => {
   it('watcher failures (inotify limit) and a lost sign-in are shown, never silent', async () => {
     const { computer, dir, folder, token } = await syncedBracket(1);
     await computer.engine.start({ watch: true });
-    const watcher = (computer.engine as unknown as { watcher: NodeJS.EventEmitter }).watcher;
+    const watcher = (computer.engine as unknown as { folderWatch: { watcher: NodeJS.EventEmitter } }).folderWatch.watcher;
     watcher.emit('error', Object.assign(new Error('ENOSPC: System limit for number of file watchers reached'), { code: 'ENOSPC' }));
     expect(computer.engine.watcherWarning).toMatch(/limit on watched files was reached \(ENOSPC\).*fs\.inotify\.max_user_watches/);
     expect(computer.engine.folderSide).toMatchObject({ phase: 'idle', watcherWarning: expect.stringMatching(/max_user_watches/) as string });
