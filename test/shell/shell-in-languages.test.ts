@@ -4,6 +4,7 @@ import { appMenuTemplate } from '../../electron/shell/menu/app-menu';
 import { createNotificationPolicy } from '../../electron/shell/notifications/notification-policy';
 import { trayMenuTemplate, type TrayMenuActions } from '../../electron/shell/tray/tray-menu';
 import { trayView } from '../../electron/shell/tray/tray-state';
+import { updateNotice } from '../../electron/shell/updates/update-notice';
 import { createTranslator } from '../../shared/i18n/create-intl';
 import { accountView, queueEntry, syncView } from './shell-fixtures';
 
@@ -92,6 +93,15 @@ describe('notifications in Dutch and German', () => {
       { title: 'Anmeldung erforderlich', body: 'Melden Sie sich erneut an, damit design-sync Ihr Konto erreichen kann.' },
       { title: '2 Löschungen zu bestätigen', body: 'gear/old.stl und gear/older.stl wurden aus dem Synchronisierungsordner entfernt. Auf dem Dienst werden sie erst gelöscht, wenn Sie es bestätigen.' },
     ]);
+  });
+});
+
+describe('the notification of an update in Dutch and German', () => {
+  it('names the tray\'s own item in each language', async () => {
+    const [nl, de] = await Promise.all([createTranslator('nl'), createTranslator('de')]);
+    const ready = { state: 'ready', version: '1.4.0' } as Parameters<typeof updateNotice>[1];
+    expect(updateNotice(null, ready, nl)).toMatchObject({ title: 'design-sync 1.4.0 staat klaar', body: 'Het wordt geïnstalleerd wanneer je design-sync afsluit. Wil je het nu installeren, kies dan “Herstarten en bijwerken naar 1.4.0” in het systeemvak.' });
+    expect(updateNotice(null, ready, de)).toMatchObject({ title: 'design-sync 1.4.0 ist bereit', body: 'Es wird installiert, wenn Sie design-sync beenden. Um es jetzt zu installieren, wählen Sie „Neu starten und auf 1.4.0 aktualisieren“ im Infobereich.' });
   });
 });
 

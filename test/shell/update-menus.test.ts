@@ -90,7 +90,7 @@ describe('the notification of an update', () => {
     const { updateNotice } = await import('../../electron/shell/updates/update-notice');
     const ready = updates({ state: 'ready', version: '1.1.0' });
     expect(updateNotice(updates({ state: 'downloading', version: '1.1.0', percent: 99 }), ready)).toEqual({
-      title: 'design-sync 1.1.0 is ready', body: 'It installs when you quit design-sync. To install it now, choose "Restart to update" in the tray.', route: '#/settings',
+      title: 'design-sync 1.1.0 is ready', body: 'It installs when you quit design-sync. To install it now, choose “Restart to update to 1.1.0” in the tray.', route: '#/settings',
     });
     expect(updateNotice(ready, { ...ready })).toBeNull();
     for (const state of ['checking', 'downloading', 'failed', 'up-to-date', 'waiting-for-uploads', 'installing', 'unavailable'] as const) {

@@ -122,7 +122,7 @@ async function main(): Promise<void> {
     },
   });
   // Updates from the feed built into the app: checked at start and daily, installed on quit or "Restart now" (updates/).
-  const updates = createAppUpdates({ log, open: (route) => showWindow(route), changed: (view) => {
+  const updates = createAppUpdates({ log, open: (route) => showWindow(route), words: () => words.current(), changed: (view) => {
     updateTray();
     updateMenu();
     if (window && !window.isDestroyed()) sendContractEvent([window.webContents], { type: 'event', name: 'updates.changed', payload: view });

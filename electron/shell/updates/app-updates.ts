@@ -10,6 +10,7 @@ import type { UpdatesView } from '../../../shared/updates/updates-view';
 import { electronUpdaterSource } from './electron-updater-source';
 import { UpdateController } from './update-controller';
 import { updateNotice } from './update-notice';
+import type { Words } from '../../../shared/i18n/create-intl';
 
 export interface AppUpdates {
   view(): UpdatesView;
@@ -30,9 +31,11 @@ export interface AppUpdatesOptions {
   changed(view: UpdatesView): void;
   /** Opens the window at a route: a click on the notification that an update is ready opens Settings. */
   open?(route: string): void;
+  /** The words of the moment for its notification (the language setting); English when not given. */
+  words?: () => Words;
 }
 
-export function createAppUpdates({ log, changed, open }: AppUpdatesOptions): AppUpdates {
+export function createAppUpdates({ log, changed, open, words }: AppUpdatesOptions): AppUpdates {
   const source = electronUpdaterSource({
     updater: () => electronUpdater.autoUpdater, isPackaged: app.isPackaged, platform: process.platform, resourcesPath: process.resourcesPath, env: process.env, log,
   });
@@ -53,7 +56,7 @@ export function createAppUpdates({ log, changed, open }: AppUpdatesOptions): App
     log,
     changed(view) {
       // Once a verified update is ready, a native notification says so (the tray, menus and Settings say the rest).
-      const notice = updateNotice(previous, view);
+      const notice = updateNotice(previous, view, words?.());
       previous = view;
       if (notice && Notification.isSupported()) {
         const native = new Notification({ title: notice.title, body: notice.body });

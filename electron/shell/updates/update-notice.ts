@@ -1,3 +1,4 @@
+import { ENGLISH_INTL, type Words } from '../../../shared/i18n/create-intl';
 import type { UpdatesView } from '../../../shared/updates/updates-view';
 
 /** A native notification about updates: its words, and the window's route a click opens. */
@@ -10,13 +11,15 @@ export interface UpdateNotice {
 /**
  * What the person is told of an update without opening the app: once, when a verified update becomes ready (it would
  * otherwise install unannounced at the next quit). Checks, downloads and failures stay in the tray, the menus and
- * Settings: a feed that is down is not worth interrupting anyone for.
+ * Settings: a feed that is down is not worth interrupting anyone for. In the locale of `intl` (English by default), naming
+ * the tray's item in its own words.
  */
-export function updateNotice(previous: UpdatesView | null, next: UpdatesView): UpdateNotice | null {
+export function updateNotice(previous: UpdatesView | null, next: UpdatesView, intl: Words = ENGLISH_INTL): UpdateNotice | null {
   if (next.state !== 'ready' || (previous?.state === 'ready' && previous.version === next.version)) return null;
+  const restart = next.version ? intl.formatMessage({ id: 'tray.menu.restartToUpdate' }, { version: next.version }) : intl.formatMessage({ id: 'tray.menu.restartToUpdateNew' });
   return {
-    title: next.version ? `design-sync ${next.version} is ready` : 'A design-sync update is ready',
-    body: 'It installs when you quit design-sync. To install it now, choose "Restart to update" in the tray.',
+    title: next.version ? intl.formatMessage({ id: 'notifications.update.readyTitle' }, { version: next.version }) : intl.formatMessage({ id: 'notifications.update.readyTitleNew' }),
+    body: intl.formatMessage({ id: 'notifications.update.readyBody' }, { restart }),
     route: '#/settings',
   };
 }
