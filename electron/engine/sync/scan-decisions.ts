@@ -170,10 +170,12 @@ export function sortFolder(
     result.candidates.push({ path, folder, designId, name: entry.name, entry, base });
   }
   // A synced file gone from the folder is a deletion to propose, unless it is one never sent now: no file leaves
-  // the service because a pattern came to match it.
+  // the service because a pattern came to match it. Judged by its name on the service too: one the service renamed
+  // to a name that is sent (its name here held back, the file gone) is a deletion to propose like any other.
   for (const [path, base] of bases) {
     if (result.onDisk.has(path) || result.heldSynced.has(path)) continue;
-    if (holdReason(path, rules)) continue;
+    const serviceName = `${folder}/${base.remoteName}`;
+    if (holdReason(path, rules) && (serviceName === path || holdReason(serviceName, rules))) continue;
     result.missing.push(base);
   }
   return result;

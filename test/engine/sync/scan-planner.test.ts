@@ -151,4 +151,13 @@ describe('the scan decides on random inputs', () => {
     }
     expect(queued).toBeGreaterThan(200);
   });
+  it('a synced file gone whose name is held back stays on the service, unless the service renamed it to a name that is sent', () => {
+    const rules: HoldRules = { root: compileIgnoreFile('.designsyncignore', parseIgnoreText('f*3.*\n').lines), folder: null };
+    const held = baseOf(`${FOLDER}/f3.scad`, 3, 'a1', '2026-01-01', 10);
+    const renamedThere = { ...baseOf(`${FOLDER}/f13.scad`, 13, 'b2', '2026-01-01', 10), remoteName: 'w10.scad' };
+    const heldThereToo = { ...baseOf(`${FOLDER}/f23.scad`, 23, 'c3', '2026-01-01', 10), remoteName: 'f33.scad' };
+    const bases = new Map([held, renamedThere, heldThereToo].map((base) => [base.path, base]));
+    const sorted = sortFolder(FOLDER, DESIGN, [], bases, rules, () => 'a named pipe');
+    expect(sorted.missing.map((base) => base.path)).toEqual([`${FOLDER}/f13.scad`]);
+  });
 });
