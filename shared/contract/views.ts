@@ -14,8 +14,14 @@ export type IsoTime = string;
 export interface AccountView {
   status: 'signed-out' | 'signed-in' | 'needs-sign-in';
   user: { id: number; screenName: string; realName: string | null; avatarUrl: string | null } | null;
-  /** Why a new sign-in is needed, in words. */
+  /** Why a new sign-in is needed, in English words. */
   reason: string | null;
+  /**
+   * The same as a code, for a front end to word in its language: the service no longer accepts the sign-in
+   * (`sign-in-refused`), or the sign-in kept here cannot be used (`stored-sign-in-unusable`: a token file others can
+   * read, another service's sign-in…, whose particulars only `reason` says); null when no reason.
+   */
+  reasonCode: 'sign-in-refused' | 'stored-sign-in-unusable' | null;
   serviceUrl: string | null;
   /** Where the token is kept ("in the system keychain", "in a file only you can read"), never the token. */
   tokenKeptIn: string;

@@ -11,7 +11,7 @@ export function syncView(overrides: Partial<SyncView> = {}): SyncView {
 
 export function accountView(overrides: Partial<AccountView> = {}): AccountView {
   return {
-    status: 'signed-in', user: { id: 1, screenName: 'ada', realName: null, avatarUrl: null }, reason: null, serviceUrl: 'https://designs.example',
+    status: 'signed-in', user: { id: 1, screenName: 'ada', realName: null, avatarUrl: null }, reason: null, reasonCode: null, serviceUrl: 'https://designs.example',
     tokenKeptIn: 'in the system keychain', signingIn: false, signInUrl: null,
     ...overrides,
   };

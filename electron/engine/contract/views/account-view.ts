@@ -9,6 +9,7 @@ export function accountView({ account, connection }: Pick<EngineServices, 'accou
     status: state.status,
     user: user ? { id: user.id, screenName: user.screen_name, realName: user.real_name ?? null, avatarUrl: `/files/avatars/${user.id}` } : null,
     reason: state.status === 'needs-sign-in' ? state.reason : account.tokenProblem,
+    reasonCode: state.status === 'needs-sign-in' ? 'sign-in-refused' : account.tokenProblem !== null ? 'stored-sign-in-unusable' : null,
     serviceUrl: connection.serviceUrl(),
     tokenKeptIn: session.store.describe(),
     signingIn: signIn.inProgress,

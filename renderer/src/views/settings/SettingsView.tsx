@@ -5,6 +5,7 @@ import { useAccount } from '../../stores/account-store';
 import { useLibrary } from '../../stores/library-store';
 import { useSettings } from '../../stores/settings-store';
 import { windowWords } from '../problem-words';
+import { accountReasonWords } from '../shell/account-reason';
 import { ProblemBanner } from '../shell/ProblemBanner';
 import { BandwidthPanel } from '../bandwidth/BandwidthPanel';
 import { ProxyPanel } from '../proxy/ProxyPanel';
@@ -90,7 +91,7 @@ export function SettingsView() {
           </>
         ) : (
           <>
-            <p>{account.reason ?? <FormattedMessage id="settings.account.notSignedIn" />}</p>
+            <p>{accountReasonWords(account, intl) ?? <FormattedMessage id="settings.account.notSignedIn" />}</p>
             {notice ? <p className="field-error" role="alert">{windowWords(notice)}</p> : null}
             {account.signingIn && signInUrl ? <p><FormattedMessage id="settings.account.waitingForBrowser" values={{ link: (chunks) => <a href={signInUrl} target="_blank" rel="noreferrer">{chunks}</a> }} /></p> : null}
             {account.signingIn ? null : (

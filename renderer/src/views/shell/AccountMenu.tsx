@@ -1,11 +1,13 @@
 import { useId } from 'react';
-import { FormattedMessage } from 'react-intl';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { useAccount } from '../../stores/account-store';
 import { windowWords } from '../problem-words';
+import { accountReasonWords } from './account-reason';
 import { useAvailability } from '../use-availability';
 
 /** Who is signed in, and the way in or out. Sign-in happens on the service's own page, in the browser. */
 export function AccountMenu() {
+  const intl = useIntl();
   const { account, notice, signIn, cancelSignIn, signOut } = useAccount();
   const signingIn = useAvailability().can('sign-in');
   const reasonId = useId();
@@ -32,9 +34,10 @@ export function AccountMenu() {
       </div>
     );
   }
+  const reason = accountReasonWords(account, intl);
   return (
     <div className="account">
-      {account.reason ? <span className="account-reason">{account.reason}</span> : null}
+      {reason ? <span className="account-reason">{reason}</span> : null}
       {notice ? <span className="account-reason" role="alert">{windowWords(notice)}</span> : null}
       {/* Off without a service (or a link to design-sync), always saying why; offline the Settings view warns. The
           service is what the settings know, which a newly saved address reaches before the account does. */}
