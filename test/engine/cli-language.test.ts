@@ -100,6 +100,14 @@ describe('the commands in Dutch and German', () => {
     expect(JSON.parse(json.out)).toMatchObject({ screen_name: 'taal-tester', service: service.url });
   });
 
+  it('says what a pull brought in German, its table\'s headings and its seconds as German writes them', async () => {
+    const run = await runCliCapturing(profile, ['--lang', 'de', '--service', service.url, 'pull']);
+    expect(run.err).toBe('');
+    expect(run.out).toMatch(new RegExp(`^Von ${service.url.replace(/[.]/g, '\\.')} abgerufen in \\d+,\\d s$`, 'm'));
+    expect(run.out).toMatch(/^ +neu +aktualisiert +unverändert +entfernt$/m);
+    expect(run.out).toMatch(/^veröffentlichte Designs +\d+/m);
+  });
+
   it('lists the queue and refuses what is not an item number in the language asked for', async () => {
     expect((await runCliCapturing(profile, ['--lang', 'de', 'queue', 'list'])).out).toBe('Die Warteschlange ist leer.');
     expect((await runCliCapturing(profile, ['--lang', 'nl', 'queue', 'list'])).out).toBe('De wachtrij is leeg.');

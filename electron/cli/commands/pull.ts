@@ -2,30 +2,39 @@ import { isServiceError } from '../../engine/api/service-error';
 import type { DesignCounts, PullProgress, PullSummary } from '../../engine/cache/pull';
 import { CliError } from '../cli-context';
 import type { CommandModule } from '../command-module';
+import { ENGLISH_INTL, type Words } from '../../../shared/i18n/create-intl';
+import { formatBytes, formatNumber } from '../../../shared/i18n/format';
+import { commandWords } from '../cli-words';
 
-function bytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+/** A column of the summary's table: as wide as its widest heading, and at least 10. */
+const COLUMNS = ['cli.pull.column.inserted', 'cli.pull.column.updated', 'cli.pull.column.unchanged', 'cli.pull.column.removed'] as const;
+
+function columnWidth(words: Words): number {
+  return Math.max(10, ...COLUMNS.map((id) => words.formatMessage({ id }).length + 1));
 }
 
-function row(label: string, counts: DesignCounts): string {
-  const cells = [counts.inserted, counts.updated, counts.unchanged, counts.removed].map((n) => String(n).padStart(10));
+function row(label: string, counts: DesignCounts, words: Words): string {
+  const width = columnWidth(words);
+  const cells = [counts.inserted, counts.updated, counts.unchanged, counts.removed].map((n) => formatNumber(words, n).padStart(width));
   return `${label.padEnd(24)}${cells.join('')}`;
 }
 
-export function formatPullSummary(summary: PullSummary, serviceUrl: string): string {
+export function formatPullSummary(summary: PullSummary, serviceUrl: string, words: Words = ENGLISH_INTL): string {
+  const width = columnWidth(words);
   const lines = [
-    `Pulled from ${serviceUrl} in ${(summary.durationMs / 1000).toFixed(1)} s${summary.listingComplete ? '' : ' (listing incomplete)'}`,
-    `${''.padEnd(24)}${['inserted', 'updated', 'unchanged', 'removed'].map((h) => h.padStart(10)).join('')}`,
-    row('published designs', summary.designs),
+    words.formatMessage({ id: summary.listingComplete ? 'cli.pull.pulledFrom' : 'cli.pull.pulledFromIncomplete' }, { service: serviceUrl, seconds: summary.durationMs / 1000 }),
+    `${''.padEnd(24)}${COLUMNS.map((id) => words.formatMessage({ id }).padStart(width)).join('')}`,
+    row(words.formatMessage({ id: 'cli.pull.row.published' }), summary.designs, words),
   ];
-  if (summary.ownDesigns) lines.push(row(`own designs (${summary.signedInAs})`, summary.ownDesigns));
+  if (summary.ownDesigns) lines.push(row(words.formatMessage({ id: 'cli.pull.row.own' }, { name: summary.signedInAs ?? '' }), summary.ownDesigns, words));
   const images = summary.images;
-  lines.push(`images: ${images.designsChecked} designs checked (${images.notModified} not modified), ${images.rowsWritten} image rows written, ${images.rowsRemoved} removed`);
-  lines.push(`files: ${summary.files.downloaded} downloaded (${bytes(summary.files.bytes)}), ${summary.files.alreadyCached} already cached${summary.files.failed ? `, ${summary.files.failed} failed` : ''}`);
-  if (summary.removalsWithheld > 0) lines.push(`kept: ${summary.removalsWithheld} designs the listing no longer has (see warnings)`);
-  if (summary.warnings.length > 0) lines.push('warnings:', ...summary.warnings.map((w) => `  - ${w}`));
+  lines.push(words.formatMessage({ id: 'cli.pull.images' }, { checked: images.designsChecked, notModified: images.notModified, written: images.rowsWritten, removed: images.rowsRemoved }));
+  const files = { downloaded: summary.files.downloaded, size: formatBytes(words, summary.files.bytes), cached: summary.files.alreadyCached };
+  lines.push(summary.files.failed
+    ? words.formatMessage({ id: 'cli.pull.filesFailed' }, { ...files, failed: summary.files.failed })
+    : words.formatMessage({ id: 'cli.pull.files' }, files));
+  if (summary.removalsWithheld > 0) lines.push(words.formatMessage({ id: 'cli.pull.keptWithheld' }, { count: summary.removalsWithheld }));
+  if (summary.warnings.length > 0) lines.push(words.formatMessage({ id: 'cli.pull.warnings' }), ...summary.warnings.map((w) => `  - ${w}`));
   return lines.join('\n');
 }
 
@@ -36,29 +45,33 @@ interface Reached {
   ownDesigns: { done: number; total: number | null };
 }
 
-function countOf(progress: { done: number; total: number | null }, what: string): string {
-  return progress.total !== null ? `${progress.done} of ${progress.total} ${what}` : `${progress.done} ${what}`;
-}
-
 /** Why the pull stopped before its end, and what it had read: printed on a failed exit. */
-export function stoppedMessage(problem: string, reached: Reached, cancelled: boolean): string {
-  const head = cancelled ? 'The pull was cancelled.' : `The pull stopped: ${problem}`;
+export function stoppedMessage(problem: string, reached: Reached, cancelled: boolean, words: Words = ENGLISH_INTL): string {
+  const head = cancelled ? words.formatMessage({ id: 'cli.pull.cancelled' }) : words.formatMessage({ id: 'cli.pull.stopped' }, { problem });
   const read: string[] = [];
-  if (reached.phase === 'designs' || reached.designs.done > 0) read.push(countOf(reached.designs, 'published designs'));
-  if (reached.phase === 'own-designs' || reached.ownDesigns.done > 0) read.push(countOf(reached.ownDesigns, 'of your own designs'));
-  const kept = read.length > 0 ? `Read before it stopped: ${read.join(', ')} (kept in the cache); no design was removed.` : 'Nothing was read: the cache is as it was.';
-  return `${head}\n${kept}${cancelled ? '' : ' Run design-sync pull again once the problem is solved.'}`;
+  if (reached.phase === 'designs' || reached.designs.done > 0) {
+    const { done, total } = reached.designs;
+    read.push(total !== null ? words.formatMessage({ id: 'cli.pull.readPublishedOf' }, { done, total }) : words.formatMessage({ id: 'cli.pull.readPublished' }, { done }));
+  }
+  if (reached.phase === 'own-designs' || reached.ownDesigns.done > 0) {
+    const { done, total } = reached.ownDesigns;
+    read.push(total !== null ? words.formatMessage({ id: 'cli.pull.readOwnOf' }, { done, total }) : words.formatMessage({ id: 'cli.pull.readOwn' }, { done }));
+  }
+  const kept = read.length > 0
+    ? words.formatMessage({ id: cancelled ? 'cli.pull.readBeforeStop' : 'cli.pull.readBeforeStopAgain' }, { read: read.join(', ') })
+    : words.formatMessage({ id: cancelled ? 'cli.pull.nothingRead' : 'cli.pull.nothingReadAgain' });
+  return `${head}\n${kept}`;
 }
 
 /** Null when the pull did everything it should; else why not, and what it read. */
-export function incompleteMessage(summary: PullSummary): string | null {
+export function incompleteMessage(summary: PullSummary, words: Words = ENGLISH_INTL): string | null {
   const lines: string[] = [];
   if (!summary.listingComplete) {
     const { inserted, updated, unchanged } = summary.designs;
-    lines.push(`The listing of designs was not read completely: ${summary.listingProblem ?? 'it stopped before its end.'}`,
-      `${inserted + updated + unchanged} published designs were read (kept in the cache); no design was removed. Run design-sync pull again once the problem is solved.`);
+    lines.push(summary.listingProblem ? words.formatMessage({ id: 'cli.pull.listingIncomplete' }, { problem: summary.listingProblem }) : words.formatMessage({ id: 'cli.pull.listingStoppedEarly' }),
+      words.formatMessage({ id: 'cli.pull.publishedRead' }, { count: inserted + updated + unchanged }));
   }
-  if (summary.ownDesignsProblem) lines.push(`Your own designs were not pulled: ${summary.ownDesignsProblem}`);
+  if (summary.ownDesignsProblem) lines.push(words.formatMessage({ id: 'cli.pull.ownNotPulled' }, { problem: summary.ownDesignsProblem }));
   return lines.length > 0 ? lines.join('\n') : null;
 }
 
@@ -74,6 +87,7 @@ export const pullCommand: CommandModule = (program, context) => {
     .action(async (options: { json?: boolean }) => {
       const ctx = context();
       const serviceUrl = ctx.serviceUrl();
+      const words = await commandWords(program, ctx);
       const { catalogue, searchIndex } = await ctx.services();
       const reached: Reached = { phase: null, designs: { done: 0, total: null }, ownDesigns: { done: 0, total: null } };
       const onProgress = (progress: PullProgress) => {
@@ -91,14 +105,14 @@ export const pullCommand: CommandModule = (program, context) => {
         searchIndex.start();
         await searchIndex.whenIdle();
       } catch (error) {
-        if (isServiceError(error)) throw new CliError(stoppedMessage(error.problem.message, reached, error.problem.kind === 'cancelled'));
+        if (isServiceError(error)) throw new CliError(stoppedMessage(error.problem.message, reached, error.problem.kind === 'cancelled', words));
         throw error;
       } finally {
         process.off('SIGINT', onSignal);
         catalogue.off('progress', onProgress);
       }
-      ctx.io.out(options.json ? JSON.stringify(summary, null, 2) : formatPullSummary(summary, serviceUrl));
-      const incomplete = incompleteMessage(summary);
+      ctx.io.out(options.json ? JSON.stringify(summary, null, 2) : formatPullSummary(summary, serviceUrl, words));
+      const incomplete = incompleteMessage(summary, words);
       if (incomplete) throw new CliError(incomplete);
     });
 };
