@@ -27,6 +27,8 @@ const h = await vi.hoisted(async () => {
     getPath: () => '/nonexistent-user-data',
     getVersion: () => '0.1.0',
     getAppPath: () => '/checkout',
+    getPreferredSystemLanguages: () => ['en-GB'],
+    getLocale: () => 'en-GB',
     quitCalls: 0,
     quit() {
       app.quitCalls += 1;
