@@ -32,7 +32,7 @@ describe('the tray in Dutch and German', () => {
       'sync-now': 'Nu synchroniseren',
       pause: 'Uploads pauzeren',
       'pause-hour': '1 uur pauzeren',
-      'pause-tomorrow': 'Pauzeren tot morgen (08:00)',
+      'pause-tomorrow': 'Pauzeren tot morgen (8:00)',
       'start-at-login': 'Starten bij inloggen',
       quit: 'design-sync afsluiten',
     });

@@ -26,13 +26,13 @@ function click(entry: MenuItem | undefined): void {
 }
 
 describe('pausing uploads for a while from the tray', () => {
-  it('offers to pause for 1 hour and until tomorrow at 08:00, each asking the engine for that length', () => {
+  it('offers to pause for 1 hour and until tomorrow at 8:00, each asking the engine for that length', () => {
     const sync = syncView();
     const handlers = actions();
     const template = trayMenuTemplate(trayView(sync), sync, handlers);
     expect(item(template, 'pause')).toMatchObject({ label: 'Pause uploads', enabled: true });
     expect(item(template, 'pause-hour')).toMatchObject({ label: 'Pause for 1 hour', enabled: true });
-    expect(item(template, 'pause-tomorrow')).toMatchObject({ label: 'Pause until tomorrow (08:00)', enabled: true });
+    expect(item(template, 'pause-tomorrow')).toMatchObject({ label: 'Pause until tomorrow (8:00)', enabled: true });
     click(item(template, 'pause-hour'));
     click(item(template, 'pause-tomorrow'));
     expect(handlers.pauseUploadsFor.mock.calls).toEqual([['hour'], ['tomorrow']]);

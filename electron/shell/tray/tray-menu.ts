@@ -69,8 +69,8 @@ function pauseItems(folder: string | null, actions: TrayMenuActions, intl: Words
   const enabled = folder !== null;
   const items: MenuItemConstructorOptions[] = [{ id: 'pause', label: intl.formatMessage({ id: 'tray.menu.pause' }), enabled, click: () => actions.pauseUploads() }];
   if (actions.pauseUploadsFor) {
-    // The morning's hour as the locale writes a time of day ("08:00").
-    const morning = intl.formatTime(new Date(2000, 0, 1, PAUSE_MORNING_HOUR), { hour: '2-digit', minute: '2-digit' });
+    // The morning's hour as the locale writes a time of day, as the Sync view says it ("8:00").
+    const morning = intl.formatTime(new Date(2000, 0, 1, PAUSE_MORNING_HOUR), { hour: 'numeric', minute: '2-digit' });
     items.push(
       { id: 'pause-hour', label: intl.formatMessage({ id: 'tray.menu.pauseHour' }), enabled, click: () => actions.pauseUploadsFor?.('hour') },
       { id: 'pause-tomorrow', label: intl.formatMessage({ id: 'tray.menu.pauseTomorrow' }, { time: morning }), enabled, click: () => actions.pauseUploadsFor?.('tomorrow') },
