@@ -115,6 +115,13 @@ describe('the commands in Dutch and German', () => {
     expect(refused).toMatchObject({ code: 1, err: 'Erwartet wird eine Eintragsnummer (siehe design-sync queue list) oder "all", angegeben war "zwei".' });
   });
 
+  it('refuses a design the cache does not have, in German and Dutch', async () => {
+    const german = await runCliCapturing(profile, ['--lang', 'de', 'show', 'zahnrad']);
+    expect(german).toMatchObject({ code: 1, err: 'Das Design "zahnrad" ist nicht im Cache. Führen Sie aus: design-sync pull (oder design-sync search --online zahnrad).' });
+    const dutch = await runCliCapturing(profile, ['--lang', 'nl', 'search', 'tandwiel']);
+    expect(dutch.out).toBe('Geen ontwerpen gevonden.');
+  });
+
   it('refuses a mistaken option before any command runs, in the environment\'s language', async () => {
     process.env.LANG = 'de_DE.UTF-8';
     const refused = await runCliCapturing(profile, ['--max-upload-rate', 'schnell', 'status']);

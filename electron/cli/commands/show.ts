@@ -4,6 +4,8 @@ import { describeAge } from '../../engine/cache/describe-age';
 import { descriptionAsText, descriptionRepeatsExcerpt } from '../../../shared/text/description-text';
 import { CliError } from '../cli-context';
 import type { CommandModule } from '../command-module';
+import { ENGLISH_INTL, type Words } from '../../../shared/i18n/create-intl';
+import { commandWords } from '../cli-words';
 
 /** Spec §1 rule 1: no link to 3D files leaves this command; the documents zip and file addresses are left out. */
 function withoutFileLinks(design: Record<string, unknown>): Record<string, unknown> {
@@ -30,26 +32,28 @@ export function showJson(cached: CachedDesign, pageUrl: string | null) {
   };
 }
 
-export function formatDesign(cached: CachedDesign, pageUrl: string | null): string {
+export function formatDesign(cached: CachedDesign, pageUrl: string | null, words: Words = ENGLISH_INTL): string {
   const { summary } = cached;
-  const lines = [`${summary.name}  (#${summary.id}${summary.slug ? `, ${summary.slug}` : ''})${summary.own ? '  [yours]' : ''}${summary.state && summary.state !== 'published' ? `  [${summary.state}]` : ''}`];
-  const license = cached.license ? `${cached.license.title} (${cached.license.code})` : summary.license ?? 'unknown';
-  lines.push(`by ${cached.author.screenName || 'an unknown author'} · license: ${license}`);
+  const lines = [`${summary.name}  (#${summary.id}${summary.slug ? `, ${summary.slug}` : ''})${summary.own ? `  ${words.formatMessage({ id: 'cli.show.yours' })}` : ''}${summary.state && summary.state !== 'published' ? `  [${summary.state}]` : ''}`];
+  const license = cached.license ? `${cached.license.title} (${cached.license.code})` : summary.license ?? words.formatMessage({ id: 'cli.show.unknownLicense' });
+  lines.push(words.formatMessage({ id: 'cli.show.byLicense' }, { author: cached.author.screenName || words.formatMessage({ id: 'cli.show.unknownAuthor' }), license }));
   const attribution = attributionOf(summary.name, cached.author.screenName, cached.license);
   if (attribution.text) lines.push(attribution.text);
   else if (attribution.unavailable) lines.push(ATTRIBUTION_UNAVAILABLE);
   const basedOn = basedOnText(cached.design);
-  if (basedOn) lines.push(`Based on ${basedOn}`);
+  if (basedOn) lines.push(words.formatMessage({ id: 'cli.show.basedOn' }, { original: basedOn }));
   const description = typeof cached.design.description === 'string' ? cached.design.description : '';
   if (summary.excerpt && !descriptionRepeatsExcerpt(description, summary.excerpt)) lines.push('', summary.excerpt);
   const text = descriptionAsText(description);
   if (text) lines.push('', text);
-  if (cached.tags.length > 0) lines.push('', `tags: ${cached.tags.join(', ')}`);
+  if (cached.tags.length > 0) lines.push('', words.formatMessage({ id: 'cli.show.tags' }, { tags: cached.tags.join(', ') }));
   const cover = coverImage(cached);
-  lines.push(`images: ${cached.images.length}${cover?.localFiles.grid ? ` (thumbnail: ${cover.localFiles.grid})` : ''}`);
-  if (cached.documents.length > 0) lines.push(`documents: ${cached.documents.length}`);
-  if (pageUrl) lines.push(`page: ${pageUrl}`);
-  lines.push(`cached ${describeAge(cached.ageMs)}`);
+  lines.push(cover?.localFiles.grid
+    ? words.formatMessage({ id: 'cli.show.imagesThumbnail' }, { count: cached.images.length, file: cover.localFiles.grid })
+    : words.formatMessage({ id: 'cli.show.images' }, { count: cached.images.length }));
+  if (cached.documents.length > 0) lines.push(words.formatMessage({ id: 'cli.show.documents' }, { count: cached.documents.length }));
+  if (pageUrl) lines.push(words.formatMessage({ id: 'cli.show.page' }, { url: pageUrl }));
+  lines.push(words.formatMessage({ id: 'cli.show.cached' }, { age: describeAge(cached.ageMs, words) }));
   return lines.join('\n');
 }
 
@@ -62,11 +66,12 @@ export const showCommand: CommandModule = (program, context) => {
     .option('--json', 'print the design as JSON')
     .action(async (key: string, options: { json?: boolean }) => {
       const ctx = context();
+      const words = await commandWords(program, ctx);
       const { library, connection } = await ctx.services();
       const cached = library.cachedDesign(key);
-      if (!cached) throw new CliError(`The design ${JSON.stringify(key)} is not in the cache. Run: design-sync pull (or design-sync search --online ${key}).`);
+      if (!cached) throw CliError.of('cli.show.notCached', { key: JSON.stringify(key), design: key });
       const webUrl = connection.webUrl();
       const pageUrl = webUrl ? designPageUrl(webUrl, cached.summary) : null;
-      ctx.io.out(options.json ? JSON.stringify(showJson(cached, pageUrl), null, 2) : formatDesign(cached, pageUrl));
+      ctx.io.out(options.json ? JSON.stringify(showJson(cached, pageUrl), null, 2) : formatDesign(cached, pageUrl, words));
     });
 };
