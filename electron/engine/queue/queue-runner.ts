@@ -55,6 +55,12 @@ export interface QueueRunnerOptions {
    */
   contentPolicyAccepted?: () => boolean;
   /**
+   * Why a file of the sync folder is never sent now (its ignore files as they are at this moment, the built-in list),
+   * in words, or null: asked just before an upload, a new version or a rename leaves, so a change queued before an
+   * ignore file came to hold its file back is withdrawn rather than sent. Default: nothing held back here.
+   */
+  neverSent?: (path: string) => Promise<string | null>;
+  /**
    * The engine's one source of connectivity (runtime/connectivity.ts): while the service is away the queue waits on it,
    * so that the queue and the sync status never disagree. Without one, the queue probes the service itself.
    */
@@ -95,6 +101,7 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
   private readonly maxAttempts: number;
   private readonly progressIntervalMs: number;
   private readonly settleMs: number;
+  private readonly neverSent: ((path: string) => Promise<string | null>) | null;
   private readonly random: () => number;
   private readonly clock: QueueClock;
   private readonly follow: boolean;
@@ -122,6 +129,7 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
     this.maxAttempts = options.maxAttempts ?? 8;
     this.progressIntervalMs = options.progressIntervalMs ?? 250;
     this.settleMs = options.settleMs ?? 2_000;
+    this.neverSent = options.neverSent ?? null;
     this.random = options.random ?? Math.random;
     this.clock = options.clock ?? systemClock;
     this.follow = options.followOtherProcesses ?? !this.store.db.memory;
@@ -329,11 +337,23 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
           item = rereadJobItem(this.store, item);
         }
       }
-      result ??= await job.run(item, ctx);
+      result ??= (await this.withdrawnAsNeverSent(item)) ?? await job.run(item, ctx);
       this.apply(item, result);
     } catch (error) {
       await this.fail(entry, item, job, ctx, error);
     }
+  }
+
+  /**
+   * A change of a file that is never sent now (an ignore file changed since the scan queued it), not sent yet: withdrawn,
+   * and said; the file stays as it is, here and on the service. Null when it may go.
+   */
+  private async withdrawnAsNeverSent(item: JobItem): Promise<JobResult | null> {
+    if (!this.neverSent || !item.path || !['upload', 'replace', 'rename'].includes(item.kind)) return null;
+    const why = await this.neverSent(item.path);
+    if (!why) return null;
+    const what = item.kind === 'upload' ? 'upload' : item.kind === 'replace' ? 'new version' : 'rename';
+    return { outcome: 'cancelled', reason: `${item.path} is never sent now (${why}): its ${what} was cancelled.${item.kind === 'upload' ? '' : ' The file on the service stays as it is.'}` };
   }
 
   private contextFor(item: QueueItem, signal: AbortSignal): JobContext {

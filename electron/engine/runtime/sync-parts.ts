@@ -8,6 +8,7 @@ import { QueueRunner, type QueueRunnerOptions } from '../queue/queue-runner';
 import type { ConnectivitySource } from '../queue/connectivity-source';
 import type { QueueStore } from '../queue/queue-store';
 import type { TrashMode } from '../sync/local-files';
+import { neverSentNow } from '../sync/ignore/ignore-files';
 import { SyncEngine, type SyncEngineOptions } from '../sync/sync-engine';
 import type { SyncDatabase } from '../sync-state/sync-database';
 
@@ -86,6 +87,11 @@ export function makeSyncParts(options: SyncPartsOptions): SyncParts {
     client: new ServiceClient(session.transportOptions({ baseUrl, userAgent, retry: { retries: 0 }, signedInOnly: true, ...options.transportHooks })),
     settleMs: options.settleMs,
     contentPolicyAccepted: options.contentPolicyAccepted,
+    // Asked of the ignore files as they are when a change leaves, not only when the scan queued it.
+    neverSent: async (path) => {
+      const root = sync.root.current();
+      return root ? neverSentNow(root.path, path) : null;
+    },
     ...(random ? { random } : {}),
     ...(options.connectivity ? { connectivity: options.connectivity } : {}),
   });

@@ -40,6 +40,19 @@ describe('what is never sent', () => {
     expect(heldPaths(computer).map((path) => path.split('/')[1])).toEqual(['housing.FCStd1']);
   });
 
+  it('withdraws an upload queued before an ignore file came to hold its file back, when it would leave: never sent', async () => {
+    const { computer, api, design, folder, dir } = await syncedBracket(0);
+    writeFileSync(join(dir, 'bracket.stl'), 'solid bracket');
+    writeFileSync(join(dir, 'bracket.autosave'), 'half');
+    await computer.engine.syncOnce({ settle: 'wait' });
+    expect(pending(computer).map((item) => item.path).sort()).toEqual([`${folder}/bracket.autosave`, `${folder}/bracket.stl`]);
+    // Written by an editor after the scan queued both, before they are sent (no scan in between).
+    writeFileSync(join(computer.rootPath, '.designsyncignore'), '*.autosave\n');
+    await send(computer);
+    expect(await onService(api, design.id)).toEqual(['bracket.stl']);
+    expect(activity(computer)).toContainEqual(`${folder}/bracket.autosave is never sent now (line 1 of .designsyncignore: *.autosave): its upload was cancelled.`);
+  });
+
   it('holds back what the sync folder\'s ignore file names, folders too, each with its line', async () => {
     const { computer, api, design, folder, dir } = await syncedBracket(0);
     writeFileSync(join(computer.rootPath, '.designsyncignore'), '# my habits\n*.autosave\n\nrenders/\n');

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { systemErrorWords } from '../../log/error-words';
-import { compileIgnoreFile, IGNORE_FILE, MAX_IGNORE_FILE_BYTES, parseIgnoreText, type CompiledIgnoreFile, type IgnoreLineProblem } from './never-sent-rules';
+import { compileIgnoreFile, holdReason, holdReasonWords, IGNORE_FILE, MAX_IGNORE_FILE_BYTES, parseIgnoreText, type CompiledIgnoreFile, type IgnoreLineProblem } from './never-sent-rules';
 
 /** An ignore file as read: its patterns compiled (null when there is none), or why it cannot be used. */
 export interface LoadedIgnoreFile {
@@ -86,4 +86,17 @@ export class IgnoreFileError extends Error {
     super(message);
     this.name = 'IgnoreFileError';
   }
+}
+
+/**
+ * Why a file of the sync folder (`folder/name`) is never sent, by the ignore files as they are on disk at this moment
+ * and the built-in list, in words; null when it is sent (or an ignore file cannot be used: the scan stops uploads for
+ * that, saying why). Asked just before a change leaves, so that an ignore file changed since the scan queued it holds
+ * the file back all the same.
+ */
+export async function neverSentNow(rootPath: string, path: string): Promise<string | null> {
+  const folder = path.slice(0, path.indexOf('/'));
+  const [root, own] = await Promise.all([loadIgnoreFile(rootPath, IGNORE_FILE), folder ? loadIgnoreFile(rootPath, `${folder}/${IGNORE_FILE}`) : null]);
+  const reason = holdReason(path, { root: root.compiled, folder: own?.compiled ?? null });
+  return reason ? holdReasonWords(reason) : null;
 }
