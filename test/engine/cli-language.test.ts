@@ -111,6 +111,7 @@ describe('the commands in Dutch and German', () => {
   it('lists the queue and refuses what is not an item number in the language asked for', async () => {
     expect((await runCliCapturing(profile, ['--lang', 'de', 'queue', 'list'])).out).toBe('Die Warteschlange ist leer.');
     expect((await runCliCapturing(profile, ['--lang', 'nl', 'queue', 'list'])).out).toBe('De wachtrij is leeg.');
+    expect((await runCliCapturing(profile, ['--lang', 'nl', 'kept'])).out).toBe('Er wordt geen ontwerp offline bewaard. Bewaar er een met: design-sync keep <ontwerp>');
     const refused = await runCliCapturing(profile, ['--lang', 'de', 'queue', 'retry', 'zwei']);
     expect(refused).toMatchObject({ code: 1, err: 'Erwartet wird eine Eintragsnummer (siehe design-sync queue list) oder "all", angegeben war "zwei".' });
   });

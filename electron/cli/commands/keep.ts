@@ -2,13 +2,15 @@ import type { KeptDesignStatus } from '../../engine/keep-offline/keep-offline';
 import { isEngineError } from '../../engine/runtime/engine-error';
 import { isServiceError } from '../../engine/api/service-error';
 import { keptOfflineWords } from '../../../shared/files/kept-offline-words';
-import { byteSize as bytes } from '../../../shared/text/byte-size';
+import { ENGLISH_INTL, type Words } from '../../../shared/i18n/create-intl';
+import { formatBytes } from '../../../shared/i18n/format';
 import { CliError } from '../cli-context';
 import type { CommandModule } from '../command-module';
+import { commandWords } from '../cli-words';
 
 /** One kept design in a line: its name and id, then where it is (the window's words). */
-export function keptLine(status: KeptDesignStatus): string {
-  return `${status.name ?? `design ${status.designId}`}  (#${status.designId})  ${keptOfflineWords(status)}`;
+export function keptLine(status: KeptDesignStatus, words: Words = ENGLISH_INTL): string {
+  return `${status.name ?? words.formatMessage({ id: 'cli.keep.designNumber' }, { id: String(status.designId) })}  (#${status.designId})  ${keptOfflineWords(status)}`;
 }
 
 /**
@@ -26,6 +28,7 @@ export const keepCommand: CommandModule = (program, context) => {
     .option('--json', 'print the kept designs as JSON')
     .action(async (keys: string[], options: { release?: boolean; wait: boolean; json?: boolean }) => {
       const ctx = context();
+      const words = await commandWords(program, ctx);
       const { keepOffline, library } = await ctx.services();
       let ids: number[];
       if (options.release) {
@@ -34,14 +37,14 @@ export const keepCommand: CommandModule = (program, context) => {
           if (!found) {
             const id = Number(key);
             if (Number.isInteger(id) && id > 0) return id;
-            throw new CliError(`The design ${JSON.stringify(key)} is not kept offline (see: design-sync kept).`);
+            throw CliError.of('cli.keep.notKept', { key: JSON.stringify(key) });
           }
           return found.designId;
         });
         const released = keepOffline.release(ids);
         const notKept = ids.filter((id) => !released.includes(id));
-        if (notKept.length > 0) ctx.io.err(`Not kept offline, so nothing to release: ${notKept.map((id) => `#${id}`).join(', ')}.`);
-        if (!options.json) for (const id of released) ctx.io.out(`Released #${id}: its files stay in the cache until the cache limit needs their space.`);
+        if (notKept.length > 0) ctx.io.err(words.formatMessage({ id: 'cli.keep.nothingToRelease' }, { designs: notKept.map((id) => `#${id}`).join(', ') }));
+        if (!options.json) for (const id of released) ctx.io.out(words.formatMessage({ id: 'cli.keep.released' }, { id: String(id) }));
       } else {
         ctx.serviceUrl();
         try {
@@ -54,7 +57,7 @@ export const keepCommand: CommandModule = (program, context) => {
           let last = '';
           const onProgress = (status: KeptDesignStatus) => {
             if (options.json || !ids.includes(status.designId) || status.state !== 'downloading' || status.filesTotal === 0) return;
-            const line = `${status.name ?? `#${status.designId}`}: ${status.filesHere} of ${status.filesTotal} file${status.filesTotal === 1 ? '' : 's'} here`;
+            const line = words.formatMessage({ id: 'cli.keep.progress' }, { name: status.name ?? `#${status.designId}`, here: status.filesHere, total: status.filesTotal });
             if (line !== last) ctx.io.err(line);
             last = line;
           };
@@ -66,14 +69,14 @@ export const keepCommand: CommandModule = (program, context) => {
           }
         }
         const statuses = ids.map((id) => keepOffline.status(id)).filter((status): status is KeptDesignStatus => status !== null);
-        if (!options.json) for (const status of statuses) ctx.io.out(keptLine(status));
+        if (!options.json) for (const status of statuses) ctx.io.out(keptLine(status, words));
         const unfinished = statuses.filter((status) => status.state !== 'ready');
         if (options.wait && unfinished.length > 0 && !options.json) {
-          ctx.io.err(`Not all files are here yet: ${unfinished.length === 1 ? 'it is' : 'they are'} kept, and brought when the service can be reached (by the app or design-sync sync --watch).`);
+          ctx.io.err(words.formatMessage({ id: 'cli.keep.notAllHere' }, { count: unfinished.length }));
         }
         if (options.json) ctx.io.out(JSON.stringify({ designs: statuses, bytes: keepOffline.keptBytes() }, null, 2));
         const stopped = statuses.filter((status) => status.state === 'problem');
-        if (options.wait && stopped.length > 0) throw new CliError(`Not everything could be kept offline: ${stopped.map((status) => `${status.name ?? `#${status.designId}`}: ${status.problem}`).join('; ')}`);
+        if (options.wait && stopped.length > 0) throw new CliError(words.formatMessage({ id: 'cli.keep.notEverything' }, { problems: stopped.map((status) => `${status.name ?? `#${status.designId}`}: ${status.problem}`).join('; ') }));
         return;
       }
       if (options.json) ctx.io.out(JSON.stringify({ designs: keepOffline.list(), bytes: keepOffline.keptBytes() }, null, 2));
@@ -85,6 +88,7 @@ export const keepCommand: CommandModule = (program, context) => {
     .option('--json', 'print them as JSON')
     .action(async (options: { json?: boolean }) => {
       const ctx = context();
+      const words = await commandWords(program, ctx);
       const { keepOffline } = await ctx.services();
       const list = keepOffline.list();
       const total = keepOffline.keptBytes();
@@ -93,10 +97,10 @@ export const keepCommand: CommandModule = (program, context) => {
         return;
       }
       if (list.length === 0) {
-        ctx.io.out('No design is kept offline. Keep one with: design-sync keep <design>');
+        ctx.io.out(words.formatMessage({ id: 'cli.kept.none' }));
         return;
       }
-      for (const status of list) ctx.io.out(keptLine(status));
-      ctx.io.out(`${list.length} design${list.length === 1 ? '' : 's'} kept offline, taking ${bytes(total)}.`);
+      for (const status of list) ctx.io.out(keptLine(status, words));
+      ctx.io.out(words.formatMessage({ id: 'cli.kept.total' }, { count: list.length, size: formatBytes(words, total) }));
     });
 };
