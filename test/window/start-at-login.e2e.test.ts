@@ -9,7 +9,7 @@ import { tempDir } from '../engine/cache/cache-fixtures';
 import { chromiumSkipReason } from '../../harness/chromium';
 import { until } from '../../harness/until';
 import { seriousViolations } from './axe-check';
-import { showView } from './views';
+import { loadWindow, showView } from './views';
 import { openWindow, type WindowFixture } from '../../harness/window';
 
 // The code under test needs none of Electron; loading the real module (which downloads its binary) fails the test.
@@ -98,9 +98,9 @@ describe.skipIf(chromiumSkipReason !== undefined)('start at login in the desktop
 
   it('Settings\' checkbox turns it on and off: the entry is written, then removed', async () => {
     notAskedYet();
-    await showView(page, app.host.origin, '#/settings');
+    // Loaded afresh after the reset: what the window read before it (the test before this one turned it on) is gone.
+    await loadWindow(page, app.host.origin, '#/settings');
     await checkbox().waitFor();
-    // The view may first show what it read before the reset, then what the engine says now.
     await expect.poll(() => checkbox().isChecked(), { timeout: 10_000 }).toBe(false);
     expect(await loginPanel().textContent()).toContain('It starts in the tray, without a window');
     await checkbox().check();
@@ -116,9 +116,9 @@ describe.skipIf(chromiumSkipReason !== undefined)('start at login in the desktop
 
   it('Settings shows a change made in the tray once the window is back in front', async () => {
     notAskedYet();
-    await showView(page, app.host.origin, '#/settings');
+    // Loaded afresh after the reset: what the window read before it (the test before this one turned it on) is gone.
+    await loadWindow(page, app.host.origin, '#/settings');
     await checkbox().waitFor();
-    // The view may first show what it read before the reset, then what the engine says now.
     await expect.poll(() => checkbox().isChecked(), { timeout: 10_000 }).toBe(false);
     // The tray's checkbox goes through the engine, as this does; the window hears nothing until it gets the focus back.
     await changeStartAtLogin(app.engine.appSettings.startAtLogin, app.engine.appSettings.store, true);
