@@ -10,8 +10,9 @@ const maxWorkers = Number(process.env.VITEST_MAX_WORKERS ?? 2);
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // One build of the window for the run's window tests (harness/window-build.ts).
-    globalSetup: ['harness/window-build-once.ts'],
+    // One build of the window for the run's window tests (harness/window-build.ts); the command line's and the local
+    // service's bundles made before the files start (harness/source-bundles-once.ts).
+    globalSetup: ['harness/window-build-once.ts', 'harness/source-bundles-once.ts'],
     // The command line and the tray speak the environment's language: tests read English whatever the machine's is
     // (the language tests set their own).
     env: { LC_ALL: 'C.UTF-8', LC_MESSAGES: '', LANG: 'C.UTF-8', LANGUAGE: '' },

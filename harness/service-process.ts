@@ -32,7 +32,7 @@ export function prepareUsers(dataDir: string, screenNames: string[]): Record<str
 /** The local service in its own process, as `npm run service` starts it, so its memory and crashes are its own. */
 export async function startServiceProcess(options: { dataDir?: string; args?: string[]; startTimeoutMs?: number } = {}): Promise<ServiceProcess> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'design-sync-service-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'service/cli.ts', '--port', '0', '--data', dataDir, ...(options.args ?? [])], {
+  const child = spawn(process.execPath, ['electron/launcher/run-source.mjs', 'service/cli.ts', '--port', '0', '--data', dataDir, ...(options.args ?? [])], {
     cwd: join(import.meta.dirname, '..'),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

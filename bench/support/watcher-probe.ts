@@ -11,7 +11,7 @@ const IDLE_SETTLE_MS = Number(process.env.WATCHER_SETTLE_MS ?? 60_000);
 
 /**
  * One watcher on a tree made by writeTree, in a process of its own (so that its memory and idle CPU are its own):
- * `node --expose-gc --import tsx bench/support/watcher-probe.ts <chokidar|parcel> <root> <folders> <changes> <idleMs>`.
+ * `node --expose-gc electron/launcher/run-source.mjs bench/support/watcher-probe.ts <chokidar|parcel> <root> <folders> <changes> <idleMs>`.
  * Prints one JSON line (WatcherFigures). The tree is left as it was found.
  */
 

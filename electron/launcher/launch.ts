@@ -17,7 +17,7 @@ function run(command: string, args: string[]): Promise<void> {
 
 /** Starts the local service with the demo's sample designs and resolves once it listens (its stdout says so). */
 function startDemoService(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'service/cli.ts', '--port', '4010', '--data', '.data/demo', '--demo'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['electron/launcher/run-source.mjs', 'service/cli.ts', '--port', '4010', '--data', '.data/demo', '--demo'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {

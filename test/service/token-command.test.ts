@@ -15,7 +15,7 @@ interface Outcome { code: number; stdout: string; stderr: string }
 
 function tokenCommand(dataDir: string, user: string): Promise<Outcome> {
   return new Promise((resolve) => {
-    execFile('npx', ['tsx', 'service/cli.ts', 'token', '--data', dataDir, '--user', user], { cwd: PROJECT_ROOT, timeout: 20_000 },
+    execFile(process.execPath, ['electron/launcher/run-source.mjs', 'service/cli.ts', 'token', '--data', dataDir, '--user', user], { cwd: PROJECT_ROOT, timeout: 20_000 },
       (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }));
   });
 }

@@ -1,5 +1,5 @@
 /**
- * Runs `design-sync pull` in this process (its own: started by a test with `node --import tsx`) and prints, as the last
+ * Runs `design-sync pull` in this process (its own: started by a test with `node electron/launcher/run-source.mjs`) and prints, as the last
  * line of standard output, its exit code, what it printed, and how much its resident memory grew while it ran:
  * { code, out, err, startRss, peakRss } (bytes). Arguments: the service's address, the profile folder.
  */

@@ -25,8 +25,8 @@ export const SERVICE_BUNDLE = join('dist', 'service', 'cli.mjs');
 export const NODE_FOR_CHILDREN = 'DESIGN_SYNC_NODE';
 
 /**
- * The command that starts the local service with `serviceArgs`: the bundle when there is one, else the sources through
- * tsx. Under Electron, a plain Node given by the launcher runs it when there is one (the service's native modules are
+ * The command that starts the local service with `serviceArgs`: the bundle when there is one, else the sources (from a
+ * bundle of them kept until a file changes, electron/launcher/run-source.mjs). Under Electron, a plain Node given by the launcher runs it when there is one (the service's native modules are
  * built for Node); otherwise Electron's binary runs it as Node (ELECTRON_RUN_AS_NODE).
  */
 export function serviceCommand(runtime: ServiceRuntime, serviceArgs: string[]): ServiceCommand {
@@ -35,7 +35,7 @@ export function serviceCommand(runtime: ServiceRuntime, serviceArgs: string[]): 
   const command = plainNode || runtime.execPath;
   const env: NodeJS.ProcessEnv = { ...runtime.env };
   if (command === runtime.execPath && runtime.versions.electron) env.ELECTRON_RUN_AS_NODE = '1';
-  const entry = runtime.exists(bundle) ? [bundle] : ['--import', 'tsx', join('service', 'cli.ts')];
+  const entry = runtime.exists(bundle) ? [bundle] : [join('electron', 'launcher', 'run-source.mjs'), join('service', 'cli.ts')];
   return { command, args: [...entry, ...serviceArgs], cwd: runtime.appRoot, env };
 }
 

@@ -9,17 +9,17 @@ const FROM_SOURCE = import.meta.url.endsWith('.ts');
 /**
  * A worker thread's entry, for `new Worker(entry, { eval })`: in the Electron shell, the bundle's sibling file
  * `bundledName` (build/build-shell.mjs writes each worker beside the engine's bundle); elsewhere a bundle of its
- * TypeScript `source` that the worker makes or finds kept (worker-bundle.mjs), or, should that fail, the source itself
- * through tsx (a worker does not inherit the TypeScript loader, so it registers tsx itself first).
+ * TypeScript `source` that the worker makes or finds kept (electron/launcher/source-bundle.mjs), or, should that fail,
+ * the source itself through tsx (a worker does not inherit the TypeScript loader, so it registers tsx itself first).
  */
 export function workerEntry(source: URL, bundledName: string): { entry: string | URL; eval: boolean } {
   if (!FROM_SOURCE) return { entry: new URL(`./${bundledName}`, import.meta.url), eval: false };
-  const bundler = JSON.stringify(new URL('./worker-bundle.mjs', import.meta.url).href);
+  const bundler = JSON.stringify(new URL('../../launcher/source-bundle.mjs', import.meta.url).href);
   const tsx = JSON.stringify(tsxRegisterUrl());
   const sourceHref = JSON.stringify(source.href);
   // Only a failure to make or find the bundle falls back to tsx: a worker whose bundle failed as it ran is not run twice.
   return {
-    entry: `import(${bundler}).then((bundler) => bundler.bundledWorker(${sourceHref})).then(
+    entry: `import(${bundler}).then((bundler) => bundler.bundledSource(${sourceHref})).then(
       (bundle) => import(bundle),
       () => import(${tsx}).then((tsx) => { tsx.register(); return import(${sourceHref}); }),
     );`,

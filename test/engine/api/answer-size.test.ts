@@ -68,7 +68,7 @@ describe('memory of design-sync pull', () => {
     });
     const profile = tempDir('pull-memory');
     try {
-      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../../support/pull-memory-probe.ts'), endless.url, profile], {
+      const { stdout } = await promisify(execFile)(process.execPath, [join(import.meta.dirname, '../../../electron/launcher/run-source.mjs'), join(import.meta.dirname, '../../support/pull-memory-probe.ts'), endless.url, profile], {
         cwd: join(import.meta.dirname, '../../..'), maxBuffer: 16 * MiB, timeout: 60_000,
       }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
       const result = JSON.parse(stdout.trim().split('\n').pop()!) as { code: number; err: string; startRss: number; peakRss: number };

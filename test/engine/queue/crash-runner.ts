@@ -3,7 +3,7 @@
  * "Crash" folder that has no queue item yet (all in one transaction), and runs the queue until it is idle.
  * The parent kills it with SIGKILL at random moments and starts it again.
  *
- *   node --import tsx test/engine/queue/crash-runner.ts <sync.sqlite> <service url> <token> <design id>
+ *   node electron/launcher/run-source.mjs test/engine/queue/crash-runner.ts <sync.sqlite> <service url> <token> <design id>
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -38,7 +38,7 @@ afterAll(async () => {
 /** Runs the child once; kills it with SIGKILL after `killAfterMs` from its start of work (null: lets it finish). */
 function runChild(args: string[], killAfterMs: number | null): Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/engine/queue/crash-runner.ts', ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['electron/launcher/run-source.mjs', 'test/engine/queue/crash-runner.ts', ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     let timer: NodeJS.Timeout | undefined;
     const guard = setTimeout(() => child.kill('SIGKILL'), 90_000);

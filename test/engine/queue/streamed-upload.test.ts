@@ -58,7 +58,7 @@ async function until(what: string, check: () => boolean | Promise<boolean>, time
 
 /** The queue runner in a process of its own (crash-runner.ts), to be killed with SIGKILL. */
 function startChild(): ChildProcess {
-  const started = spawn(process.execPath, ['--import', 'tsx', 'test/engine/queue/crash-runner.ts', join(world.dir, 'sync.sqlite'), service.url, token, String(designId)], {
+  const started = spawn(process.execPath, ['electron/launcher/run-source.mjs', 'test/engine/queue/crash-runner.ts', join(world.dir, 'sync.sqlite'), service.url, token, String(designId)], {
     cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'],
   });
   child = started;

@@ -2,7 +2,7 @@
  * The child of the kill -9 test of the sync status: opens the profile's engine on the service, with its sync folder,
  * starts the background work and says "sending" once an upload is under way. The parent kills it with SIGKILL then.
  *
- *   node --import tsx test/engine/runtime/sync-status-crash-child.ts <profile dir> <service url> <token>
+ *   node electron/launcher/run-source.mjs test/engine/runtime/sync-status-crash-child.ts <profile dir> <service url> <token>
  */
 import { MemoryTokenStore } from '../../../electron/engine/authorization/memory-token-store';
 import { openEngine } from '../../../electron/engine/runtime/open-engine';

@@ -46,7 +46,7 @@ describe('the sync status after a process killed with kill -9', () => {
       // Uploads stay under way long enough to be killed in the middle of them.
       await service.request('POST', '/__admin/faults', { json: { kind: 'latency', ms: 20_000, method: 'POST', path: `^/v1/designs/${design.id}/documents$`, count: 10 } });
 
-      const child = spawn(process.execPath, ['--import', 'tsx', 'test/engine/runtime/sync-status-crash-child.ts', profile, service.url, token], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['electron/launcher/run-source.mjs', 'test/engine/runtime/sync-status-crash-child.ts', profile, service.url, token], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

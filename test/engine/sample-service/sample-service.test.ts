@@ -141,9 +141,9 @@ describe('the sample service (the bundled local service with sample designs, run
 describe('the command that runs the local service', () => {
   const base = { appRoot: '/app', execPath: '/usr/bin/node', env: { PATH: '/bin' }, exists: () => false };
 
-  it('runs the sources through tsx under Node, with the service\'s arguments', () => {
+  it('runs the sources (through their kept bundle) under Node, with the service\'s arguments', () => {
     expect(serviceCommand({ ...base, versions: {} }, ['--port', '4010'])).toEqual({
-      command: '/usr/bin/node', args: ['--import', 'tsx', join('service', 'cli.ts'), '--port', '4010'], cwd: '/app', env: { PATH: '/bin' },
+      command: '/usr/bin/node', args: [join('electron', 'launcher', 'run-source.mjs'), join('service', 'cli.ts'), '--port', '4010'], cwd: '/app', env: { PATH: '/bin' },
     });
   });
 

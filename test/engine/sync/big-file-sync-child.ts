@@ -4,7 +4,7 @@
  * settle → SHA-1 → queue → the real QueueRunner's streamed upload → base_files), then a second pass. Prints one JSON
  * line: RSS before and at its peak (sampled every 20 ms), and what the pass and the queue did.
  *
- *   node --import tsx test/engine/sync/big-file-sync-child.ts <service url> <token> <work dir> <size in bytes>
+ *   node electron/launcher/run-source.mjs test/engine/sync/big-file-sync-child.ts <service url> <token> <work dir> <size in bytes>
  */
 import { closeSync, ftruncateSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';

@@ -44,7 +44,7 @@ describe('a file larger than 1 GB through the whole sync path', () => {
       const design = await api.createDesign({ name: 'Huge part', excerpt: 'A sparse gigabyte', license: 'cc0' });
 
       // The syncing side runs in its own process: its RSS is what is measured (sampled every 20 ms there).
-      const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', 'test/engine/sync/big-file-sync-child.ts', remote.url, token, work, String(SIZE)], {
+      const { stdout } = await run(process.execPath, ['--expose-gc', 'electron/launcher/run-source.mjs', 'test/engine/sync/big-file-sync-child.ts', remote.url, token, work, String(SIZE)], {
         cwd: REPO, maxBuffer: 1024 * 1024, timeout: 120_000,
       });
       const report = JSON.parse(stdout.trim().split('\n').pop()!) as ChildReport;
