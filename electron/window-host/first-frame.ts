@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { FIRST_FRAME_FILE, FIRST_FRAME_FOLDER, FIRST_LIBRARY_PAGE, type FirstFrameRenderer, type LibraryPage, type PreloadedAnswer } from '../../shared';
+import { FIRST_FRAME_FILE, FIRST_FRAME_FOLDER, FIRST_LIBRARY_PAGE, type FirstFrameRenderer, type FirstFrameWords, type LibraryPage, type PageLanguage, type PreloadedAnswer } from '../../shared';
 import type { PageTemplate } from './page-template';
+import { pageInLanguage } from './page-language';
 import { pageWithAnswers } from './preloaded-page';
 
 /** The library's first screen as markup for the page's root, and the CSP hashes of the style attributes in it. */
@@ -67,10 +68,13 @@ export function styleAttributeHashes(markup: string): string[] {
   return [...values].map((value) => `sha256-${createHash('sha256').update(value).digest('base64')}`);
 }
 
-/** The first frame drawn from the page's answers; null when they do not hold the library's first page, or drawing failed. */
-export function drawFirstFrame(renderer: FirstFrameRenderer, answers: readonly PreloadedAnswer[], log: (line: string) => void): FirstFrame | null {
+/**
+ * The first frame drawn from the page's answers, in the words given; null when they do not hold the library's first
+ * page, or drawing failed.
+ */
+export function drawFirstFrame(renderer: FirstFrameRenderer, answers: readonly PreloadedAnswer[], log: (line: string) => void, words?: FirstFrameWords): FirstFrame | null {
   try {
-    const markup = renderer.renderFirstFrame(answers);
+    const markup = renderer.renderFirstFrame(answers, words);
     return markup === null ? null : { markup, styleHashes: styleAttributeHashes(markup) };
   } catch (error) {
     log(`window host: the first frame could not be drawn (${error instanceof Error ? error.message : String(error)}); the page is served without it`);
@@ -81,15 +85,17 @@ export function drawFirstFrame(renderer: FirstFrameRenderer, answers: readonly P
 /**
  * The page with the answers it comes with (preloaded-page.ts) and the frame in its root element, with the window's
  * stylesheet written in when the template could (page-template.ts). The built page with the answers alone when there
- * is no frame, or no empty root to put it in.
+ * is no frame, or no empty root to put it in. With `language`, the page's `<html>` says the locale it is in and the
+ * setting the window starts in (page-language.ts).
  */
-export function pageWithFirstFrame(template: PageTemplate, answers: readonly PreloadedAnswer[], frame: FirstFrame | null): PageWithFrame {
-  if (!frame || !template.framed) return { html: pageWithAnswers(template.html, answers), styleHashes: [] };
+export function pageWithFirstFrame(template: PageTemplate, answers: readonly PreloadedAnswer[], frame: FirstFrame | null, language?: PageLanguage): PageWithFrame {
+  const inLanguage = (html: string) => (language ? pageInLanguage(html, language) : html);
+  if (!frame || !template.framed) return { html: inLanguage(pageWithAnswers(template.html, answers)), styleHashes: [] };
   const { beforeRoot, afterRoot, styleHashes } = template.framed;
   // A picture of the library until the window starts: nothing in it takes input, or focus (inert), so that nothing
   // typed or chosen there is lost when the window replaces it; the window makes the root live again.
   return {
-    html: `${pageWithAnswers(beforeRoot, answers)}<div id="root" inert>${frame.markup}</div>${afterRoot}`,
+    html: `${inLanguage(pageWithAnswers(beforeRoot, answers))}<div id="root" inert>${frame.markup}</div>${afterRoot}`,
     styleHashes: [...frame.styleHashes, ...styleHashes],
   };
 }

@@ -12,6 +12,7 @@ import { handleThumbnail } from './thumbnail-route';
 import { drawFirstFrame, firstFrameModuleBeside, loadFirstFrameRenderer, pageWithFirstFrame } from './first-frame';
 import { pageTemplates } from './page-template';
 import { firstAnswers } from './preloaded-page';
+import { frameWords, pageLanguage } from './page-language';
 import { cookieValue, isOwnOrigin, ownHost, randomToken, sameSecret, securityHeaders, sessionCookie, sessionCookieName } from './host-security';
 import { contentTypeOf, resolveStaticFile } from './static-files';
 import { notBuiltPage, notSignedPage, pageWords } from './host-pages';
@@ -139,13 +140,18 @@ export async function startWindowHost(options: WindowHostOptions): Promise<Windo
     // The window's first answers come with its page (preloaded-page.ts): its first screen does not wait for the
     // WebSocket; and so does its first frame drawn from them (first-frame.ts): the first cards are painted as the page
     // is parsed. Asked of the engine as the request comes, while the page's file is looked up.
-    const answers = request.method === 'GET' && PAGE_PATHS.has(url.pathname) ? firstAnswers(options.endpoint) : null;
+    // The page is in the person's language (page-language.ts): the frame drawn in it, the window started in it.
+    const isPagePath = request.method === 'GET' && PAGE_PATHS.has(url.pathname);
+    const answers = isPagePath ? firstAnswers(options.endpoint) : null;
+    const language = isPagePath ? pageLanguage(options.endpoint, request).then(frameWords) : null;
     const found = await resolveStaticFile(staticDir, url.pathname);
     if (!found) return reply(response, 404, 'Not found.');
     const isPage = found.path.endsWith('index.html');
     if (isPage && request.method === 'GET') {
-      const [template, answered, renderer] = await Promise.all([templateOf!(found), answers ?? firstAnswers(options.endpoint), firstFrameRenderer]);
-      const page = pageWithFirstFrame(template, answered, renderer ? drawFirstFrame(renderer, answered, log) : null);
+      const [template, answered, renderer, drawn] = await Promise.all([
+        templateOf!(found), answers ?? firstAnswers(options.endpoint), firstFrameRenderer, language ?? pageLanguage(options.endpoint, request).then(frameWords),
+      ]);
+      const page = pageWithFirstFrame(template, answered, renderer ? drawFirstFrame(renderer, answered, log, drawn.words) : null, drawn.language);
       return reply(response, 200, page.html, contentTypeOf(found.path), {}, page.styleHashes);
     }
     return stream(response, found.path, contentTypeOf(found.path), found.size, isPage ? 'no-store' : `private, max-age=${ASSET_MAX_AGE_SECONDS}`);

@@ -9,12 +9,14 @@ import './styles.css';
 const container = document.getElementById('root')!;
 const start = () => void import('./start-window').then(({ startWindow }) => startWindow(container));
 
-// `design-sync ui` drew the library's first frame into the page (shared/contract/first-frame.ts). It is painted
-// first: running the window before would hold that paint back by its script's start and React's first render. A
-// page opened on another view (its address's #/…, which the host does not see) does not show the library meanwhile,
-// nor does a window in another language than the frame's (English).
+// `design-sync ui` drew the library's first frame into the page (shared/contract/first-frame.ts), in the language of
+// the profile's setting (the page's `lang`). It is painted first: running the window before would hold that paint back
+// by its script's start and React's first render. A page opened on another view (its address's #/…, which the host
+// does not see) does not show the library meanwhile, nor does a window that starts in another language than the
+// frame's (the system's languages as the window reads them differ from those the browser asked the host in).
 const drawnByHost = container.firstElementChild !== null;
-if (drawnByHost && routeOf(location.hash).view === 'library' && startLocale() === DEFAULT_LOCALE) {
+const frameLocale = document.documentElement.lang || DEFAULT_LOCALE;
+if (drawnByHost && routeOf(location.hash).view === 'library' && startLocale() === frameLocale) {
   requestAnimationFrame(() => {
     const channel = new MessageChannel();
     channel.port1.onmessage = start;

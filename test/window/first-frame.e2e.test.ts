@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Page, Route } from 'playwright-core';
 import { chromiumSkipReason } from '../../harness/chromium';
 import { clientFor } from '../../harness/sync-computers';
@@ -13,6 +13,8 @@ const MARKUP_NAME = '<img src=x onerror="globalThis.ranFromName=1">';
 const NAMES = ['Gear', 'Bolt', 'Spring', 'Hinge', 'Clamp', 'Bracket', MARKUP_NAME];
 
 interface CardBox { name: string | null; top: number; bottom: number; left: number }
+/** What the page recorded of its root as it changed, from the first node the parser put there (see recordRootTexts). */
+interface RootTexts { rootTexts?: { lang: string; text: string; inert: boolean }[] }
 /** The DOM names these checks use in the page (this test's TypeScript world is Node's). */
 interface FrameGlobals {
   ranFromName?: number;
@@ -43,6 +45,26 @@ async function holdTheWindow(): Promise<{ release(): void; held: Promise<void> }
     await route.continue();
   });
   return { release, held };
+}
+
+/**
+ * Before any script of the page runs, records every text the page's root shows as it changes (the frame as the parser
+ * puts it in, then the window's renders), with the page's language and whether the root was still the host's frame.
+ */
+function recordRootTexts(): void {
+  type Node = { textContent: string | null; hasAttribute(name: string): boolean };
+  const world = globalThis as unknown as RootTexts & {
+    document: { documentElement: { lang: string }; getElementById(id: string): Node | null };
+    MutationObserver: new (callback: () => void) => { observe(target: unknown, options: { childList: boolean; subtree: boolean; characterData: boolean }): void };
+  };
+  const texts: { lang: string; text: string; inert: boolean }[] = [];
+  world.rootTexts = texts;
+  const look = () => {
+    const root = world.document.getElementById('root');
+    const text = root?.textContent ?? '';
+    if (root && text !== '' && texts.at(-1)?.text !== text) texts.push({ lang: world.document.documentElement.lang, text, inert: root.hasAttribute('inert') });
+  };
+  new world.MutationObserver(look).observe(world.document, { childList: true, subtree: true, characterData: true });
 }
 
 describe.skipIf(chromiumSkipReason !== undefined)('the library\'s first frame, drawn into the page by design-sync ui', () => {
@@ -122,5 +144,48 @@ describe.skipIf(chromiumSkipReason !== undefined)('the library\'s first frame, d
     }
     await windowStarted(page);
     await page.getByRole('heading', { level: 2, name: 'Gear' }).waitFor();
+  });
+
+  it('is drawn in the person\'s language: with Dutch chosen, the first text the page shows is Dutch, and so is the window after it', async () => {
+    app.engine.appSettings.store.update({ language: 'nl' });
+    onTestFinished(() => void app.engine.appSettings.store.update({ language: 'system' }));
+    // Nothing remembered by the window from an earlier start: the page itself says the language.
+    await page.evaluate(() => (globalThis as unknown as { localStorage: { clear(): void } }).localStorage.clear());
+    await page.addInitScript(recordRootTexts);
+    await page.goto('about:blank');
+    const window = await holdTheWindow();
+    try {
+      await page.goto(`${app.host.origin}/`, { waitUntil: 'commit' });
+      await window.held;
+      await page.waitForFunction((count) => (globalThis as unknown as FrameGlobals).document.querySelectorAll('[data-testid="design-card"]').length === count, NAMES.length);
+      // The frame, before the window's own script ran: Dutch words, the page's language Dutch.
+      expect(await rootState()).toMatchObject({ inert: true });
+      expect(await page.locator('.library .count').textContent()).toBe(`${NAMES.length} ontwerpen`);
+      expect(await page.getByRole('searchbox').getAttribute('placeholder')).toBe('Ontwerpen zoeken (werkt offline)');
+    } finally {
+      window.release();
+      await page.unrouteAll({ behavior: 'wait' });
+    }
+    await windowStarted(page);
+    await page.getByRole('searchbox', { name: 'Ontwerpen zoeken' }).waitFor();
+    const texts = await page.evaluate(() => (globalThis as unknown as RootTexts).rootTexts ?? []);
+    // The very first text painted was the frame's, in Dutch; nothing the page showed after it was English.
+    expect(texts[0]).toMatchObject({ lang: 'nl', inert: true });
+    expect(texts[0]!.text).toContain(`${NAMES.length} ontwerpen`);
+    for (const { text, lang } of texts) {
+      expect(lang).toBe('nl');
+      expect(text).not.toMatch(/\bdesigns\b|Search designs|My designs/);
+    }
+    expect(texts.at(-1)!.inert).toBe(false);
+  });
+
+  it('with the system\'s language as the setting, the page says so and is drawn in the browser\'s language (English here)', async () => {
+    await page.goto(`${app.host.origin}/`);
+    await windowStarted(page);
+    expect(await page.evaluate(() => {
+      const html = (globalThis as unknown as { document: { documentElement: { lang: string; getAttribute(name: string): string | null } } }).document.documentElement;
+      return { lang: html.lang, setting: html.getAttribute('data-language-setting') };
+    })).toEqual({ lang: 'en', setting: 'system' });
+    expect(await page.locator('.library .count').textContent()).toBe(`${NAMES.length} designs`);
   });
 });

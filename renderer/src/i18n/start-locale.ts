@@ -1,3 +1,4 @@
+import { PAGE_LANGUAGE_SETTING_ATTRIBUTE } from '../../../shared/contract/first-frame';
 import { isLocale, resolveLocale, type LanguageSetting, type Locale } from '../../../shared/i18n/locales';
 
 /** Where the window remembers the language setting it last applied, to start in it before the engine answers. */
@@ -30,7 +31,23 @@ export function rememberSetting(setting: LanguageSetting): void {
   }
 }
 
-/** The locale the window starts in: the one last applied, else the system's. */
+/**
+ * The language setting the page came with: `design-sync ui`'s host writes the profile's setting on the page's
+ * `<html>` element (shared/contract/first-frame.ts); null when it did not (the Electron app's page, a page built
+ * without the host).
+ */
+export function pageSetting(): LanguageSetting | null {
+  if (typeof document === 'undefined') return null;
+  const value = document.documentElement.getAttribute(PAGE_LANGUAGE_SETTING_ATTRIBUTE);
+  return value === 'system' || isLocale(value) ? value : null;
+}
+
+/** The setting the window starts in: the page's (the profile's as the page was made), else the one last applied. */
+export function startSetting(): LanguageSetting {
+  return pageSetting() ?? rememberedSetting();
+}
+
+/** The locale the window starts in: its start setting's, with 'system' the system's. */
 export function startLocale(): Locale {
-  return resolveLocale(rememberedSetting(), systemLanguages());
+  return resolveLocale(startSetting(), systemLanguages());
 }

@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import { catalogFor } from '../../../shared/i18n/catalogs';
 import { resolveLocale, type LanguageSetting, type Locale } from '../../../shared/i18n/locales';
 import { ENGLISH, type Catalog } from '../../../shared/i18n/messages';
-import { rememberedSetting, rememberSetting, systemLanguages } from '../i18n/start-locale';
+import { rememberSetting, startSetting, systemLanguages } from '../i18n/start-locale';
 import { useSettings } from './settings-store';
 
 interface LanguageStore {
@@ -40,13 +40,14 @@ export const useLanguage = create<LanguageStore>((set, get) => ({
 }));
 
 /**
- * Starts the window in the language it last applied, else the system's, and follows the setting from then on: the
- * engine's answer to settings.get and every settings.update (Settings, or another window).
+ * Starts the window in the language of the setting its page came with, else the one it last applied, else the
+ * system's, and follows the setting from then on: the engine's answer to settings.get and every settings.update
+ * (Settings, or another window).
  */
 export function startLanguage(): Promise<void> {
   useSettings.subscribe((state) => {
     const setting = state.settings?.language;
     if (setting && setting !== useLanguage.getState().setting) void useLanguage.getState().apply(setting);
   });
-  return useLanguage.getState().apply(rememberedSetting());
+  return useLanguage.getState().apply(startSetting());
 }
