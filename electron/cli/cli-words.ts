@@ -2,8 +2,9 @@ import type { Command } from 'commander';
 import { createTranslator, type IntlShape } from '../../shared/i18n/create-intl';
 import { environmentLanguages, LANGUAGES, matchLocale, PSEUDO_LOCALE, resolveLocale, type LanguageSetting, type Locale } from '../../shared/i18n/locales';
 import { engineLog } from '../engine/log/engine-log';
+import { profilePaths } from '../engine/profile/profile';
 import { fileSettingsStore } from '../engine/settings/settings-store';
-import { CliError } from './cli-context';
+import { CliError, DEFAULT_PROFILE_DIR } from './cli-context';
 
 type Environment = Readonly<Record<string, string | undefined>>;
 
@@ -42,4 +43,25 @@ export function cliWords(lang: string | undefined, settingsFile: string | null, 
 /** A command's words: its program's --lang, the context's profile (cliWords). */
 export function commandWords(program: Command, ctx: { profile: { settingsFile: string } }): Promise<IntlShape> {
   return cliWords(program.opts<{ lang?: string }>().lang, ctx.profile.settingsFile);
+}
+
+/** The value of a global option in the arguments as typed (`--lang de` or `--lang=de`, the last one winning), before `--`. */
+function optionValue(argv: readonly string[], flag: string): string | undefined {
+  let value: string | undefined;
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index]!;
+    if (arg === '--') break;
+    if (arg === flag && index + 1 < argv.length) value = argv[++index];
+    else if (arg.startsWith(`${flag}=`)) value = arg.slice(flag.length + 1);
+  }
+  return value;
+}
+
+/**
+ * The words of a run, known before its arguments are parsed (the help, commander's own refusals): --lang and
+ * --profile read from the arguments as typed, then as cliWords. A --lang design-sync does not speak is refused.
+ */
+export function startWords(argv: readonly string[], env: Environment = process.env): Promise<IntlShape> {
+  const root = optionValue(argv, '--profile') ?? env.DESIGN_SYNC_PROFILE ?? DEFAULT_PROFILE_DIR;
+  return cliWords(optionValue(argv, '--lang'), profilePaths(root).settingsFile, env);
 }

@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander';
+import { CommanderError } from 'commander';
 import { isServiceError } from '../engine/api/service-error';
 import { systemErrorWords } from '../engine/log/error-words';
 import { engineLog } from '../engine/log/engine-log';
@@ -8,8 +8,10 @@ import { createCliContext, CliError, type CliContext, type CliIo, type GlobalOpt
 import { COMMAND_MODULES } from './commands';
 import { EngineNotices } from './engine-notices';
 import { fileTokenStore } from './file-token-store-factory';
-import { cliWords } from './cli-words';
-import { ENGLISH_INTL, type Words } from '../../shared/i18n/create-intl';
+import { startWords } from './cli-words';
+import { appVersion } from './diagnostics';
+import { sayWith, WordedCommand, wordedHelp } from './help-words';
+import type { Words } from '../../shared/i18n/create-intl';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -39,33 +41,39 @@ export const processIo: CliIo = {
 
 /** Runs the design-sync CLI; resolves with the exit code. */
 export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
-  const program = new Command('design-sync')
-    .description('design-sync: browse and sync designs of the design-sharing service from the command line')
-    .option('--service <url>', 'the service address (remembered by the profile)')
-    .option('--web-url <url>', "the service's web address, where you sign in and design pages open (remembered; default: derived from --service)")
-    .option('--profile <dir>', 'where settings, token and cache live (default ~/.design-sync, or $DESIGN_SYNC_PROFILE)')
-    .option('--switch-service', 'with --service: sign out of the service this profile is signed in to, then use --service')
-    .option('--proxy <address>', "this run's proxy: http://[user:password@]host:port, 'none' or 'system' (default: the profile's proxy setting; 'system' reads HTTPS_PROXY, HTTP_PROXY and NO_PROXY)")
-    .option('--max-upload-rate <KB/s>', 'limit what all uploads together send, in KB/s (remembered by the profile; 0: no limit)')
-    .option('--max-download-rate <KB/s>', 'limit what all downloads together receive, in KB/s (remembered by the profile; 0: no limit)')
-    .option('--lang <code>', "the language of the words printed: en, nl or de (default: the profile's language setting, else LC_ALL, LC_MESSAGES, LANG)")
+  // The run's words are known before the program is made, so that its help is in them (a refused --lang is said here).
+  let words: Words;
+  try {
+    words = await startWords(argv);
+  } catch (error) {
+    if (error instanceof CliError) {
+      io.err(error.message);
+      return error.exitCode;
+    }
+    throw error;
+  }
+  const say = sayWith(words);
+  const program = new WordedCommand('design-sync', say)
+    .configureHelp(wordedHelp(words))
+    .helpOption('-h, --help', say('cli.help.helpOption'))
+    .helpCommand(`help ${say('cli.help.usage.command')}`, say('cli.help.helpCommand'))
+    .version(appVersion(), '-V, --version', say('cli.help.versionOption'))
+    .description(say('cli.help.program'))
+    .option('--service <url>', say('cli.help.option.service'))
+    .option('--web-url <url>', say('cli.help.option.webUrl'))
+    .option(`--profile <${say('cli.help.value.folder')}>`, say('cli.help.option.profile'))
+    .option('--switch-service', say('cli.help.option.switchService'))
+    .option(`--proxy <${say('cli.help.value.address')}>`, say('cli.help.option.proxy'))
+    .option('--max-upload-rate <KB/s>', say('cli.help.option.maxUploadRate'))
+    .option('--max-download-rate <KB/s>', say('cli.help.option.maxDownloadRate'))
+    .option(`--lang <${say('cli.help.value.language')}>`, say('cli.help.option.lang'))
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.out(text), writeErr: (text) => io.err(text) });
 
   let context: CliContext | undefined;
   let notices: EngineNotices | undefined;
-  const getContext = () => (context ??= (notices = new EngineNotices(createCliContext(program.opts<GlobalOptions>(), io, fileTokenStore))).context);
-  for (const register of COMMAND_MODULES) register(program, getContext);
-
-  // A failure's words in the command's language; English where the language itself was refused.
-  const failureWords = async (): Promise<Words> => {
-    try {
-      return await cliWords(program.opts<{ lang?: string }>().lang, context?.profile.settingsFile ?? null);
-    } catch (error) {
-      engineLog.warn('cli', 'the command\'s language could not be chosen: its failure is said in English', error);
-      return ENGLISH_INTL;
-    }
-  };
+  const getContext = () => (context ??= (notices = new EngineNotices(createCliContext(program.opts<GlobalOptions>(), io, fileTokenStore), words)).context);
+  for (const register of COMMAND_MODULES) register(program, getContext, say);
 
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -77,11 +85,11 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     }
     if (error instanceof CommanderError) return error.exitCode;
     if (error instanceof CliError) {
-      io.err(error.words ? (await failureWords()).formatMessage({ id: error.words.id }, error.words.values) : error.message);
+      io.err(error.words ? words.formatMessage({ id: error.words.id }, error.words.values) : error.message);
       return error.exitCode;
     }
     if (isServiceError(error)) {
-      io.err(error.problem.kind === 'token-rejected' ? (await failureWords()).formatMessage({ id: 'cli.common.signInAgain' }, { problem: error.problem.message }) : error.problem.message);
+      io.err(error.problem.kind === 'token-rejected' ? words.formatMessage({ id: 'cli.common.signInAgain' }, { problem: error.problem.message }) : error.problem.message);
       return 1;
     }
     const damagedCache = notices?.damagedCache(error);
@@ -91,8 +99,8 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     }
     // An unexpected failure: the person sees its words, the log keeps its stack.
     engineLog.error('cli', 'the command failed', error);
-    const words = systemErrorWords(error);
-    io.err(words !== null ? (await failureWords()).formatMessage({ id: 'cli.common.unexpected' }, { problem: words }) : error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+    const said = systemErrorWords(error);
+    io.err(said !== null ? words.formatMessage({ id: 'cli.common.unexpected' }, { problem: said }) : error instanceof Error ? `${error.name}: ${error.message}` : String(error));
     return 1;
   } finally {
     await context?.close();

@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import type { ProfilePaths } from '../engine/profile/profile';
 import { fileSettingsStore } from '../engine/settings/settings-store';
 import { autostartEntryPath, execProgram, readAutostartEntry } from '../engine/settings/xdg-autostart';
+import { ENGLISH_INTL, type Words } from '../../shared/i18n/create-intl';
 
 /** Where the diagnostics look: this system, unless a test says otherwise. */
 export interface LoginSystem {
@@ -23,38 +24,40 @@ function messageOf(error: unknown): string {
  * there). macOS and Windows keep login items where only the app can read them: what the desktop app last saw for this
  * profile (as it set it, or as it found it at its start).
  */
-export function startAtLoginDiagnostics(profile: ProfilePaths, system: LoginSystem = THIS_SYSTEM()): string[] {
+export function startAtLoginDiagnostics(profile: ProfilePaths, system: LoginSystem = THIS_SYSTEM(), words: Words = ENGLISH_INTL): string[] {
   if (system.platform === 'darwin' || system.platform === 'win32') {
     let recorded: boolean | undefined;
     try {
       recorded = fileSettingsStore(profile.settingsFile).read().startAtLogin;
     } catch (error) {
-      return [`Start at login: unknown (${messageOf(error)})`];
+      return [words.formatMessage({ id: 'cli.diagnostics.startAtLogin.unknown' }, { problem: messageOf(error) })];
     }
-    const where = system.platform === 'darwin' ? 'the macOS login items' : 'the Windows startup apps';
-    if (recorded === undefined) return [`Start at login: never set in this profile (the desktop app keeps it in ${where}; see its Settings)`];
-    return [`Start at login: ${recorded ? 'on' : 'off'}, as the desktop app last saw it for this profile (kept in ${where})`];
+    const where = system.platform === 'darwin' ? 'macos' : 'windows';
+    if (recorded === undefined) return [words.formatMessage({ id: 'cli.diagnostics.startAtLogin.neverSet' }, { where })];
+    return [words.formatMessage({ id: 'cli.diagnostics.startAtLogin.lastSeen' }, { state: recorded ? 'on' : 'off', where })];
   }
   const path = autostartEntryPath(system.env, system.home);
   let state;
   try {
     state = readAutostartEntry(path, null);
   } catch (error) {
-    return [`Start at login: unknown (${path} cannot be read: ${messageOf(error)})`];
+    return [words.formatMessage({ id: 'cli.diagnostics.startAtLogin.unreadable' }, { path, problem: messageOf(error) })];
   }
   switch (state.kind) {
     case 'absent':
-      return [`Start at login: off (no ${path})`];
+      return [words.formatMessage({ id: 'cli.diagnostics.startAtLogin.noEntry' }, { path })];
     case 'disabled':
-      return [`Start at login: off (${path} is turned off in the desktop's settings)`];
+      return [words.formatMessage({ id: 'cli.diagnostics.startAtLogin.disabled' }, { path })];
     case 'other-profile':
     case 'on': {
       const program = state.exec ? execProgram(state.exec) : null;
-      const which = state.profileDir === null ? '' : state.profileDir === profile.root ? ', this profile' : `, the profile ${state.profileDir}`;
+      const exec = state.exec ?? words.formatMessage({ id: 'cli.diagnostics.startAtLogin.noExec' });
+      const profileDir = state.profileDir ?? '';
+      const which = state.profileDir === null ? 'none' : state.profileDir === profile.root ? 'this' : 'other';
       return [
-        `Start at login: on (${path}: ${state.exec ?? 'no Exec line'}${which})`,
+        words.formatMessage({ id: 'cli.diagnostics.startAtLogin.on' }, { path, exec, which, profile: profileDir }),
         ...(program !== null && program.startsWith('/') && !existsSync(program)
-          ? [`  ${program} is not there any more (moved?): open design-sync from where it is now and the entry is written again`]
+          ? [`  ${words.formatMessage({ id: 'cli.diagnostics.startAtLogin.programGone' }, { program })}`]
           : []),
       ];
     }

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { updateFeedOf } from '../../shared/updates/update-feed';
+import { ENGLISH_INTL, type Words } from '../../shared/i18n/create-intl';
 
 /** Where the diagnostics look: this installation, unless a test says otherwise. */
 export interface UpdateSystem {
@@ -18,24 +19,22 @@ const THIS_SYSTEM = (): UpdateSystem => ({
   env: process.env,
 });
 
-const HOW = 'the desktop app checks at start and daily and keeps a download only when it matches the sha512 the feed publishes';
-
 /**
  * `status --diagnostics`' line on updates: the feed and channel the desktop app follows — from a built app's
  * app-update.yml, or else from the build configuration of this checkout (its address given by DESIGN_SYNC_UPDATE_URL
  * when the app is built).
  */
-export function updateDiagnostics(system: UpdateSystem = THIS_SYSTEM()): string[] {
+export function updateDiagnostics(system: UpdateSystem = THIS_SYSTEM(), words: Words = ENGLISH_INTL): string[] {
   try {
     const built = system.resourcesPath ? join(system.resourcesPath, 'app-update.yml') : null;
     if (built && existsSync(built)) {
       const { feed, channel } = updateFeedOf(load(readFileSync(built, 'utf8')), built);
-      return [`Updates: channel ${channel}, feed ${feed} (built into this app: ${built}); ${HOW}`];
+      return [words.formatMessage({ id: 'cli.diagnostics.updates.builtIn' }, { channel, feed, file: built })];
     }
-    if (!existsSync(system.builderConfig)) return ['Updates: this installation has no update feed: update design-sync the way you installed it'];
+    if (!existsSync(system.builderConfig)) return [words.formatMessage({ id: 'cli.diagnostics.updates.noFeed' })];
     const publish = (JSON.parse(readFileSync(system.builderConfig, 'utf8')) as { publish?: unknown }).publish;
     const entry = Array.isArray(publish) ? publish[0] : publish;
-    if (entry === null || entry === undefined) return [`Updates: builds of this checkout have no update feed (${system.builderConfig} publishes nothing)`];
+    if (entry === null || entry === undefined) return [words.formatMessage({ id: 'cli.diagnostics.updates.checkoutNoFeed' }, { file: system.builderConfig })];
     const { feed, channel } = updateFeedOf(entry, system.builderConfig);
     const missing: string[] = [];
     const expanded = feed.replace(/\$\{env\.([A-Za-z0-9_]+)\}/g, (_, name: string) => {
@@ -44,9 +43,9 @@ export function updateDiagnostics(system: UpdateSystem = THIS_SYSTEM()): string[
       return value ?? `\${env.${name}}`;
     });
     return missing.length
-      ? [`Updates: channel ${channel}, feed given by ${missing.join(', ')} when the desktop app is built (not set here); ${HOW}`]
-      : [`Updates: channel ${channel}, feed ${expanded} (a desktop app built here now); ${HOW}`];
+      ? [words.formatMessage({ id: 'cli.diagnostics.updates.feedFromEnvironment' }, { channel, variables: missing.join(', ') })]
+      : [words.formatMessage({ id: 'cli.diagnostics.updates.checkout' }, { channel, feed: expanded })];
   } catch (error) {
-    return [`Updates: the update configuration cannot be read: ${error instanceof Error ? error.message : String(error)}`];
+    return [words.formatMessage({ id: 'cli.diagnostics.updates.unreadable' }, { problem: error instanceof Error ? error.message : String(error) })];
   }
 }

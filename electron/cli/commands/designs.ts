@@ -1,8 +1,11 @@
 import type { Command } from 'commander';
 import type { OwnDesigns, OwnDesignFields } from '../../engine/own-designs/own-designs';
 import type { OwnDesignState } from '../../engine/own-designs/own-design-states';
+import { ENGLISH_INTL, type Words } from '../../../shared/i18n/create-intl';
 import { CliError, type CliContext } from '../cli-context';
 import type { CommandModule } from '../command-module';
+import { commandWords } from '../cli-words';
+import type { Say } from '../help-words';
 
 interface FieldOptions {
   name?: string;
@@ -12,14 +15,19 @@ interface FieldOptions {
 }
 
 function idOf(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new CliError(`The design must be given by its number (e.g. 12), got ${JSON.stringify(value)}.`);
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw CliError.of('cli.designs.numberInvalid', { given: JSON.stringify(value) });
   return Number(value);
 }
 
-function lineOf(design: OwnDesignState): string {
+/** A design in a line: its number, its name, whether it is published, its license, its folder, an edit waiting to be sent. */
+export function lineOf(design: OwnDesignState, words: Words = ENGLISH_INTL): string {
   const { summary } = design;
-  const state = summary.state === 'published' ? 'published' : 'draft';
-  return `${summary.id}  ${summary.name}  [${state}]${summary.license ? ` (${summary.license})` : ''}${design.folder ? `  folder: ${design.folder}` : ''}${design.editsWaiting > 0 ? '  (an edit waits to be sent)' : ''}`;
+  const state = words.formatMessage({ id: 'cli.designs.state' }, { state: summary.state === 'published' ? 'published' : 'draft' });
+  return [
+    `${summary.id}  ${summary.name}  [${state}]${summary.license ? ` (${summary.license})` : ''}`,
+    ...(design.folder ? [words.formatMessage({ id: 'cli.designs.folder' }, { folder: design.folder })] : []),
+    ...(design.editsWaiting > 0 ? [words.formatMessage({ id: 'cli.designs.editWaiting' })] : []),
+  ].join('  ');
 }
 
 const fieldsOf = (options: FieldOptions): OwnDesignFields => ({ name: options.name, excerpt: options.excerpt, license: options.license, description: options.description });
@@ -29,56 +37,63 @@ async function withOwnDesigns<T>(ctx: CliContext, run: (own: OwnDesigns) => Prom
   return run((await ctx.services()).ownDesigns);
 }
 
-const withFields = (command: Command) => command
-  .option('--name <name>', 'the design\'s name')
-  .option('--excerpt <text>', 'its summary (one or two sentences)')
-  .option('--license <code>', 'its license code (cc0, ccby, ccbysa…)')
-  .option('--description <html>', 'its description');
+const withFields = (command: Command, say: Say) => command
+  .option(`--name <${say('cli.help.value.name')}>`, say('cli.help.designs.option.name'))
+  .option(`--excerpt <${say('cli.help.value.text')}>`, say('cli.help.designs.option.excerpt'))
+  .option(`--license <${say('cli.help.value.code')}>`, say('cli.help.designs.option.license'))
+  .option('--description <html>', say('cli.help.designs.option.description'));
 
 /**
  * `design-sync designs [list|create|edit|publish|delete]`: your own designs, drafts included, through the same
  * service the window uses (its rules, and a line in the activity list for each action taken in your name).
  */
-export const designsCommand: CommandModule = (program, context) => {
-  const designs = program.command('designs').description('list, create, edit, publish or delete your own designs');
+export const designsCommand: CommandModule = (program, context, say) => {
+  const designs = program.command('designs').description(say('cli.help.designs.description'));
+  const idArgument = `<${say('cli.help.argumentName.number')}>`;
 
-  designs.command('list', { isDefault: true }).description('your designs, drafts included, as the cache has them').option('--json', 'print JSON')
+  designs.command('list', { isDefault: true }).description(say('cli.help.designs.list.description')).option('--json', say('cli.help.option.json'))
     .action(async (options: { json?: boolean }) => {
       const ctx = context();
+      const words = await commandWords(program, ctx);
       const listed = await withOwnDesigns(ctx, (own) => own.list({ refresh: false }));
       if (options.json) ctx.io.out(JSON.stringify(listed.map((design) => ({ ...design.summary, folder: design.folder, syncState: design.syncState })), null, 2));
-      else ctx.io.out(listed.length > 0 ? listed.map(lineOf).join('\n') : 'You have no designs in the cache. Run: design-sync pull');
+      else ctx.io.out(listed.length > 0 ? listed.map((design) => lineOf(design, words)).join('\n') : words.formatMessage({ id: 'cli.designs.none' }));
     });
 
-  withFields(designs.command('create').description('create a design (a draft until you publish it)'))
+  withFields(designs.command('create').description(say('cli.help.designs.create.description')), say)
     .action(async (options: FieldOptions) => {
       const ctx = context();
+      const words = await commandWords(program, ctx);
       const made = await withOwnDesigns(ctx, (own) => own.create(fieldsOf(options)));
-      ctx.io.out(`Created the draft ${lineOf(made)}`);
+      ctx.io.out(words.formatMessage({ id: 'cli.designs.created' }, { design: lineOf(made, words) }));
     });
 
-  withFields(designs.command('edit').description('change a design\'s fields (kept and sent later when the service cannot be reached)').argument('<id>', 'the design\'s number'))
+  withFields(designs.command('edit').description(say('cli.help.designs.edit.description')).argument(idArgument, say('cli.help.designs.argument.number')), say)
     .action(async (id: string, options: FieldOptions) => {
       const ctx = context();
+      const words = await commandWords(program, ctx);
       const changed = await withOwnDesigns(ctx, (own) => own.update(idOf(id), fieldsOf(options)));
-      ctx.io.out(changed.editsWaiting > 0 ? `Saved here; sent when the service is back: ${lineOf(changed)}` : `Changed: ${lineOf(changed)}`);
+      ctx.io.out(words.formatMessage({ id: changed.editsWaiting > 0 ? 'cli.designs.savedHere' : 'cli.designs.changed' }, { design: lineOf(changed, words) }));
     });
 
-  designs.command('publish').description('publish a draft: anyone can then see it').argument('<id>', 'the design\'s number')
+  designs.command('publish').description(say('cli.help.designs.publish.description')).argument(idArgument, say('cli.help.designs.argument.number'))
     .action(async (id: string) => {
       const ctx = context();
+      const words = await commandWords(program, ctx);
       const published = await withOwnDesigns(ctx, (own) => own.publish(idOf(id)));
-      ctx.io.out(`Published: ${lineOf(published)}`);
+      ctx.io.out(words.formatMessage({ id: 'cli.designs.published' }, { design: lineOf(published, words) }));
     });
 
-  designs.command('delete').description('delete a design on the service (asks first, or --yes)').argument('<id>', 'the design\'s number')
-    .option('--yes', 'confirm the deletion without being asked')
+  designs.command('delete').description(say('cli.help.designs.delete.description')).argument(idArgument, say('cli.help.designs.argument.number'))
+    .option('--yes', say('cli.help.designs.delete.option.yes'))
     .action(async (id: string, options: { yes?: boolean }) => {
       const ctx = context();
+      const words = await commandWords(program, ctx);
       const designId = idOf(id);
-      const confirmed = options.yes === true || (await ctx.io.confirm?.(`Delete the design ${designId} on the service? Its files there go too. [y/N] `)) === true;
-      if (!confirmed) throw new CliError(`Nothing was deleted: deleting a design needs your confirmation (answer y, or pass --yes).`);
+      // Answered with y or yes (j or ja in Dutch and German): main.ts's confirmOnTerminal.
+      const confirmed = options.yes === true || (await ctx.io.confirm?.(words.formatMessage({ id: 'cli.designs.deleteQuestion' }, { id: String(designId) }))) === true;
+      if (!confirmed) throw CliError.of('cli.designs.deleteUnconfirmed');
       const deleted = await withOwnDesigns(ctx, (own) => own.delete(designId));
-      ctx.io.out(`Deleted the design “${deleted.name}” on the service.`);
+      ctx.io.out(words.formatMessage({ id: 'cli.designs.deleted' }, { name: deleted.name }));
     });
 };

@@ -1,17 +1,19 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { heldBackGroupWords, holdReasonWords } from '../../../shared';
+import { builtInRuleLabel, heldBackGroupWords, holdReasonWords } from '../../../shared/sync/held-back-words';
+import type { Words } from '../../../shared/i18n/create-intl';
 import type { SyncService } from '../../engine/runtime/sync-service';
 import { IgnoreFileError } from '../../engine/sync/ignore/ignore-files';
 import { builtInRules, compileIgnoreFile, holdReason, IGNORE_FILE, parseIgnoreText } from '../../engine/sync/ignore/never-sent-rules';
 import { CliError, type CliContext } from '../cli-context';
 import type { CommandModule } from '../command-module';
+import { commandWords } from '../cli-words';
 
 /** The profile's sync folder and its sync engine; refused, in words, when none is chosen. */
 async function syncFolderOf(ctx: CliContext): Promise<{ syncService: SyncService; root: string }> {
   const syncService = (await ctx.services()).sync;
   const root = syncService.partsIfChosen()?.sync.root.current() ?? null;
-  if (!root) throw new CliError('No sync folder is chosen yet: the ignore file is kept in it. Choose one with design-sync sync <folder>.');
+  if (!root) throw CliError.of('cli.ignore.noSyncFolder');
   return { syncService, root: root.path };
 }
 
@@ -23,7 +25,7 @@ const linesOf = (text: string) => (text === '' ? [] : text.replace(/\n$/, '').sp
  * sent now is held back, what waited of it is withdrawn); when one does (the app, `sync --watch`), it takes the change
  * up itself from its watcher: two processes never work on the same sync folder.
  */
-async function save(ctx: CliContext, syncService: SyncService, text: string): Promise<void> {
+async function save(ctx: CliContext, syncService: SyncService, text: string, words: Words): Promise<void> {
   const { sync } = syncService.syncParts();
   const elsewhere = syncService.otherProcessSyncs();
   try {
@@ -32,17 +34,17 @@ async function save(ctx: CliContext, syncService: SyncService, text: string): Pr
     if (error instanceof IgnoreFileError) throw new CliError(error.message);
     throw error;
   }
-  if (elsewhere) ctx.io.out('The app syncing this profile takes the change up at once.');
+  if (elsewhere) ctx.io.out(words.formatMessage({ id: 'cli.ignore.appTakesItUp' }));
 }
 
-function printHeldBack(ctx: CliContext, syncService: SyncService): void {
+function printHeldBack(ctx: CliContext, syncService: SyncService, words: Words): void {
   const groups = syncService.syncParts().sync.heldBack.groups();
   if (groups.length === 0) {
-    ctx.io.out('Held back: nothing, as of the last scan.');
+    ctx.io.out(words.formatMessage({ id: 'cli.ignore.heldBackNothing' }));
     return;
   }
-  ctx.io.out('Held back (never sent), as of the last scan:');
-  for (const group of groups) ctx.io.out(`  ${heldBackGroupWords(group)}: ${group.examples.join(', ')}${group.count > group.examples.length ? ', …' : ''}`);
+  ctx.io.out(words.formatMessage({ id: 'cli.ignore.heldBackTitle' }));
+  for (const group of groups) ctx.io.out(`  ${heldBackGroupWords(group, words)}: ${group.examples.join(', ')}${group.count > group.examples.length ? ', …' : ''}`);
 }
 
 /**
@@ -51,14 +53,15 @@ function printHeldBack(ctx: CliContext, syncService: SyncService): void {
  * documents its habit). `add` and `remove` change the ignore file a line at a time; `check` says of paths whether they
  * are sent, and if not, which rule holds them back.
  */
-export const ignoreCommand: CommandModule = (program, context) => {
+export const ignoreCommand: CommandModule = (program, context, say) => {
   const ignore = program
     .command('ignore')
-    .description(`what is never sent from the sync folder: its ${IGNORE_FILE} (gitignore syntax), the built-in list, what was held back`)
-    .option('--built-in', 'list every built-in entry: the tool, its patterns, where its habit is documented')
-    .option('--json', 'print JSON')
+    .description(say('cli.help.ignore.description', { file: IGNORE_FILE }))
+    .option('--built-in', say('cli.help.ignore.option.builtIn'))
+    .option('--json', say('cli.help.option.json'))
     .action(async (options: { builtIn?: boolean; json?: boolean }) => {
       const ctx = context();
+      const words = await commandWords(program, ctx);
       const { syncService } = await syncFolderOf(ctx);
       const { sync } = syncService.syncParts();
       const file = await sync.ignoreFile();
@@ -66,61 +69,65 @@ export const ignoreCommand: CommandModule = (program, context) => {
         ctx.io.out(JSON.stringify({ ignoreFile: file, heldBack: sync.heldBack.groups(), builtIn: builtInRules() }, null, 2));
         return;
       }
-      ctx.io.out(`${file.path}${file.text === '' ? ' (none yet: design-sync ignore add <pattern> makes it)' : ''}`);
+      const path = file.path ?? IGNORE_FILE;
+      ctx.io.out(file.text === '' ? words.formatMessage({ id: 'cli.ignore.fileNone' }, { path }) : path);
       for (const line of linesOf(file.text)) ctx.io.out(`  ${line}`);
-      if (file.problem) ctx.io.out(`Problem: ${file.problem}`);
-      printHeldBack(ctx, syncService);
+      if (file.problem) ctx.io.out(words.formatMessage({ id: 'cli.ignore.problem' }, { problem: file.problem }));
+      printHeldBack(ctx, syncService, words);
       const rules = builtInRules();
       if (!options.builtIn) {
-        ctx.io.out(`Built-in: ${rules.length} entries (tools' backups, temporaries and locks; the systems' files), never sent whatever the ignore file says. design-sync ignore --built-in lists them.`);
+        ctx.io.out(words.formatMessage({ id: 'cli.ignore.builtInCount' }, { count: rules.length }));
         return;
       }
-      ctx.io.out('Built-in (never sent, whatever the ignore file says):');
-      for (const rule of rules) ctx.io.out(`  ${rule.tool} — ${rule.label}: ${rule.patterns.join('  ')}\n      ${rule.source}`);
+      ctx.io.out(words.formatMessage({ id: 'cli.ignore.builtInTitle' }));
+      for (const rule of rules) ctx.io.out(`  ${rule.tool} — ${builtInRuleLabel(rule, words)}: ${rule.patterns.join('  ')}\n      ${rule.source}`);
     });
 
   ignore
     .command('add')
-    .description(`add patterns to ${IGNORE_FILE} (one line each, gitignore syntax: *.bak, renders/, draft-*)`)
-    .argument('<pattern...>')
+    .description(say('cli.help.ignore.add.description', { file: IGNORE_FILE }))
+    .argument(`<${say('cli.help.argumentName.pattern')}...>`, say('cli.help.ignore.add.argument.pattern'))
     .action(async (patterns: string[]) => {
       const ctx = context();
+      const words = await commandWords(program, ctx);
       const { syncService } = await syncFolderOf(ctx);
       const file = await syncService.syncParts().sync.ignoreFile();
       if (file.problem && file.text === '') throw new CliError(file.problem);
       const lines = linesOf(file.text);
       const added = patterns.filter((pattern, index) => !lines.includes(pattern) && patterns.indexOf(pattern) === index);
       if (added.length === 0) {
-        ctx.io.out(`${IGNORE_FILE} already holds ${patterns.length === 1 ? 'it' : 'them'}: nothing changed.`);
+        ctx.io.out(words.formatMessage({ id: 'cli.ignore.alreadyHeld' }, { file: IGNORE_FILE, count: patterns.length }));
         return;
       }
-      await save(ctx, syncService, [...lines, ...added].join('\n') + '\n');
-      ctx.io.out(`Added to ${file.path}: ${added.join(', ')}.`);
-      printHeldBack(ctx, syncService);
+      await save(ctx, syncService, [...lines, ...added].join('\n') + '\n', words);
+      ctx.io.out(words.formatMessage({ id: 'cli.ignore.added' }, { path: file.path, patterns: added.join(', ') }));
+      printHeldBack(ctx, syncService, words);
     });
 
   ignore
     .command('remove')
-    .description(`remove patterns from ${IGNORE_FILE} (the exact lines)`)
-    .argument('<pattern...>')
+    .description(say('cli.help.ignore.remove.description', { file: IGNORE_FILE }))
+    .argument(`<${say('cli.help.argumentName.pattern')}...>`, say('cli.help.ignore.remove.argument.pattern'))
     .action(async (patterns: string[]) => {
       const ctx = context();
+      const words = await commandWords(program, ctx);
       const { syncService } = await syncFolderOf(ctx);
       const file = await syncService.syncParts().sync.ignoreFile();
       const lines = linesOf(file.text);
       const missing = patterns.filter((pattern) => !lines.includes(pattern));
-      if (missing.length > 0) throw new CliError(`${IGNORE_FILE} has no line ${missing.map((line) => JSON.stringify(line)).join(', ')}: design-sync ignore lists its lines.`);
-      await save(ctx, syncService, lines.filter((line) => !patterns.includes(line)).join('\n'));
-      ctx.io.out(`Removed from ${file.path}: ${patterns.join(', ')}.`);
-      printHeldBack(ctx, syncService);
+      if (missing.length > 0) throw CliError.of('cli.ignore.noSuchLine', { file: IGNORE_FILE, count: missing.length, lines: missing.map((line) => JSON.stringify(line)).join(', ') });
+      await save(ctx, syncService, lines.filter((line) => !patterns.includes(line)).join('\n'), words);
+      ctx.io.out(words.formatMessage({ id: 'cli.ignore.removed' }, { path: file.path, patterns: patterns.join(', ') }));
+      printHeldBack(ctx, syncService, words);
     });
 
   ignore
     .command('check')
-    .description('say of paths (in the sync folder) whether they are sent, and if not, which rule holds them back')
-    .argument('<path...>')
+    .description(say('cli.help.ignore.check.description'))
+    .argument(`<${say('cli.help.argumentName.path')}...>`, say('cli.help.ignore.check.argument.path'))
     .action(async (paths: string[]) => {
       const ctx = context();
+      const words = await commandWords(program, ctx);
       const { syncService, root } = await syncFolderOf(ctx);
       const file = await syncService.syncParts().sync.ignoreFile();
       if (file.problem) throw new CliError(file.problem);
@@ -128,13 +135,13 @@ export const ignoreCommand: CommandModule = (program, context) => {
       for (const raw of paths) {
         const absolute = isAbsolute(raw) ? raw : join(root, raw);
         const inside = relative(root, absolute).split(sep).join('/');
-        if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) throw new CliError(`${raw} is not inside the sync folder ${root}.`);
+        if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) throw CliError.of('cli.ignore.notInside', { path: raw, root });
         // A folder is matched as one (renders/), as the scan matches it.
         const rel = existsSync(absolute) && statSync(absolute).isDirectory() ? `${inside}/` : inside;
         const folderText = rel.includes('/') ? await syncService.syncParts().sync.ignoreFileOf(rel.split('/')[0]!) : null;
         if (folderText?.problem) throw new CliError(folderText.problem);
         const reason = holdReason(rel, { root: rootRules, folder: folderText?.compiled ?? null });
-        ctx.io.out(reason ? `${rel}: never sent (${holdReasonWords(reason)})` : `${rel}: sent`);
+        ctx.io.out(reason ? words.formatMessage({ id: 'cli.ignore.checkNeverSent' }, { path: rel, reason: holdReasonWords(reason, words) }) : words.formatMessage({ id: 'cli.ignore.checkSent' }, { path: rel }));
       }
     });
 };

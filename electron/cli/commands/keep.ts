@@ -18,14 +18,14 @@ export function keptLine(status: KeptDesignStatus, words: Words = ENGLISH_INTL):
  * waiting for their downloads and printing their progress; `--release` stops keeping them. `design-sync kept`: what
  * is kept, where each is, and the space they take.
  */
-export const keepCommand: CommandModule = (program, context) => {
+export const keepCommand: CommandModule = (program, context, say) => {
   program
     .command('keep')
-    .description('keep designs offline: all their images and documents downloaded and never evicted from the cache')
-    .argument('<design...>', 'design ids or slugs')
-    .option('--release', 'stop keeping these designs offline (their files become evictable, as any other)')
-    .option('--no-wait', 'record them and return; the app or `design-sync sync --watch` downloads their files')
-    .option('--json', 'print the kept designs as JSON')
+    .description(say('cli.help.keep.description'))
+    .argument(`<${say('cli.help.argumentName.design')}...>`, say('cli.help.argument.designs'))
+    .option('--release', say('cli.help.keep.option.release'))
+    .option('--no-wait', say('cli.help.keep.option.noWait'))
+    .option('--json', say('cli.help.keep.option.json'))
     .action(async (keys: string[], options: { release?: boolean; wait: boolean; json?: boolean }) => {
       const ctx = context();
       const words = await commandWords(program, ctx);
@@ -84,8 +84,8 @@ export const keepCommand: CommandModule = (program, context) => {
 
   program
     .command('kept')
-    .description('list the designs kept offline, where each is, and the space they take')
-    .option('--json', 'print them as JSON')
+    .description(say('cli.help.kept.description'))
+    .option('--json', say('cli.help.option.jsonThem'))
     .action(async (options: { json?: boolean }) => {
       const ctx = context();
       const words = await commandWords(program, ctx);

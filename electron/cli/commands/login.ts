@@ -87,14 +87,14 @@ async function loginInBrowser(ctx: CliContext, options: LoginOptions, words: Wor
   }
 }
 
-export const loginCommand: CommandModule = (program: Command, context) => {
+export const loginCommand: CommandModule = (program: Command, context, say) => {
   program
     .command('login')
-    .description('sign in to the service in your browser (or with --with-token, from standard input)')
-    .option('--no-browser', 'do not open a browser: only print the address to open')
-    .option('--timeout <seconds>', 'how long to wait for the browser (default 300)')
-    .option('--with-token', 'read a token from standard input instead of signing in in a browser')
-    .option('--auth-url <url>', "where the browser signs in, for this sign-in only (default: the profile's web address, --web-url)")
+    .description(say('cli.help.login.description'))
+    .option('--no-browser', say('cli.help.login.option.noBrowser'))
+    .option(`--timeout <${say('cli.help.value.seconds')}>`, say('cli.help.login.option.timeout'))
+    .option('--with-token', say('cli.help.login.option.withToken'))
+    .option('--auth-url <url>', say('cli.help.login.option.authUrl'))
     .action(async (options: LoginOptions) => {
       const ctx = context();
       const words = await commandWords(program, ctx);

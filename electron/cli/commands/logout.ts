@@ -2,10 +2,10 @@ import type { Command } from 'commander';
 import type { CommandModule } from '../command-module';
 import { commandWords } from '../cli-words';
 
-export const logoutCommand: CommandModule = (program: Command, context) => {
+export const logoutCommand: CommandModule = (program: Command, context, say) => {
   program
     .command('logout')
-    .description('forget the stored token on this computer')
+    .description(say('cli.help.logout.description'))
     .action(async () => {
       const ctx = context();
       const words = await commandWords(program, ctx);

@@ -5,12 +5,18 @@ import { installedSlicers, openModelFile, slicersView } from '../../engine/libra
 import { isEngineError } from '../../engine/runtime/engine-error';
 import { detachedSpawner, systemOpenCommand } from '../../engine/slicers/launch-slicer';
 import { slicerNamed } from '../../engine/slicers/slicer-choice';
-import type { SlicersView } from '../../../shared';
+import type { SlicersView, SlicerView } from '../../../shared';
+import { SYSTEM_DEFAULT_SLICER } from '../../../shared/files/model-files';
+import type { Words } from '../../../shared/i18n/create-intl';
 import { CliError } from '../cli-context';
 import type { CommandModule } from '../command-module';
+import { commandWords } from '../cli-words';
 
-function slicerLines(view: SlicersView): string[] {
-  return view.slicers.map((slicer) => `${slicer.id === view.chosen ? '*' : ' '} ${slicer.name}  [${slicer.id}]  ${slicer.types.join(', ')}`);
+/** A slicer's name; the system's default app in the run's words (the window's). */
+const slicerName = (slicer: SlicerView, words: Words) => (slicer.id === SYSTEM_DEFAULT_SLICER ? words.formatMessage({ id: 'design.slicer.systemDefault' }) : slicer.name);
+
+function slicerLines(view: SlicersView, words: Words): string[] {
+  return view.slicers.map((slicer) => `${slicer.id === view.chosen ? '*' : ' '} ${slicerName(slicer, words)}  [${slicer.id}]  ${slicer.types.join(', ')}`);
 }
 
 const problemWords = (error: unknown): never => {
@@ -36,9 +42,10 @@ async function documentToOpen({ library, modelFiles }: Pick<EngineServices, 'lib
     : documents.find((document) => String(document.id) === wanted || document.name.toLowerCase() === wanted || document.model?.fileName.toLowerCase() === wanted);
   if (!found) {
     const names = documents.map((document) => `${document.model?.fileName ?? document.name} (#${document.id})`);
-    throw new CliError(wanted === undefined
-      ? `${cached.summary.name} has no model file a slicer opens${names.length > 0 ? `; its files: ${names.join(', ')}` : ''}.`
-      : `${cached.summary.name} has no file ${JSON.stringify(file)}; its files: ${names.join(', ') || 'none'}.`);
+    const files = names.join(', ');
+    throw wanted === undefined
+      ? CliError.of(names.length > 0 ? 'cli.open.noModelFile' : 'cli.open.noFiles', { design: cached.summary.name, files })
+      : CliError.of(names.length > 0 ? 'cli.open.noSuchFile' : 'cli.open.noSuchFileNoFiles', { design: cached.summary.name, file: JSON.stringify(file), files });
   }
   return found.id;
 }
@@ -48,31 +55,32 @@ async function documentToOpen({ library, modelFiles }: Pick<EngineServices, 'lib
  * this computer (fetched into the cache first when it is not kept), or with the system's default app; the choice is
  * remembered as the window's is. `design-sync slicers`: the slicers found, and which types each opens.
  */
-export const openCommand: CommandModule = (program, context) => {
+export const openCommand: CommandModule = (program, context, say) => {
   program
     .command('open')
-    .description('open a design\'s model file (STL, 3MF, OBJ, AMF, PLY, STEP, G-code) in a slicer found on this computer')
-    .argument('<design>', 'the design id or slug')
-    .argument('[file]', 'which of its files: its name, its file name or its document id (default: its first model file)')
-    .option('--slicer <id|name>', 'the slicer to open it with (its name or id from --list, or "system" for the system\'s default app); remembered')
-    .option('--list', 'list the slicers that open this file, the one it opens in marked with *')
-    .option('--json', 'print the answer as JSON')
+    .description(say('cli.help.open.description'))
+    .argument(`<${say('cli.help.argumentName.design')}>`, say('cli.help.argument.design'))
+    .argument(`[${say('cli.help.argumentName.file')}]`, say('cli.help.open.argument.file'))
+    .option(`--slicer <${say('cli.help.value.slicer')}>`, say('cli.help.open.option.slicer'))
+    .option('--list', say('cli.help.open.option.list'))
+    .option('--json', say('cli.help.open.option.json'))
     .action(async (design: string, file: string | undefined, options: { slicer?: string; list?: boolean; json?: boolean }) => {
       const ctx = context();
+      const words = await commandWords(program, ctx);
       const services = await ctx.services();
       const { modelFiles } = services;
       const documentId = await documentToOpen(services, design, file);
       if (options.list) {
         const view = await slicersView(modelFiles, documentId).catch(problemWords);
-        ctx.io.out(options.json ? JSON.stringify(view, null, 2) : slicerLines(view).join('\n'));
+        ctx.io.out(options.json ? JSON.stringify(view, null, 2) : slicerLines(view, words).join('\n'));
         return;
       }
       let slicer: string | undefined;
       if (options.slicer !== undefined) {
         const named = slicerNamed(await installedSlicers(), options.slicer);
         if (named === null) {
-          const names = (await slicersView(modelFiles, documentId).catch(problemWords)).slicers.map((found) => found.name);
-          throw new CliError(`No slicer ${JSON.stringify(options.slicer)} was found that could be told apart; found: ${names.join(', ')}.`);
+          const names = (await slicersView(modelFiles, documentId).catch(problemWords)).slicers.map((found) => slicerName(found, words));
+          throw CliError.of(names.length > 0 ? 'cli.open.noSuchSlicer' : 'cli.open.noSuchSlicerNoneFound', { slicer: JSON.stringify(options.slicer), found: names.join(', ') });
         }
         slicer = named === 'system' ? 'system' : named.id;
       }
@@ -82,21 +90,23 @@ export const openCommand: CommandModule = (program, context) => {
         try {
           await detachedSpawner(command);
         } catch (error) {
-          throw new CliError(`Your system could not open ${opened.path} (${error instanceof Error ? error.message : String(error)}): it may have no app for its type. Choose a slicer with --slicer (see --list).`);
+          throw CliError.of('cli.open.systemCouldNotOpen', { path: opened.path, problem: error instanceof Error ? error.message : String(error) });
         }
       }
       if (options.json) ctx.io.out(JSON.stringify({ opened: true, slicer: opened.slicer, path: opened.path }, null, 2));
-      else ctx.io.out(`Opened in ${opened.slicer.id === 'system' ? 'the system\'s default app' : opened.slicer.name}${opened.path ? `: ${opened.path}` : ''}.`);
+      else if (opened.slicer.id === SYSTEM_DEFAULT_SLICER) ctx.io.out(words.formatMessage({ id: opened.path ? 'cli.open.openedInSystemApp' : 'cli.open.openedInSystemAppNoPath' }, { path: opened.path ?? '' }));
+      else ctx.io.out(words.formatMessage({ id: opened.path ? 'cli.open.openedIn' : 'cli.open.openedInNoPath' }, { slicer: opened.slicer.name, path: opened.path ?? '' }));
     });
 
   program
     .command('slicers')
-    .description('list the slicers found on this computer and the file types each opens (* the last one chosen)')
-    .option('--json', 'print them as JSON')
+    .description(say('cli.help.slicers.description'))
+    .option('--json', say('cli.help.option.jsonThem'))
     .action(async (options: { json?: boolean }) => {
       const ctx = context();
+      const words = await commandWords(program, ctx);
       const { modelFiles } = await ctx.services();
       const view = await slicersView(modelFiles, undefined);
-      ctx.io.out(options.json ? JSON.stringify(view, null, 2) : slicerLines(view).join('\n'));
+      ctx.io.out(options.json ? JSON.stringify(view, null, 2) : slicerLines(view, words).join('\n'));
     });
 };

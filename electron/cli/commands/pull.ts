@@ -79,11 +79,11 @@ export function incompleteMessage(summary: PullSummary, words: Words = ENGLISH_I
  * `design-sync pull [--json]`: brings the profile's cache up to date with the service. Exits 1, saying why and what was
  * read, when the listing (or, signed in, the own designs) could not be read completely, or the pull stopped.
  */
-export const pullCommand: CommandModule = (program, context) => {
+export const pullCommand: CommandModule = (program, context, say) => {
   program
     .command('pull')
-    .description('download the published designs (and, when signed in, your own) into the local cache, with their cover images')
-    .option('--json', 'print the summary as JSON')
+    .description(say('cli.help.pull.description'))
+    .option('--json', say('cli.help.pull.option.json'))
     .action(async (options: { json?: boolean }) => {
       const ctx = context();
       const serviceUrl = ctx.serviceUrl();

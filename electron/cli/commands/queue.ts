@@ -113,14 +113,14 @@ async function decisionNow(ctx: CliContext, { connection, sync: syncService }: P
  * a running app or `design-sync sync` notices at once. Cancelling never touches local files; a file kept on the service
  * (a deletion cancelled) is brought back into the sync folder at once.
  */
-export const queueCommand: CommandModule = (program: Command, context) => {
-  const queue = program.command('queue').description('list the upload queue, and retry, cancel, pause, resume or confirm its items');
+export const queueCommand: CommandModule = (program: Command, context, say) => {
+  const queue = program.command('queue').description(say('cli.help.queue.description'));
 
   queue
     .command('list', { isDefault: true })
-    .description('the items not done yet (--all: every item)')
-    .option('--json', 'print JSON')
-    .option('--all', 'include done and cancelled items')
+    .description(say('cli.help.queue.list.description'))
+    .option('--json', say('cli.help.option.json'))
+    .option('--all', say('cli.help.queue.list.option.all'))
     .action(async (options: { json?: boolean; all?: boolean }) => {
       const ctx = context();
       const words = await commandWords(program, ctx);
@@ -140,8 +140,8 @@ export const queueCommand: CommandModule = (program: Command, context) => {
 
   queue
     .command('retry')
-    .description('try a failed item again now (or every failed and waiting one)')
-    .argument('<id|all>')
+    .description(say('cli.help.queue.retry.description'))
+    .argument(`<${say('cli.help.argumentName.item')}|all>`, say('cli.help.queue.retry.argument.item'))
     .action(async (target: string) => {
       const ctx = context();
       const words = await commandWords(program, ctx);
@@ -157,8 +157,8 @@ export const queueCommand: CommandModule = (program: Command, context) => {
 
   queue
     .command('cancel')
-    .description('take an item (or every item not done) out of the queue; local files are never touched')
-    .argument('<id|all>')
+    .description(say('cli.help.queue.cancel.description'))
+    .argument(`<${say('cli.help.argumentName.item')}|all>`, say('cli.help.queue.cancel.argument.item'))
     .action(async (target: string) => {
       const ctx = context();
       const words = await commandWords(program, ctx);
@@ -179,9 +179,9 @@ export const queueCommand: CommandModule = (program: Command, context) => {
   for (const [name, paused] of [['pause', true], ['resume', false]] as const) {
     const command = queue
       .command(name)
-      .description(paused ? 'pause all uploads, or one item' : 'resume all uploads, or one item')
-      .argument('[id]');
-    if (paused) command.option('--for <length>', 'all uploads only: resume by themselves after "1h", or "tomorrow" (the next 08:00)');
+      .description(say(paused ? 'cli.help.queue.pause.description' : 'cli.help.queue.resume.description'))
+      .argument(`[${say('cli.help.argumentName.item')}]`, say(paused ? 'cli.help.queue.pause.argument.item' : 'cli.help.queue.resume.argument.item'));
+    if (paused) command.option(`--for <${say('cli.help.value.length')}>`, say('cli.help.queue.pause.option.for'));
     command
       .action(async (target: string | undefined, options: { for?: string }) => {
         const ctx = context();
@@ -204,12 +204,12 @@ export const queueCommand: CommandModule = (program: Command, context) => {
 
   queue
     .command('confirm')
-    .description('confirm a deletion on the service, create the design proposed for a new folder, or send a file ready to publish')
-    .argument('<id>')
-    .option('--name <name>', 'the new design\'s name')
-    .option('--excerpt <text>', 'the new design\'s one-line summary')
-    .option('--license <code>', `the new design's license (${LICENSE_CODES.join(', ')})`)
-    .option('--publish', 'publish the new design at once (otherwise it stays a draft)')
+    .description(say('cli.help.queue.confirm.description'))
+    .argument(`<${say('cli.help.argumentName.item')}>`, say('cli.help.queue.confirm.argument.item'))
+    .option(`--name <${say('cli.help.value.name')}>`, say('cli.help.queue.confirm.option.name'))
+    .option(`--excerpt <${say('cli.help.value.text')}>`, say('cli.help.queue.confirm.option.excerpt'))
+    .option(`--license <${say('cli.help.value.code')}>`, say('cli.help.queue.confirm.option.license', { codes: LICENSE_CODES.join(', ') }))
+    .option('--publish', say('cli.help.queue.confirm.option.publish'))
     .action(async (target: string, options: ConfirmOptions) => {
       const ctx = context();
       const words = await commandWords(program, ctx);
@@ -218,7 +218,7 @@ export const queueCommand: CommandModule = (program: Command, context) => {
 
   queue
     .command('send-ready')
-    .description('send every file that waits as ready to publish (added to a published design while review before publishing is on)')
+    .description(say('cli.help.queue.sendReady.description'))
     .action(async () => {
       const ctx = context();
       const words = await commandWords(program, ctx);

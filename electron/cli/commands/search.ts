@@ -20,15 +20,15 @@ export function formatResults(items: DesignSummary[], words: Words = ENGLISH_INT
 }
 
 /** `design-sync search <words…> [--online] [--json]`: from the cache by default; --online asks the service and merges. */
-export const searchCommand: CommandModule = (program, context) => {
+export const searchCommand: CommandModule = (program, context, say) => {
   program
     .command('search')
-    .description('search designs: in the local cache (works offline), or with --online on the service')
-    .argument('<query...>', 'words to look for (each matches as a prefix: "gea bo" finds "gear box")')
-    .option('--online', 'ask the service, and store what it answers in the cache')
-    .option('--json', 'print the results as JSON')
-    .option('--limit <n>', 'results per page', '20')
-    .option('--page <n>', 'which page of results', '1')
+    .description(say('cli.help.search.description'))
+    .argument(`<${say('cli.help.argumentName.query')}...>`, say('cli.help.search.argument.query'))
+    .option('--online', say('cli.help.search.option.online'))
+    .option('--json', say('cli.help.search.option.json'))
+    .option('--limit <n>', say('cli.help.search.option.limit'), '20')
+    .option('--page <n>', say('cli.help.search.option.page'), '1')
     .action(async (words: string[], options: { online?: boolean; json?: boolean; limit: string; page: string }) => {
       const ctx = context();
       const said = await commandWords(program, ctx);

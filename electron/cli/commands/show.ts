@@ -58,12 +58,12 @@ export function formatDesign(cached: CachedDesign, pageUrl: string | null, words
 }
 
 /** `design-sync show <id|slug> [--json]`: one design from the cache, with its age; never touches the network. */
-export const showCommand: CommandModule = (program, context) => {
+export const showCommand: CommandModule = (program, context, say) => {
   program
     .command('show')
-    .description('show one design from the local cache (works offline)')
-    .argument('<design>', 'the design id or slug')
-    .option('--json', 'print the design as JSON')
+    .description(say('cli.help.show.description'))
+    .argument(`<${say('cli.help.argumentName.design')}>`, say('cli.help.argument.design'))
+    .option('--json', say('cli.help.show.option.json'))
     .action(async (key: string, options: { json?: boolean }) => {
       const ctx = context();
       const words = await commandWords(program, ctx);

@@ -20,13 +20,13 @@ export const FOLLOW_INTERVAL_MS = 250;
  * profile's files are, the versions and the log's last lines, without opening the engine (so it works on a profile
  * whose databases are damaged).
  */
-export const statusCommand: CommandModule = (program, context) => {
+export const statusCommand: CommandModule = (program, context, say) => {
   program
     .command('status')
-    .description('show the state of sync and of the upload queue: what is uploading, what needs you, what failed')
-    .option('--json', 'print JSON')
-    .option('--follow', 'print again on every change, until Ctrl-C')
-    .option('--diagnostics', 'print the engine log\'s path and last lines, the profile\'s files and the versions (for a bug report)')
+    .description(say('cli.help.status.description'))
+    .option('--json', say('cli.help.option.json'))
+    .option('--follow', say('cli.help.status.option.follow'))
+    .option('--diagnostics', say('cli.help.status.option.diagnostics'))
     .action(async (options: { json?: boolean; follow?: boolean; diagnostics?: boolean }) => {
       const ctx = context();
       if (options.diagnostics) {
@@ -38,8 +38,9 @@ export const statusCommand: CommandModule = (program, context) => {
           // Shown in the output; the log's lines are still redacted by pattern (auth_token=…).
           tokenProblem = (error as Error).message;
         }
-        const proxy = await proxyDiagnostics(ctx.profile, fileSettingsStore(ctx.profile.settingsFile), program.opts<{ proxy?: string }>().proxy);
-        ctx.io.out(diagnosticsText(ctx.profile, [...(token ? [token] : []), ...proxy.secrets], tokenProblem, proxy.line));
+        const diagnosticsWords = await cliWords(program.opts<{ lang?: string }>().lang, ctx.profile.settingsFile);
+        const proxy = await proxyDiagnostics(ctx.profile, fileSettingsStore(ctx.profile.settingsFile), program.opts<{ proxy?: string }>().proxy, diagnosticsWords);
+        ctx.io.out(diagnosticsText(ctx.profile, [...(token ? [token] : []), ...proxy.secrets], tokenProblem, proxy.line, diagnosticsWords));
         return;
       }
       const { queue, connection, syncStatus, sync: syncService } = await ctx.services();

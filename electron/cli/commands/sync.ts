@@ -89,18 +89,19 @@ async function ensureContentPolicy(ctx: CliContext, sync: SyncService, accepted:
  * folder's changes and sends them. Without --watch: one pass, exit 0 when everything was sent, 1 when something
  * failed or waits for you (listed). With --watch: the engine works in the background until Ctrl-C.
  */
-export const syncCommand: CommandModule = (program, context) => {
+export const syncCommand: CommandModule = (program, context, say) => {
   program
-    .command('sync <folder>')
-    .description('sync a folder with your own designs: one folder per design; files in it become its images (jpg, jpeg, tiff, bmp, png) and documents')
-    .option('--watch', 'keep watching the folder and the service until Ctrl-C (the service is asked for changes every 30 s)')
-    .option('--once', 'one full pass, then exit (the default without --watch)')
-    .option('--poll-seconds <n>', 'with --watch: seconds between two looks at the service for changes (default 30)')
-    .option('--confirm-deletes', 'confirm the deletions on the service of files deleted from the folder (otherwise they wait for you)')
-    .option('--settle-ms <n>', 'how long a file must stay unchanged before it is sent (default 2000)')
-    .option('--allow-mass-delete', 'propose deleting files even when many vanished at once (each still needs confirming)')
-    .option('--rescan-minutes <n>', 'with --watch: minutes between full rescans (default 10)')
-    .option('--accept-content-policy', 'confirm that you upload only what you have the right to publish (asked once otherwise)')
+    .command('sync')
+    .description(say('cli.help.sync.description'))
+    .argument(`<${say('cli.help.argumentName.folder')}>`, say('cli.help.sync.argument.folder'))
+    .option('--watch', say('cli.help.sync.option.watch'))
+    .option('--once', say('cli.help.sync.option.once'))
+    .option('--poll-seconds <n>', say('cli.help.sync.option.pollSeconds'))
+    .option('--confirm-deletes', say('cli.help.sync.option.confirmDeletes'))
+    .option('--settle-ms <n>', say('cli.help.sync.option.settleMs'))
+    .option('--allow-mass-delete', say('cli.help.sync.option.allowMassDelete'))
+    .option('--rescan-minutes <n>', say('cli.help.sync.option.rescanMinutes'))
+    .option('--accept-content-policy', say('cli.help.sync.option.acceptContentPolicy'))
     .action(async (folder: string, options: SyncOptions) => {
       const ctx = context();
       ctx.serviceUrl();

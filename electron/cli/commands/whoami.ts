@@ -3,12 +3,13 @@ import { isServiceError } from '../../engine/api/service-error';
 import { CliError } from '../cli-context';
 import type { CommandModule } from '../command-module';
 import { commandWords } from '../cli-words';
+import { engineWordsText } from '../../../shared/i18n/engine-words';
 
-export const whoamiCommand: CommandModule = (program: Command, context) => {
+export const whoamiCommand: CommandModule = (program: Command, context, say) => {
   program
     .command('whoami')
-    .description('show who is signed in, on which service, and where the token is kept')
-    .option('--json', 'print JSON')
+    .description(say('cli.help.whoami.description'))
+    .option('--json', say('cli.help.option.json'))
     .action(async (options: { json?: boolean }) => {
       const ctx = context();
       const words = await commandWords(program, ctx);
@@ -27,6 +28,7 @@ export const whoamiCommand: CommandModule = (program: Command, context) => {
       }
       session.confirmUser(user);
       const storage = session.store.describe();
+      const keptIn = session.store.keptIn?.();
       if (options.json) {
         ctx.io.out(JSON.stringify({ id: user.id, screen_name: user.screen_name, real_name: user.real_name ?? null, service: baseUrl, token_storage: storage }, null, 2));
         return;
@@ -34,6 +36,6 @@ export const whoamiCommand: CommandModule = (program: Command, context) => {
       ctx.io.out(words.formatMessage({ id: 'cli.whoami.signedInAs' }, { name: user.screen_name }));
       if (user.real_name) ctx.io.out(words.formatMessage({ id: 'cli.whoami.realName' }, { name: user.real_name }));
       ctx.io.out(words.formatMessage({ id: 'cli.whoami.service' }, { address: baseUrl }));
-      ctx.io.out(words.formatMessage({ id: 'cli.whoami.tokenKept' }, { storage }));
+      ctx.io.out(words.formatMessage({ id: 'cli.whoami.tokenKept' }, { storage: keptIn ? engineWordsText(words, keptIn) : storage }));
     });
 };

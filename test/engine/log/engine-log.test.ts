@@ -149,8 +149,8 @@ describe('design-sync status --diagnostics', () => {
     expect(out).toContain(`Engine log: ${engineLogPath(profile)}\n`);
     expect(out).toContain(`Profile: ${profile}\n`);
     expect(out).toContain(`  token file: ${join(profile, 'token')} (present)`);
-    expect(out).toMatch(new RegExp(`  cache database: ${join(profile, 'cache.sqlite')} \\([\\d.]+ kB, schema version \\d+\\)`));
-    expect(out).toMatch(new RegExp(`  sync database: ${join(profile, 'sync.sqlite')} \\([\\d.]+ kB, schema version \\d+\\)`));
+    expect(out).toMatch(new RegExp(`  cache database: ${join(profile, 'cache.sqlite')} \\([\\d.,]+ (B|KB|MB), schema version \\d+\\)`));
+    expect(out).toMatch(new RegExp(`  sync database: ${join(profile, 'sync.sqlite')} \\([\\d.,]+ (B|KB|MB), schema version \\d+\\)`));
     expect(out).toMatch(/^Versions: design-sync \d+\.\d+\.\d+, Node \d+\.\d+\.\d+, SQLite 3\.\d+\.\d+, \w+ \w+$/m);
     const tail = out.slice(out.indexOf('Last 20 lines of the engine log:')).split('\n').slice(1);
     expect(tail).toHaveLength(20);
@@ -167,7 +167,7 @@ describe('design-sync status --diagnostics', () => {
     const before = readdirSync(profile).sort();
     const { code, out } = await runCliCapturing(profile, ['status', '--diagnostics']);
     expect(code).toBe(0);
-    expect(out).toContain(`  sync database: ${join(profile, 'sync.sqlite')} (0.0 kB; not a SQLite database)`);
+    expect(out).toContain(`  sync database: ${join(profile, 'sync.sqlite')} (7 B; not a SQLite database)`);
     expect(readdirSync(profile).sort()).toEqual(before);
     expect(existsSync(join(profile, 'sync.sqlite-wal'))).toBe(false);
   });
