@@ -1,4 +1,4 @@
-import { CommanderError } from 'commander';
+import { CommanderError, type Command } from 'commander';
 import { isServiceError } from '../engine/api/service-error';
 import { systemErrorWords } from '../engine/log/error-words';
 import { engineLog } from '../engine/log/engine-log';
@@ -39,19 +39,11 @@ export const processIo: CliIo = {
   confirm: confirmOnTerminal,
 };
 
-/** Runs the design-sync CLI; resolves with the exit code. */
-export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
-  // The run's words are known before the program is made, so that its help is in them (a refused --lang is said here).
-  let words: Words;
-  try {
-    words = await startWords(argv);
-  } catch (error) {
-    if (error instanceof CliError) {
-      io.err(error.message);
-      return error.exitCode;
-    }
-    throw error;
-  }
+/**
+ * The program, its global options and its commands (COMMAND_MODULES), its help and its refusals in `words`; `context`
+ * is made once the global options are parsed.
+ */
+export function cliProgram(words: Words, io: CliIo, context: () => CliContext): Command {
   const say = sayWith(words);
   const program = new WordedCommand('design-sync', say)
     .configureHelp(wordedHelp(words))
@@ -69,11 +61,27 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     .option(`--lang <${say('cli.help.value.language')}>`, say('cli.help.option.lang'))
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.out(text), writeErr: (text) => io.err(text) });
+  for (const register of COMMAND_MODULES) register(program, context, say);
+  return program;
+}
 
+/** Runs the design-sync CLI; resolves with the exit code. */
+export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
+  // The run's words are known before the program is made, so that its help is in them (a refused --lang is said here).
+  let words: Words;
+  try {
+    words = await startWords(argv);
+  } catch (error) {
+    if (error instanceof CliError) {
+      io.err(error.message);
+      return error.exitCode;
+    }
+    throw error;
+  }
   let context: CliContext | undefined;
   let notices: EngineNotices | undefined;
   const getContext = () => (context ??= (notices = new EngineNotices(createCliContext(program.opts<GlobalOptions>(), io, fileTokenStore), words)).context);
-  for (const register of COMMAND_MODULES) register(program, getContext, say);
+  const program = cliProgram(words, io, getContext);
 
   try {
     await program.parseAsync(argv, { from: 'user' });
