@@ -11,6 +11,7 @@ import { openEngine, type OpenEngineOptions } from '../engine/runtime/open-engin
 import { fileSettingsStore, MAX_RATE_KBPS } from '../engine/settings/settings-store';
 import { ProxyAddressError } from '../engine/api/proxy-agents';
 import { ENGLISH_INTL } from '../../shared/i18n/create-intl';
+import type { EngineWords } from '../../shared/i18n/engine-words';
 import type { MessageId } from '../../shared/i18n/messages';
 
 /** A refusal as a message of the catalogs and its values (text not ours, e.g. an address, as a value). */
@@ -33,6 +34,14 @@ export class CliError extends Error {
   static of(id: MessageId, values?: Record<string, string | number>): CliError {
     return new CliError(ENGLISH_INTL.formatMessage({ id }, values), 1, { id, ...(values ? { values } : {}) });
   }
+}
+
+/** An engine sentence's facts as a refusal's words, when none of its values is a sentence of its own. */
+function flatWords(words: EngineWords | null): CliErrorWords | null {
+  if (!words) return null;
+  const values = Object.entries(words.values ?? {});
+  if (values.some(([, value]) => typeof value === 'object')) return null;
+  return { id: words.id, ...(words.values ? { values: Object.fromEntries(values) as Record<string, string | number> } : {}) };
 }
 
 export interface GlobalOptions {
@@ -211,7 +220,7 @@ export function createCliContext(
         return engine;
       })();
       const engine = await opened;
-      if (engine.account.tokenProblem && !ignoreTokenProblem) throw new CliError(engine.account.tokenProblem);
+      if (engine.account.tokenProblem && !ignoreTokenProblem) throw new CliError(engine.account.tokenProblem, 1, flatWords(engine.account.tokenProblemWords));
       return engine;
     },
     async services(tuning = {}) {

@@ -1,4 +1,5 @@
 import type { LanguageSetting } from '../i18n/locales';
+import type { EngineWords } from '../i18n/engine-words';
 import type { License } from '../licenses/licenses';
 import type { FieldErrors } from '../validation/field-errors';
 import type { QueueItemView, QueueState, SyncRunState } from '../sync/sync-types';
@@ -22,9 +23,13 @@ export interface AccountView {
    * read, another service's sign-in…, whose particulars only `reason` says); null when no reason.
    */
   reasonCode: 'sign-in-refused' | 'stored-sign-in-unusable' | null;
+  /** The facts of `reason` when the engine has them (an unusable stored sign-in), for a front end to word. */
+  reasonWords?: EngineWords | null;
   serviceUrl: string | null;
-  /** Where the token is kept ("in the system keychain", "in a file only you can read"), never the token. */
+  /** Where the token is kept ("in the system keychain", "in a file only you can read"), never the token; in English. */
   tokenKeptIn: string;
+  /** Its facts, which a front end words in the person's language (tokenKeptInWords); absent or null: show `tokenKeptIn`. */
+  tokenKeptInWords?: EngineWords | null;
   /** Whether a browser sign-in is under way (its address in `signInUrl`). */
   signingIn: boolean;
   signInUrl: string | null;

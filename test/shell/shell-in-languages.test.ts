@@ -96,6 +96,30 @@ describe('notifications in Dutch and German', () => {
   });
 });
 
+describe('a refused sign-in in Dutch', () => {
+  // As the engine sends it: its English reason, and its code, which the shell words.
+  const refused = accountView({ status: 'needs-sign-in', reasonCode: 'sign-in-refused', reason: 'The service no longer accepts the sign-in: access was revoked.' });
+
+  it('the tray says it in Dutch, before sync has a state and once it has one', async () => {
+    const nl = await createTranslator('nl');
+    expect(trayView(null, refused, null, nl)).toMatchObject({
+      state: 'signed-out', label: 'Uitgelogd',
+      tooltip: 'design-sync: Uitgelogd — De dienst accepteert deze inlog niet meer (de toegang is misschien ingetrokken): log opnieuw in.',
+    });
+    const sync = syncView({ state: 'signed-out', reasonCode: 'sign-in-refused', reason: 'The service no longer accepts your sign-in: sign in again.' });
+    expect(trayView(sync, refused, null, nl).tooltip).toMatch(/^design-sync: Uitgelogd — De dienst accepteert je inlog niet meer: log opnieuw in\./);
+  });
+
+  it('the sign-in notification says it in Dutch, not in the engine\'s English', async () => {
+    const nl = await createTranslator('nl');
+    const policy = createNotificationPolicy(() => nl);
+    policy.accountChanged(refused);
+    expect(policy.flush().map(({ title, body }) => ({ title, body }))).toEqual([
+      { title: 'Opnieuw inloggen nodig', body: 'De dienst accepteert deze inlog niet meer (de toegang is misschien ingetrokken): log opnieuw in.' },
+    ]);
+  });
+});
+
 describe('the notification of an update in Dutch and German', () => {
   it('names the tray\'s own item in each language', async () => {
     const [nl, de] = await Promise.all([createTranslator('nl'), createTranslator('de')]);

@@ -2,14 +2,20 @@ import { randomBytes } from 'node:crypto';
 import { constants, statSync, watch as watchFolder, type FSWatcher } from 'node:fs';
 import { mkdir, open, rename, rm, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import type { EngineWords } from '../../../shared/i18n/engine-words';
+import { englishOf } from '../../../shared/i18n/worded-error';
 import type { TokenStore } from './token-store';
 import { engineLog, warnUnlessMissing } from '../log/engine-log';
 
 /** A token file that must not be used as it is; the message says what to do and never holds the token. */
 export class TokenFileError extends Error {
-  constructor(message: string) {
-    super(message);
+  /** The message's facts, for a front end to word in the person's language (null for one said only in English). */
+  readonly words: EngineWords | null;
+
+  constructor(message: string | EngineWords) {
+    super(typeof message === 'string' ? message : englishOf(message));
     this.name = 'TokenFileError';
+    this.words = typeof message === 'string' ? null : message;
   }
 }
 
@@ -36,22 +42,19 @@ export class FileTokenStore implements TokenStore {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return null;
-      if (code === 'ELOOP') throw new TokenFileError(`The token file ${this.path} is a symbolic link; design-sync does not follow it. Remove it and sign in again (design-sync login).`);
-      throw new TokenFileError(`The token file ${this.path} cannot be read (${code ?? 'error'}).`);
+      if (code === 'ELOOP') throw new TokenFileError({ id: 'account.tokenFile.symbolicLink', values: { path: this.path } });
+      throw new TokenFileError({ id: 'account.tokenFile.unreadable', values: { path: this.path, code: code ?? 'error' } });
     }
     try {
       const stats = await handle.stat();
-      if (!stats.isFile()) throw new TokenFileError(`The token file ${this.path} is not a regular file. Remove it and sign in again (design-sync login).`);
+      if (!stats.isFile()) throw new TokenFileError({ id: 'account.tokenFile.notAFile', values: { path: this.path } });
       if (POSIX) {
         const uid = process.getuid?.();
         if (uid !== undefined && stats.uid !== uid) {
-          throw new TokenFileError(`The token file ${this.path} belongs to another user (uid ${stats.uid}); design-sync does not use it. Remove it and sign in again (design-sync login).`);
+          throw new TokenFileError({ id: 'account.tokenFile.otherOwner', values: { path: this.path, uid: String(stats.uid) } });
         }
         if ((stats.mode & 0o077) !== 0) {
-          throw new TokenFileError(
-            `The token file ${this.path} can be read or changed by other users (mode ${modeText(stats.mode)}), so design-sync does not use it. `
-              + `Make it private with: chmod 600 '${this.path}' — and if someone else may have read it, revoke design-sync's access on your profile page and sign in again (design-sync login).`,
-          );
+          throw new TokenFileError({ id: 'account.tokenFile.othersCanRead', values: { path: this.path, mode: modeText(stats.mode) } });
         }
       }
       const token = (await handle.readFile('utf8')).trim();
@@ -88,7 +91,11 @@ export class FileTokenStore implements TokenStore {
   }
 
   describe(): string {
-    return POSIX ? `in the file ${this.path} (readable only by you)` : `in the file ${this.path} (in your user profile)`;
+    return englishOf(this.keptIn());
+  }
+
+  keptIn(): EngineWords {
+    return { id: POSIX ? 'account.tokenKeptIn.privateFile' : 'account.tokenKeptIn.profileFile', values: { path: this.path } };
   }
 
   /**

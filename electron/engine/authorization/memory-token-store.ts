@@ -1,3 +1,5 @@
+import type { EngineWords } from '../../../shared/i18n/engine-words';
+import { englishOf } from '../../../shared/i18n/worded-error';
 import type { TokenStore } from './token-store';
 
 /** Keeps the token in memory only: for tests, and for a session that must not outlive the process. */
@@ -22,6 +24,10 @@ export class MemoryTokenStore implements TokenStore {
   }
 
   describe(): string {
-    return 'in memory only (forgotten when the program ends)';
+    return englishOf(this.keptIn());
+  }
+
+  keptIn(): EngineWords {
+    return { id: 'account.tokenKeptIn.memory' };
   }
 }

@@ -1,3 +1,4 @@
+import type { EngineWords } from '../../../shared/i18n/engine-words';
 import type { Session } from '../authorization/session';
 import { engineLog } from '../log/engine-log';
 import type { BrowserSignIn } from './browser-sign-in';
@@ -14,6 +15,8 @@ export class Account {
     private readonly connection: ServiceConnection,
     /** Why the stored token could not be read when the engine opened (signed out then), or null. */
     readonly tokenProblem: string | null,
+    /** Its facts, for a front end to word in the person's language (null: said only in English). */
+    readonly tokenProblemWords: EngineWords | null = null,
   ) {}
 
   /**

@@ -24,6 +24,7 @@ import { SampleService } from '../sample-service/sample-service';
 import { KeepOffline } from '../keep-offline/keep-offline';
 import type { StartAtLoginHost } from '../settings/start-at-login';
 import { serviceAddressToSave } from './service-address';
+import type { EngineWords } from '../../../shared/i18n/engine-words';
 import { environmentLanguages, resolveLocale } from '../../../shared/i18n/locales';
 import { languageSetting } from '../settings/language';
 
@@ -39,6 +40,10 @@ export interface EngineConfig {
   userAgent: string;
   /** Why the stored token could not be read at opening (the session is then signed out), or null. */
   tokenProblem: string | null;
+  /** Its facts, for a front end to word in the person's language (null: said only in English). */
+  tokenProblemWords?: EngineWords | null;
+  /** The system's languages as the desktop app gives them; absent: the environment's. */
+  systemLanguages?: readonly string[];
   openBrowser?: (url: string) => Promise<void>;
   /** The desktop app's login item, when the front end is the desktop app. */
   startAtLogin?: StartAtLoginHost;
@@ -116,11 +121,11 @@ export class Engine extends EventEmitter<{ state: []; service: [] }> {
       webUrl: () => this.connection.webUrl() ?? this.connection.requireServiceUrl(),
       userAgent: config.userAgent,
       // The browser's last page in the person's language: the setting, or the system's as the environment gives it.
-      locale: () => resolveLocale(languageSetting(settings), environmentLanguages(process.env)),
+      locale: () => resolveLocale(languageSetting(settings), config.systemLanguages ?? environmentLanguages(process.env)),
       ...(config.openBrowser ? { openBrowser: config.openBrowser } : {}),
       ...(config.signInTimeoutMs ? { timeoutMs: config.signInTimeoutMs } : {}),
     });
-    this.account = new Account(session, signIn, this.connection, config.tokenProblem);
+    this.account = new Account(session, signIn, this.connection, config.tokenProblem, config.tokenProblemWords ?? null);
     this.sampleService = new SampleService({ profileDir: config.profile.root, settings });
     this.on('service', () => void this.sampleService.serviceChosen(this.connection.serviceUrl()));
     this.changes = new DesignChanges(() => config.cache.reader, () => (session.state.status !== 'signed-out' ? session.state.user?.id ?? null : null));

@@ -1,4 +1,6 @@
 import { join } from 'node:path';
+import type { EngineWords } from '../../../shared/i18n/engine-words';
+import { englishOf, errorWords } from '../../../shared/i18n/worded-error';
 import { parseProxyAddress } from '../api/proxy-agents';
 import { FileTokenStore } from '../authorization/file-token-store';
 import { sameService, ServiceBindingError } from '../authorization/service-binding';
@@ -64,6 +66,17 @@ export interface OpenEngineOptions {
   proxySecretStore?: (profile: ProfilePaths) => TokenStore;
   /** The system's proxy for the service as the Electron shell resolved it (null: direct); absent where none can ask. */
   systemProxy?: string | null;
+  /**
+   * The system's languages, most important first, as the desktop app asks them of the system: what a language setting
+   * of 'system' means for the pages the engine serves. Absent: the environment's (LC_ALL, LC_MESSAGES, LANG, LANGUAGE).
+   */
+  systemLanguages?: readonly string[];
+}
+
+/** Why the stored sign-in cannot be used: its English and, when known, its facts. */
+interface TokenProblem {
+  text: string;
+  words: EngineWords | null;
 }
 
 /** The manual proxy's password file in the CLI's profile: kept like the token file (0600, never logged). */
@@ -76,7 +89,7 @@ export function proxyPasswordFile(profile: ProfilePaths): string {
  * another one (or switchService signed it out first). Returns why the stored token is set aside, when it is issued for
  * another service than the one remembered (the address was changed by something else): it is then not used at all.
  */
-async function bindService(options: OpenEngineOptions, settings: SettingsStore, session: Session): Promise<string | null> {
+async function bindService(options: OpenEngineOptions, settings: SettingsStore, session: Session): Promise<EngineWords | null> {
   const signedInTo = session.tokenService;
   if (options.serviceUrl) {
     const url = normalizeServiceUrl(options.serviceUrl);
@@ -100,8 +113,7 @@ async function bindService(options: OpenEngineOptions, settings: SettingsStore, 
   if (sameService(tokenService, remembered)) return null;
   session.setAside();
   engineLog.warn('engine', `the stored token is for ${tokenService}, the profile's service is ${remembered}: not used`);
-  return `This profile's sign-in is for ${tokenService}, but its service address is now ${remembered} (changed by another program?). `
-    + `The sign-in is never sent to another service: choose ${tokenService} again, or sign in to ${remembered} (design-sync login).`;
+  return { id: 'account.tokenFile.otherService', values: { tokenService, remembered } };
 }
 
 /**
@@ -118,12 +130,12 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine> {
   const settings = (options.settingsStore ?? ((paths) => fileSettingsStore(paths.settingsFile)))(profile);
   const session = new Session(options.tokenStore(profile), settingsTokenServiceRecord(settings));
   log.keepOut(() => [session.currentToken()]);
-  let tokenProblem: string | null = null;
+  let tokenProblem: TokenProblem | null = null;
   try {
     await session.load();
   } catch (error) {
-    // An unusable token (a token file others can read…): signed out, and the reason kept for the person.
-    tokenProblem = error instanceof Error ? error.message : String(error);
+    // An unusable token (a token file others can read…): signed out, and the reason kept for the person, with its facts.
+    tokenProblem = { text: error instanceof Error ? error.message : String(error), words: errorWords(error) };
     engineLog.warn('engine', 'the stored token cannot be used; signed out', error);
   }
   // The proxy before anything is asked of the service; its passwords kept out of the log.
@@ -133,7 +145,8 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine> {
   log.keepOut(() => proxy.secrets());
   await proxy.load();
   log.secrets();
-  tokenProblem = await bindService(options, settings, session) ?? tokenProblem;
+  const otherService = await bindService(options, settings, session);
+  if (otherService) tokenProblem = { text: englishOf(otherService), words: otherService };
   if (options.webUrl !== undefined) saveWebAddress(settings, options.webUrl);
   let cache;
   try {
@@ -156,7 +169,8 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine> {
     syncDb,
     queue: new QueueStore(syncDb),
     userAgent: options.userAgent,
-    tokenProblem,
+    tokenProblem: tokenProblem?.text ?? null,
+    tokenProblemWords: tokenProblem?.words ?? null,
     proxy,
     settleMs: options.settleMs ?? 2_000,
     rescanIntervalMs: options.rescanIntervalMs ?? 10 * 60_000,
@@ -165,5 +179,6 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine> {
     ...(options.startAtLogin ? { startAtLogin: options.startAtLogin } : {}),
     ...(options.signInTimeoutMs ? { signInTimeoutMs: options.signInTimeoutMs } : {}),
     ...(options.remotePollMs !== undefined ? { remotePollMs: options.remotePollMs } : {}),
+    ...(options.systemLanguages ? { systemLanguages: options.systemLanguages } : {}),
   });
 }

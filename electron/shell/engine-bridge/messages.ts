@@ -1,3 +1,4 @@
+import type { EngineWords } from '../../../shared/i18n/engine-words';
 import type { Outcome } from '../../../shared';
 import type { EventMessage, ServedFile } from '../../engine/contract/contract-endpoint';
 import type { EngineSettings } from '../../engine/settings/settings-store';
@@ -18,6 +19,13 @@ export interface EngineOpenOptions {
   serviceUrl?: string;
   /** Where and how the token is kept, in words (never the token). */
   tokenDescription: string;
+  /** The same as facts, which the window words in the person's language. */
+  tokenKeptIn?: EngineWords;
+  /**
+   * The system's languages, most important first (Electron's app.getPreferredSystemLanguages()): what a language
+   * setting of 'system' means for the pages the engine process serves (the sign-in's last page).
+   */
+  systemLanguages?: string[];
   /** Whether the system starts the app at login now; absent when this host cannot register the app (it then says so). */
   startAtLogin?: boolean;
   /** The system's proxy for the service as the host resolved it (system-proxy.ts; null: direct); absent when it could not. */

@@ -1,4 +1,5 @@
 import type { TokenStore } from '../../engine/authorization/token-store';
+import type { EngineWords } from '../../../shared/i18n/engine-words';
 import { engineSettings, type EngineSettings, type SettingsStore } from '../../engine/settings/settings-store';
 import type { BridgePort, EngineToHost, HostToEngine, SecretName, TokenOperation } from '../engine-bridge/messages';
 
@@ -9,7 +10,7 @@ const TOKEN_ANSWER_MS = 120_000;
  * The engine's token store in the utility process: every read, write and clear is done by the host, which alone can
  * use safeStorage. The token crosses only this channel between two of our own processes, never a window.
  */
-export function bridgedTokenStore(port: BridgePort<HostToEngine, EngineToHost>, description: string, secret?: SecretName): TokenStore {
+export function bridgedTokenStore(port: BridgePort<HostToEngine, EngineToHost>, description: string, secret?: SecretName, keptIn?: EngineWords): TokenStore {
   let nextId = 1;
   const pending = new Map<number, { resolve: (token: string | null) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>();
   port.onMessage((message) => {
@@ -42,6 +43,7 @@ export function bridgedTokenStore(port: BridgePort<HostToEngine, EngineToHost>, 
       await ask('clear');
     },
     describe: () => description,
+    ...(keptIn ? { keptIn: () => keptIn } : {}),
   };
 }
 

@@ -58,7 +58,8 @@ export function serveEngine(port: BridgePort<HostToEngine, EngineToHost>, option
           profileDir: openOptions.profileDir,
           userAgent: openOptions.userAgent,
           ...(openOptions.serviceUrl ? { serviceUrl: openOptions.serviceUrl } : {}),
-          tokenStore: () => bridgedTokenStore(port, openOptions.tokenDescription),
+          tokenStore: () => bridgedTokenStore(port, openOptions.tokenDescription, undefined, openOptions.tokenKeptIn),
+          ...(openOptions.systemLanguages ? { systemLanguages: openOptions.systemLanguages } : {}),
           // The manual proxy's password is kept by the host like the token; the system's proxy is what the host resolved.
           proxySecretStore: () => bridgedTokenStore(port, 'the proxy password, kept like the sign-in token', 'proxy-password'),
           ...(openOptions.systemProxy !== undefined ? { systemProxy: openOptions.systemProxy } : {}),

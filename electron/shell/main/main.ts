@@ -134,7 +134,7 @@ async function main(): Promise<void> {
 
   const engine = new EngineProcessHost(
     paths.engineProcess,
-    () => ({ profileDir, userAgent: `design-sync/${app.getVersion()} (Electron ${process.versions.electron})`, settings: settings.read(), tokenDescription: tokens.describe(), startAtLogin, ...(args.service ? { serviceUrl: args.service } : {}), ...(systemProxy.current !== undefined ? { systemProxy: systemProxy.current } : {}) }),
+    () => ({ profileDir, userAgent: `design-sync/${app.getVersion()} (Electron ${process.versions.electron})`, settings: settings.read(), tokenDescription: tokens.describe(), tokenKeptIn: tokens.keptIn(), systemLanguages: systemLanguages(), startAtLogin, ...(args.service ? { serviceUrl: args.service } : {}), ...(systemProxy.current !== undefined ? { systemProxy: systemProxy.current } : {}) }),
     {
       tokens,
       proxyPassword,

@@ -1,6 +1,7 @@
 import type { AccountView, QueueEntry, SyncView } from '../../../shared';
 import { ENGLISH_INTL, type Words } from '../../../shared/i18n/create-intl';
 import type { MessageId } from '../../../shared/i18n/messages';
+import { accountReasonWords } from '../../../shared/account/account-reason-words';
 import { syncReasonWords } from '../../../shared/sync/sync-state-words';
 
 /**
@@ -57,19 +58,21 @@ export function noticeKindOf(item: Pick<QueueEntry, 'state' | 'attention'>): Not
 
 /**
  * `words` gives the locale of the moment (the shell's language setting): notices are worded when they are said, so a
- * language changed meanwhile is the one they speak. Reasons the engine gives in words (a queue item's, the account's)
- * are shown as they came.
+ * language changed meanwhile is the one they speak. The account's reason is worded from its code and facts
+ * (accountReasonWords, as the window words it); reasons the engine gives only in words (a queue item's) are shown as
+ * they came.
  */
 export function createNotificationPolicy(words: () => Words = () => ENGLISH_INTL): NotificationPolicy {
   /** What each item was last notified for: the same item in the same state is never said twice. */
   const notified = new Map<number, string>();
   const pending = new Map<number, Pending>();
   let signInNotified = false;
-  let signInPending: string | MessageId | null = null;
+  /** Why the sign-in notice is said: an item's reason in words, the account (worded when said), or one of the notice's own. */
+  let signInPending: string | MessageId | AccountView | null = null;
   let stoppedNotified: string | null = null;
   let stoppedPending: SyncView | null = null;
 
-  const askSignIn = (reason: string) => {
+  const askSignIn = (reason: string | AccountView) => {
     if (signInNotified) return;
     signInNotified = true;
     signInPending = reason;
@@ -105,7 +108,7 @@ export function createNotificationPolicy(words: () => Words = () => ENGLISH_INTL
       stoppedPending = sync;
     },
     accountChanged(account) {
-      if (account.status === 'needs-sign-in') askSignIn(account.reason ?? SIGN_IN_FOR_ACCOUNT);
+      if (account.status === 'needs-sign-in') askSignIn(account.reason !== null || account.reasonCode !== null ? account : SIGN_IN_FOR_ACCOUNT);
       else if (account.status === 'signed-in') {
         signInNotified = false;
         signInPending = null;
@@ -122,7 +125,8 @@ export function createNotificationPolicy(words: () => Words = () => ENGLISH_INTL
         notices.push({ kind: 'sync-stopped', title: intl.formatMessage({ id: 'notifications.syncStopped.title' }), body, route: '#/sync', itemIds: [] });
       }
       if (signInPending !== null) {
-        const body = signInPending === SIGN_IN_FOR_CHANGES || signInPending === SIGN_IN_FOR_ACCOUNT ? intl.formatMessage({ id: signInPending }) : signInPending;
+        const body = typeof signInPending === 'object' ? accountReasonWords(signInPending, intl) ?? intl.formatMessage({ id: SIGN_IN_FOR_ACCOUNT })
+          : signInPending === SIGN_IN_FOR_CHANGES || signInPending === SIGN_IN_FOR_ACCOUNT ? intl.formatMessage({ id: signInPending }) : signInPending;
         notices.push({ kind: 'sign-in', title: intl.formatMessage({ id: 'notifications.signIn.title' }), body, route: '#/settings', itemIds: [] });
       }
       const byKind = new Map<NoticeKind, QueueEntry[]>();

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { TokenStore } from '../../engine/authorization/token-store';
+import type { EngineWords } from '../../../shared/i18n/engine-words';
+import { englishOf } from '../../../shared/i18n/worded-error';
 
 /** The part of Electron's safeStorage this store uses (its asynchronous API: the synchronous one is going away). */
 export interface SafeStorageLike {
@@ -20,16 +22,21 @@ export class StoredTokenError extends Error {
   }
 }
 
-export const BASIC_TEXT_WARNING =
-  'encrypted with a password built into the app, because no system keyring (GNOME Keyring, KWallet) was found: any program running as you could read it. Install and unlock a keyring, then sign in again, to protect it properly.';
+/** Where the token is kept with no system keyring: plain about it (its English). */
+export const BASIC_TEXT_WARNING = englishOf({ id: 'account.tokenKeptIn.builtInPassword' });
 
-/** Where the token is kept, in words for the settings view: plain about a weak backend. */
+/** Where the token is kept, as facts for the settings view (worded there): plain about a weak backend. */
+export function safeStorageKeptIn(platform: NodeJS.Platform, backend: string | undefined): EngineWords {
+  if (platform === 'darwin') return { id: 'account.tokenKeptIn.macKeychain' };
+  if (platform === 'win32') return { id: 'account.tokenKeptIn.windowsAccount' };
+  if (backend === 'basic_text') return { id: 'account.tokenKeptIn.builtInPassword' };
+  if (backend && backend !== 'unknown') return { id: 'account.tokenKeptIn.keyring', values: { keyring: backend.replace('gnome_libsecret', 'GNOME Keyring / libsecret') } };
+  return { id: 'account.tokenKeptIn.system' };
+}
+
+/** Where the token is kept, in English (the log, `design-sync status --diagnostics`). */
 export function describeSafeStorage(platform: NodeJS.Platform, backend: string | undefined): string {
-  if (platform === 'darwin') return 'encrypted with a key kept in your macOS Keychain';
-  if (platform === 'win32') return 'encrypted for your Windows account (DPAPI)';
-  if (backend === 'basic_text') return BASIC_TEXT_WARNING;
-  if (backend && backend !== 'unknown') return `encrypted with a key kept in your system keyring (${backend.replace('gnome_libsecret', 'GNOME Keyring / libsecret')})`;
-  return 'encrypted with a key kept by your system';
+  return englishOf(safeStorageKeptIn(platform, backend));
 }
 
 /**
@@ -84,7 +91,11 @@ export class SafeStorageTokenStore implements TokenStore {
   }
 
   describe(): string {
-    return describeSafeStorage(this.platform, this.safeStorage.getSelectedStorageBackend?.());
+    return englishOf(this.keptIn());
+  }
+
+  keptIn(): EngineWords {
+    return safeStorageKeptIn(this.platform, this.safeStorage.getSelectedStorageBackend?.());
   }
 
   private async requireEncryption(): Promise<void> {

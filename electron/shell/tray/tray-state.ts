@@ -1,4 +1,5 @@
 import type { AccountView, ConnectivityView, SyncView } from '../../../shared';
+import { accountReasonWords } from '../../../shared/account/account-reason-words';
 import { ENGLISH_INTL, type Words } from '../../../shared/i18n/create-intl';
 import { syncReasonWords, syncStateLabel, syncStateName } from '../../../shared/sync/sync-state-words';
 import { syncUploadWords } from '../../../shared/sync/upload-progress-words';
@@ -25,8 +26,10 @@ const TOOLTIP_LIMIT = 127;
  */
 export function trayView(sync: SyncView | null, account: AccountView | null = null, connectivity: ConnectivityView | null = null, intl: Words = ENGLISH_INTL): TrayView {
   if (!sync) {
-    // Before the engine has said anything about sync: what the account and the connection say.
-    if (account?.status === 'signed-out' || account?.status === 'needs-sign-in') return view('signed-out', syncStateName('signed-out', intl), intl.formatMessage({ id: 'tray.signIn' }), intl);
+    // Before the engine has said anything about sync: what the account and the connection say (a refused sign-in in
+    // the words the window uses for it, from its code).
+    if (account?.status === 'needs-sign-in') return view('signed-out', syncStateName('signed-out', intl), accountReasonWords(account, intl) ?? intl.formatMessage({ id: 'tray.signIn' }), intl);
+    if (account?.status === 'signed-out') return view('signed-out', syncStateName('signed-out', intl), intl.formatMessage({ id: 'tray.signIn' }), intl);
     if (connectivity && !connectivity.online) return view('offline', syncStateName('offline', intl), connectivity.reason, intl);
     return view('not-set-up', intl.formatMessage({ id: 'tray.starting' }), null, intl);
   }

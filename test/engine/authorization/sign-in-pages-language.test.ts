@@ -5,6 +5,7 @@ import type { Session } from '../../../electron/engine/authorization/session';
 import type { SignInOptions } from '../../../electron/engine/authorization/sign-in';
 import { BrowserSignIn } from '../../../electron/engine/runtime/browser-sign-in';
 import { createTranslator } from '../../../shared/i18n/create-intl';
+import { openProfile } from '../../../harness/profile';
 
 interface Answer { status: number; body: string }
 
@@ -79,5 +80,19 @@ describe('the sign-in pages the browser is shown, in the caller\'s language', ()
     await signIn.start();
     await end;
     expect(asked.map((words) => words?.formatMessage({ id: 'signIn.page.signedIn.title' }))).toEqual(['Angemeldet', 'Ingelogd']);
+  });
+
+  it('speaks the system\'s languages the desktop app gives the engine when the setting is the system\'s, not the environment\'s', async () => {
+    // The tests' environment is English (vitest.config.ts); the desktop app asks the system, which says German.
+    const profile = await openProfile({ serviceUrl: 'http://127.0.0.1:9', systemLanguages: ['de-AT', 'en-GB'], openBrowser: async () => {} });
+    try {
+      expect(profile.engine.appSettings.store.read().language ?? 'system').toBe('system');
+      const authorize = new URL(await profile.engine.account.startSignIn());
+      const denied = await send(authorize.searchParams.get('deny_url')!);
+      expect(denied.body).toContain('<html lang="de');
+      expect(denied.body).toContain('Die Anmeldung wurde abgebrochen: design-sync hat keinen Zugriff erhalten.');
+    } finally {
+      await profile.close();
+    }
   });
 });

@@ -5,7 +5,7 @@ import { useAccount } from '../../stores/account-store';
 import { useLibrary } from '../../stores/library-store';
 import { useSettings } from '../../stores/settings-store';
 import { windowWords } from '../problem-words';
-import { accountReasonWords } from '../shell/account-reason';
+import { accountReasonWords, tokenKeptInWords } from '../shell/account-reason';
 import { ProblemBanner } from '../shell/ProblemBanner';
 import { BandwidthPanel } from '../bandwidth/BandwidthPanel';
 import { ProxyPanel } from '../proxy/ProxyPanel';
@@ -86,7 +86,7 @@ export function SettingsView() {
             <p>{!user ? <FormattedMessage id="settings.account.signedIn" />
               : user.realName ? <FormattedMessage id="settings.account.signedInAsWithRealName" values={{ name: user.screenName, realName: user.realName, strong }} />
                 : <FormattedMessage id="settings.account.signedInAs" values={{ name: user.screenName, strong }} />}</p>
-            <p className="field-help"><FormattedMessage id="settings.account.tokenKept" values={{ where: account.tokenKeptIn }} /></p>
+            <p className="field-help"><FormattedMessage id="settings.account.tokenKept" values={{ where: tokenKeptInWords(account, intl) }} /></p>
             <button type="button" onClick={() => void signOut()}><FormattedMessage id="settings.account.signOut" /></button>
           </>
         ) : (
