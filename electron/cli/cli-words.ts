@@ -20,7 +20,7 @@ export function cliLocale(lang: string | undefined, setting: LanguageSetting | u
   // matchLocale answers English for what it does not know: English only when English was asked for.
   if (matched !== 'en' || /^en([-_.@]|$)/i.test(asked)) return matched;
   const spoken = LANGUAGES.map((language) => `${language.code} (${language.name})`).join(', ');
-  throw new CliError(`--lang ${lang}: design-sync speaks ${spoken} (and ${PSEUDO_LOCALE}, the developers' pseudo-locale).`);
+  throw CliError.of('cli.lang.notSpoken', { lang, languages: spoken, pseudo: PSEUDO_LOCALE });
 }
 
 /** The profile's language setting; undefined where it is not set, there is no profile, or the settings file cannot be read (said in the log). */
@@ -59,9 +59,10 @@ function optionValue(argv: readonly string[], flag: string): string | undefined 
 
 /**
  * The words of a run, known before its arguments are parsed (the help, commander's own refusals): --lang and
- * --profile read from the arguments as typed, then as cliWords. A --lang design-sync does not speak is refused.
+ * --profile read from the arguments as typed, then as cliWords. A --lang design-sync does not speak is refused
+ * (`withLang` false: the words the run has without it, those the refusal is said in).
  */
-export function startWords(argv: readonly string[], env: Environment = process.env): Promise<IntlShape> {
+export function startWords(argv: readonly string[], env: Environment = process.env, withLang = true): Promise<IntlShape> {
   const root = optionValue(argv, '--profile') ?? env.DESIGN_SYNC_PROFILE ?? DEFAULT_PROFILE_DIR;
-  return cliWords(optionValue(argv, '--lang'), profilePaths(root).settingsFile, env);
+  return cliWords(withLang ? optionValue(argv, '--lang') : undefined, profilePaths(root).settingsFile, env);
 }

@@ -67,13 +67,14 @@ export function cliProgram(words: Words, io: CliIo, context: () => CliContext): 
 
 /** Runs the design-sync CLI; resolves with the exit code. */
 export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
-  // The run's words are known before the program is made, so that its help is in them (a refused --lang is said here).
+  // The run's words are known before the program is made, so that its help is in them; a refused --lang is said here,
+  // in the language the run would have without it.
   let words: Words;
   try {
     words = await startWords(argv);
   } catch (error) {
     if (error instanceof CliError) {
-      io.err(error.message);
+      io.err(error.words ? (await startWords(argv, process.env, false)).formatMessage({ id: error.words.id }, error.words.values) : error.message);
       return error.exitCode;
     }
     throw error;

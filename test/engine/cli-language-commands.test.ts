@@ -111,11 +111,14 @@ describe('the help in the person\'s language', () => {
     expect(english.err).toBe("error: unknown command 'stauts'\n(Did you mean status?)\n");
   });
 
-  it('refuses a --lang it does not speak before anything else, also for the help', async () => {
+  it('refuses a --lang it does not speak before anything else, also for the help, in the language it would speak', async () => {
     const run = await runCliCapturing(profile, ['--lang', 'fr', '--help']);
     expect(run.code).toBe(1);
     expect(run.out).toBe('');
     expect(run.err).toMatch(/^--lang fr: design-sync speaks en \(English\), nl \(Nederlands\), de \(Deutsch\)/);
+    process.env.LANG = 'de_DE.UTF-8';
+    const german = await runCliCapturing(profile, ['--lang', 'fr', 'status']);
+    expect(german).toMatchObject({ code: 1, err: '--lang fr: design-sync spricht en (English), nl (Nederlands), de (Deutsch) (und en-XA, die Pseudo-Sprache für Entwickler).' });
   });
 });
 
