@@ -10,7 +10,7 @@ import type { Engine } from '../engine/runtime/engine';
 import { openEngine, type OpenEngineOptions } from '../engine/runtime/open-engine';
 import { fileSettingsStore, MAX_RATE_KBPS } from '../engine/settings/settings-store';
 import { ProxyAddressError } from '../engine/api/proxy-agents';
-import { ENGLISH_INTL } from '../../shared/i18n/create-intl';
+import { ENGLISH_INTL, type Words } from '../../shared/i18n/create-intl';
 import type { EngineWords } from '../../shared/i18n/engine-words';
 import type { MessageId } from '../../shared/i18n/messages';
 
@@ -158,6 +158,7 @@ export function createCliContext(
   options: GlobalOptions,
   io: CliIo,
   makeTokenStore: (profile: ProfilePaths) => TokenStore,
+  words: Words = ENGLISH_INTL,
 ): CliContext {
   const profile = openProfile(options.profile ?? process.env.DESIGN_SYNC_PROFILE ?? DEFAULT_PROFILE_DIR);
   const settings = fileSettingsStore(profile.settingsFile);
@@ -206,7 +207,7 @@ export function createCliContext(
             ...(options.webUrl !== undefined ? { webUrl: options.webUrl.trim() === '' ? '' : context.webUrl() } : {}),
             ...(options.switchService ? { switchService: true } : {}),
             ...(options.proxy !== undefined ? { proxy: options.proxy } : {}),
-            onServiceSwitched: (from, to) => io.err(`Signed out of ${from} (its token was removed from this computer): this profile now uses ${to}.`),
+            onServiceSwitched: (from, to) => io.err(words.formatMessage({ id: 'cli.context.serviceSwitched' }, { from, to })),
             ...engineTuning,
           });
         } catch (error) {
@@ -216,7 +217,7 @@ export function createCliContext(
         }
         // A profile trying the sample service: started (or the one another process runs used) before a command asks it.
         await engine.sampleService.resume();
-        if (engine.sampleService.problem) io.err(`warning: ${engine.sampleService.problem}`);
+        if (engine.sampleService.problem) io.err(words.formatMessage({ id: 'cli.common.warning' }, { warning: engine.sampleService.problem }));
         return engine;
       })();
       const engine = await opened;

@@ -81,7 +81,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
   }
   let context: CliContext | undefined;
   let notices: EngineNotices | undefined;
-  const getContext = () => (context ??= (notices = new EngineNotices(createCliContext(program.opts<GlobalOptions>(), io, fileTokenStore), words)).context);
+  const getContext = () => (context ??= (notices = new EngineNotices(createCliContext(program.opts<GlobalOptions>(), io, fileTokenStore, words), words)).context);
   const program = cliProgram(words, io, getContext);
 
   try {

@@ -201,6 +201,20 @@ describe('the commands that need the service, in German and Dutch', () => {
     await service?.stop();
   });
 
+  it('says in Dutch that --switch-service signed out of the first service', async () => {
+    const other = await startTestService();
+    try {
+      const otherToken = other.addUser('ander').token;
+      const switching = newProfile('cli-language-switch');
+      expect((await runCliCapturing(switching, ['--service', service.url, 'login', '--with-token'], token)).code).toBe(0);
+      const switched = await runCliCapturing(switching, ['--lang', 'nl', '--service', other.url, '--switch-service', 'login', '--with-token'], otherToken);
+      expect(switched).toMatchObject({ code: 0, err: `Uitgelogd bij ${service.url} (het token ervan is van deze computer verwijderd): dit profiel gebruikt nu ${other.url}.` });
+      expect(switched.out).toMatch(/^Ingelogd als ander$/m);
+    } finally {
+      await other.stop();
+    }
+  });
+
   it('says what designs did with your own designs, and refuses what it cannot do, in German and Dutch', async () => {
     expect(await cli('--lang', 'de', 'designs')).toMatchObject({ code: 0, out: 'Sie haben keine Designs im Cache. Führen Sie aus: design-sync pull' });
     const created = await cli('--lang', 'de', 'designs', 'create', '--name', 'Stifthalter', '--excerpt', 'Hält Stifte', '--license', 'cc0');
