@@ -274,7 +274,10 @@ export interface ActivityView {
   id: number;
   at: IsoTime;
   level: 'info' | 'warning' | 'error';
+  /** In English: for the log, and lines written before their facts were kept. */
   message: string;
+  /** The line's facts, which the window words in the person's language (engineWordsText); null or absent: show `message`. */
+  words?: EngineWords | null;
   path: string | null;
 }
 

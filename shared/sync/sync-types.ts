@@ -1,3 +1,5 @@
+import type { EngineWords } from '../i18n/engine-words';
+
 /** What the window and `design-sync status` show of the upload queue and of sync as a whole. */
 
 export const QUEUE_STATES = ['waiting', 'running', 'done', 'failed', 'attention', 'cancelled'] as const;
@@ -16,8 +18,10 @@ export interface QueueItemView {
   state: QueueState;
   paused: boolean;
   attention: AttentionKind | null;
-  /** For failed and attention: what happened and what to do, in words. */
+  /** For failed and attention: what happened and what to do, in English words (the log, --json, older rows). */
   reason: string | null;
+  /** The reason's facts, which a front end words in the person's language (engineWordsText); null: show `reason`. */
+  reasonWords?: EngineWords | null;
   folder: string | null;
   path: string | null;
   designId: number | null;

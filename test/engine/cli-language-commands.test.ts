@@ -134,7 +134,7 @@ describe('status --diagnostics in the person\'s language', () => {
     expect(run.out).toContain(`  Token-Datei: ${join(profile, 'token')} (nicht vorhanden)\n`);
     expect(run.out).toMatch(/^ {2}Cache-Datenbank: .+$/m);
     expect(run.out).toMatch(/^ {2}Synchronisierungsdatenbank: .+$/m);
-    expect(run.out).toMatch(/^Beim Anmelden starten: /m);
+    expect(run.out).toMatch(/^Start bei der Anmeldung: /m);
     expect(run.out).toContain('Bandbreitenbegrenzung: Uploads 1.500 KB/s, Downloads keine Begrenzung (1 KB = 1.024 Byte)\n');
     expect(run.out).toMatch(/^Updates: (Kanal|Diese Installation|Builds)/m);
     expect(run.out).toMatch(/^Proxy: keiner in Verwendung \(direkt\); Einstellung: System/m);
@@ -149,7 +149,7 @@ describe('status --diagnostics in the person\'s language', () => {
     const profile = newProfile('cli-diagnostics-dutch');
     process.env.LC_ALL = 'nl_BE.UTF-8';
     const run = await runCliCapturing(profile, ['status', '--diagnostics']);
-    expect(run.out).toMatch(/^Enginelogboek: .+ \(nog niets gelogd\)$/m);
+    expect(run.out).toMatch(/^Engine-logboek: .+ \(nog niets gelogd\)$/m);
     expect(run.out).toContain(`  tokenbestand: ${join(profile, 'token')} (afwezig)\n`);
     expect(run.out).toContain('Bandbreedtelimieten: uploads geen limiet, downloads geen limiet');
     expect(run.out).toMatch(/^Versies: design-sync /m);

@@ -8,6 +8,7 @@ import { EngineError } from '../runtime/engine-error';
 import { nameKey, safeName, uniqueName } from '../sync/sync-names';
 import { ownDesign, requireSignedIn } from './own-design-rules';
 import type { OwnDesignsDeps } from './own-designs-deps';
+import { said } from '../queue/said';
 
 /** A file given to one of the person's own designs: its bytes already in a file of the engine's own (staged). */
 export interface DroppedFile {
@@ -15,8 +16,8 @@ export interface DroppedFile {
   fileName: string;
   /** The file to move into the design's folder: one the host staged, already checked (contract/dropped-files.ts). */
   stagedPath: string;
-  /** How it came, for the activity list (default: dropped in the window). */
-  origin?: string;
+  /** For the activity list: the model file a cover picture was made from (default: dropped in the window). */
+  coverMadeFrom?: string;
 }
 
 type DropDeps = Pick<OwnDesignsDeps, 'session' | 'confirmUser' | 'cache' | 'interactiveClient' | 'sync' | 'queue' | 'contentPolicyAccepted'>;
@@ -94,7 +95,10 @@ export async function addDroppedFile(deps: DropDeps, drop: DroppedFile): Promise
     const name = uniqueName(wanted, (key) => present.has(key), true);
     if (await placeWithoutOverwrite(drop.stagedPath, join(dir, name))) {
       deps.sync()?.noticeFolder(folder);
-      deps.queue.log('info', `Added ${name} to the folder ${folder} (${drop.origin ?? 'dropped in the window'}).`, `${folder}/${name}`);
+      const line = drop.coverMadeFrom === undefined
+        ? said('activity.drop.added', { name, folder })
+        : said('activity.drop.coverAdded', { name, folder, model: drop.coverMadeFrom });
+      deps.queue.log('info', line, `${folder}/${name}`);
       return { designId: drop.designId, fileName: name, folder, path: `${folder}/${name}`, size, contentPolicyAccepted: deps.contentPolicyAccepted() };
     }
     // Taken between the look and the move: look again.

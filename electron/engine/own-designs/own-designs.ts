@@ -99,7 +99,7 @@ export class OwnDesigns extends EventEmitter<{ changed: [OwnChange] }> {
     const fields = checkedFields({ name: input.name, excerpt: input.excerpt, license: input.license, description: input.description }, 'create');
     const created = await sent(this.deps.interactiveClient().createDesign(fields));
     storeOwn(this.deps, created);
-    this.deps.queue.log('info', createdLine(created.name ?? fields.name ?? `design ${created.id}`));
+    this.deps.queue.log('info', createdLine(created.name ?? fields.name ?? String(created.id)));
     return this.stateOf(created.id);
   }
 
@@ -139,7 +139,7 @@ export class OwnDesigns extends EventEmitter<{ changed: [OwnChange] }> {
     if (!outcome.published) {
       const line = notPublishedLine(design.summary.name);
       this.deps.queue.log('warning', line, design.folder);
-      throw new EngineError({ kind: 'conflict', message: line });
+      throw new EngineError({ kind: 'conflict', message: line.text });
     }
     this.deps.queue.log('info', publishedLine(design.summary.name), design.folder);
     return design;

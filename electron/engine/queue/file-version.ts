@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { looksLikeWindowsExecutable, uploadRefusal } from '../../../shared';
+import { looksLikeWindowsExecutable } from '../../../shared';
+import type { Said } from './said';
+import { uploadRefusalSaid, windowsProgramRefusal } from './upload-refusal';
 
 /** One version of a local file, as the queue and the last synced state compare it. */
 export interface FileVersion {
@@ -51,15 +53,15 @@ export async function sha1OfFile(path: string, signal?: AbortSignal): Promise<st
 }
 
 /** Why this file must not be sent as `kind`, in words, or null: by its name (shared rules), and a document by its first bytes. */
-export async function refusalOf(kind: 'image' | 'document', path: string, fileName: string): Promise<string | null> {
-  const byName = uploadRefusal(kind, fileName);
+export async function refusalOf(kind: 'image' | 'document', path: string, fileName: string): Promise<Said | null> {
+  const byName = uploadRefusalSaid(kind, fileName);
   if (byName) return byName;
   if (kind !== 'document') return null;
   const handle = await open(path, 'r');
   try {
     const head = Buffer.alloc(4096);
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    if (looksLikeWindowsExecutable(head.subarray(0, bytesRead))) return `${fileName}: this is a Windows program, and executable files cannot be uploaded as documents`;
+    if (looksLikeWindowsExecutable(head.subarray(0, bytesRead))) return windowsProgramRefusal(fileName);
   } finally {
     await handle.close();
   }

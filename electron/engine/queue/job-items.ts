@@ -5,6 +5,7 @@ import { describeItem } from './describe-item';
 import { PAYLOADS, type PayloadOf } from './job-payloads';
 import type { QueueItem } from './queue-item';
 import type { QueueStore } from './queue-store';
+import { said, type Said } from './said';
 
 /**
  * A queue item read as its kind before its job runs: its payload checked against its kind's schema (job-payloads.ts)
@@ -65,9 +66,8 @@ export function readJobItem(item: QueueItem): ReadItem {
 }
 
 /** The words of a damaged item: which kind, which field, what to do. */
-export function damagedItemReason(subject: string, kind: QueueKind, field: string, problem: string): string {
-  return `${subject} cannot be sent: its entry in the queue is damaged or was written by another version of design-sync ` +
-    `(the ${kind} item's field "${field}": ${problem}). Cancel it and make the change again.`;
+export function damagedItemReason(subject: Said, kind: QueueKind, field: string, problem: string): Said {
+  return said('queue.reason.damagedItem', { item: subject, kind, field, problem });
 }
 
 /** A payload that does not parse fails its item alone, in words; the detail goes to the engine log. */

@@ -4,7 +4,8 @@ import { isServiceError } from '../api/service-error';
 import { absolutePath, currentVersion, fileNameOf, folderOf, refusalOf, sameVersion, sha1OfFile, type FileVersion } from './file-version';
 import type { JobItem } from './job-items';
 import type { JobBaseFiles, JobDesignFolders, JobStore } from './job-store';
-import type { QueueItem, SentAttempt } from './queue-item';
+import type { QueueItem, Reason, SentAttempt } from './queue-item';
+import { said, type Said } from './said';
 
 /** What a job works with: the service, what it may change of the queue, the last synced state, the folder on disk. */
 export interface JobContext {
@@ -31,24 +32,24 @@ export interface JobContext {
   confirmSending(sha1: string): Promise<boolean>;
   /** Bytes sent so far (stored at most a few times a second). */
   progress(sentBytes: number, totalBytes: number): void;
-  log(level: 'info' | 'warning' | 'error', message: string, path?: string | null): void;
+  log(level: 'info' | 'warning' | 'error', line: Said, path?: string | null): void;
 }
 
 /** How an attempt ends, short of a problem with the service (those are ServiceErrors, mapped by problem-outcome.ts). */
 export type JobResult =
   /** `record` writes the last synced state; it runs in the same transaction that marks the item done. */
-  | { outcome: 'done'; message: string; record?: () => void }
+  | { outcome: 'done'; message: Said; record?: () => void }
   /** Not now: back in line at `at`, the attempt not counted (e.g. the file is still being written). */
-  | { outcome: 'waiting'; at: number; reason: string | null }
-  | { outcome: 'cancelled'; reason: string }
-  | { outcome: 'attention'; attention: AttentionKind; reason: string }
-  | { outcome: 'failed'; reason: string }
+  | { outcome: 'waiting'; at: number; reason: Said | null }
+  | { outcome: 'cancelled'; reason: Said }
+  | { outcome: 'attention'; attention: AttentionKind; reason: Said }
+  | { outcome: 'failed'; reason: Said }
   /**
    * The sync folder itself is gone (disk unmounted, folder moved): the item waits, and the whole queue is held
    * (sync_status 'stopped', as the folder side does) until the folder side finds the folder back. Never a
    * cancellation: a missing folder is not a deleted file.
    */
-  | { outcome: 'folder-missing'; reason: string };
+  | { outcome: 'folder-missing'; reason: Reason };
 
 /** One kind of queue item's work; it runs only on an item whose payload parsed (see job-payloads.ts). */
 export interface Job<K extends QueueKind = QueueKind> {
@@ -99,7 +100,7 @@ export function designIdOf(item: QueueItem, ctx: JobContext): number | null {
 
 export const NO_DESIGN_YET = (folder: string): JobResult => ({
   outcome: 'attention', attention: 'missing-design',
-  reason: `The folder "${folder}" is not linked to a design: create one for it (or link it) first.`,
+  reason: said('queue.reason.folderNotLinked', { folder }),
 });
 
 /** After a 404: the design gone altogether calls for a person (missing-design); null when the design is still there. */
@@ -114,7 +115,7 @@ export async function designGone(item: QueueItem, ctx: JobContext): Promise<JobR
     const folder = item.folder ?? (item.path ? folderOf(item.path) : String(designId));
     return {
       outcome: 'attention', attention: 'missing-design',
-      reason: `The design of the folder "${folder}" is no longer on the service (deleted, or no longer yours): link the folder to another design, or move its files out.`,
+      reason: said('queue.reason.folderDesignGone', { folder }),
     };
   }
 }
@@ -145,7 +146,7 @@ export async function prepareFile(
   if (!version) {
     const folderMissing = await ctx.rootProblem();
     if (folderMissing) return { outcome: 'folder-missing', reason: folderMissing };
-    return { outcome: 'cancelled', reason: `${relative} was removed from the folder before it was sent.` };
+    return { outcome: 'cancelled', reason: said('queue.reason.removedBeforeSent', { path: relative }) };
   }
   const refusal = await refusalOf(kind, path, fileName);
   if (refusal) return { outcome: 'attention', attention: 'refused', reason: refusal };
@@ -153,7 +154,7 @@ export async function prepareFile(
   if (item.fileSize !== null && !sameVersion(version, { size: item.fileSize, mtimeMs: item.fileMtimeMs })) {
     const quietFor = ctx.now() - version.mtimeMs;
     if (quietFor >= 0 && quietFor < ctx.settleMs) {
-      return { outcome: 'waiting', at: version.mtimeMs + ctx.settleMs, reason: `${relative} is still changing: it is sent once it has settled.` };
+      return { outcome: 'waiting', at: version.mtimeMs + ctx.settleMs, reason: said('queue.reason.stillChanging', { path: relative }) };
     }
     ctx.store.retarget(item.id, { file: { size: version.size, mtimeMs: version.mtimeMs } });
     knownSha1 = null;
@@ -162,7 +163,7 @@ export async function prepareFile(
   const sha1 = await sha1OfFile(path, ctx.signal);
   const after = await currentVersion(path);
   if (!after || !sameVersion(after, version)) {
-    return { outcome: 'waiting', at: ctx.now() + ctx.settleMs, reason: `${relative} is still changing: it is sent once it has settled.` };
+    return { outcome: 'waiting', at: ctx.now() + ctx.settleMs, reason: said('queue.reason.stillChanging', { path: relative }) };
   }
   return { path, fileName, version, sha1 };
 }

@@ -2,6 +2,7 @@ import type { AttentionKind, ServiceProblem } from '../../../shared';
 import { backoffDelay } from './backoff';
 import type { QueueItem, Settlement } from './queue-item';
 import { refusalWords, sentence } from './refusal-words';
+import { said, type Said, type SaidValue } from './said';
 
 /** Why the whole queue holds back, not just one item. */
 export type QueueBlock =
@@ -34,16 +35,16 @@ export interface OutcomeOptions {
 export { sentence };
 
 /** An item's reason while the service does not answer: it is sent by itself once the service is back. */
-export const OFFLINE_REASON = 'Waiting for the service, which cannot be reached now: this is sent when it is back.';
+export const offlineReason = (): Said => said('queue.reason.offline');
 
 /** A transient failure of the item's own: back in line after a backoff, until the attempts run out. */
-export function retryLater(item: QueueItem, message: string, options: OutcomeOptions, floorMs = 0): ProblemOutcome {
+export function retryLater(item: QueueItem, problem: SaidValue, options: OutcomeOptions, floorMs = 0): ProblemOutcome {
   if (item.attempts >= options.maxAttempts) {
-    return { settlement: { state: 'failed', reason: `Gave up after ${item.attempts} attempts: ${sentence(message)} Retry it once the problem is solved.` } };
+    return { settlement: { state: 'failed', reason: said('queue.reason.gaveUp', { attempts: item.attempts, problem }) } };
   }
   const wait = Math.max(floorMs, backoffDelay(item.attempts, options.random));
   // A 5xx or an unknown failure may have come after the service applied the write: reconcile before sending again.
-  return { settlement: { state: 'waiting', at: options.now + wait, reason: `${sentence(message)} Trying again in ${Math.ceil(wait / 1000)} s.`, countAttempt: true, sent: 'keep' } };
+  return { settlement: { state: 'waiting', at: options.now + wait, reason: said('queue.reason.tryingAgain', { problem, seconds: Math.ceil(wait / 1000) }), countAttempt: true, sent: 'keep' } };
 }
 
 /** Each problem of the service, as what happens to the item and to the queue (docs: the "Problems → states" table). */
@@ -53,7 +54,7 @@ export function outcomeOfProblem(problem: ServiceProblem, item: QueueItem, optio
     case 'offline':
       return {
         // Said once, in words: what the network said (which timeout, which code) is in the engine log (queue-blocks).
-        settlement: { state: 'waiting', at: now, reason: OFFLINE_REASON, countAttempt: false, sent: problem.maybeApplied ? 'keep' : 'clear' },
+        settlement: { state: 'waiting', at: now, reason: offlineReason(), countAttempt: false, sent: problem.maybeApplied ? 'keep' : 'clear' },
         block: { kind: 'offline', message: problem.message },
       };
     case 'rate-limited':
@@ -62,15 +63,15 @@ export function outcomeOfProblem(problem: ServiceProblem, item: QueueItem, optio
         block: { kind: 'rate-limited', untilMs: now + problem.retryAfterMs },
       };
     case 'token-rejected':
-      return { settlement: { state: 'waiting', at: now, reason: 'Sign in again.', countAttempt: false, sent: 'clear' }, block: { kind: 'sign-in' } };
+      return { settlement: { state: 'waiting', at: now, reason: said('queue.reason.signInAgain'), countAttempt: false, sent: 'clear' }, block: { kind: 'sign-in' } };
     case 'validation':
       return { settlement: { state: 'attention', attention: options.validationAttention, reason: refusalWords(problem, item) } };
     case 'forbidden':
       return { settlement: { state: 'failed', reason: refusalWords(problem, item) } };
     case 'not-found':
-      return { settlement: { state: 'attention', attention: 'missing-design', reason: `Not found on the service: ${problem.message}` } };
+      return { settlement: { state: 'attention', attention: 'missing-design', reason: said('queue.reason.notFound', { message: problem.message }) } };
     case 'server-error':
-      return retryLater(item, `The service failed: ${problem.message}`, options, problem.retryAfterMs ?? 0);
+      return retryLater(item, said('queue.reason.serviceFailed', { message: sentence(problem.message) }), options, problem.retryAfterMs ?? 0);
     case 'bad-request':
       return { settlement: { state: 'failed', reason: refusalWords(problem, item) } };
     case 'cancelled':
@@ -80,6 +81,6 @@ export function outcomeOfProblem(problem: ServiceProblem, item: QueueItem, optio
 
 /** An attempt the runner stopped: back in line (stop, pause) or cancelled; what was sent stays in doubt. */
 export function abortedOutcome(reason: AbortReason, now: number): ProblemOutcome {
-  if (reason === 'cancel') return { settlement: { state: 'cancelled', reason: 'Cancelled.' } };
+  if (reason === 'cancel') return { settlement: { state: 'cancelled', reason: said('queue.reason.cancelled') } };
   return { settlement: { state: 'waiting', at: now, reason: null, countAttempt: false, sent: 'keep' } };
 }

@@ -8,13 +8,13 @@ import type { ConnectivitySource } from './connectivity-source';
 import type { QueueClock, QueueTimer } from './clock';
 import type { QueueBlock } from './problem-outcome';
 import type { QueueStore } from './queue-store';
+import { said, type Said } from './said';
 
 /** What the runner needs of the session: whether it may write now, and to hear when that changes. */
 export type WriteAccess = Pick<Session, 'canWrite' | 'subscribe' | 'state'>;
 
 /** What the queue's activity says while it waits for the content policy to be accepted (rule 5). */
-export const CONTENT_POLICY_REASON =
-  'Waiting for you: confirm that you upload only designs and files you have the right to publish, under the service\'s content policy. Nothing is sent until you do.';
+export const contentPolicyReason = (): Said => said('activity.queue.contentPolicyWaits');
 
 type Block =
   | { kind: 'offline'; message: string; attempt: number }
@@ -84,25 +84,25 @@ export class QueueBlocks {
       if (connectivity?.isOnline()) return;
       this.block = { kind: 'offline', message: block.message, attempt: 0 };
       engineLog.info('queue', `uploads wait for the service: ${block.message}`);
-      store.log('warning', 'The service cannot be reached: uploads wait and resume by themselves.');
+      store.log('warning', said('activity.queue.offline'));
       if (connectivity) this.stopAwaiting = connectivity.awaitOnline(() => this.clear());
       else this.scheduleProbe();
     } else if (block.kind === 'rate-limited') {
       if (current?.kind === 'sign-in' || current?.kind === 'content-policy' || (current?.kind === 'rate-limited' && current.untilMs >= block.untilMs)) return;
       this.stopTimer();
       this.block = { kind: 'rate-limited', untilMs: block.untilMs };
-      store.log('warning', `The service asked to slow down: uploads resume in ${Math.ceil((block.untilMs - this.options.clock.now()) / 1000)} s.`);
+      store.log('warning', said('activity.queue.rateLimited', { seconds: Math.ceil((block.untilMs - this.options.clock.now()) / 1000) }));
       this.timer = this.options.clock.setTimer(() => this.clear(), Math.max(0, block.untilMs - this.options.clock.now()));
     } else if (block.kind === 'content-policy') {
       if (current?.kind === 'content-policy') return;
       this.stopTimer();
       this.block = { kind: 'content-policy' };
-      store.log('warning', CONTENT_POLICY_REASON);
+      store.log('warning', contentPolicyReason());
     } else {
       if (current?.kind === 'sign-in' || current?.kind === 'content-policy') return;
       this.stopTimer();
       this.block = { kind: 'sign-in' };
-      store.log('warning', `${this.signInReason()} Uploads wait until then.`);
+      store.log('warning', said('activity.queue.signInWait', { status: this.options.session.state.status === 'signed-out' ? 'signedOut' : 'refused' }));
       // A client not tied to the session would never see it change: then probe whether the token works again.
       if (this.options.session.canWrite()) this.scheduleProbe();
     }
@@ -116,15 +116,15 @@ export class QueueBlocks {
     this.stopTimer();
     this.block = null;
     if (!this.options.running()) return;
-    if (was.kind === 'offline') this.options.store.log('info', 'The service is reachable again: uploads resume.');
-    else if (was.kind === 'sign-in') this.options.store.log('info', 'Signed in: uploads resume.');
+    if (was.kind === 'offline') this.options.store.log('info', said('activity.queue.online'));
+    else if (was.kind === 'sign-in') this.options.store.log('info', said('activity.queue.signedIn'));
     this.options.changed(true);
   }
 
   /** The person accepted the content policy (rule 5): the queue may go on, once signed in. */
   contentPolicyChanged(): void {
     if (!this.options.running() || this.block?.kind !== 'content-policy' || !this.options.contentPolicyAccepted()) return;
-    this.options.store.log('info', 'Content policy accepted: uploads may start.');
+    this.options.store.log('info', said('activity.queue.contentPolicyAccepted'));
     this.block = null;
     if (!this.options.session.canWrite()) this.enter({ kind: 'sign-in' });
     else this.options.changed(true);
@@ -190,9 +190,4 @@ export class QueueBlocks {
     this.stopAwaiting = null;
   }
 
-  private signInReason(): string {
-    return this.options.session.state.status === 'signed-out'
-      ? 'Sign in to send your changes to the service.'
-      : 'Sign in again: the service no longer accepts this sign-in.';
-  }
 }

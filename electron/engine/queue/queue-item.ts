@@ -1,5 +1,6 @@
 import type { AttentionKind, QueueItemView, QueueKind, QueueState, SyncStatusView } from '../../../shared';
 import type { PayloadOf } from './job-payloads';
+import { storedWords, untranslated, type Said } from './said';
 
 /** What the durable queue holds (queue_items rows), what it is told, and what it says (see QueueItems). */
 
@@ -10,6 +11,8 @@ export interface QueueRow {
   paused: number;
   attention: AttentionKind | null;
   reason: string | null;
+  /** The reason's facts (JSON EngineWords), which a front end words in the person's language; NULL for none. */
+  reason_words: string | null;
   folder: string | null;
   path: string | null;
   design_id: number | null;
@@ -58,15 +61,27 @@ export type Settlement =
       state: 'waiting';
       /** Not before then. */
       at: number;
-      reason: string | null;
+      reason: Reason | null;
       /** False for what is not the item's fault (offline, rate limit, stop): the attempt is not counted. */
       countAttempt: boolean;
       /** 'keep' when the service may have applied what was sent (reconcile before sending again). */
       sent: 'keep' | 'clear';
     }
-  | { state: 'failed'; reason: string }
-  | { state: 'attention'; attention: AttentionKind; reason: string }
-  | { state: 'cancelled'; reason: string };
+  | { state: 'failed'; reason: Reason }
+  | { state: 'attention'; attention: AttentionKind; reason: Reason }
+  | { state: 'cancelled'; reason: Reason };
+
+/**
+ * Why an item is as it is: a sentence of ours (its facts and English, see said.ts), or text that has no words of ours
+ * (the service's own message), kept as it is.
+ */
+export type Reason = Said | string;
+
+/** A reason as a sentence (text of no words of ours stays as it is). */
+export const saidOf = (reason: Reason): Said => (typeof reason === 'string' ? untranslated(reason) : reason);
+
+/** The English of a reason (for the log, and words that hold it as it is). */
+export const reasonText = (reason: Reason): string => (typeof reason === 'string' ? reason : reason.text);
 
 /** A queue item with what the runner needs beyond the view: its payload and the file version it is about. */
 export interface QueueItem extends QueueItemView {
@@ -90,7 +105,7 @@ interface NewItemFields {
   remoteId?: number | null;
   file?: { size: number; mtimeMs: number; sha1?: string | null } | null;
   /** Starts waiting for a person instead of for its turn (e.g. confirm-delete). */
-  attention?: { kind: AttentionKind; reason: string } | null;
+  attention?: { kind: AttentionKind; reason: Reason } | null;
 }
 
 /** A change to queue, with the payload its kind takes (job-payloads.ts). */
@@ -100,6 +115,7 @@ export type NewQueueItem = { [K in QueueKind]: NewItemFields & { kind: K; payloa
 export function toItem(row: QueueRow): QueueItem {
   return {
     id: row.id, kind: row.kind, state: row.state, paused: row.paused === 1, attention: row.attention, reason: row.reason,
+    reasonWords: storedWords(row.reason_words, `queue item ${row.id}`),
     folder: row.folder, path: row.path, designId: row.design_id, fileKind: row.file_kind, remoteId: row.remote_id,
     bytesSent: row.bytes_sent, bytesTotal: row.bytes_total, attempts: row.attempts, nextAttemptAt: row.next_attempt_at,
     createdAt: row.created_at, updatedAt: row.updated_at,

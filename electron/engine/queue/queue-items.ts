@@ -5,7 +5,8 @@ import { commitLightly, commitThenFlush } from '../sync-state/light-commit';
 import { statementsOf, type SyncDatabase } from '../sync-state/sync-database';
 import { DISMISS_ON_CANCEL, dismissedVersions, type DismissedVersion } from './dismissed-versions';
 import { DESIGN_EDIT_FIELDS, type CreateDesignPayload, type DesignEditFields, type DesignEditPayload } from './job-payloads';
-import { CLEAR_SENT, toItem, type NewQueueItem, type QueueItem, type QueueRow, type SentAttempt, type Settlement } from './queue-item';
+import { CLEAR_SENT, reasonText, saidOf, toItem, type NewQueueItem, type QueueItem, type QueueRow, type Reason, type SentAttempt, type Settlement } from './queue-item';
+import { said, wordsColumn } from './said';
 
 type Sql = ReturnType<typeof statementsOf>;
 
@@ -19,7 +20,7 @@ export interface Retarget {
 
 /** The values an item is added with: the columns it sets, and when. */
 type NewQueueRowValues = Pick<QueueRow,
-  'kind' | 'state' | 'attention' | 'reason' | 'folder' | 'path' | 'design_id' | 'file_kind' | 'remote_id' | 'payload'
+  'kind' | 'state' | 'attention' | 'reason' | 'reason_words' | 'folder' | 'path' | 'design_id' | 'file_kind' | 'remote_id' | 'payload'
   | 'file_size' | 'file_mtime_ms' | 'file_sha1'> & { at: number };
 
 /**
@@ -132,7 +133,8 @@ export class QueueItems {
     const at = this.now();
     const state: QueueState = item.attention ? 'attention' : 'waiting';
     const values: NewQueueRowValues = {
-      kind: item.kind, state, attention: item.attention?.kind ?? null, reason: item.attention?.reason ?? null,
+      kind: item.kind, state, attention: item.attention?.kind ?? null, reason: item.attention ? reasonText(item.attention.reason) : null,
+      reason_words: item.attention ? wordsColumn(saidOf(item.attention.reason)) : null,
       folder: item.folder ?? null, path: item.path ?? null, design_id: item.designId ?? null, file_kind: item.fileKind ?? null,
       remote_id: item.remoteId ?? null, payload: JSON.stringify(item.payload ?? {}),
       file_size: item.file?.size ?? null, file_mtime_ms: item.file?.mtimeMs ?? null, file_sha1: item.file?.sha1 ?? null, at,
@@ -157,15 +159,15 @@ export class QueueItems {
     ).get(values.path) as { id: number } | undefined;
     if (!pending) {
       const { lastInsertRowid } = this.sql(
-        `INSERT INTO queue_items (kind, state, attention, reason, folder, path, design_id, file_kind, remote_id, payload,
+        `INSERT INTO queue_items (kind, state, attention, reason, reason_words, folder, path, design_id, file_kind, remote_id, payload,
            file_size, file_mtime_ms, file_sha1, created_at, updated_at)
-         VALUES (@kind, @state, @attention, @reason, @folder, @path, @design_id, @file_kind, @remote_id, @payload,
+         VALUES (@kind, @state, @attention, @reason, @reason_words, @folder, @path, @design_id, @file_kind, @remote_id, @payload,
            @file_size, @file_mtime_ms, @file_sha1, @at, @at)`,
       ).run(values);
       return toItem(newQueueRow(Number(lastInsertRowid), values));
     }
     this.sql(
-      `UPDATE queue_items SET kind = @kind, state = @state, attention = @attention, reason = @reason, folder = @folder,
+      `UPDATE queue_items SET kind = @kind, state = @state, attention = @attention, reason = @reason, reason_words = @reason_words, folder = @folder,
          design_id = @design_id, file_kind = @file_kind, remote_id = @remote_id, payload = @payload, file_size = @file_size,
          file_mtime_ms = @file_mtime_ms, file_sha1 = @file_sha1, bytes_sent = 0, bytes_total = NULL, updated_at = @at
        WHERE id = @id`,
@@ -180,19 +182,19 @@ export class QueueItems {
    */
   enqueueDesignEdit(designId: number, fields: DesignEditFields, designName: string): QueueItem {
     const at = this.now();
-    const reason = 'Saved here: it is sent when the service is back.';
+    const reason = said('queue.reason.editSavedHere');
     const { id, superseded } = this.db.transaction(() => {
       const superseded = this.supersedeFailedEdits(designId, at);
       const open = this.sql(`SELECT id, payload FROM queue_items WHERE kind = 'update-design' AND design_id = ? AND state IN ('waiting', 'attention')`).get(designId) as { id: number; payload: string } | undefined;
       if (open) {
         const payload: DesignEditPayload = { fields: { ...earlierFields(open.payload), ...fields }, designName };
-        this.sql(`UPDATE queue_items SET state = 'waiting', attention = NULL, reason = ?, payload = ?, attempts = 0, next_attempt_at = 0, updated_at = ? WHERE id = ?`)
-          .run(reason, JSON.stringify(payload), at, open.id);
+        this.sql(`UPDATE queue_items SET state = 'waiting', attention = NULL, reason = ?, reason_words = ?, payload = ?, attempts = 0, next_attempt_at = 0, updated_at = ? WHERE id = ?`)
+          .run(reason.text, wordsColumn(reason), JSON.stringify(payload), at, open.id);
         return { id: open.id, superseded };
       }
       const id = Number(this.sql(
-        `INSERT INTO queue_items (kind, state, reason, design_id, payload, created_at, updated_at) VALUES ('update-design', 'waiting', ?, ?, ?, ?, ?)`,
-      ).run(reason, designId, JSON.stringify({ fields, designName }), at, at).lastInsertRowid);
+        `INSERT INTO queue_items (kind, state, reason, reason_words, design_id, payload, created_at, updated_at) VALUES ('update-design', 'waiting', ?, ?, ?, ?, ?, ?)`,
+      ).run(reason.text, wordsColumn(reason), designId, JSON.stringify({ fields, designName }), at, at).lastInsertRowid);
       return { id, superseded };
     })();
     for (const other of superseded) this.tell(other);
@@ -211,8 +213,9 @@ export class QueueItems {
 
   private supersedeFailedEdits(designId: number, at: number): number[] {
     const failed = (this.sql(`SELECT id FROM queue_items WHERE kind = 'update-design' AND design_id = ? AND state = 'failed'`).all(designId) as { id: number }[]).map((row) => row.id);
+    const reason = said('queue.reason.replacedByLaterEdit');
     for (const id of failed) {
-      this.sql(`UPDATE queue_items SET state = 'cancelled', reason = 'Replaced by a later edit of the same design.', finished_at = ?, updated_at = ? WHERE id = ?`).run(at, at, id);
+      this.sql(`UPDATE queue_items SET state = 'cancelled', reason = ?, reason_words = ?, finished_at = ?, updated_at = ? WHERE id = ?`).run(reason.text, wordsColumn(reason), at, at, id);
     }
     return failed;
   }
@@ -298,26 +301,26 @@ export class QueueItems {
 
   done(id: number): QueueItem {
     const at = this.now();
-    this.sql(`UPDATE queue_items SET state = 'done', attention = NULL, reason = NULL, finished_at = ?, updated_at = ? WHERE id = ?`).run(at, at, id);
+    this.sql(`UPDATE queue_items SET state = 'done', attention = NULL, reason = NULL, reason_words = NULL, finished_at = ?, updated_at = ? WHERE id = ?`).run(at, at, id);
     return this.tell(id);
   }
 
   /** Back to waiting, not before `at` (backoff, Retry-After, or an interrupted item reconciled). */
-  retryAt(id: number, at: number, reason: string | null): QueueItem {
-    this.sql(`UPDATE queue_items SET state = 'waiting', next_attempt_at = ?, reason = ?, attention = NULL, started_at = NULL, updated_at = ? WHERE id = ?`)
-      .run(at, reason, this.now(), id);
+  retryAt(id: number, at: number, reason: Reason | null): QueueItem {
+    this.sql(`UPDATE queue_items SET state = 'waiting', next_attempt_at = ?, reason = ?, reason_words = ?, attention = NULL, started_at = NULL, updated_at = ? WHERE id = ?`)
+      .run(at, reason === null ? null : reasonText(reason), reason === null ? null : wordsColumn(saidOf(reason)), this.now(), id);
     return this.tell(id);
   }
 
-  failed(id: number, reason: string): QueueItem {
+  failed(id: number, reason: Reason): QueueItem {
     const at = this.now();
-    this.sql(`UPDATE queue_items SET state = 'failed', reason = ?, finished_at = ?, updated_at = ? WHERE id = ?`).run(reason, at, at, id);
+    this.sql(`UPDATE queue_items SET state = 'failed', reason = ?, reason_words = ?, finished_at = ?, updated_at = ? WHERE id = ?`).run(reasonText(reason), wordsColumn(saidOf(reason)), at, at, id);
     return this.tell(id);
   }
 
-  needsAttention(id: number, kind: AttentionKind, reason: string): QueueItem {
-    this.sql(`UPDATE queue_items SET state = 'attention', attention = ?, reason = ?, started_at = NULL, updated_at = ? WHERE id = ?`)
-      .run(kind, reason, this.now(), id);
+  needsAttention(id: number, kind: AttentionKind, reason: Reason): QueueItem {
+    this.sql(`UPDATE queue_items SET state = 'attention', attention = ?, reason = ?, reason_words = ?, started_at = NULL, updated_at = ? WHERE id = ?`)
+      .run(kind, reasonText(reason), wordsColumn(saidOf(reason)), this.now(), id);
     return this.tell(id);
   }
 
@@ -346,27 +349,31 @@ export class QueueItems {
             `UPDATE queue_items SET sent_at = @at, sent_name = @name, sent_sha1 = @sha1, sent_size = @size, sent_mtime_ms = @mtimeMs, sent_inode = @inode WHERE id = @id`,
           ).run({ ...item.sent!, id: newer.id });
         }
-        this.sql(`UPDATE queue_items SET state = 'cancelled', reason = ?, ${CLEAR_SENT}, finished_at = ?, updated_at = ? WHERE id = ?`)
-          .run('Replaced by a newer change of the same file.', at, at, id);
+        const replaced = said('queue.reason.replacedByNewerChange');
+        this.sql(`UPDATE queue_items SET state = 'cancelled', reason = ?, reason_words = ?, ${CLEAR_SENT}, finished_at = ?, updated_at = ? WHERE id = ?`)
+          .run(replaced.text, wordsColumn(replaced), at, at, id);
         return [id, newer.id];
       }
     }
+    const reason = to.reason === null ? null : saidOf(to.reason);
+    const text = reason?.text ?? null;
+    const words = wordsColumn(reason);
     switch (to.state) {
       case 'waiting':
         this.sql(
-          `UPDATE queue_items SET state = 'waiting', next_attempt_at = ?, reason = ?, attention = NULL, started_at = NULL,
+          `UPDATE queue_items SET state = 'waiting', next_attempt_at = ?, reason = ?, reason_words = ?, attention = NULL, started_at = NULL,
              attempts = attempts - ?, updated_at = ?${to.sent === 'clear' ? `, ${CLEAR_SENT}` : ''} WHERE id = ?`,
-        ).run(to.at, to.reason, to.countAttempt ? 0 : 1, at, id);
+        ).run(to.at, text, words, to.countAttempt ? 0 : 1, at, id);
         break;
       case 'failed':
-        this.sql(`UPDATE queue_items SET state = 'failed', reason = ?, started_at = NULL, ${CLEAR_SENT}, finished_at = ?, updated_at = ? WHERE id = ?`).run(to.reason, at, at, id);
+        this.sql(`UPDATE queue_items SET state = 'failed', reason = ?, reason_words = ?, started_at = NULL, ${CLEAR_SENT}, finished_at = ?, updated_at = ? WHERE id = ?`).run(text, words, at, at, id);
         break;
       case 'attention':
-        this.sql(`UPDATE queue_items SET state = 'attention', attention = ?, reason = ?, started_at = NULL, ${CLEAR_SENT}, updated_at = ? WHERE id = ?`)
-          .run(to.attention, to.reason, at, id);
+        this.sql(`UPDATE queue_items SET state = 'attention', attention = ?, reason = ?, reason_words = ?, started_at = NULL, ${CLEAR_SENT}, updated_at = ? WHERE id = ?`)
+          .run(to.attention, text, words, at, id);
         break;
       case 'cancelled':
-        this.sql(`UPDATE queue_items SET state = 'cancelled', reason = ?, started_at = NULL, ${CLEAR_SENT}, finished_at = ?, updated_at = ? WHERE id = ?`).run(to.reason, at, at, id);
+        this.sql(`UPDATE queue_items SET state = 'cancelled', reason = ?, reason_words = ?, started_at = NULL, ${CLEAR_SENT}, finished_at = ?, updated_at = ? WHERE id = ?`).run(text, words, at, at, id);
         break;
     }
     return [id];
@@ -389,7 +396,7 @@ export class QueueItems {
   /** complete's writes, in its transaction; the uploads that became replaces. */
   private completeRows(id: number, record: () => void, at: number): number[] {
     record();
-    this.sql(`UPDATE queue_items SET state = 'done', attention = NULL, reason = NULL, ${CLEAR_SENT}, finished_at = ?, updated_at = ? WHERE id = ?`).run(at, at, id);
+    this.sql(`UPDATE queue_items SET state = 'done', attention = NULL, reason = NULL, reason_words = NULL, ${CLEAR_SENT}, finished_at = ?, updated_at = ? WHERE id = ?`).run(at, at, id);
     const item = this.sql('SELECT path FROM queue_items WHERE id = ?').get(id) as { path: string | null } | undefined;
     if (!item?.path) return [];
     const base = this.sql('SELECT remote_id, design_id FROM base_files WHERE path = ?').get(item.path) as { remote_id: number; design_id: number } | undefined;
@@ -408,14 +415,14 @@ export class QueueItems {
     const item = this.get(id);
     if (!item) throw new Error(`No queue item ${id}`);
     if (item.state !== 'attention') throw new Error(`Queue item ${id} is ${item.state}, not waiting for a confirmation`);
-    this.sql(`UPDATE queue_items SET state = 'waiting', attention = NULL, reason = NULL, next_attempt_at = 0, payload = ?, updated_at = ? WHERE id = ?`)
+    this.sql(`UPDATE queue_items SET state = 'waiting', attention = NULL, reason = NULL, reason_words = NULL, next_attempt_at = 0, payload = ?, updated_at = ? WHERE id = ?`)
       .run(JSON.stringify({ ...item.payload, ...payload, confirmed: true }), this.now(), id);
     return this.tell(id);
   }
 
   /** Tries a failed or waiting item again now, with a fresh count of attempts. */
   retry(id: number): QueueItem {
-    this.sql(`UPDATE queue_items SET state = 'waiting', next_attempt_at = 0, reason = NULL, attempts = 0, finished_at = NULL, updated_at = ? WHERE id = ? AND state IN ('failed', 'waiting')`)
+    this.sql(`UPDATE queue_items SET state = 'waiting', next_attempt_at = 0, reason = NULL, reason_words = NULL, attempts = 0, finished_at = NULL, updated_at = ? WHERE id = ? AND state IN ('failed', 'waiting')`)
       .run(this.now(), id);
     return this.tell(id);
   }
@@ -462,7 +469,7 @@ export class QueueItems {
 /** The row an item added with these values is, the table's defaults for the rest (a test holds the two to the same). */
 function newQueueRow(id: number, values: NewQueueRowValues): QueueRow {
   return {
-    id, kind: values.kind, state: values.state, paused: 0, attention: values.attention, reason: values.reason,
+    id, kind: values.kind, state: values.state, paused: 0, attention: values.attention, reason: values.reason, reason_words: values.reason_words,
     folder: values.folder, path: values.path, design_id: values.design_id, file_kind: values.file_kind, remote_id: values.remote_id,
     payload: values.payload, bytes_sent: 0, bytes_total: null, attempts: 0, next_attempt_at: 0, started_at: null,
     file_size: values.file_size, file_mtime_ms: values.file_mtime_ms, file_sha1: values.file_sha1,

@@ -3,6 +3,7 @@ import type { QueueStore } from './queue-store';
 import { pauseEndWords } from '../../../shared/sync/sync-state-words';
 import { ENGLISH_INTL, type Words } from '../../../shared/i18n/create-intl';
 import { formatBytes } from '../../../shared/i18n/format';
+import { wordedOr } from '../../../shared/i18n/engine-words';
 import type { ActivityEntry, QueueItem } from './queue-item';
 
 /** What `design-sync status` shows (and --json prints): sync as a whole, uploads in progress, what needs a person. */
@@ -82,7 +83,8 @@ export function progressText(item: QueueItemView, intl: Words = ENGLISH_INTL): s
 
 /**
  * `headline`: the overall state in the shared words (`Sync: Up to date`); by default the stored run state. The words
- * in `intl`'s language; an item's reason and an activity line's message as the engine wrote them.
+ * in `intl`'s language, an item's reason and an activity line worded from their facts (as the engine wrote them when
+ * they have none).
  */
 export function formatReport(report: QueueReport, headline?: string, intl: Words = ENGLISH_INTL): string {
   const { status } = report;
@@ -102,31 +104,32 @@ export function formatReport(report: QueueReport, headline?: string, intl: Words
   }
   if (report.attention.length > 0) {
     lines.push('', intl.formatMessage({ id: 'cli.status.attentionTitle' }));
-    for (const item of report.attention) lines.push(`  #${item.id} ${subjectOf(item, intl)} [${item.attention}]: ${item.reason ?? ''}`, `      → ${whatToDo(item, intl)}`);
+    for (const item of report.attention) lines.push(`  #${item.id} ${subjectOf(item, intl)} [${item.attention}]: ${wordedOr(intl, item.reasonWords, item.reason) ?? ''}`, `      → ${whatToDo(item, intl)}`);
   }
   if (report.failed.length > 0) {
     lines.push('', intl.formatMessage({ id: 'cli.status.failedTitle' }));
-    for (const item of report.failed) lines.push(`  #${item.id} ${subjectOf(item, intl)}: ${item.reason ?? ''}`, `      → ${whatToDo(item, intl)}`);
+    for (const item of report.failed) lines.push(`  #${item.id} ${subjectOf(item, intl)}: ${wordedOr(intl, item.reasonWords, item.reason) ?? ''}`, `      → ${whatToDo(item, intl)}`);
   }
   if (report.activity.length > 0) {
     lines.push('', intl.formatMessage({ id: 'cli.status.activityTitle' }));
     for (const entry of report.activity) {
       const time = intl.formatTime(entry.at, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-      lines.push(`  ${time} ${entry.level === 'info' ? '' : `${entry.level}: `}${entry.message}`);
+      lines.push(`  ${time} ${intl.formatMessage({ id: 'activity.leveled' }, { level: entry.level, line: wordedOr(intl, entry.words, entry.message) })}`);
     }
   }
   return lines.join('\n');
 }
 
-/** One line per item, for `design-sync queue list`, in `intl`'s words (an item's reason as the engine wrote it). */
+/** One line per item, for `design-sync queue list`, in `intl`'s words (an item's reason too, from its facts). */
 export function formatItems(items: QueueItemView[], intl: Words = ENGLISH_INTL): string {
   if (items.length === 0) return intl.formatMessage({ id: 'cli.queue.list.empty' });
   const width = Math.max(...items.map((item) => String(item.id).length));
   return items.map((item) => {
     const state = intl.formatMessage({ id: 'cli.queue.list.state' }, { state: item.paused && item.state === 'waiting' ? 'paused' : item.state });
+    const reason = wordedOr(intl, item.reasonWords, item.reason) ?? '';
     const detail = item.state === 'running' ? progressText(item, intl)
-      : item.state === 'attention' ? `[${item.attention}] ${item.reason ?? ''}`
-      : item.reason ?? '';
+      : item.state === 'attention' ? `[${item.attention}] ${reason}`
+      : reason;
     return `${String(item.id).padStart(width)}  ${state.padEnd(9)}  ${item.kind.padEnd(13)}  ${subjectOf(item, intl)}${detail ? `  — ${detail}` : ''}`;
   }).join('\n');
 }

@@ -18,12 +18,14 @@ import { QueueBlocks, type WriteAccess } from './queue-blocks';
 import type { ConnectivitySource } from './connectivity-source';
 import { describeItem } from './describe-item';
 import { type QueueStore } from './queue-store';
-import { heldBack, type QueueEvent, type QueueItem } from './queue-item';
+import { heldBack, reasonText, saidOf, type QueueEvent, type QueueItem } from './queue-item';
 import { acquireRunnerLock } from './runner-lock';
 import { RunnerWaiters } from './runner-waiters';
 import { engineLog } from '../log/engine-log';
+import { said } from './said';
+import { sentence } from './refusal-words';
 
-export { CONTENT_POLICY_REASON, type WriteAccess } from './queue-blocks';
+export { contentPolicyReason, type WriteAccess } from './queue-blocks';
 
 export interface QueueRunnerOptions {
   store: QueueStore;
@@ -164,7 +166,7 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
     if (file && file !== ':memory:' && !this.store.db.memory) this.releaseLock = acquireRunnerLock(`${file}.runner.lock`);
     this.running = true;
     for (const item of this.store.recoverInterrupted()) {
-      this.store.log('warning', `${describeItem(item)} was interrupted: it is checked with the service before it is sent again.`, item.path ?? item.folder);
+      this.store.log('warning', said('activity.queue.interrupted', { item: describeItem(item) }), item.path ?? item.folder);
     }
     this.store.on('change', this.onChange);
     this.unsubscribeSession = this.session.subscribe(() => this.blocks.sessionChanged());
@@ -311,8 +313,8 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
     entry.done = this.execute(entry)
       .catch((error: unknown) => {
         // A bug, not a problem of the service: the item must not stay 'running' in this process.
-        engineLog.error('queue', `${describeItem(item)} (item ${item.id}) failed unexpectedly`, error);
-        const reason = `${describeItem(item)} failed unexpectedly: it is tried again in a minute (the engine log has the details).`;
+        engineLog.error('queue', `${describeItem(item).text} (item ${item.id}) failed unexpectedly`, error);
+        const reason = said('queue.reason.failedUnexpectedly', { item: describeItem(item) });
         this.store.log('error', reason, item.path ?? item.folder);
         this.store.settle(item.id, { state: 'waiting', at: this.clock.now() + 60_000, reason, countAttempt: true, sent: 'keep' });
       })
@@ -352,8 +354,7 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
     if (!this.neverSent || !item.path || !['upload', 'replace', 'rename'].includes(item.kind)) return null;
     const why = await this.neverSent(item.path);
     if (!why) return null;
-    const what = item.kind === 'upload' ? 'upload' : item.kind === 'replace' ? 'new version' : 'rename';
-    return { outcome: 'cancelled', reason: `${item.path} is never sent now (${why}): its ${what} was cancelled.${item.kind === 'upload' ? '' : ' The file on the service stays as it is.'}` };
+    return { outcome: 'cancelled', reason: said('queue.reason.neverSentNow', { path: item.path, why, kind: item.kind }) };
   }
 
   private contextFor(item: QueueItem, signal: AbortSignal): JobContext {
@@ -371,12 +372,12 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
         // replaces 'stopped' with its own state, which wakes the runner).
         this.store.settle(item.id, { state: 'waiting', at: 0, reason: result.reason, countAttempt: false, sent: 'keep' });
         if (this.store.status().state !== 'stopped') {
-          this.store.setRunState('stopped', result.reason);
-          this.store.log('error', result.reason);
+          this.store.setRunState('stopped', reasonText(result.reason));
+          this.store.log('error', saidOf(result.reason));
         }
         return;
       case 'done':
-        this.store.complete(item.id, result.record, { message: result.message, path: where });
+        this.store.complete(item.id, result.record, { said: result.message, path: where });
         return;
       case 'waiting':
         this.store.settle(item.id, { state: 'waiting', at: result.at, reason: result.reason, countAttempt: false, sent: 'clear' });
@@ -401,7 +402,7 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
       try {
         const result = (await job.notFound?.(item, ctx)) ?? (await designGone(item, ctx));
         if (result) return this.apply(item, result);
-        outcome = { settlement: { state: 'failed', reason: `Not found on the service: ${error.problem.message}` } };
+        outcome = { settlement: { state: 'failed', reason: said('queue.reason.notFound', { message: error.problem.message }) } };
       } catch (again) {
         return this.fail(entry, item, job, ctx, again);
       }
@@ -411,22 +412,22 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
     } else if (isServiceError(error) && error.problem.kind === 'offline' && (await this.folder.changedWhileSent(item))) {
       // Reading the file failed because it changed (or went): a local matter, not the service being away.
       outcome = (await this.folder.fileStillThere(item.path!))
-        ? { settlement: { state: 'waiting', at: now, reason: `${item.path} changed while it was being sent: the newer version goes next.`, countAttempt: false, sent: 'keep' } }
-        : { settlement: { state: 'cancelled', reason: `${item.path} was removed from the folder while it was being sent.` } };
+        ? { settlement: { state: 'waiting', at: now, reason: said('queue.reason.changedWhileSent', { path: item.path! }), countAttempt: false, sent: 'keep' } }
+        : { settlement: { state: 'cancelled', reason: said('queue.reason.removedWhileSent', { path: item.path! }) } };
     } else if (isServiceError(error)) {
       // The item's reason is in words; what the network said (its code) is kept here.
-      if (error.problem.kind === 'offline') engineLog.info('queue', `${describeItem(item)} (item ${item.id}) waits for the service`, error);
+      if (error.problem.kind === 'offline') engineLog.info('queue', `${describeItem(item).text} (item ${item.id}) waits for the service`, error);
       outcome = outcomeOfProblem(error.problem, item, options);
     } else if (entry.aborted) {
       outcome = abortedOutcome(entry.aborted, now);
     } else if (error instanceof NoSyncFolderError) {
-      outcome = { settlement: { state: 'failed', reason: error.message } };
+      outcome = { settlement: { state: 'failed', reason: said('queue.reason.noSyncFolder') } };
     } else {
       // A local problem (the file vanished or changed while it was read, a disk error…).
       if (item.path && (item.kind === 'upload' || item.kind === 'replace') && !(await this.folder.fileStillThere(item.path))) {
-        outcome = { settlement: { state: 'cancelled', reason: `${item.path} was removed from the folder while it was being sent.` } };
+        outcome = { settlement: { state: 'cancelled', reason: said('queue.reason.removedWhileSent', { path: item.path! }) } };
       } else {
-        outcome = retryLater(item, error instanceof Error ? error.message : String(error), options);
+        outcome = retryLater(item, sentence(error instanceof Error ? error.message : String(error)), options);
       }
     }
 
@@ -434,9 +435,9 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
     const settled = this.store.settle(item.id, settlement);
     const where = item.path ?? item.folder;
     if (settled && settlement.state !== 'waiting') {
-      this.store.log(settlement.state === 'cancelled' ? 'info' : settlement.state === 'attention' ? 'warning' : 'error', settlement.reason, where);
+      this.store.log(settlement.state === 'cancelled' ? 'info' : settlement.state === 'attention' ? 'warning' : 'error', saidOf(settlement.reason), where);
     } else if (settled && settlement.state === 'waiting' && settlement.countAttempt && settlement.reason) {
-      this.store.log('warning', `${describeItem(item)}: ${settlement.reason}`, where);
+      this.store.log('warning', said('activity.queue.itemWaits', { item: describeItem(item), reason: saidOf(settlement.reason) }), where);
     }
     if (!settled) await this.reconcileCancelled(item, job);
     if (outcome.block) this.blocks.enter(outcome.block);
@@ -452,13 +453,13 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
     try {
       const result = await job.reconcile(row, sent, this.contextFor(row, new AbortController().signal));
       if (result?.outcome === 'done') {
-        this.store.complete(row.id, result.record, { message: `${describeItem(row)} had already reached the service when it was cancelled: it is kept there.`, path: row.path ?? row.folder });
+        this.store.complete(row.id, result.record, { said: said('activity.queue.cancelledButThere', { item: describeItem(row) }), path: row.path ?? row.folder });
       } else {
         this.store.clearSent(row.id);
       }
     } catch (error) {
       // Unknown: the folder side's comparison with the service will find it.
-      engineLog.warn('queue', `could not tell whether the cancelled ${describeItem(row)} had reached the service`, error);
+      engineLog.warn('queue', `could not tell whether the cancelled ${describeItem(row).text} had reached the service`, error);
     }
   }
 }

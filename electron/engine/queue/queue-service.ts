@@ -8,6 +8,7 @@ import { QueueRefusal } from './queue-refusal';
 import { queueReport, type QueueReport } from './queue-report';
 import { uploadProgressOf } from './upload-progress';
 import type { QueueStore } from './queue-store';
+import { said, type Said } from './said';
 
 /** How long a pause of all uploads lasts by itself: an hour, or until the next 08:00 (PAUSE_MORNING_HOUR, local time). */
 export type PauseLength = 'hour' | 'tomorrow';
@@ -185,7 +186,7 @@ export class QueueService extends EventEmitter<{ decided: [QueueDecision] }> {
   cancelAll(options: { lookAtService?: boolean } = {}): { count: number; designIds: number[] } {
     const items = this.store.list({ states: NOT_DONE });
     const count = this.store.cancelAll();
-    if (count > 0) this.store.log('info', count === 1 ? `${describeItem(items[0]!)} was cancelled.` : `${count} items were cancelled. Local files are untouched.`);
+    if (count > 0) this.store.log('info', count === 1 ? said('activity.queue.oneCancelled', { item: describeItem(items[0]!) }) : said('activity.queue.allCancelled', { count }));
     this.decided('cancel', items);
     if (options.lookAtService !== false) this.lookAtService(items);
     return { count, designIds: designIdsOf(items) };
@@ -328,10 +329,9 @@ export class QueueService extends EventEmitter<{ decided: [QueueDecision] }> {
 }
 
 /** The activity line of a person's cancel. */
-function cancelledLine(item: QueueItem): string {
-  if (item.kind === 'delete-remote') return `${describeItem(item)} was cancelled: the file stays on the service.`;
-  if (item.kind === 'update-design') return `${describeItem(item)} was cancelled: it is not sent to the service.`;
-  return `${describeItem(item)} was cancelled. Local files are untouched.`;
+function cancelledLine(item: QueueItem): Said {
+  const how = item.kind === 'delete-remote' ? 'staysOnService' : item.kind === 'update-design' ? 'notSent' : 'localUntouched';
+  return said('activity.queue.cancelledByYou', { item: describeItem(item), how });
 }
 
 function designIdsOf(items: readonly QueueItem[]): number[] {

@@ -6,7 +6,8 @@ import { ActivityLog, type ActivityEntry, type ActivityLevel } from './activity-
 import { systemClock, type QueueClock } from './clock';
 import type { DismissedVersion } from './dismissed-versions';
 import type { CreateDesignPayload, DesignEditFields } from './job-payloads';
-import type { NewQueueItem, QueueEvent, QueueItem, SentAttempt, Settlement } from './queue-item';
+import type { NewQueueItem, QueueEvent, QueueItem, Reason, SentAttempt, Settlement } from './queue-item';
+import type { Said } from './said';
 import { QueueItems, type Retarget } from './queue-items';
 import { QueueRunState } from './run-state';
 
@@ -62,9 +63,9 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [
   mergePayload(id: number, payload: Record<string, unknown>): void { this.items.mergePayload(id, payload); }
   settle(id: number, to: Settlement): QueueItem | null { return this.items.settle(id, to); }
   done(id: number): QueueItem { return this.items.done(id); }
-  retryAt(id: number, at: number, reason: string | null): QueueItem { return this.items.retryAt(id, at, reason); }
-  failed(id: number, reason: string): QueueItem { return this.items.failed(id, reason); }
-  needsAttention(id: number, kind: AttentionKind, reason: string): QueueItem { return this.items.needsAttention(id, kind, reason); }
+  retryAt(id: number, at: number, reason: Reason | null): QueueItem { return this.items.retryAt(id, at, reason); }
+  failed(id: number, reason: Reason): QueueItem { return this.items.failed(id, reason); }
+  needsAttention(id: number, kind: AttentionKind, reason: Reason): QueueItem { return this.items.needsAttention(id, kind, reason); }
   confirm(id: number, payload: Partial<CreateDesignPayload> = {}): QueueItem { return this.items.confirm(id, payload); }
   retry(id: number): QueueItem { return this.items.retry(id); }
   retryAll(): number { return this.items.retryAll(); }
@@ -77,11 +78,11 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [
    * transaction, so the two never disagree after a crash; `line`, the activity line saying so, in it too (one
    * durable commit). A newer upload of the same path that waits becomes a replace of the record just made.
    */
-  complete(id: number, record: () => void = () => {}, line?: { message: string; path: string | null }): QueueItem {
+  complete(id: number, record: () => void = () => {}, line?: { said: Said; path: string | null }): QueueItem {
     let logged: ActivityEntry | null = null;
     const item = this.items.complete(id, () => {
       record();
-      if (line) logged = this.activityLog.add('info', line.message, line.path);
+      if (line) logged = this.activityLog.add('info', line.said, line.path);
     });
     if (logged) this.told(logged);
     return item;
@@ -99,8 +100,8 @@ export class QueueStore extends EventEmitter<{ change: [QueueEvent]; activity: [
 
   // The activity list (activity-log.ts)
 
-  log(level: ActivityLevel, message: string, path: string | null = null): void {
-    this.told(this.activityLog.add(level, message, path));
+  log(level: ActivityLevel, line: Said, path: string | null = null): void {
+    this.told(this.activityLog.add(level, line, path));
   }
 
   /** The newest activity lines, newest first. */

@@ -3,6 +3,7 @@ import { engineLog } from '../log/engine-log';
 import { describeItem } from './describe-item';
 import { fileNameOf } from './file-version';
 import type { QueueItem } from './queue-item';
+import { said, type Said } from './said';
 
 type Refusal = Extract<ServiceProblem, { kind: 'validation' | 'bad-request' | 'forbidden' }>;
 type Subject = Pick<QueueItem, 'id' | 'kind' | 'path' | 'folder' | 'fileKind'>;
@@ -14,10 +15,10 @@ export function sentence(message: string): string {
 }
 
 /** What the item is about, as a person names it: the file, the folder's design, or the item. */
-function subjectOf(item: Subject): string {
+function subjectOf(item: Subject): Said | string {
   if (item.path) return item.path;
-  if (item.kind === 'create-design' && item.folder) return `the design for the folder "${item.folder}"`;
-  return item.folder ? `the folder "${item.folder}"` : `item ${item.id}`;
+  if (item.kind === 'create-design' && item.folder) return said('queue.reason.designForFolder', { folder: item.folder });
+  return item.folder ? said('activity.item.folder', { folder: item.folder }) : said('activity.item.numbered', { id: item.id });
 }
 
 const isFileChange = (item: Subject) => item.path !== null && (item.kind === 'upload' || item.kind === 'replace');
@@ -28,18 +29,18 @@ function withoutName(message: string, fileName: string): string {
 }
 
 /** A 422 in the window's words: the file the service could not read, or its fields under the window's labels. */
-function validationWords(item: Subject, errors: FieldErrors, subject: string): string {
+function validationWords(item: Subject, errors: FieldErrors, subject: Said | string): Said {
   const { file, ...fields } = errors;
   if (file && isFileChange(item)) {
     const name = fileNameOf(item.path!);
     if (item.fileKind === 'image') {
-      return `The service could not read ${name} as an image: is it a complete PNG or JPEG file? Save it again and it is sent again, or cancel to leave it out.`;
+      return said('queue.reason.imageUnreadable', { name });
     }
     const why = file.map((message) => withoutName(message, name)).join('; ');
-    return `The service did not accept ${name}: ${sentence(why)}`;
+    return said('queue.reason.fileNotAccepted', { name, why: sentence(why) });
   }
   const described = describeLabelledFieldErrors(file ? errors : fields);
-  return `The service refused ${subject}: ${sentence(described || 'it did not say why')}`;
+  return described ? said('queue.reason.refusedFields', { subject, why: sentence(described) }) : said('queue.reason.refusedWithoutWhy', { subject });
 }
 
 /**
@@ -47,11 +48,11 @@ function validationWords(item: Subject, errors: FieldErrors, subject: string): s
  * in the window's vocabulary, with no library text (such as an image decoder's "pngload: missing IHDR chunk"); the
  * service's own words go to the engine log.
  */
-export function refusalWords(problem: Refusal, item: Subject, subject = subjectOf(item)): string {
-  engineLog.warn('queue', `the service refused ${describeItem(item)} (${problem.kind}): ${problem.message}`);
+export function refusalWords(problem: Refusal, item: Subject, subject: Said | string = subjectOf(item)): Said {
+  engineLog.warn('queue', `the service refused ${describeItem(item).text} (${problem.kind}): ${problem.message}`);
   if (problem.kind === 'validation') return validationWords(item, problem.fieldErrors, subject);
-  if (problem.kind === 'forbidden') return `You are not allowed to change the design of ${subject}: it is not yours, or no longer.`;
-  if (problem.status === 413) return `${subject} is larger than the service accepts: make it smaller, or cancel to leave it out.`;
-  if (problem.status === 415) return `The service does not take this type of file: ${subject} is not sent.`;
-  return `The service refused ${subject}: ${sentence(problem.message)}`;
+  if (problem.kind === 'forbidden') return said('queue.reason.notAllowed', { subject });
+  if (problem.status === 413) return said('queue.reason.tooLarge', { subject });
+  if (problem.status === 415) return said('queue.reason.typeNotTaken', { subject });
+  return said('queue.reason.refused', { subject, why: sentence(problem.message) });
 }

@@ -1,6 +1,7 @@
 import { resolve, sep } from 'node:path';
 import { statEntry } from './local-files';
 import type { SyncContext } from './sync-context';
+import { said } from '../queue/said';
 
 /**
  * The person keeps the service's version of a conflicted file: their copy (a path relative to the sync folder) goes
@@ -14,6 +15,6 @@ export async function discardConflictCopy(ctx: SyncContext, path: string): Promi
   const entry = await statEntry(absolute);
   if (!entry) return 'nowhere: it was already gone';
   const where = await ctx.trash(absolute, root.path);
-  ctx.log('info', `Kept the service's version; your copy ${path} was moved to ${where}.`, path);
+  ctx.log('info', said('activity.sync.copyTrashed', { path, where }), path);
   return where;
 }

@@ -5,6 +5,7 @@ import { engineLog } from '../log/engine-log';
 import { readFolder, sha1File } from './local-files';
 import type { SyncContext } from './sync-context';
 import { isIgnoredName } from './sync-names';
+import { said } from '../queue/said';
 
 /** What became of the folder of a design gone from the service. */
 export type DesignGoneOutcome = 'trashed' | 'kept' | 'still-there' | 'not-linked';
@@ -64,7 +65,7 @@ export async function handleDesignGone(ctx: SyncContext, client: ServiceClient, 
   if (!options.confirmed && !(await goneOnService(client, designId, options.userId ?? null, options.signal))) return 'still-there';
   const check = ctx.root.verify();
   if (!check.ok) {
-    ctx.stop(check.reason);
+    ctx.stop(check);
     return 'still-there';
   }
   const rootPath = check.root.path;
@@ -80,9 +81,8 @@ export async function handleDesignGone(ctx: SyncContext, client: ServiceClient, 
   if (changed.length > 0) {
     forget();
     ctx.folders.setState(folder, 'ignored');
-    const what = changed.length === 1 ? changed[0] : `${changed.length} files, ${changed.slice(0, 3).join(', ')}${changed.length > 3 ? '…' : ''}`;
-    ctx.log('warning', `Your design “${name}” was deleted on the service, but its folder ${folder} holds changes made here (${what}): ` +
-      'the folder is kept as it is and is no longer synced. To make it a new design, rename the folder; if you do not need it, delete it.', folder);
+    const files = `${changed.slice(0, 3).join(', ')}${changed.length > 3 ? '…' : ''}`;
+    ctx.log('warning', said('activity.sync.designGoneKept', { name, folder, count: changed.length, files }), folder);
     return 'kept';
   }
   const there = await readFolder(join(rootPath, folder));
@@ -90,9 +90,9 @@ export async function handleDesignGone(ctx: SyncContext, client: ServiceClient, 
   forget();
   ctx.folders.remove(folder);
   if (where === null) {
-    ctx.log('info', `Your design “${name}” was deleted on the service; its folder ${folder} was already gone.`, folder);
+    ctx.log('info', said('activity.sync.designGoneFolderGone', { name, folder }), folder);
   } else {
-    ctx.log('info', `Your design “${name}” was deleted on the service: its folder ${folder} was moved to ${where}.`, folder);
+    ctx.log('info', said('activity.sync.designGoneTrashed', { name, folder, where }), folder);
     ctx.emit({ type: 'trashed', path: folder, where });
   }
   return 'trashed';

@@ -1,3 +1,5 @@
+import { said, type Said } from '../queue/said';
+
 /** What the first sync of design folders brought (a first sync, a new design's folder), told once for all of them. */
 export interface FirstFill {
   downloaded: number;
@@ -7,11 +9,8 @@ export interface FirstFill {
 
 export const emptyFirstFill = (): FirstFill => ({ downloaded: 0, adopted: 0, folders: new Set() });
 
-const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
-export function describeFirstFill(fill: FirstFill): string {
-  const into = count(fill.folders.size, 'design folder', 'design folders');
-  const same = fill.adopted > 0 ? `${count(fill.adopted, 'file', 'files')} already here ${fill.adopted === 1 ? 'was' : 'were'} the same as on the service` : '';
-  if (fill.downloaded === 0) return `In ${into}, ${same}: linked, nothing downloaded or sent.`;
-  return `Downloaded ${count(fill.downloaded, 'file', 'files')} into ${into}${same ? `; ${same}` : ''}.`;
+export function describeFirstFill(fill: FirstFill): Said {
+  const facts = { folders: fill.folders.size, downloaded: fill.downloaded, adopted: fill.adopted };
+  if (fill.downloaded === 0) return said('activity.sync.firstFillLinked', facts);
+  return said(fill.adopted > 0 ? 'activity.sync.firstFillDownloadedAndLinked' : 'activity.sync.firstFillDownloaded', facts);
 }

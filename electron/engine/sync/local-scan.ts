@@ -10,6 +10,7 @@ import {
   decideScan, indexBases, itemsToLookFor, moveOptions, refusalOf, sameStat, sortFolder, sortTopLevel,
   type Candidate, type LatestItem, type OpenSlot, type ReadCandidate, type ScanDecision, type ScanFacts, type ScanNote,
 } from './scan-decisions';
+import { said, untranslated } from '../queue/said';
 
 export interface ScanOptions {
   /** Only these top-level folders (the watcher's hint); default all. */
@@ -243,12 +244,12 @@ function applyScan(ctx: SyncContext, decisions: readonly ScanDecision[], summary
           break;
         case 'cancel':
           ctx.queue.cancel(decision.id, { dismiss: false });
-          ctx.log('info', decision.message, decision.path);
+          ctx.log('info', untranslated(decision.message), decision.path);
           break;
         case 'enqueue': {
           const item = ctx.queue.enqueue(decision.item);
           summary.enqueued++;
-          if (decision.message) ctx.log(decision.item.attention?.kind === 'refused' ? 'warning' : 'info', decision.message, decision.item.path ?? null);
+          if (decision.message) ctx.log(decision.item.attention?.kind === 'refused' ? 'warning' : 'info', untranslated(decision.message), decision.item.path ?? null);
           events.push({ type: 'enqueued', item });
           break;
         }
@@ -275,10 +276,10 @@ function proposeDesign(ctx: SyncContext, folder: string): void {
     payload: { name: suggested, excerpt: '', license: null, publish: false },
     attention: {
       kind: 'confirm-design',
-      reason: `The new folder ${folder} can become a new design of yours. Confirm with its name, a short excerpt and a license to create it (it is not published unless you say so).`,
+      reason: said('queue.reason.newFolderProposed', { folder }),
     },
   });
-  ctx.log('info', `New folder ${folder}: proposed as a new design, waiting for your confirmation.`, folder);
+  ctx.log('info', said('activity.sync.newFolderProposed', { folder }), folder);
   ctx.emit({ type: 'enqueued', item });
 }
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { readFolder } from './local-files';
 import type { SyncContext } from './sync-context';
 import { designFolderName, nameKey, uniqueName } from './sync-names';
+import { said } from '../queue/said';
 
 /** An own design, as far as its folder is concerned. */
 export interface OwnDesignRef {
@@ -19,7 +20,7 @@ export interface OwnDesignRef {
 export async function ensureDesignFolders(ctx: SyncContext, designs: readonly OwnDesignRef[]): Promise<string[]> {
   const check = ctx.root.verify();
   if (!check.ok) {
-    ctx.stop(check.reason);
+    ctx.stop(check);
     return [];
   }
   for (const interrupted of ctx.folders.toMake()) {
@@ -41,7 +42,7 @@ export async function ensureDesignFolders(ctx: SyncContext, designs: readonly Ow
     await mkdir(join(check.root.path, folder), { recursive: true });
     ctx.folders.markMade(folder);
     taken.add(nameKey(folder));
-    ctx.log('info', `Made the folder ${folder} for your design “${design.name ?? design.slug ?? design.id}”.`, folder);
+    ctx.log('info', said('activity.sync.folderMade', { folder, name: design.name ?? design.slug ?? design.id }), folder);
     ctx.emit({ type: 'folder-created', folder, designId: design.id });
     created.push(folder);
   }

@@ -13,7 +13,7 @@ export interface PassSchedulerOptions {
   /** Whether the watcher failed: the full rescan then comes every minute at most. */
   watcherFailing(): boolean;
   /** A scheduled scan or rescan failed. */
-  failed(what: string, error: unknown): void;
+  failed(what: 'scan' | 'rescan', error: unknown): void;
   debounceMs: number;
   settleMs: number;
   rescanIntervalMs: number;
@@ -94,7 +94,7 @@ export class PassScheduler {
       const all = this.dirtyAll || this.options.wholeFolder();
       const folders = [...this.dirtyFolders];
       this.clearDirty();
-      void this.options.scan(all ? {} : { folders }).catch((error) => this.options.failed('A scan failed', error));
+      void this.options.scan(all ? {} : { folders }).catch((error) => this.options.failed('scan', error));
     }, delay);
     this.debounceTimer.unref();
   }
@@ -104,7 +104,7 @@ export class PassScheduler {
     if (this.rescanTimer) clearTimeout(this.rescanTimer);
     this.rescanTimer = setTimeout(() => {
       this.rescanTimer = null;
-      void this.options.syncOnce({ settle: 'once' }).catch((error) => this.options.failed('A rescan failed', error)).finally(() => {
+      void this.options.syncOnce({ settle: 'once' }).catch((error) => this.options.failed('rescan', error)).finally(() => {
         if (this.options.started()) this.scheduleRescan(this.rescanInterval());
       });
     }, interval);

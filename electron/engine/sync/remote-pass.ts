@@ -14,6 +14,7 @@ import {
 } from './remote-decisions';
 import type { RemoteSummary, SyncContext } from './sync-context';
 import { conflictCopyName, localNameFor, nameKey, uniqueName } from './sync-names';
+import { said } from '../queue/said';
 
 export { ensureDesignFolders, type OwnDesignRef } from './own-design-folders';
 
@@ -241,7 +242,7 @@ class DesignPass {
       case 'leave':
         this.summary.skipped++;
         if (decision.reason === 'still-on-service') {
-          this.ctx.log('info', `${decision.path} is missing from the service's list of its design, but the service still has it: nothing was changed.`, decision.path);
+          this.ctx.log('info', said('activity.sync.missingFromListing', { path: decision.path }), decision.path);
         }
         return;
       case 'restat':
@@ -250,7 +251,7 @@ class DesignPass {
       case 'restore':
         // The person turned down deleting it on the service: bring it back.
         await this.place(decision.file, decision.base.path, this.takeFetched(decision.file), 'restore');
-        this.ctx.log('info', `${decision.base.path} was brought back from the service (you chose to keep it there).`, decision.base.path);
+        this.ctx.log('info', said('activity.sync.broughtBack', { path: decision.base.path }), decision.base.path);
         return;
       case 'download':
         if (this.recordedMeanwhile(decision.file)) return;
@@ -273,7 +274,7 @@ class DesignPass {
       case 'bring-back': {
         if (decision.pendingId !== null) this.ctx.queue.cancel(decision.pendingId);
         const placed = await this.place(decision.file, base.path, this.takeFetched(decision.file), 'restore');
-        this.ctx.log('warning', `${base.path} was changed on the service after it was deleted here: the new version was brought back instead of deleting it.`, base.path);
+        this.ctx.log('warning', said('activity.sync.changedAfterDeletedHere', { path: base.path }), base.path);
         // Renamed on the service meanwhile (perhaps seen by an earlier pass while the file was gone here, which only
         // noted the name): the file brought back takes the service's name, or the two would never meet.
         if (placed) await this.renameLocal(base.path, decision.file);
@@ -301,7 +302,7 @@ class DesignPass {
         if (decision.pendingId !== null) this.ctx.queue.cancel(decision.pendingId);
         this.record(base.path, decision.file, decision.entry, decision.sha1);
         this.summary.adopted++;
-        this.ctx.log('info', `${base.path} was changed the same way here and on the service: nothing to send.`, base.path);
+        this.ctx.log('info', said('activity.sync.sameChange', { path: base.path }), base.path);
         // The record now holds the service's name: a rename there is followed now, or no later pass would.
         if (decision.file.name !== base.remoteName) await this.renameLocal(base.path, decision.file);
         return;
@@ -311,14 +312,14 @@ class DesignPass {
       case 'forget':
         if (decision.pendingId !== null) this.ctx.queue.cancel(decision.pendingId);
         this.ctx.base.remove(base.path);
-        this.ctx.log('info', `${base.path} was deleted here and on the service.`, base.path);
+        this.ctx.log('info', said('activity.sync.deletedBoth', { path: base.path }), base.path);
         return;
       case 'trash': {
         if (decision.pendingId !== null) this.ctx.queue.cancel(decision.pendingId);
         const where = await this.ctx.trash(this.abs(base.path), this.root);
         this.ctx.base.remove(base.path);
         this.summary.trashed++;
-        this.ctx.log('info', `${base.path} was deleted on the service: the file here was moved to ${where}.`, base.path);
+        this.ctx.log('info', said('activity.sync.deletedThereTrashed', { path: base.path, where }), base.path);
         this.ctx.emit({ type: 'trashed', path: base.path, where });
         return;
       }
@@ -328,9 +329,9 @@ class DesignPass {
         const item = this.ctx.queue.enqueue({
           kind: 'upload', path: base.path, folder: base.folder, designId: base.designId, fileKind: base.kind,
           payload: { name: leaf(base.path).normalize('NFC') }, file: { size: decision.entry.size, mtimeMs: decision.entry.mtimeMs, sha1: decision.sha1 },
-          attention: { kind: 'conflict', reason: `${base.path} was deleted on the service but changed here: your version is kept. Confirm to upload it again as a new file, or delete it.` },
+          attention: { kind: 'conflict', reason: said('queue.reason.deletedThereChangedHere', { path: base.path }) },
         });
-        this.ctx.log('warning', `${base.path} was deleted on the service but changed here: kept, waiting for you to upload it again or delete it.`, base.path);
+        this.ctx.log('warning', said('activity.sync.deletedThereChangedHere', { path: base.path }), base.path);
         this.ctx.emit({ type: 'enqueued', item });
         return;
       }
@@ -355,7 +356,7 @@ class DesignPass {
       this.firstFill.adopted++;
       this.firstFill.folders.add(this.folder);
     } else {
-      this.ctx.log('info', `${path} is the same here and on the service: linked, nothing sent.`, path);
+      this.ctx.log('info', said('activity.sync.sameBothLinked', { path }), path);
     }
   }
 
@@ -447,14 +448,14 @@ class DesignPass {
     this.record(path, file, entry!, fetched.sha1);
     if (why === 'replace') {
       this.summary.replaced++;
-      this.ctx.log('info', `${path} was changed on the service: the file here was updated.`, path);
+      this.ctx.log('info', said('activity.sync.updatedHere', { path }), path);
     } else if (why !== 'conflict') {
       this.summary.downloaded++;
       if (why === 'new' && this.firstFill) {
         this.firstFill.downloaded++;
         this.firstFill.folders.add(this.folder);
       } else if (why === 'new') {
-        this.ctx.log('info', `${path} was added on the service: downloaded.`, path);
+        this.ctx.log('info', said('activity.sync.downloaded', { path }), path);
       }
     }
     this.ctx.emit({ type: 'downloaded', path, replaced: why === 'replace' });
@@ -476,8 +477,7 @@ class DesignPass {
     const servicePath = (await this.place(file, path, fetched, 'conflict')) ? (await this.renameLocal(path, file)) ?? path : path;
     const copyEntry = await statEntry(this.abs(copy));
     this.summary.conflicts++;
-    const reason = `${path} was changed both here and on the service. The service's version is now ${leaf(servicePath)}; yours was kept as ${leaf(copy)}. ` +
-      'Merge your changes into it and delete the copy (or confirm to upload the copy as a new file).';
+    const reason = said('queue.reason.conflict', { path, service: leaf(servicePath), copy: leaf(copy) });
     const item = this.ctx.queue.enqueue({
       kind: 'upload', path: copy, folder: this.folder, designId: this.designId, fileKind: file.kind,
       payload: { name: leaf(copy).normalize('NFC'), conflictOf: servicePath, localChangedAt: copyEntry?.mtimeMs ?? null, remoteChangedAt: file.updatedAt },
@@ -503,7 +503,7 @@ class DesignPass {
       ? { remoteName: file.name, remoteUpdatedAt: file.updatedAt, mtimeMs: entry.mtimeMs, inode: entry.inode }
       : { remoteName: file.name, remoteUpdatedAt: file.updatedAt });
     this.summary.renamed++;
-    this.ctx.log('info', `${path} was renamed on the service: renamed here to ${target}.`, toPath);
+    this.ctx.log('info', said('activity.sync.renamedHere', { path, target }), toPath);
     this.ctx.emit({ type: 'renamed-local', fromPath: path, toPath });
     return toPath;
   }

@@ -6,6 +6,7 @@ import type { HeldBack } from '../sync-state/held-back';
 import type { TrashFile } from './local-files';
 import type { SyncDatabase } from '../sync-state/sync-database';
 import type { SyncFolder } from '../sync-state/sync-root';
+import type { Said } from '../queue/said';
 
 /** What the sync engine tells the window (and the benchmarks, and tests). */
 export type SyncEvent =
@@ -78,9 +79,9 @@ export interface SyncContext {
   now: () => number;
   emit(event: SyncEvent): void;
   /** Logs to the activity table (and as an event for warnings). */
-  log(level: 'info' | 'warning' | 'error', message: string, path?: string | null): void;
+  log(level: 'info' | 'warning' | 'error', line: Said, path?: string | null): void;
   /** Logs a warning only the first time it comes up in this run (a file at the top level, a subfolder…). */
-  reportOnce(message: string, path?: string | null): void;
+  reportOnce(line: Said | string, path?: string | null): void;
   /** Stops sync with a reason a person must look at. */
   stop(reason: string): void;
   /** False once stop() was called and until the cause is gone. */

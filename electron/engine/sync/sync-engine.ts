@@ -24,6 +24,7 @@ import { SyncFolder } from '../sync-state/sync-root';
 import { RootReturn } from './root-return';
 import { engineLog } from '../log/engine-log';
 import { systemErrorWords } from '../log/error-words';
+import { said, untranslated } from '../queue/said';
 
 export type { PassOptions, PassResult, SyncEngineOptions } from './sync-options';
 
@@ -89,7 +90,7 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
         if (this.side.stoppedReason !== reason) this.ctx.stop(reason);
       },
       back: () => this.resumeAfterReturn(),
-      failed: (error) => this.failed('Sync could not start again after the sync folder came back', error),
+      failed: (error) => this.failed('restart', error),
       lookAgain: () => this.started && this.side.stoppedReason !== null,
       pollMs: options.rootPollMs ?? 2000,
     });
@@ -125,20 +126,21 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
       settleMs, maxSettleWaitMs: options.maxSettleWaitMs ?? 60_000,
       emptySettleMs: options.emptySettleMs ?? EMPTY_SETTLE_MS, trash, now,
       emit: (event) => this.emit('event', event),
-      log: (level, message, path = null) => {
-        this.queue.log(level, message, path);
-        if (level !== 'info') this.emit('event', { type: 'warning', message, ...(path ? { path } : {}) });
+      log: (level, line, path = null) => {
+        this.queue.log(level, line, path);
+        if (level !== 'info') this.emit('event', { type: 'warning', message: line.text, ...(path ? { path } : {}) });
       },
-      reportOnce: (message, path = null) => {
-        if (reported.has(message)) return;
-        reported.add(message);
-        ctx.log('warning', message, path);
+      reportOnce: (note, path = null) => {
+        const line = typeof note === 'string' ? untranslated(note) : note;
+        if (reported.has(line.text)) return;
+        reported.add(line.text);
+        ctx.log('warning', line, path);
       },
       stop: (reason) => {
         if (this.side.stoppedReason !== reason) {
           this.side.stoppedReason = reason;
           this.queue.setRunState('stopped', reason);
-          this.queue.log('error', reason);
+          this.queue.log('error', untranslated(reason));
           this.emit('event', { type: 'stopped', reason });
         }
         this.awaitRootReturn();
@@ -209,7 +211,7 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
     const root = this.root.current();
     if (!root) throw new Error('No sync folder is chosen: the ignore file is kept in it.');
     await writeIgnoreText(root.path, text);
-    this.queue.log('info', text.trim() === '' ? `${IGNORE_FILE} was removed: only the built-in list holds files back.` : `${IGNORE_FILE} was saved.`, IGNORE_FILE);
+    this.queue.log('info', said(text.trim() === '' ? 'activity.sync.ignoreFileRemoved' : 'activity.sync.ignoreFileSaved', { file: IGNORE_FILE }), IGNORE_FILE);
     return options.scan === false ? null : this.scan({ settle: 'once' });
   }
 
@@ -291,9 +293,11 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
     return result;
   }
 
-  private failed(what: string, error: unknown): void {
-    engineLog.warn('sync', what.toLowerCase(), error);
-    this.ctx.log('error', `${what}: ${(systemErrorWords(error) ?? (error instanceof Error ? error.message : String(error))).replace(/\.$/, '')}.`);
+  /** A scheduled scan, rescan or the restart after the folder came back failed: said in the activity list. */
+  private failed(what: 'scan' | 'rescan' | 'restart', error: unknown): void {
+    const line = said('activity.sync.failed', { what, why: (systemErrorWords(error) ?? (error instanceof Error ? error.message : String(error))).replace(/\.$/, '') });
+    engineLog.warn('sync', line.text, error);
+    this.ctx.log('error', line);
   }
 
   /** Stops sync at once when the sync folder is no longer there or no longer ours (SyncFolder.verify's reason). */
@@ -322,7 +326,7 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
 
   private watcherFailed(message: string): void {
     this.side.watcherWarning = message;
-    this.queue.log('error', message);
+    this.queue.log('error', untranslated(message));
     this.emit('event', { type: 'warning', message });
     this.emit('state');
     // Without a reliable watcher, rescan more often.
@@ -339,9 +343,9 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
   }
 
   private signInLost(): void {
-    const message = 'The service no longer accepts your sign-in: nothing is sent or brought from the service until you sign in again. Changes here are still found and queued.';
-    this.queue.log('warning', message);
-    this.emit('event', { type: 'warning', message });
+    const line = said('activity.sync.signInLost');
+    this.queue.log('warning', line);
+    this.emit('event', { type: 'warning', message: line.text });
     this.emit('state');
   }
 

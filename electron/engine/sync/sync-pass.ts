@@ -8,6 +8,7 @@ import { remoteStep, type RemoteScope } from './remote-step';
 import type { RemoteWatch } from './remote-watch';
 import type { SyncContext } from './sync-context';
 import type { OwnDesigns, PassOptions, PassResult } from './sync-options';
+import { said } from '../queue/said';
 
 export interface SyncPassOptions {
   ctx: SyncContext;
@@ -77,7 +78,7 @@ export class SyncPass {
     result.stopped = side.stoppedReason;
     if (side.stoppedReason === null) {
       if (wasStopped) {
-        ctx.queue.log('info', 'The sync folder is back as it was: sync resumed.');
+        ctx.queue.log('info', said('activity.sync.folderBack'));
         ctx.emit({ type: 'resumed' });
       }
       if (!options.localOnly) side.remoteProblem = remoteProblem;

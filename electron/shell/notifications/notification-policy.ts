@@ -1,6 +1,7 @@
 import type { AccountView, QueueEntry, SyncView } from '../../../shared';
 import { ENGLISH_INTL, type Words } from '../../../shared/i18n/create-intl';
 import type { MessageId } from '../../../shared/i18n/messages';
+import { wordedOr, type EngineWords } from '../../../shared/i18n/engine-words';
 import { accountReasonWords } from '../../../shared/account/account-reason-words';
 import { syncReasonWords } from '../../../shared/sync/sync-state-words';
 
@@ -59,20 +60,20 @@ export function noticeKindOf(item: Pick<QueueEntry, 'state' | 'attention'>): Not
 /**
  * `words` gives the locale of the moment (the shell's language setting): notices are worded when they are said, so a
  * language changed meanwhile is the one they speak. The account's reason is worded from its code and facts
- * (accountReasonWords, as the window words it); reasons the engine gives only in words (a queue item's) are shown as
- * they came.
+ * (accountReasonWords, as the window words it), a queue item's reason from its facts (engine-words.ts; one without
+ * them as it came).
  */
 export function createNotificationPolicy(words: () => Words = () => ENGLISH_INTL): NotificationPolicy {
   /** What each item was last notified for: the same item in the same state is never said twice. */
   const notified = new Map<number, string>();
   const pending = new Map<number, Pending>();
   let signInNotified = false;
-  /** Why the sign-in notice is said: an item's reason in words, the account (worded when said), or one of the notice's own. */
-  let signInPending: string | MessageId | AccountView | null = null;
+  /** Why the sign-in notice is said: an item's reason, the account (both worded when said), or one of the notice's own. */
+  let signInPending: ItemReason | MessageId | AccountView | null = null;
   let stoppedNotified: string | null = null;
   let stoppedPending: SyncView | null = null;
 
-  const askSignIn = (reason: string | AccountView) => {
+  const askSignIn = (reason: ItemReason | MessageId | AccountView) => {
     if (signInNotified) return;
     signInNotified = true;
     signInPending = reason;
@@ -91,7 +92,7 @@ export function createNotificationPolicy(words: () => Words = () => ENGLISH_INTL
       if (notified.get(item.id) === signature) return;
       notified.set(item.id, signature);
       if (kind === 'sign-in') {
-        askSignIn(item.reason ?? SIGN_IN_FOR_CHANGES);
+        askSignIn(item.reason ? { english: item.reason, words: item.reasonWords ?? null } : SIGN_IN_FOR_CHANGES);
         return;
       }
       pending.set(item.id, { kind, item });
@@ -125,8 +126,9 @@ export function createNotificationPolicy(words: () => Words = () => ENGLISH_INTL
         notices.push({ kind: 'sync-stopped', title: intl.formatMessage({ id: 'notifications.syncStopped.title' }), body, route: '#/sync', itemIds: [] });
       }
       if (signInPending !== null) {
-        const body = typeof signInPending === 'object' ? accountReasonWords(signInPending, intl) ?? intl.formatMessage({ id: SIGN_IN_FOR_ACCOUNT })
-          : signInPending === SIGN_IN_FOR_CHANGES || signInPending === SIGN_IN_FOR_ACCOUNT ? intl.formatMessage({ id: signInPending }) : signInPending;
+        const body = typeof signInPending !== 'object' ? intl.formatMessage({ id: signInPending })
+          : 'english' in signInPending ? wordedOr(intl, signInPending.words, signInPending.english)
+          : accountReasonWords(signInPending, intl) ?? intl.formatMessage({ id: SIGN_IN_FOR_ACCOUNT });
         notices.push({ kind: 'sign-in', title: intl.formatMessage({ id: 'notifications.signIn.title' }), body, route: '#/settings', itemIds: [] });
       }
       const byKind = new Map<NoticeKind, QueueEntry[]>();
@@ -140,7 +142,13 @@ export function createNotificationPolicy(words: () => Words = () => ENGLISH_INTL
   };
 }
 
-/** The sign-in notices' own words, kept as their ids until said (an engine's reason in words is kept as it came). */
+/** A queue item's reason: its English, and its facts when it has them (worded when said). */
+interface ItemReason {
+  english: string;
+  words: EngineWords | null;
+}
+
+/** The sign-in notices' own words, kept as their ids until said. */
 const SIGN_IN_FOR_CHANGES: MessageId = 'notifications.signIn.forChanges';
 const SIGN_IN_FOR_ACCOUNT: MessageId = 'notifications.signIn.forAccount';
 
@@ -152,7 +160,7 @@ function queueNotice(kind: NoticeKind, items: QueueEntry[], intl: Words): Native
   const name = (item: QueueEntry) => nameOf(item, intl);
   const names = namesOf(items, name, intl);
   const count = items.length;
-  const withReason = (item: QueueEntry, otherwise: MessageId) => (item.reason ? say('notifications.item.reason', { name: name(item), reason: item.reason }) : say(otherwise, { name: name(item) }));
+  const withReason = (item: QueueEntry, otherwise: MessageId) => (item.reason ? say('notifications.item.reason', { name: name(item), reason: wordedOr(intl, item.reasonWords, item.reason) }) : say(otherwise, { name: name(item) }));
   switch (kind) {
     case 'failed': {
       const uploads = items.every((item) => item.kind === 'upload' || item.kind === 'replace');

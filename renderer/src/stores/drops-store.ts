@@ -16,7 +16,7 @@ export interface Drop {
   status: number | null;
   /** Once in the folder: its path there, the name it got, and the queue's word on its upload. */
   file: DroppedFileView | null;
-  upload: { state: QueueEntry['state']; percent: number | null; reason: string | null } | null;
+  upload: { state: QueueEntry['state']; percent: number | null; reason: string | null; reasonWords: QueueEntry['reasonWords'] } | null;
 }
 
 interface DropsStore {
@@ -83,6 +83,6 @@ contract.on('queue.item', (item) => {
   if (!item.path || !useDrops.getState().drops.some((drop) => drop.file?.path === item.path)) return;
   const percent = item.bytesTotal ? Math.floor((item.bytesSent / item.bytesTotal) * 100) : null;
   useDrops.setState((state) => ({
-    drops: state.drops.map((drop) => (drop.file?.path === item.path ? { ...drop, upload: { state: item.state, percent, reason: item.reason } } : drop)),
+    drops: state.drops.map((drop) => (drop.file?.path === item.path ? { ...drop, upload: { state: item.state, percent, reason: item.reason, reasonWords: item.reasonWords ?? null } } : drop)),
   }));
 });

@@ -22,6 +22,6 @@ export const GENERATED_THUMBNAIL_HANDLERS: Handlers<'design.thumbnailFailed' | '
     if (!current) throw new EngineError({ kind: 'conflict', message: 'This design has no picture made from its model now: open its page to make one, then use it.' });
     const stagedPath = join(await incomingDirOf(profile), `cover-${randomBytes(12).toString('hex')}`);
     await copyFile(current.path, stagedPath);
-    return adoptDroppedFile(profile, { designId: id, fileName: coverFileName(current.row.fileName), stagedPath, origin: `made from ${current.row.fileName}, used as the cover` }, ownDesigns);
+    return adoptDroppedFile(profile, { designId: id, fileName: coverFileName(current.row.fileName), stagedPath, coverMadeFrom: current.row.fileName }, ownDesigns);
   },
 };

@@ -26,10 +26,10 @@ export function liveQueueEntry(queue: Pick<QueueService, 'withRate'>, item: Queu
 }
 
 export function queueEntry(item: QueueItemView): QueueEntry {
-  const { id, kind, state, paused, attention, reason, folder, path, designId, fileKind, bytesSent, bytesTotal, attempts } = item;
+  const { id, kind, state, paused, attention, reason, reasonWords, folder, path, designId, fileKind, bytesSent, bytesTotal, attempts } = item;
   const rate = (item as { bytesPerSecond?: unknown }).bytesPerSecond;
   return {
-    id, kind, state, paused, attention, reason, folder, path, designId, fileKind, bytesSent, bytesTotal, attempts, title: titleOf(item), conflict: conflictOf(item),
+    id, kind, state, paused, attention, reason, reasonWords: reasonWords ?? null, folder, path, designId, fileKind, bytesSent, bytesTotal, attempts, title: titleOf(item), conflict: conflictOf(item),
     bytesPerSecond: state === 'running' && typeof rate === 'number' ? rate : null,
     nextAttemptAt: iso(item.nextAttemptAt),
     createdAt: iso(item.createdAt) ?? new Date(0).toISOString(),
@@ -38,5 +38,5 @@ export function queueEntry(item: QueueItemView): QueueEntry {
 }
 
 export function activityView(entry: ActivityEntry): ActivityView {
-  return { id: entry.id, at: iso(entry.at) ?? new Date(0).toISOString(), level: entry.level, message: entry.message, path: entry.path };
+  return { id: entry.id, at: iso(entry.at) ?? new Date(0).toISOString(), level: entry.level, message: entry.message, words: entry.words, path: entry.path };
 }

@@ -1,6 +1,7 @@
 import { describeLabelledFieldErrors, validateDesignInput, type UserDesign } from '../../../../shared';
 import { createdSince, type Job, type JobContext } from '../job';
 import type { QueueItem, SentAttempt } from '../queue-item';
+import { said } from '../said';
 
 function folderOf(item: QueueItem): string {
   if (!item.folder) throw new Error(`Queue item ${item.id} (create-design) names no folder`);
@@ -22,18 +23,18 @@ export const createDesignJob: Job<'create-design'> = {
     if (proposal.confirmed !== true) {
       return {
         outcome: 'attention', attention: 'confirm-design',
-        reason: `The folder "${folder}" is not linked to a design: confirm to create one (name, excerpt, license).`,
+        reason: said('queue.reason.confirmNewDesign', { folder }),
       };
     }
     const fields = { name: proposal.name, excerpt: proposal.excerpt, ...(proposal.license ? { license: proposal.license } : {}) };
     const checked = validateDesignInput(fields, 'create');
-    if (!checked.ok) return { outcome: 'attention', attention: 'confirm-design', reason: `The design for "${folder}" cannot be created: ${describeLabelledFieldErrors(checked.errors)}.` };
+    if (!checked.ok) return { outcome: 'attention', attention: 'confirm-design', reason: said('queue.reason.designCannotBeCreated', { folder, errors: describeLabelledFieldErrors(checked.errors) }) };
 
     let designId = proposal.createdDesignId ?? null;
     if (designId === null) {
       ctx.designFolders.setState(folder, 'creating');
       if (!ctx.sending({ at: ctx.now(), name: checked.value.name ?? null, sha1: null, size: null, mtimeMs: null, inode: null })) {
-        return { outcome: 'cancelled', reason: 'Cancelled.' };
+        return { outcome: 'cancelled', reason: said('queue.reason.cancelled') };
       }
       const design = await ctx.client.createDesign(checked.value, ctx.signal);
       designId = design.id;
@@ -41,11 +42,11 @@ export const createDesignJob: Job<'create-design'> = {
     }
     // Published only when the service says so on reading it back: otherwise it stays a draft, and the line says so.
     const published = proposal.publish === true ? (await ctx.client.publishDesign(designId, ctx.signal)).published : false;
-    const how = proposal.publish !== true ? ' as a draft' : published ? ', published' : ' as a draft: the service would not publish it, publish it from My designs';
+    const how = proposal.publish !== true ? 'draft' : published ? 'published' : 'notPublished';
     const made = designId;
     return {
       outcome: 'done',
-      message: `Created the design "${checked.value.name ?? proposal.name}" for the folder "${folder}"${how}.`,
+      message: said('activity.queue.designCreated', { name: checked.value.name ?? proposal.name ?? '', folder, how }),
       record: () => ctx.designFolders.link(folder, made),
     };
   },
@@ -55,7 +56,7 @@ export const createDesignJob: Job<'create-design'> = {
     const found = await findCreated(ctx, sent);
     if (found !== null) {
       ctx.store.adoptDesign(item.id, folderOf(item), found);
-      ctx.log('info', `Already on the service: the design "${sent.name}" (its answer had been lost).`, folderOf(item));
+      ctx.log('info', said('activity.queue.designAlreadyCreated', { name: sent.name ?? '' }), folderOf(item));
     }
     // Either way the run goes on: it publishes the adopted design if asked, or creates one.
     return null;

@@ -1,5 +1,6 @@
 import { fileKindOf, pathOf, type Job } from '../job';
 import { designIdOf } from '../job';
+import { said } from '../said';
 
 /**
  * A synced file deleted from the folder: deleted on the service only once a person confirmed it
@@ -15,18 +16,18 @@ export const deleteRemoteJob: Job<'delete-remote'> = {
     if (item.payload.confirmed !== true) {
       return {
         outcome: 'attention', attention: 'confirm-delete',
-        reason: `${path} was deleted from the folder: confirm to delete it on the service too, or cancel to keep it there.`,
+        reason: said('queue.reason.confirmDelete', { path }),
       };
     }
     const remoteId = item.remoteId ?? ctx.baseFiles.get(path)?.remoteId ?? null;
     const designId = designIdOf(item, ctx);
     if (remoteId === null || designId === null) {
-      return { outcome: 'done', message: `${path} was not on the service: nothing to delete.`, record: () => ctx.baseFiles.remove(path) };
+      return { outcome: 'done', message: said('activity.queue.notOnServiceToDelete', { path }), record: () => ctx.baseFiles.remove(path) };
     }
     if (kind === 'image') await ctx.client.deleteImage(designId, remoteId, ctx.signal);
     else await ctx.client.deleteDocument(designId, remoteId, ctx.signal);
     return {
-      outcome: 'done', message: `Deleted ${path} on the service.`,
+      outcome: 'done', message: said('activity.queue.deleted', { path }),
       record: () => {
         const base = ctx.baseFiles.byRemote(kind, remoteId);
         if (base) ctx.baseFiles.remove(base.path);

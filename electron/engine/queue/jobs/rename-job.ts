@@ -5,6 +5,7 @@ import { absolutePath, currentVersion, folderOf } from '../file-version';
 import { designGone, designIdOf, fileKindOf, NO_DESIGN_YET, pathOf, type Job, type JobContext, type JobResult } from '../job';
 import type { JobItem } from '../job-items';
 import type { QueueItem } from '../queue-item';
+import { said, type Said } from '../said';
 
 type RenameItem = JobItem<'rename'>;
 
@@ -22,7 +23,7 @@ async function readRemote(ctx: JobContext, designId: number, kind: 'image' | 'do
  * old time, so the next pass sees the change and brings it in (taken with the rename's time, it was never seen:
  * the sync fuzz test, seed 9604).
  */
-async function moved(item: RenameItem, ctx: JobContext, remote: Image | Document, message: string): Promise<JobResult> {
+async function moved(item: RenameItem, ctx: JobContext, remote: Image | Document, message: Said): Promise<JobResult> {
   const path = pathOf(item);
   const { fromPath } = item.payload;
   const kind = fileKindOf(item);
@@ -62,11 +63,11 @@ export const renameJob: Job<'rename'> = {
       ctx.store.retarget(item.id, { kind: 'upload', remoteId: null });
       return { outcome: 'waiting', at: 0, reason: null };
     }
-    if (!ctx.sending({ at: ctx.now(), name: newName, sha1: null, size: null, mtimeMs: null, inode: null })) return { outcome: 'cancelled', reason: 'Cancelled.' };
+    if (!ctx.sending({ at: ctx.now(), name: newName, sha1: null, size: null, mtimeMs: null, inode: null })) return { outcome: 'cancelled', reason: said('queue.reason.cancelled') };
     if (kind === 'image') await ctx.client.updateImage(designId, remoteId, { name: newName }, undefined, { signal: ctx.signal });
     else await ctx.client.updateDocument(designId, remoteId, { name: newName }, undefined, { signal: ctx.signal });
     const remote = await readRemote(ctx, designId, kind, remoteId);
-    return moved(item, ctx, remote, `Renamed ${fromPath} to ${path} on the service.`);
+    return moved(item, ctx, remote, said('activity.queue.renamed', { from: fromPath, to: path }));
   },
 
   async reconcile(item, sent, ctx) {
@@ -77,7 +78,7 @@ export const renameJob: Job<'rename'> = {
     if (designId === null || remoteId === null) return null;
     try {
       const remote = await readRemote(ctx, designId, kind, remoteId);
-      return remote.name === sent.name ? moved(item, ctx, remote, `Already renamed on the service: ${fromPath} → ${pathOf(item)}.`) : null;
+      return remote.name === sent.name ? moved(item, ctx, remote, said('activity.queue.alreadyRenamed', { from: fromPath, to: pathOf(item) })) : null;
     } catch (error) {
       if (isServiceError(error, 'not-found')) return null;
       throw error;
@@ -90,7 +91,7 @@ export const renameJob: Job<'rename'> = {
     if (gone) return gone;
     const { fromPath } = item.payload;
     ctx.store.sendAsNew(item.id, fromPath);
-    ctx.log('warning', `${fromPath} was deleted on the service: ${pathOf(item)} is uploaded again as a new file.`, pathOf(item));
+    ctx.log('warning', said('activity.queue.renameSourceGone', { from: fromPath, path: pathOf(item) }), pathOf(item));
     return { outcome: 'waiting', at: 0, reason: null };
   },
 };

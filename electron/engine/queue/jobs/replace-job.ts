@@ -6,6 +6,7 @@ import {
   createdSince, designGone, designIdOf, fileKindOf, isJobResult, NO_DESIGN_YET, pathOf, prepareFile, type Job, type JobContext, type JobResult,
 } from '../job';
 import type { QueueItem } from '../queue-item';
+import { said } from '../said';
 import { startStreamedSend } from '../streamed-file';
 import { changedOnService } from './remote-content';
 
@@ -37,7 +38,7 @@ export const replaceJob: Job<'replace'> = {
     const file = await prepareFile(item, kind, ctx, (version) => base !== null && base.remoteId === remoteId && base.size === version.size);
     if (isJobResult(file)) return file;
     if (base && base.remoteId === remoteId && base.sha1 === file.sha1) {
-      return { outcome: 'done', message: `${path} has not changed since it was synced.`, record: () => ctx.baseFiles.record({ ...base, size: file.version.size, mtimeMs: file.version.mtimeMs, inode: file.version.inode, syncedAt: ctx.now() }) };
+      return { outcome: 'done', message: said('activity.queue.unchangedSinceSynced', { path }), record: () => ctx.baseFiles.record({ ...base, size: file.version.size, mtimeMs: file.version.mtimeMs, inode: file.version.inode, syncedAt: ctx.now() }) };
     }
 
     // Changed on the service too since the last sync: sending would overwrite the service's version (a lost update).
@@ -45,20 +46,20 @@ export const replaceJob: Job<'replace'> = {
     if (base && base.remoteId === remoteId && await changedOnService(ctx, await readRemote(ctx, designId, kind, remoteId), base)) {
       return {
         outcome: 'attention', attention: 'conflict',
-        reason: `${path} was changed on the service too since it was last synced: your version was not sent over it. The next sync keeps both (yours as a conflicted copy).`,
+        reason: said('queue.reason.changedOnServiceToo', { path }),
       };
     }
     const send = startStreamedSend(file, null, ctx);
-    if (!send) return { outcome: 'cancelled', reason: 'Cancelled.' };
+    if (!send) return { outcome: 'cancelled', reason: said('queue.reason.cancelled') };
     const options = { onProgress: (p: { sentBytes: number; totalBytes: number }) => ctx.progress(p.sentBytes, p.totalBytes), signal: ctx.signal };
     if (kind === 'image') await ctx.client.updateImage(designId, remoteId, {}, send.upload, options);
     else await ctx.client.updateDocument(designId, remoteId, {}, send.upload, options);
     // The PATCH answers 204: read the record back for its name and time, as the base keeps them.
     const remote = await readRemote(ctx, designId, kind, remoteId);
     const after = await currentVersion(file.path);
-    if (!after || !sameVersion(after, file.version)) ctx.log('info', `${path} changed while it was uploading: the newer version will follow.`, path);
+    if (!after || !sameVersion(after, file.version)) ctx.log('info', said('activity.queue.changedWhileUploading', { path }), path);
     return {
-      outcome: 'done', message: `Updated ${path} on the service.`,
+      outcome: 'done', message: said('activity.queue.updated', { path }),
       record: () => ctx.baseFiles.record({
         // The name this file was synced under: a rename made on the service meanwhile is left for the next pass to follow.
         path, folder: item.folder ?? folderOf(path), designId, kind, remoteId, remoteName: base?.remoteName ?? remote.name, remoteUpdatedAt: remote.updated_at,
@@ -88,7 +89,7 @@ export const replaceJob: Job<'replace'> = {
       size: sent.size, mtimeMs: sent.mtimeMs, inode: sent.inode, sha1: sent.sha1, syncedAt: ctx.now(),
     };
     if (item.fileSize === null || sameVersion({ size: sent.size, mtimeMs: sent.mtimeMs }, { size: item.fileSize, mtimeMs: item.fileMtimeMs })) {
-      return { outcome: 'done', message: `Already updated on the service: ${path} (its answer had been lost).`, record: () => ctx.baseFiles.record(base) };
+      return { outcome: 'done', message: said('activity.queue.alreadyUpdated', { path }), record: () => ctx.baseFiles.record(base) };
     }
     ctx.store.alreadySent(item.id, base);
     return { outcome: 'waiting', at: 0, reason: null };
@@ -100,7 +101,7 @@ export const replaceJob: Job<'replace'> = {
     if (gone) return gone;
     const path = pathOf(item);
     ctx.store.sendAsNew(item.id, path);
-    ctx.log('warning', `${path} was deleted on the service while it changed here: it is uploaded again as a new file.`, path);
+    ctx.log('warning', said('activity.queue.deletedThereChangedHere', { path }), path);
     return { outcome: 'waiting', at: 0, reason: null };
   },
 };

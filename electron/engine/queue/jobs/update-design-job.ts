@@ -1,11 +1,13 @@
-import { fieldLabel } from '../../../../shared';
 import { isServiceError } from '../../api/service-error';
 import { refusalWords } from '../refusal-words';
 import type { Job, JobResult } from '../job';
+import { fieldList } from '../field-words';
+import { said } from '../said';
 
 /** Which fields an edit changes, in the window's words ("name, summary"). */
-export function editedFields(fields: object): string {
-  return Object.keys(fields).map((field) => fieldLabel(field).toLowerCase()).join(', ');
+/** The fields an edit changed, in a sentence's words ("name, summary"). */
+export function editedFields(fields: object) {
+  return fieldList(Object.keys(fields)) ?? '';
 }
 
 /**
@@ -22,22 +24,22 @@ export const updateDesignJob: Job<'update-design'> = {
   async run(item, ctx): Promise<JobResult> {
     const { fields, designName } = item.payload;
     const designId = item.designId!;
-    if (ctx.store.earlierEditBeingSent(item)) return { outcome: 'waiting', at: ctx.now() + 500, reason: 'An earlier edit of this design is being sent: this one goes next.' };
+    if (ctx.store.earlierEditBeingSent(item)) return { outcome: 'waiting', at: ctx.now() + 500, reason: said('queue.reason.earlierEditBeingSent') };
     if (!ctx.sending({ at: ctx.now(), name: typeof fields.name === 'string' ? fields.name : null, sha1: null, size: null, mtimeMs: null, inode: null })) {
-      return { outcome: 'cancelled', reason: 'Cancelled.' };
+      return { outcome: 'cancelled', reason: said('queue.reason.cancelled') };
     }
     try {
       await ctx.client.updateDesign(designId, fields, ctx.signal);
     } catch (error) {
       if (isServiceError(error) && error.problem.kind === 'validation') {
-        return { outcome: 'failed', reason: refusalWords(error.problem, item, `the edit of “${designName}”`) };
+        return { outcome: 'failed', reason: refusalWords(error.problem, item, said('queue.reason.editOfDesign', { name: designName })) };
       }
       throw error;
     }
     const answer = await ctx.client.getDesign(designId, ctx.signal);
     return {
       outcome: 'done',
-      message: `Sent the edit of “${designName}” (${editedFields(fields)}) made while the service was away.`,
+      message: said('activity.queue.editSent', { name: designName, fields: editedFields(fields) }),
       record: () => ctx.store.mergePayload(item.id, { answer }),
     };
   },
@@ -49,6 +51,6 @@ export const updateDesignJob: Job<'update-design'> = {
 
   async notFound(item): Promise<JobResult> {
     const { designName } = item.payload;
-    return { outcome: 'failed', reason: `The design “${designName}” is no longer on the service (deleted, or no longer yours): the edit made here was not sent.` };
+    return { outcome: 'failed', reason: said('queue.reason.editedDesignGone', { name: designName }) };
   },
 };

@@ -5,6 +5,7 @@ import {
   createdSince, designGone, designIdOf, fileKindOf, isJobResult, NO_DESIGN_YET, pathOf, prepareFile, type Job, type JobContext, type JobResult,
 } from '../job';
 import type { QueueItem, SentAttempt } from '../queue-item';
+import { said } from '../said';
 import { startStreamedSend } from '../streamed-file';
 
 type Remote = Image | Document | CreatedDocument;
@@ -34,7 +35,7 @@ export const uploadJob: Job<'upload'> = {
     if (isJobResult(file)) return file;
     if (base && synced) {
       if (base.sha1 === file.sha1) {
-        return { outcome: 'done', message: `${path} is already on the service.`, record: () => ctx.baseFiles.record({ ...base, size: file.version.size, mtimeMs: file.version.mtimeMs, inode: file.version.inode, syncedAt: ctx.now() }) };
+        return { outcome: 'done', message: said('activity.queue.alreadyThere', { path }), record: () => ctx.baseFiles.record({ ...base, size: file.version.size, mtimeMs: file.version.mtimeMs, inode: file.version.inode, syncedAt: ctx.now() }) };
       }
       ctx.store.retarget(item.id, { kind: 'replace', remoteId: base.remoteId, designId });
       return { outcome: 'waiting', at: 0, reason: null };
@@ -43,7 +44,7 @@ export const uploadJob: Job<'upload'> = {
     // The name the service gives the record (the folder side passes the file name normalized to NFC).
     const name = item.payload.name || file.fileName;
     const send = startStreamedSend(file, name, ctx);
-    if (!send) return { outcome: 'cancelled', reason: 'Cancelled.' };
+    if (!send) return { outcome: 'cancelled', reason: said('queue.reason.cancelled') };
     const options = { onProgress: (p: { sentBytes: number; totalBytes: number }) => ctx.progress(p.sentBytes, p.totalBytes), signal: ctx.signal };
     const remote: Remote = kind === 'image'
       ? await ctx.client.uploadImage(designId, send.upload, { name }, options)
@@ -51,9 +52,9 @@ export const uploadJob: Job<'upload'> = {
 
     // The base is the version that was sent: a change made while it was uploading is seen by the next scan and sent after.
     const after = await currentVersion(file.path);
-    if (!after || !sameVersion(after, file.version)) ctx.log('info', `${path} changed while it was uploading: the newer version will follow.`, path);
+    if (!after || !sameVersion(after, file.version)) ctx.log('info', said('activity.queue.changedWhileUploading', { path }), path);
     return {
-      outcome: 'done', message: `Uploaded ${path}.`,
+      outcome: 'done', message: said('activity.queue.uploaded', { path }),
       record: () => ctx.baseFiles.record(baseOf(item, designId, kind, remote, { ...file.version, sha1: send.sha1() }, ctx.now())),
     };
   },
@@ -68,11 +69,11 @@ export const uploadJob: Job<'upload'> = {
     if (!found) return null;
     const base = baseOf(item, designId, kind, found, { size: sent.size, mtimeMs: sent.mtimeMs, inode: sent.inode, sha1: sent.sha1 }, ctx.now());
     if (item.fileSize === null || sameVersion({ size: sent.size, mtimeMs: sent.mtimeMs }, { size: item.fileSize, mtimeMs: item.fileMtimeMs })) {
-      return { outcome: 'done', message: `Already on the service: ${path} (its answer had been lost).`, record: () => ctx.baseFiles.record(base) };
+      return { outcome: 'done', message: said('activity.queue.alreadyUploaded', { path }), record: () => ctx.baseFiles.record(base) };
     }
     // A newer version was queued meanwhile: the one sent is on the service, the newer one replaces it.
     ctx.store.alreadySent(item.id, base, { kind: 'replace', remoteId: found.id, designId });
-    ctx.log('info', `Already on the service: ${path} (its answer had been lost); its newer version follows.`, path);
+    ctx.log('info', said('activity.queue.alreadyUploadedNewerFollows', { path }), path);
     return { outcome: 'waiting', at: 0, reason: null };
   },
 

@@ -3,6 +3,7 @@ import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import { useDrops, type Drop } from '../../stores/drops-store';
 import { useSync } from '../../stores/sync-store';
 import { windowWords } from '../problem-words';
+import { engineLine } from '../engine-line';
 import { useAvailability } from '../use-availability';
 
 const hasFiles = (event: DragEvent) => Array.from(event.dataTransfer.types).includes('Files');
@@ -36,7 +37,7 @@ function describe(intl: IntlShape, drop: Drop): string {
       : intl.formatMessage({ id: 'drops.item.uploading' }, { file });
   }
   if (upload.reason && upload.state !== 'done' && upload.state !== 'cancelled') {
-    return intl.formatMessage({ id: 'drops.item.reason' }, { file, reason: windowWords(upload.reason) });
+    return intl.formatMessage({ id: 'drops.item.reason' }, { file, reason: engineLine(intl, upload.reasonWords, upload.reason) });
   }
   return intl.formatMessage({ id: 'drops.item.state' }, { file, state: upload.state });
 }

@@ -1,6 +1,6 @@
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { ActivityView } from '../../../../shared';
-import { windowWords } from '../problem-words';
+import { engineLine } from '../engine-line';
 
 /** What sync did, newest first, in words: file, what happened, when (the time as the window's language writes it). */
 export function ActivityList({ activity }: { activity: ActivityView[] }) {
@@ -12,7 +12,7 @@ export function ActivityList({ activity }: { activity: ActivityView[] }) {
         <ol className="activity-list">
           {activity.map((entry) => (
             <li key={entry.id} className={`activity-${entry.level}`}>
-              <time dateTime={entry.at}>{intl.formatTime(Date.parse(entry.at), { timeStyle: 'medium' })}</time> {windowWords(entry.message)}
+              <time dateTime={entry.at}>{intl.formatTime(Date.parse(entry.at), { timeStyle: 'medium' })}</time> {engineLine(intl, entry.words, entry.message)}
             </li>
           ))}
         </ol>

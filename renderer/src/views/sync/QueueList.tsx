@@ -5,7 +5,7 @@ import type { MessageId } from '../../../../shared/i18n/messages';
 import { contract } from '../../contract/contract';
 import { fileProgressWords, percentOf } from '../../../../shared/sync/upload-progress-words';
 import { useQueue } from '../../stores/queue-store';
-import { windowWords } from '../problem-words';
+import { engineLine } from '../engine-line';
 import { useDecisionControls } from './decision-controls';
 
 const KINDS: Record<QueueEntry['kind'], MessageId> = {
@@ -54,7 +54,7 @@ export function QueueList({ items }: { items: QueueEntry[] }) {
                     <span className="upload-progress-words" data-testid="file-progress">{progress}</span>
                   </div>
                 ) : null}
-                {item.reason ? <p className={item.state === 'failed' ? 'field-error' : 'field-help'}>{windowWords(item.reason)}</p> : null}
+                {item.reason ? <p className={item.state === 'failed' ? 'field-error' : 'field-help'}>{engineLine(intl, item.reasonWords, item.reason)}</p> : null}
                 {item.state === 'failed' ? (
                   <div className="form-actions">
                     <button type="button" disabled={disabled} {...describedBy}

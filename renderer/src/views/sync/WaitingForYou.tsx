@@ -5,7 +5,8 @@ import { DEFAULT_LICENSE, LICENSE_CODES, LICENSES } from '../../../../shared/lic
 import { contract } from '../../contract/contract';
 import { useQueue } from '../../stores/queue-store';
 import { licenseTitle } from '../design/license-words';
-import { fieldLabelWords, fieldMessageWords, labelledFieldErrorWords, problemWords, windowWords } from '../problem-words';
+import { fieldLabelWords, fieldMessageWords, labelledFieldErrorWords, problemWords } from '../problem-words';
+import { engineLine } from '../engine-line';
 import { ConflictChoice } from './ConflictChoice';
 import { ProposalPicture } from '../../thumbnails/ProposalPicture';
 import { useDecisionControls, type DecisionControls } from './decision-controls';
@@ -66,6 +67,7 @@ function ConfirmDesign({ item, controls }: { item: QueueEntry; controls: Decisio
 
 /** What only the person can decide: deletions to confirm, new designs to name, refused files and conflicts to look at. */
 export function WaitingForYou({ items }: { items: QueueEntry[] }) {
+  const intl = useIntl();
   const act = useQueue((store) => store.act);
   const controls = useDecisionControls();
   const { disabled, describedBy } = controls;
@@ -86,7 +88,7 @@ export function WaitingForYou({ items }: { items: QueueEntry[] }) {
       <ul className="waiting-list">
         {items.map((item) => (
           <li key={item.id} data-testid="waiting-item">
-            <p><FormattedMessage id="sync.waiting.item" values={{ name: item.path ?? item.folder, reason: windowWords(item.reason), strong }} /></p>
+            <p><FormattedMessage id="sync.waiting.item" values={{ name: item.path ?? item.folder, reason: engineLine(intl, item.reasonWords, item.reason), strong }} /></p>
             {item.attention === 'confirm-design' ? <ConfirmDesign item={item} controls={controls} />
               : item.attention === 'conflict' && item.conflict ? <ConflictChoice item={item} conflict={item.conflict} controls={controls} />
               : item.attention === 'ready-to-publish' ? (
