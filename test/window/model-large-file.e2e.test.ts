@@ -9,12 +9,14 @@ import { clientFor } from '../../harness/sync-computers';
 import { openWindow, type WindowFixture } from '../../harness/window';
 import { showView } from './views';
 import { longestTask, watchLongTasks, writeLargeStl } from '../../harness/model-large-stl';
+import { writeLarge3mf } from '../../harness/model-large-files';
 
 const MODELS = join(import.meta.dirname, '../fixtures/models');
 
 let app: WindowFixture;
 let page: Page;
 let designId: number;
+let terrainTriangles: number;
 let folder: string;
 const workers: Worker[] = [];
 const closedWorkers = new Set<Worker>();
@@ -45,6 +47,13 @@ describe.skipIf(chromiumSkipReason !== undefined)('the 3D view of a large model 
       const design = await alice.createDesign({ name: 'Large', excerpt: 'A large scan', license: 'ccbysa', description: '<p>Large.</p>' });
       await alice.uploadDocument(design.id, { path: large }, { name: 'Scan (STL)' });
       await alice.uploadDocument(design.id, { path: join(MODELS, 'cube20.stl') }, { name: 'Cube (STL)' });
+      // A 3MF terrain of 80,000 triangles, twice: its vertex and triangle lists plain (read straight from the text),
+      // and each beginning with a comment (read through the XML's DOM).
+      const plain = writeLarge3mf(join(folder, 'terrain.3mf'), 200, { width: 120, depth: 80 });
+      writeLarge3mf(join(folder, 'terrain-commented.3mf'), 200, { width: 120, depth: 80 }, { commentInLists: true });
+      terrainTriangles = plain.triangles;
+      await alice.uploadDocument(design.id, { path: plain.path }, { name: 'Terrain (3MF)' });
+      await alice.uploadDocument(design.id, { path: join(folder, 'terrain-commented.3mf') }, { name: 'Terrain with comments (3MF)' });
       await alice.publishDesign(design.id);
       designId = design.id;
     });
@@ -120,5 +129,22 @@ describe.skipIf(chromiumSkipReason !== undefined)('the 3D view of a large model 
     const cube = page.getByRole('region', { name: '3D view of Cube (STL)' });
     await cube.locator('canvas[data-loaded="true"]').waitFor({ timeout: 30_000 });
     await cube.getByRole('button', { name: 'Close the 3D view' }).click();
+  }, 240_000);
+
+  it('shows a large 3MF mesh read straight from its text the same as one read through the XML\'s DOM', async () => {
+    await onDesign();
+    const shown: string[] = [];
+    for (const name of ['Terrain (3MF)', 'Terrain with comments (3MF)']) {
+      await page.getByRole('button', { name: `View ${name} in 3D` }).click();
+      const preview = page.getByRole('region', { name: `3D view of ${name}` });
+      await preview.locator('canvas[data-drawn="true"]').waitFor({ timeout: 120_000 });
+      expect(await preview.getByRole('status').textContent()).toBe(`${name}: ${terrainTriangles.toLocaleString('en')} triangles. Drag to turn, scroll to zoom.`);
+      const size = (await preview.getByTestId('model-size').textContent()) ?? '';
+      expect(size).toMatch(/^120 × 80 × [\d.]+ mm$/);
+      shown.push(size);
+      await preview.getByRole('button', { name: 'Close the 3D view' }).click();
+      await preview.waitFor({ state: 'detached' });
+    }
+    expect(shown[0]).toBe(shown[1]);
   }, 240_000);
 });

@@ -10,7 +10,8 @@
 import { unzipSync } from 'three/examples/jsm/libs/fflate.module.js';
 import { threeMfUnitScale } from './model-measure';
 import { boundsOf, flatNormals, meshOf, readOf, UnreadableModelError, type ModelPart, type ModelRead } from './model-parts';
-import { childElement, childElements, numberAttribute, parseXmlPart, type XmlElement } from './model-xml';
+import { LIFTED_ATTRIBUTE, liftMeshLists, type LiftedList, type LiftedTriangles, type LiftedVertices } from './model-threemf-mesh';
+import { childElement, childElements, decodeXmlPart, numberAttribute, parseXmlPart, parseXmlText, type XmlElement } from './model-xml';
 import { ModelNotes } from './model-words';
 
 const CORE = 'http://schemas.microsoft.com/3dmanufacturing/core/2015/02';
@@ -75,7 +76,10 @@ interface MeshObject { kind: 'mesh'; element: XmlElement; pid: number | null; pi
 interface ComponentsObject { kind: 'components'; components: { objectId: number; path: string | null; matrix: Matrix }[] }
 type ThreeMfObject = (MeshObject | ComponentsObject) & { type: string };
 
-interface ModelFile { objects: Map<number, ThreeMfObject>; groups: Map<number, PropertyGroup>; path: string }
+interface ModelFile { objects: Map<number, ThreeMfObject>; groups: Map<number, PropertyGroup>; path: string; lists: LiftedList[] }
+
+/** A model part parsed: its root, and the vertex and triangle lists read from its text (model-threemf-mesh). */
+interface ParsedPart { root: XmlElement; lists: LiftedList[] }
 
 interface Texture { path: string; contentType: string }
 
@@ -91,15 +95,27 @@ class PackageReader {
 
   constructor(private readonly zip: Record<string, Uint8Array>) {}
 
+  private readonly parsed = new Map<string, ParsedPart>();
+
+  /** A model part's XML, parsed once (its big vertex and triangle lists read apart from the DOM). */
+  part(path: string): ParsedPart {
+    const known = this.parsed.get(path);
+    if (known) return known;
+    const bytes = this.zip[path.replace(/^\//, '')];
+    if (!bytes) throw new UnreadableModelError('design.model.error.tmfPartMissing', { path });
+    const lifted = liftMeshLists(decodeXmlPart(bytes, path));
+    const part = { root: parseXmlText(lifted.text, path), lists: lifted.lists };
+    this.parsed.set(path, part);
+    return part;
+  }
+
   /** A model part of the package (the start part, or another one a Production path names), read once. */
   file(path: string): ModelFile {
     const known = this.files.get(path);
     if (known) return known;
-    const bytes = this.zip[path.replace(/^\//, '')];
-    if (!bytes) throw new UnreadableModelError('design.model.error.tmfPartMissing', { path });
-    const root = parseXmlPart(bytes, path);
+    const { root, lists } = this.part(path);
     if (root.namespaceURI !== CORE || root.localName !== 'model') throw new UnreadableModelError('design.model.error.tmfNotModel', { path });
-    const file: ModelFile = { objects: new Map(), groups: new Map(), path };
+    const file: ModelFile = { objects: new Map(), groups: new Map(), path, lists };
     this.files.set(path, file);
     this.readRequirements(root);
     const resources = childElement(root, CORE, 'resources');
@@ -232,13 +248,21 @@ class PackageReader {
   /** A mesh object's triangles, coloured by their properties, and its beams. */
   private meshParts(file: ModelFile, objectId: number, object: MeshObject): ModelPart[] {
     const where = file.path;
-    const vertices: number[] = [];
+    const lifted = <T extends LiftedList>(element: XmlElement | null, kind: T['kind']): T | null => {
+      const mark = element?.getAttribute(LIFTED_ATTRIBUTE);
+      const list = mark ? file.lists[Number(mark)] : undefined;
+      return list?.kind === kind ? list as T : null;
+    };
+    let vertices: number[] | Float64Array = [];
     const verticesElement = childElement(object.element, CORE, 'vertices');
-    if (verticesElement) {
+    const liftedVertices = lifted<LiftedVertices>(verticesElement, 'vertices');
+    if (liftedVertices) {
+      vertices = liftedVertices.xyz;
+    } else if (verticesElement) {
       for (const vertex of childElements(verticesElement, CORE, 'vertex')) {
         const x = numberAttribute(vertex, 'x', where), y = numberAttribute(vertex, 'y', where), z = numberAttribute(vertex, 'z', where);
         if (x === null || y === null || z === null) throw new UnreadableModelError('design.model.error.tmfVertex', { id: String(objectId) });
-        vertices.push(x, y, z);
+        (vertices as number[]).push(x, y, z);
       }
     }
     const count = vertices.length / 3;
@@ -250,13 +274,44 @@ class PackageReader {
       if (index === null || !Number.isInteger(index) || index < 0 || index >= count) throw new UnreadableModelError('design.model.error.tmfCorner', { id: String(objectId), count });
       return index;
     };
-    if (trianglesElement) {
-      for (const triangle of childElements(trianglesElement, CORE, 'triangle')) {
-        const v = [corner(numberAttribute(triangle, 'v1', where)), corner(numberAttribute(triangle, 'v2', where)), corner(numberAttribute(triangle, 'v3', where))];
-        const pid = numberAttribute(triangle, 'pid', where) ?? object.pid;
-        const p1 = numberAttribute(triangle, 'p1', where) ?? (triangle.hasAttribute('pid') ? null : object.pindex);
-        if (triangle.hasAttribute('pid') && p1 === null) throw new UnreadableModelError('design.model.error.tmfNoP1', { id: String(objectId) });
-        const indices = [p1 ?? 0, numberAttribute(triangle, 'p2', where) ?? p1 ?? 0, numberAttribute(triangle, 'p3', where) ?? p1 ?? 0];
+    const liftedTriangles = lifted<LiftedTriangles>(trianglesElement, 'triangles');
+    /** Plain triangles of a large mesh without properties, written straight into their array. */
+    let plainPosition: Float32Array | null = null;
+    if (liftedTriangles && !liftedTriangles.properties && object.pid === null) {
+      const { corners } = liftedTriangles;
+      plainPosition = new Float32Array(liftedTriangles.count * 9);
+      for (let k = 0; k < corners.length; k++) {
+        const at = corner(corners[k]!) * 3;
+        plainPosition[k * 3] = vertices[at]!;
+        plainPosition[k * 3 + 1] = vertices[at + 1]!;
+        plainPosition[k * 3 + 2] = vertices[at + 2]!;
+      }
+    }
+    /** Each triangle's attributes, from the DOM or from its lifted list. */
+    const triangleList = (): Iterable<{ get(name: string): number | null; has(name: string): boolean }> => {
+      if (liftedTriangles) {
+        const { corners, properties, count: triangles } = liftedTriangles;
+        const names = ['pid', 'p1', 'p2', 'p3'];
+        let t = 0;
+        const value = (name: string) => {
+          const corner = ['v1', 'v2', 'v3'].indexOf(name);
+          const raw = corner >= 0 ? corners[t * 3 + corner]! : properties ? properties[t * 4 + names.indexOf(name)]! : Number.NaN;
+          return Number.isNaN(raw) ? null : raw;
+        };
+        const each = { get: value, has: (name: string) => value(name) !== null };
+        return { *[Symbol.iterator]() { for (t = 0; t < triangles; t++) yield each; } };
+      }
+      return trianglesElement
+        ? [...childElements(trianglesElement, CORE, 'triangle')].map((triangle) => ({ get: (name: string) => numberAttribute(triangle, name, where), has: (name: string) => triangle.hasAttribute(name) }))
+        : [];
+    };
+    if (!plainPosition) {
+      for (const triangle of triangleList()) {
+        const v = [corner(triangle.get('v1')), corner(triangle.get('v2')), corner(triangle.get('v3'))];
+        const pid = triangle.get('pid') ?? object.pid;
+        const p1 = triangle.get('p1') ?? (triangle.has('pid') ? null : object.pindex);
+        if (triangle.has('pid') && p1 === null) throw new UnreadableModelError('design.model.error.tmfNoP1', { id: String(objectId) });
+        const indices = [p1 ?? 0, triangle.get('p2') ?? p1 ?? 0, triangle.get('p3') ?? p1 ?? 0];
         const group = pid === null ? undefined : file.groups.get(pid);
         if (pid !== null && !group) throw new UnreadableModelError('design.model.error.tmfGroupUndefined', { id: String(objectId), group: String(pid) });
         if (group?.kind === 'texture') {
@@ -281,7 +336,9 @@ class PackageReader {
       }
     }
     const parts: ModelPart[] = [];
-    if (plain.position.length > 0) {
+    if (plainPosition && plainPosition.length > 0) {
+      parts.push(meshOf(plainPosition, { normal: flatNormals(plainPosition) }));
+    } else if (plain.position.length > 0) {
       const position = new Float32Array(plain.position);
       const coloured = plain.colour.some((colour) => colour >= 0);
       const uniform = plain.colour.every((colour) => colour === plain.colour[0]);
@@ -350,7 +407,7 @@ export async function threeMfRead(bytes: ArrayBuffer): Promise<ModelRead> {
   const reader = new PackageReader(zip);
   const start = startPart(zip);
   if (!zip[start.slice(1)]) throw new UnreadableModelError('design.model.error.tmfStartMissing', { path: start });
-  const root = parseXmlPart(zip[start.slice(1)]!, start);
+  const { root } = reader.part(start);
   const unit = root.getAttribute('unit');
   const scale = threeMfUnitScale(unit);
   if (scale === null) throw new UnreadableModelError('design.model.error.tmfUnit', { unit: unit ?? '' });

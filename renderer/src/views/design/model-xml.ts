@@ -13,13 +13,23 @@ export type { XmlElement };
  * the whole file).
  */
 export function parseXmlPart(bytes: Uint8Array, part: string | null): XmlElement {
-  const named = { whole: part === null ? 'yes' : 'no', part: part ?? '' };
-  let text: string;
+  return parseXmlText(decodeXmlPart(bytes, part), part);
+}
+
+const namedPart = (part: string | null) => ({ whole: part === null ? 'yes' : 'no', part: part ?? '' });
+
+/** An XML part's bytes as text (UTF-8), or why not. */
+export function decodeXmlPart(bytes: Uint8Array, part: string | null): string {
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new UnreadableModelError('design.model.error.xmlNotUtf8', named);
+    throw new UnreadableModelError('design.model.error.xmlNotUtf8', namedPart(part));
   }
+}
+
+/** The root element of an XML part's text, or why not (as parseXmlPart). */
+export function parseXmlText(text: string, part: string | null): XmlElement {
+  const named = namedPart(part);
   let root: XmlElement | null;
   try {
     const parser = new DOMParser({
