@@ -1,29 +1,35 @@
 import type { KeptDesignView } from '../contract/views';
-import { byteSize } from '../text/byte-size';
+import { ENGLISH_INTL, type Words } from '../i18n/create-intl';
+import { formatBytes } from '../i18n/format';
 
 type KeptFacts = Pick<KeptDesignView, 'state' | 'filesHere' | 'filesTotal' | 'bytesHere' | 'current' | 'problem'>;
 
-const files = (n: number) => `${n.toLocaleString('en')} file${n === 1 ? '' : 's'}`;
-
 /**
- * Where a design kept offline is, in one sentence the window, the tray and `design-sync kept` share: "Kept offline:
- * 6 files, 2.3 MB.", "Downloading Bracket.stl (3 of 6)…", "Waiting for the service: 2 of 6 files here.", or what
- * stopped it.
+ * Where a design kept offline is, in one sentence in the language of `intl` (English by default; the messages
+ * design.kept.* the window's design page says it with): "Kept offline: 6 files, 2.3 MB.", "Downloading Bracket.stl
+ * (3 of 6) 45%…", "Waiting for the service: 2 of 6 files here.", or what stopped it (the engine's words).
  */
-export function keptOfflineWords(kept: KeptFacts): string {
+export function keptOfflineWords(kept: KeptFacts, intl: Words = ENGLISH_INTL): string {
+  const counts = { here: kept.filesHere, total: kept.filesTotal };
   switch (kept.state) {
     case 'ready':
-      return `Kept offline: ${files(kept.filesTotal)}, ${byteSize(kept.bytesHere)}.`;
+      return intl.formatMessage({ id: 'design.kept.ready' }, { total: kept.filesTotal, size: formatBytes(intl, kept.bytesHere) });
     case 'downloading': {
-      if (!kept.current) return kept.filesTotal === 0 ? 'Listing its files…' : `Downloading (${kept.filesHere} of ${kept.filesTotal} here)…`;
-      const share = kept.current.bytesTotal ? ` ${Math.floor((100 * kept.current.bytesDone) / kept.current.bytesTotal)}%` : '';
-      return `Downloading ${kept.current.name} (${Math.min(kept.filesHere + 1, kept.filesTotal)} of ${kept.filesTotal})${share}…`;
+      if (!kept.current) {
+        return kept.filesTotal === 0 ? intl.formatMessage({ id: 'design.kept.listing' }) : intl.formatMessage({ id: 'design.kept.downloading' }, counts);
+      }
+      const file = { name: kept.current.name, index: Math.min(kept.filesHere + 1, kept.filesTotal), total: kept.filesTotal };
+      return kept.current.bytesTotal
+        ? intl.formatMessage({ id: 'design.kept.downloadingFileShare' }, { ...file, share: Math.floor((100 * kept.current.bytesDone) / kept.current.bytesTotal) / 100 })
+        : intl.formatMessage({ id: 'design.kept.downloadingFile' }, file);
     }
     case 'queued':
-      return kept.filesTotal === 0 ? 'Waiting its turn to download.' : `Waiting its turn: ${kept.filesHere} of ${files(kept.filesTotal)} here.`;
+      return kept.filesTotal === 0 ? intl.formatMessage({ id: 'design.kept.queuedEmpty' }) : intl.formatMessage({ id: 'design.kept.queued' }, counts);
     case 'waiting':
-      return kept.filesTotal === 0 ? 'Waiting for the service to download its files.' : `Waiting for the service: ${kept.filesHere} of ${files(kept.filesTotal)} here.`;
+      return kept.filesTotal === 0 ? intl.formatMessage({ id: 'design.kept.waitingEmpty' }) : intl.formatMessage({ id: 'design.kept.waiting' }, counts);
     case 'problem':
-      return `Not all kept: ${kept.problem ?? 'a file could not be downloaded'} (${kept.filesHere} of ${files(kept.filesTotal)} here).`;
+      return kept.problem
+        ? intl.formatMessage({ id: 'design.kept.problem' }, { ...counts, problem: kept.problem })
+        : intl.formatMessage({ id: 'design.kept.problemUnknown' }, counts);
   }
 }

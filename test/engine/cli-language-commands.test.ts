@@ -258,7 +258,7 @@ describe('the commands that need the service, in German and Dutch', () => {
     expectNoneOf([shown.out, added.out, check.out, builtIn.out].join('\n'), ['Held back', 'Built-in', 'entries', 'Added to', 'never sent', ': sent', 'none yet']);
   });
 
-  it('lists the slicers and refuses a file a design does not have, in German and Dutch', async () => {
+  it('lists the slicers, refuses a file a design does not have, and says where a kept design is, in German and Dutch', async () => {
     const api = clientFor(service.url, token);
     const design = String((await api.createDesign({ name: 'Zahnrad', excerpt: 'Ein Zahnrad', license: 'cc0' })).id);
 
@@ -270,5 +270,8 @@ describe('the commands that need the service, in German and Dutch', () => {
     expect(noModel).toMatchObject({ code: 1, err: 'Zahnrad hat keine Modelldatei, die ein Slicer öffnet.' });
     const noFile = await cli('--lang', 'nl', 'open', design, 'tandwiel.stl');
     expect(noFile).toMatchObject({ code: 1, err: 'Zahnrad heeft geen bestand "tandwiel.stl"; het heeft geen bestanden.' });
+
+    const kept = await cli('--lang', 'de', 'keep', design);
+    expect(kept).toMatchObject({ code: 0, out: `Zahnrad  (#${design})  Offline verfügbar: 0 Dateien, 0 B.` });
   });
 });

@@ -8,9 +8,9 @@ import { CliError } from '../cli-context';
 import type { CommandModule } from '../command-module';
 import { commandWords } from '../cli-words';
 
-/** One kept design in a line: its name and id, then where it is (the window's words). */
+/** One kept design in a line: its name and id, then where it is (the window's words, in the run's language). */
 export function keptLine(status: KeptDesignStatus, words: Words = ENGLISH_INTL): string {
-  return `${status.name ?? words.formatMessage({ id: 'cli.keep.designNumber' }, { id: String(status.designId) })}  (#${status.designId})  ${keptOfflineWords(status)}`;
+  return `${status.name ?? words.formatMessage({ id: 'cli.keep.designNumber' }, { id: String(status.designId) })}  (#${status.designId})  ${keptOfflineWords(status, words)}`;
 }
 
 /**
