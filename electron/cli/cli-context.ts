@@ -37,7 +37,7 @@ export class CliError extends Error {
 }
 
 /** An engine sentence's facts as a refusal's words, when none of its values is a sentence of its own. */
-function flatWords(words: EngineWords | null): CliErrorWords | null {
+export function flatWords(words: EngineWords | null): CliErrorWords | null {
   if (!words) return null;
   const values = Object.entries(words.values ?? {});
   if (values.some(([, value]) => typeof value === 'object')) return null;

@@ -339,8 +339,10 @@ export interface SyncView {
   serviceUrl: string | null;
   /** Until when the state lasts by itself ('rate-limited'), or null. */
   until: IsoTime | null;
-  /** A detail already in people's words ('folder-unavailable', 'queue-locked', 'watcher-degraded'), or null. */
+  /** A detail in English ('folder-unavailable', 'queue-locked', 'watcher-degraded', a proxy's problem), or null. */
   detail: string | null;
+  /** Its facts, which a front end words in the person's language (syncReasonWords does); null or absent: `detail` as it is. */
+  detailWords?: EngineWords | null;
   /** The engine's own run state, for detail. */
   runState: SyncRunState;
   folder: string | null;
@@ -358,8 +360,10 @@ export interface SyncView {
   uploads?: UploadProgressView | null;
   /** The person acknowledged the content policy (rule 5); until then nothing is uploaded. */
   contentPolicyAccepted: boolean;
-  /** A problem of the folder watcher (limit reached…): sync goes on with rescans. */
+  /** A problem of the folder watcher (limit reached…): sync goes on with rescans. In English. */
   watcherWarning: string | null;
+  /** Its facts, which a front end words in the person's language; null or absent: `watcherWarning` as it is. */
+  watcherWarningWords?: EngineWords | null;
   /** What the scans held back (never sent), grouped by why: "3 Blender backups not sent". */
   heldBack: HeldBackGroupView[];
 }

@@ -1,5 +1,6 @@
 import type { OverallSyncState, SyncReasonCode, SyncView } from '../contract/views';
 import { ENGLISH_INTL, type Words } from '../i18n/create-intl';
+import { engineWordsText } from '../i18n/engine-words';
 import type { MessageId } from '../i18n/messages';
 
 /** The overall sync state's words, by state: the same in the window's status pill, the tray and `design-sync status`. */
@@ -43,7 +44,7 @@ export function syncStateLabel(sync: Pick<SyncView, 'state' | 'bytesSent' | 'byt
 }
 
 /** What syncReasonWords needs: the reason's code and its facts. */
-export type SyncReasonFacts = Pick<SyncView, 'reasonCode' | 'counts' | 'folder' | 'serviceUrl' | 'until' | 'detail'>;
+export type SyncReasonFacts = Pick<SyncView, 'reasonCode' | 'counts' | 'folder' | 'serviceUrl' | 'until' | 'detail' | 'detailWords'>;
 
 /** "10:42:05", local time, 24-hour (or as the locale writes a time of day). */
 function clockTime(iso: string, intl: Words): string {
@@ -82,11 +83,13 @@ export function syncReasonWords(sync: SyncReasonFacts, intl: Words = ENGLISH_INT
   const { counts } = sync;
   const pending = counts.waiting + counts.running;
   const say = (id: MessageId, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  // The engine's detail in the locale's words when it came with its facts; else as it came (a proxy's words).
+  const detail = sync.detailWords ? engineWordsText(intl, sync.detailWords) : sync.detail;
   switch (sync.reasonCode as SyncReasonCode) {
     case 'no-service': return say('sync.reason.noService');
     case 'no-folder': return say('sync.reason.noFolder');
     case 'in-step': return null;
-    case 'watcher-degraded': return sync.detail ?? say('sync.reason.watcherDegraded');
+    case 'watcher-degraded': return detail ?? say('sync.reason.watcherDegraded');
     case 'looking': return say('sync.reason.looking');
     case 'sending': return pending > 0 ? say('sync.reason.sendingCount', { count: pending }) : say('sync.reason.sending');
     case 'rate-limited':
@@ -97,12 +100,12 @@ export function syncReasonWords(sync: SyncReasonFacts, intl: Words = ENGLISH_INT
     case 'content-policy': return say('sync.reason.contentPolicy');
     case 'items-need-you': return say('sync.reason.itemsNeedYou', { count: counts.attention });
     // A proxy's failure is said in its own words (they name the proxy and what to check), not as the service's.
-    case 'service-unreachable': return say('sync.reason.serviceUnreachable', { why: sync.detail ?? connectivityWords(sync.serviceUrl, intl) });
+    case 'service-unreachable': return say('sync.reason.serviceUnreachable', { why: detail ?? connectivityWords(sync.serviceUrl, intl) });
     case 'signed-out': return say('sync.reason.signedOut');
     case 'sign-in-refused': return say('sync.reason.signInRefused');
-    case 'folder-unavailable': return sync.detail ?? say('sync.reason.folderUnavailable', { folder: sync.folder ?? '' });
+    case 'folder-unavailable': return detail ?? say('sync.reason.folderUnavailable', { folder: sync.folder ?? '' });
     case 'changes-failed': return say('sync.reason.changesFailed', { count: counts.failed });
-    case 'queue-locked': return sync.detail ?? say('sync.reason.queueLocked');
+    case 'queue-locked': return detail ?? say('sync.reason.queueLocked');
     case 'sync-failed': return say('sync.reason.syncFailed');
     case 'service-failed': return say('sync.reason.serviceFailed');
   }

@@ -3,10 +3,11 @@ import type { SyncService } from '../../engine/runtime/sync-service';
 import { syncUntilSent } from '../../engine/runtime/sync-until-sent';
 import type { SyncEvent } from '../../engine/sync/sync-context';
 import type { PassResult } from '../../engine/sync/sync-engine';
-import { CliError, type CliContext, type CliIo } from '../cli-context';
+import { CliError, flatWords, type CliContext, type CliIo } from '../cli-context';
 import type { CommandModule } from '../command-module';
 import type { Words } from '../../../shared/i18n/create-intl';
 import { commandWords } from '../cli-words';
+import { wordedOr } from '../../../shared/i18n/engine-words';
 
 interface SyncOptions {
   watch?: boolean;
@@ -40,7 +41,7 @@ function describeEvent(event: SyncEvent, words: Words): string | null {
     case 'trashed': return words.formatMessage({ id: 'cli.sync.event.trashed' }, { where: event.where, path: event.path });
     case 'conflict': return words.formatMessage({ id: 'cli.sync.event.conflict' }, { path: event.path, copy: event.copyPath });
     case 'folder-created': return words.formatMessage({ id: 'cli.sync.event.folderCreated' }, { folder: event.folder });
-    case 'stopped': return words.formatMessage({ id: 'cli.sync.event.stopped' }, { reason: event.reason });
+    case 'stopped': return words.formatMessage({ id: 'cli.sync.event.stopped' }, { reason: wordedOr(words, event.words, event.reason) });
     case 'resumed': return words.formatMessage({ id: 'cli.sync.event.resumed' });
     case 'warning': return words.formatMessage({ id: 'cli.common.warning' }, { warning: event.message });
     default: return null;
@@ -158,7 +159,8 @@ export const syncCommand: CommandModule = (program, context, say) => {
           onFirstPass: (pass) => printPass(ctx.io, pass, words),
           onConfirmedDelete: (item) => ctx.io.out(words.formatMessage({ id: 'cli.sync.confirmedDelete' }, { path: item.path })),
         });
-        if (result.stopped) throw new CliError(result.stopped);
+        // Why sync stopped, in the command's language (its facts, the sync engine's), the English for the log.
+        if (result.stopped) throw new CliError(result.stopped, 1, flatWords(sync.folderSide.stoppedWords));
         // Scripts read the exit status: not 0 whenever the folder and the service are not in step as asked.
         const { blocked, open, notDone } = result;
         const lines: string[] = [];

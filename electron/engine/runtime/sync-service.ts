@@ -13,13 +13,15 @@ import type { SyncDatabase } from '../sync-state/sync-database';
 import { SyncRootError, type SyncRoot } from '../sync-state/sync-root';
 import type { DesignChanges } from './design-changes';
 import { EngineError } from './engine-error';
+import type { EngineWords } from '../../../shared/i18n/engine-words';
+import { QueueLockedError } from '../queue/runner-lock';
 import type { ServiceConnection } from './service-connection';
 import { StoredTokenFollower } from './stored-token-follower';
 import { makeSyncParts, type SyncParts } from './sync-parts';
 import { eventsOf, type SyncStatusService } from './sync-status';
 
 /** Why the background work is not running, when it is not. */
-export type BackgroundProblem = { kind: 'queue-locked'; message: string } | { kind: 'sync-failed'; message: string };
+export type BackgroundProblem = { kind: 'queue-locked'; message: string; words: EngineWords | null } | { kind: 'sync-failed'; message: string };
 
 export interface SyncServiceDeps {
   connection: ServiceConnection;
@@ -272,7 +274,9 @@ export class SyncService extends EventEmitter<{ state: [] }> {
     try {
       runner.start();
     } catch (error) {
-      this.problemNow = { kind: 'queue-locked', message: (error as Error).message };
+      // Who holds the queue, as facts the front ends word (the lock's path is in the engine log).
+      const words: EngineWords | null = error instanceof QueueLockedError ? { id: 'sync.detail.queueLocked', values: { pid: String(error.pid) } } : null;
+      this.problemNow = { kind: 'queue-locked', message: (error as Error).message, words };
       engineLog.warn('queue', 'the queue runner could not start', error);
     }
   }

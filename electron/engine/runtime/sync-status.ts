@@ -1,5 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { OverallSyncState, QueueState, SyncReasonCode, SyncRunState, UploadProgressView } from '../../../shared';
+import type { EngineWords } from '../../../shared/i18n/engine-words';
+import { englishOf } from '../../../shared/i18n/worded-error';
 import type { Session } from '../authorization/session';
 import type { QueueBlock } from '../queue/problem-outcome';
 import type { QueueStore } from '../queue/queue-store';
@@ -8,6 +10,7 @@ import { runnerLockHolder } from '../queue/runner-lock';
 import { uploadProgressOf } from '../queue/upload-progress';
 import type { FolderSideState } from '../sync/folder-side-state';
 import type { SyncEngine } from '../sync/sync-engine';
+import { SyncFolder } from '../sync-state/sync-root';
 
 /** Why the background work is not running, when it is not (the engine's own). */
 export type BackgroundProblemKind = 'queue-locked' | 'sync-failed';
@@ -21,9 +24,11 @@ export interface SyncStatusFacts {
   folderSide: FolderSideState | null;
   /** The hold sync_status keeps while the sync folder is not there as it was (this process or an earlier one), or null. */
   storedStop: string | null;
+  /** Its facts, when known (the sync folder checked now: another process stopped for it), or null. */
+  storedStopWords?: EngineWords | null;
   /** The background work runs here, or another process sends this profile's queue. */
   backgroundRunning: boolean;
-  backgroundProblem: { kind: BackgroundProblemKind; message: string } | null;
+  backgroundProblem: { kind: BackgroundProblemKind; message: string; words?: EngineWords | null } | null;
   session: 'signed-out' | 'signed-in' | 'needs-sign-in';
   contentPolicyAccepted: boolean;
   /** Why the queue runner holds the whole queue back, or null. */
@@ -50,8 +55,10 @@ export interface SyncStatus {
   serviceUrl: string | null;
   /** Epoch ms until which the state lasts by itself ('rate-limited'), or null. */
   until: number | null;
-  /** A detail already in people's words (the stop's reason, the lock's holder, the watcher's problem), or null. */
+  /** A detail in English (the stop's reason, the lock's holder, the watcher's problem), or null. */
   detail: string | null;
+  /** Its facts, which the front ends word in the person's language (syncReasonWords); null: say `detail` as it is. */
+  detailWords: EngineWords | null;
   /** The files and bytes of the current burst of uploads, their rate and time left; null when none is under way. */
   uploads: UploadProgressView | null;
 }
@@ -63,17 +70,19 @@ export interface SyncStatus {
 export function decideSyncStatus(facts: SyncStatusFacts): SyncStatus {
   const { counts } = facts;
   const stoppedReason = facts.folderSide?.stoppedReason ?? facts.storedStop;
+  const stoppedWords = facts.folderSide?.stoppedReason != null ? facts.folderSide.stoppedWords : facts.storedStopWords ?? null;
   const pending = counts.waiting + counts.running;
-  const status = (state: OverallSyncState, reasonCode: SyncReasonCode, extra: { until?: number; detail?: string | null } = {}): SyncStatus => ({
+  type Extra = { until?: number; detail?: string | null; detailWords?: EngineWords | null };
+  const status = (state: OverallSyncState, reasonCode: SyncReasonCode, extra: Extra = {}): SyncStatus => ({
     state, reasonCode, runState: runStateOf(facts, stoppedReason), counts, folder: facts.folder, serviceUrl: facts.serviceUrl,
-    until: extra.until ?? null, detail: extra.detail ?? null, uploads: facts.uploads ?? null,
+    until: extra.until ?? null, detail: extra.detail ?? null, detailWords: extra.detail ? extra.detailWords ?? null : null, uploads: facts.uploads ?? null,
   });
 
   if (!facts.serviceUrl) return status('not-set-up', 'no-service');
-  if (stoppedReason !== null) return status('error', 'folder-unavailable', { detail: stoppedReason });
+  if (stoppedReason !== null) return status('error', 'folder-unavailable', { detail: stoppedReason, detailWords: stoppedWords });
   if (!facts.folder) return status('not-set-up', 'no-folder');
   const problem = facts.backgroundProblem;
-  if (problem) return status('error', problem.kind, { detail: problem.kind === 'queue-locked' ? problem.message : null });
+  if (problem) return status('error', problem.kind, problem.kind === 'queue-locked' ? { detail: problem.message, detailWords: problem.words ?? null } : {});
   if (facts.session === 'signed-out') return status('signed-out', 'signed-out');
   if (facts.session === 'needs-sign-in' || facts.queueBlock?.kind === 'sign-in') return status('signed-out', 'sign-in-refused');
   if (!facts.contentPolicyAccepted && (facts.queueBlock?.kind === 'content-policy' || pending > 0)) return status('attention', 'content-policy');
@@ -87,7 +96,7 @@ export function decideSyncStatus(facts: SyncStatusFacts): SyncStatus {
   if (pending > 0) return status('syncing', 'sending');
   if (facts.folderSide?.phase === 'scanning') return status('syncing', 'looking');
   const watcherWarning = facts.folderSide?.watcherWarning ?? null;
-  if (watcherWarning) return status('up-to-date', 'watcher-degraded', { detail: watcherWarning });
+  if (watcherWarning) return status('up-to-date', 'watcher-degraded', { detail: watcherWarning, detailWords: facts.folderSide?.watcherWords ?? null });
   return status('up-to-date', 'in-step');
 }
 
@@ -174,7 +183,7 @@ export interface EngineStatusParts {
   serviceUrl: string | null;
   sync: { sync: Pick<SyncEngine, 'folderSide'>; runner: Pick<QueueRunner, 'blockedBy'> } | null;
   backgroundRunning: boolean;
-  backgroundProblem: { kind: BackgroundProblemKind; message: string } | null;
+  backgroundProblem: { kind: BackgroundProblemKind; message: string; words?: EngineWords | null } | null;
   contentPolicyAccepted: boolean;
   online: boolean;
   /** Offline because of the proxy: its words. */
@@ -184,11 +193,13 @@ export interface EngineStatusParts {
 /** The facts of the sync status, read from each owner now (decideSyncStatus decides). */
 export function engineStatusFacts(parts: EngineStatusParts): SyncStatusFacts {
   const status = parts.queue.status();
+  const stored = status.state === 'stopped' ? storedStopOf(parts.queue, status.reason ?? null) : null;
   return {
     serviceUrl: parts.serviceUrl,
     folder: status.root,
     folderSide: parts.sync?.sync.folderSide ?? null,
-    storedStop: status.state === 'stopped' ? status.reason ?? 'The sync folder is not there as it was.' : null,
+    storedStop: stored?.reason ?? null,
+    storedStopWords: stored?.words ?? null,
     backgroundRunning: parts.backgroundRunning || queueSentElsewhere(parts.queue),
     backgroundProblem: parts.backgroundProblem,
     session: parts.session.state.status,
@@ -201,6 +212,19 @@ export function engineStatusFacts(parts: EngineStatusParts): SyncStatusFacts {
     proxyProblem: parts.proxyProblem ?? null,
     uploads: uploadProgressOf(parts.queue).facts(),
   };
+}
+
+/**
+ * The hold another process (or an earlier one) stored, with its facts: the sync folder checked now says why it is not
+ * there as it was, as the process that stopped said it; a stop for another reason (many files gone at once) is said as
+ * it was stored, in English.
+ */
+function storedStopOf(queue: QueueStore, stored: string | null): { reason: string; words: EngineWords | null } {
+  const check = new SyncFolder(queue.db).verify();
+  if (!check.ok) return { reason: check.reason, words: check.words };
+  if (stored !== null) return { reason: stored, words: null };
+  const words: EngineWords = { id: 'sync.detail.notAsItWas' };
+  return { reason: englishOf(words), words };
 }
 
 /** Another process (the app, `design-sync sync --watch`) sends this profile's queue: what `design-sync status` sees. */

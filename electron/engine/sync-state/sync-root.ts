@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { accessSync, closeSync, constants, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, parse, relative, resolve, sep } from 'node:path';
+import type { EngineWords } from '../../../shared/i18n/engine-words';
+import { englishOf } from '../../../shared/i18n/worded-error';
 import { statementsOf, type SyncDatabase } from './sync-database';
 
 /** The file in the sync folder's root that names it (so another folder at the same path is never taken for it). */
@@ -14,7 +16,8 @@ export interface SyncRoot {
   createdAt: number;
 }
 
-export type RootCheck = { ok: true; root: SyncRoot } | { ok: false; reason: string };
+/** The folder checked: there and ours, or why not, in English (`reason`) and as facts a front end words (`words`). */
+export type RootCheck = { ok: true; root: SyncRoot } | { ok: false; reason: string; words: EngineWords };
 
 /** A folder that cannot be the sync folder, with the reason in words. */
 export class SyncRootError extends Error {
@@ -51,6 +54,26 @@ export function fileSystemProblem(error: unknown): { problem: string; todo: stri
     default:
       return { problem: `the system refused (${code ?? (error instanceof Error ? error.message : String(error))})`, todo: 'Check the folder, then try again.' };
   }
+}
+
+/** The file system's refusal as a select key of the catalogs' messages (`problem`), and its code for 'other'. */
+export function fileSystemProblemKey(error: unknown): { problem: string; code: string } {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  const problem = code === 'EACCES' || code === 'EPERM' ? 'permission'
+    : code === 'EROFS' ? 'readOnly'
+    : code === 'ENOSPC' ? 'diskFull'
+    : code === 'EDQUOT' ? 'quota'
+    : code === 'ENAMETOOLONG' ? 'pathTooLong'
+    : code === 'ELOOP' ? 'linkLoop'
+    : code === 'EIO' ? 'diskError'
+    : code === 'EBUSY' ? 'busy'
+    : 'other';
+  return { problem, code: code ?? (error instanceof Error ? error.message : String(error)) };
+}
+
+/** A failed check: its facts, and their English. */
+function notThere(words: EngineWords): RootCheck {
+  return { ok: false, reason: englishOf(words), words };
 }
 
 type MarkerRead = { found: { rootId: string; createdAt: number } } | { found: null; unreadable: NodeJS.ErrnoException | null };
@@ -216,35 +239,21 @@ export class SyncFolder {
   /** Whether the chosen folder is there and is ours; the reason says what to check when it is not. */
   verify(): RootCheck {
     const root = this.current();
-    if (!root) return { ok: false, reason: 'No sync folder has been chosen yet.' };
-    const unchanged = 'Sync is stopped; nothing was changed on the service.';
+    if (!root) return notThere({ id: 'sync.detail.noFolder' });
+    const folder = root.path;
     let isDirectory = false;
     try {
-      isDirectory = lstatSync(root.path).isDirectory();
+      isDirectory = lstatSync(folder).isDirectory();
     } catch (error) {
-      if (!isGone(error)) {
-        const { problem, todo } = fileSystemProblem(error);
-        return { ok: false, reason: `The sync folder ${root.path} cannot be read because ${problem}. ${todo} ${unchanged}` };
-      }
-      const parentGone = !exists(dirname(root.path));
-      return { ok: false, reason: `The sync folder ${root.path} is missing (${parentGone ? 'disk unmounted?' : 'disk unmounted or folder moved?'}). ${unchanged}` };
+      if (!isGone(error)) return notThere({ id: 'sync.detail.folderUnreadable', values: { folder, ...fileSystemProblemKey(error) } });
+      return notThere({ id: 'sync.detail.folderMissing', values: { folder, parentGone: exists(dirname(folder)) ? 'no' : 'yes' } });
     }
-    if (!isDirectory) return { ok: false, reason: `The sync folder ${root.path} is no longer a folder. ${unchanged}` };
-    const read = readMarker(root.path);
-    if (read.found === null && read.unreadable) {
-      const { problem, todo } = fileSystemProblem(read.unreadable);
-      return { ok: false, reason: `The sync folder ${root.path} cannot be read because ${problem}. ${todo} ${unchanged}` };
-    }
+    if (!isDirectory) return notThere({ id: 'sync.detail.notAFolder', values: { folder } });
+    const read = readMarker(folder);
+    if (read.found === null && read.unreadable) return notThere({ id: 'sync.detail.folderUnreadable', values: { folder, ...fileSystemProblemKey(read.unreadable) } });
     const marker = read.found;
-    if (!marker) {
-      return {
-        ok: false,
-        reason: `The sync folder ${root.path} no longer holds its marker ${MARKER_FILE} (an empty mount point, or another folder put in its place?). ${unchanged}`,
-      };
-    }
-    if (marker.rootId !== root.marker) {
-      return { ok: false, reason: `The folder at ${root.path} is not the sync folder this profile chose (its marker id differs: another profile's folder, or a copy?). ${unchanged}` };
-    }
+    if (!marker) return notThere({ id: 'sync.detail.markerMissing', values: { folder, marker: MARKER_FILE } });
+    if (marker.rootId !== root.marker) return notThere({ id: 'sync.detail.markerDiffers', values: { folder } });
     return { ok: true, root };
   }
 }

@@ -1,6 +1,8 @@
 import type { FSWatcher } from 'chokidar';
 import type { RootCheck } from '../sync-state/sync-root';
-import { watcherFailureMessage, watchSyncFolderReady } from './folder-watcher';
+import type { EngineWords } from '../../../shared/i18n/engine-words';
+import { englishOf } from '../../../shared/i18n/worded-error';
+import { watcherFailureWords, watchSyncFolderReady } from './folder-watcher';
 
 export interface FolderWatchOptions {
   /** The sync folder, checked: it is watched only while it is there as it was. */
@@ -11,8 +13,8 @@ export interface FolderWatchOptions {
   changed(top: string | null): void;
   /** A folder was removed: maybe the sync folder itself (or its disk). */
   folderRemoved(): void;
-  /** Watching failed (told once per problem, in words: a system limit with its fix, or another cause). */
-  problem(message: string): void;
+  /** Watching failed (told once per problem, in English and as facts: a system limit with its fix, or another cause). */
+  problem(problem: { text: string; words: EngineWords }): void;
   /** Said in the problem's words: how often the full rescan finds what the watcher misses. */
   rescanIntervalMs: number;
 }
@@ -68,9 +70,10 @@ export class FolderWatch {
   }
 
   private failed(error: NodeJS.ErrnoException): void {
-    const message = watcherFailureMessage(error, this.options.rescanIntervalMs);
+    const words = watcherFailureWords(error, this.options.rescanIntervalMs);
+    const message = englishOf(words);
     if (this.problem === message) return;
     this.problem = message;
-    this.options.problem(message);
+    this.options.problem({ text: message, words });
   }
 }

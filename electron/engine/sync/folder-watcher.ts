@@ -1,3 +1,4 @@
+import type { EngineWords } from '../../../shared/i18n/engine-words';
 import { relative, sep } from 'node:path';
 import { watch, type ChokidarOptions, type FSWatcher } from 'chokidar';
 import { IGNORE_FILE } from './ignore/never-sent-rules';
@@ -30,14 +31,15 @@ export function watchSyncFolder(rootPath: string): FSWatcher {
   return watch(rootPath, syncFolderWatchOptions(rootPath));
 }
 
-const WATCHER_LIMIT_FIX = 'Raise the limit (Linux: `sudo sysctl fs.inotify.max_user_watches=524288`, and in /etc/sysctl.conf to keep it; macOS: close other watching apps or raise `ulimit -n`).';
-
-/** What a person is told when watching the sync folder fails: a system limit reached (with its fix), or another cause. */
-export function watcherFailureMessage(error: NodeJS.ErrnoException, rescanIntervalMs: number): string {
+/**
+ * What a person is told when watching the sync folder fails, as facts (worded by the front ends): a system limit
+ * reached (with its fix), or another cause.
+ */
+export function watcherFailureWords(error: NodeJS.ErrnoException, rescanIntervalMs: number): EngineWords {
   const limit = error.code === 'ENOSPC' || error.code === 'EMFILE' || error.code === 'ENFILE';
   return limit
-    ? `Watching the sync folder failed: the system's limit on watched files was reached (${error.code}). Changes are still found by a full rescan every ${Math.round(rescanIntervalMs / 60_000) || 1} min, but later than usual. ${WATCHER_LIMIT_FIX}`
-    : `Watching the sync folder failed (${error.message}). Changes are still found by periodic rescans.`;
+    ? { id: 'sync.detail.watcherLimit', values: { code: String(error.code), minutes: Math.round(rescanIntervalMs / 60_000) || 1 } }
+    : { id: 'sync.detail.watcherFailed', values: { problem: error.message } };
 }
 
 export interface FolderWatchEvents {

@@ -11,6 +11,7 @@ import {
   type Candidate, type LatestItem, type OpenSlot, type ReadCandidate, type ScanDecision, type ScanFacts, type ScanNote,
 } from './scan-decisions';
 import { said, untranslated } from '../queue/said';
+import { stopSaying } from './stop-reason';
 
 export interface ScanOptions {
   /** Only these top-level folders (the watcher's hint); default all. */
@@ -55,7 +56,7 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
   summary.deferred.push(...plan.deferred);
   if (plan.stop) {
     ctx.stop(plan.stop);
-    summary.stopped = plan.stop;
+    summary.stopped = plan.stop.reason;
     return done();
   }
   applyScan(ctx, plan.decisions, summary, () => ctx.heldBack.replace(heldScope, held, holdKey));
@@ -66,9 +67,9 @@ export async function scanLocal(ctx: SyncContext, options: ScanOptions = {}): Pr
 /** Stops sync because the sync folder is not there as it was (or vanished while it was read); the reason. */
 function vanished(ctx: SyncContext, rootPath: string): string {
   const now = ctx.root.verify();
-  const reason = now.ok ? `The sync folder ${rootPath} vanished while it was being read (disk unmounted or folder moved?). Sync is stopped; nothing was changed on the service.` : now.reason;
-  ctx.stop(reason);
-  return reason;
+  const stop = now.ok ? stopSaying({ id: 'sync.detail.vanishedWhileRead', values: { folder: rootPath } }) : now;
+  ctx.stop(stop);
+  return stop.reason;
 }
 
 interface Collected {
@@ -87,7 +88,7 @@ interface Collected {
 async function collectScan(ctx: SyncContext, options: ScanOptions, summary: ScanSummary): Promise<Collected | Ended> {
   const check = ctx.root.verify();
   if (!check.ok) {
-    ctx.stop(check.reason);
+    ctx.stop(check);
     return { ended: check.reason };
   }
   const rootPath = check.root.path;

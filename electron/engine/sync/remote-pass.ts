@@ -15,6 +15,7 @@ import {
 import type { RemoteSummary, SyncContext } from './sync-context';
 import { conflictCopyName, localNameFor, nameKey, uniqueName } from './sync-names';
 import { said } from '../queue/said';
+import { stopSaying } from './stop-reason';
 
 export { ensureDesignFolders, type OwnDesignRef } from './own-design-folders';
 
@@ -36,7 +37,7 @@ export async function pullRemoteChanges(ctx: SyncContext, client: ServiceClient,
   };
   const check = ctx.root.verify();
   if (!check.ok) {
-    ctx.stop(check.reason);
+    ctx.stop(check);
     return finish();
   }
   const rootPath = check.root.path;
@@ -60,8 +61,7 @@ export async function pullRemoteChanges(ctx: SyncContext, client: ServiceClient,
   const goneRemotely = lists.reduce((n, listing) => n + missingFrom(ctx, listing).length, 0);
   const total = ctx.base.count();
   if (goneRemotely > MASS_MISSING_MINIMUM && goneRemotely > total * MASS_MISSING_RATIO) {
-    ctx.stop(`The service lists ${goneRemotely} of your ${total} synced files as gone at once: that looks like a broken answer, so nothing was moved to the trash. ` +
-      'Sync is stopped; check your designs on the service, then start sync again.');
+    ctx.stop(stopSaying({ id: 'sync.detail.manyGoneOnService', values: { gone: goneRemotely, total } }));
     return finish();
   }
 

@@ -3,7 +3,7 @@ import type { RootCheck } from '../sync-state/sync-root';
 export interface RootReturnOptions {
   verify: () => RootCheck;
   /** Still not there, or back but not ours (an empty folder in its place): told the reason of now. */
-  stillAway: (reason: string) => void;
+  stillAway: (check: RootCheck & { ok: false }) => void;
   /** Back as it was: make the watcher again and run a full pass. */
   back: () => Promise<void>;
   failed: (error: unknown) => void;
@@ -39,7 +39,7 @@ export class RootReturn {
     if (this.resuming) return;
     const check = this.options.verify();
     if (!check.ok) {
-      this.options.stillAway(check.reason);
+      this.options.stillAway(check);
       return;
     }
     if (this.poll) clearInterval(this.poll);

@@ -6,6 +6,10 @@ import type { HeldBackEntry } from '../sync-state/held-back';
 import { holdReason, holdReasonWords, type CompiledIgnoreFile, type HoldRules } from './ignore/never-sent-rules';
 import type { LocalEntry } from './local-files';
 import { isConflictCopy, isIgnoredName, isOwnName, nameKey } from './sync-names';
+import { stopSaying, type StopReason } from './stop-reason';
+
+/** Between the paths given as examples: a mark, not a word (paths are never translated). */
+const EXAMPLE_SEPARATOR = ', ';
 
 /**
  * What a scan of the sync folder decides, as pure functions of what it read: which entries are design folders, new
@@ -235,7 +239,7 @@ export interface ScanPlan {
   /** Files left because an item of theirs is being sent: looked at again when it is done. */
   deferred: string[];
   /** Why the scan stops instead (many files gone at once), or null. */
-  stop: string | null;
+  stop: StopReason | null;
 }
 
 const NO_SLOT: OpenSlot = { running: null, pending: null };
@@ -339,9 +343,8 @@ export function decideScan(facts: ScanFacts): ScanPlan {
   const gone = [...facts.missing.values()].filter((b) => !consumed.has(b.path));
   const total = facts.baseCount;
   if (!facts.allowManyMissing && gone.length > MASS_MISSING_MINIMUM && gone.length > total * MASS_MISSING_RATIO) {
-    const stop = `Many files disappeared at once from ${facts.rootPath} (${gone.length} of ${total} synced files, e.g. ${gone.slice(0, 3).map((b) => b.path).join(', ')}): ` +
-      'a disk unmounted, a folder moved or emptied? Sync is stopped; nothing was changed on the service. Put the files back, or, if you deleted them on purpose, ' +
-      'sync once with --allow-mass-delete to propose their deletion (each still waits for your confirmation).';
+    const examples = gone.slice(0, 3).map((b) => b.path).join(EXAMPLE_SEPARATOR);
+    const stop = stopSaying({ id: 'sync.detail.manyGoneHere', values: { folder: facts.rootPath, gone: gone.length, total, examples } });
     return { decisions: [], deferred, stop };
   }
   for (const base of gone) {

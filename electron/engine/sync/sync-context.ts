@@ -7,6 +7,8 @@ import type { TrashFile } from './local-files';
 import type { SyncDatabase } from '../sync-state/sync-database';
 import type { SyncFolder } from '../sync-state/sync-root';
 import type { Said } from '../queue/said';
+import type { EngineWords } from '../../../shared/i18n/engine-words';
+import type { StopReason } from './stop-reason';
 
 /** What the sync engine tells the window (and the benchmarks, and tests). */
 export type SyncEvent =
@@ -23,7 +25,7 @@ export type SyncEvent =
   | { type: 'scan'; summary: ScanSummary }
   | { type: 'remote'; summary: RemoteSummary }
   /** Sync stopped (folder missing, many files gone): nothing is sent or written until it is resolved. */
-  | { type: 'stopped'; reason: string }
+  | { type: 'stopped'; reason: string; words?: EngineWords | null }
   | { type: 'resumed' }
   /** Something a person should know that does not stop sync (watcher limit, sign-in lost, a refused file…). */
   | { type: 'warning'; message: string; path?: string };
@@ -82,8 +84,8 @@ export interface SyncContext {
   log(level: 'info' | 'warning' | 'error', line: Said, path?: string | null): void;
   /** Logs a warning only the first time it comes up in this run (a file at the top level, a subfolder…). */
   reportOnce(line: Said | string, path?: string | null): void;
-  /** Stops sync with a reason a person must look at. */
-  stop(reason: string): void;
+  /** Stops sync with a reason a person must look at (its facts with it, when it has them: a failed RootCheck has). */
+  stop(reason: StopReason | string): void;
   /** False once stop() was called and until the cause is gone. */
   running(): boolean;
 }

@@ -25,6 +25,8 @@ import { RootReturn } from './root-return';
 import { engineLog } from '../log/engine-log';
 import { systemErrorWords } from '../log/error-words';
 import { said, untranslated } from '../queue/said';
+import type { EngineWords } from '../../../shared/i18n/engine-words';
+import { stopOf } from './stop-reason';
 
 export type { PassOptions, PassResult, SyncEngineOptions } from './sync-options';
 
@@ -86,8 +88,8 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
     });
     this.rootReturn = new RootReturn({
       verify: () => this.root.verify(),
-      stillAway: (reason) => {
-        if (this.side.stoppedReason !== reason) this.ctx.stop(reason);
+      stillAway: (check) => {
+        if (this.side.stoppedReason !== check.reason) this.ctx.stop(check);
       },
       back: () => this.resumeAfterReturn(),
       failed: (error) => this.failed('restart', error),
@@ -101,7 +103,7 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
       // Maybe the sync folder itself (or its disk): looked at at once, while the process still has the watcher's
       // handles, so that sync stops with the reason and waits for the folder.
       folderRemoved: () => this.checkRootNow(),
-      problem: (message) => this.watcherFailed(message),
+      problem: (problem) => this.watcherFailed(problem),
       rescanIntervalMs,
     });
     this.watch = new RemoteWatch({
@@ -136,12 +138,15 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
         reported.add(line.text);
         ctx.log('warning', line, path);
       },
-      stop: (reason) => {
+      stop: (stop) => {
+        const { reason, words } = stopOf(stop);
+        // The facts of the stop now (the reason may be the same one a stored stop left, without them).
+        this.side.stoppedWords = words;
         if (this.side.stoppedReason !== reason) {
           this.side.stoppedReason = reason;
           this.queue.setRunState('stopped', reason);
-          this.queue.log('error', untranslated(reason));
-          this.emit('event', { type: 'stopped', reason });
+          this.queue.log('error', words ? { text: reason, words } : untranslated(reason));
+          this.emit('event', { type: 'stopped', reason, ...(words ? { words } : {}) });
         }
         this.awaitRootReturn();
       },
@@ -304,7 +309,7 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
   private checkRootNow(): void {
     if (!this.started) return;
     const check = this.root.verify();
-    if (!check.ok) this.ctx.stop(check.reason);
+    if (!check.ok) this.ctx.stop(check);
   }
 
   /**
@@ -324,9 +329,10 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
     await this.syncOnce({ settle: 'once' });
   }
 
-  private watcherFailed(message: string): void {
+  private watcherFailed({ text: message, words }: { text: string; words: EngineWords }): void {
     this.side.watcherWarning = message;
-    this.queue.log('error', untranslated(message));
+    this.side.watcherWords = words;
+    this.queue.log('error', { text: message, words });
     this.emit('event', { type: 'warning', message });
     this.emit('state');
     // Without a reliable watcher, rescan more often.

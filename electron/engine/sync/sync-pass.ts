@@ -42,7 +42,7 @@ export class SyncPass {
     const check = ctx.root.verify();
     if (!check.ok) {
       side.stoppedReason = wasStopped;
-      ctx.stop(check.reason);
+      ctx.stop(check);
       result.stopped = check.reason;
       return result;
     }

@@ -12,7 +12,7 @@ export function syncView({ syncStatus, queue: queueService, sync, lifecycle }: P
   const parts = sync.partsIfChosen();
   const queue = queueService.status();
   const running = status.counts.running > 0 ? queueService.list({ states: ['running'] }) : [];
-  const facts = { reasonCode: status.reasonCode, counts: status.counts, folder: status.folder, serviceUrl: status.serviceUrl, until: iso(status.until), detail: status.detail };
+  const facts = { reasonCode: status.reasonCode, counts: status.counts, folder: status.folder, serviceUrl: status.serviceUrl, until: iso(status.until), detail: status.detail, detailWords: status.detailWords };
   return {
     state: status.state,
     ...facts,
@@ -27,6 +27,7 @@ export function syncView({ syncStatus, queue: queueService, sync, lifecycle }: P
     uploads: status.uploads,
     contentPolicyAccepted: sync.contentPolicyAccepted(),
     watcherWarning: parts ? parts.sync.watcherWarning : null,
+    watcherWarningWords: parts ? parts.sync.folderSide.watcherWords : null,
     heldBack: parts ? parts.sync.heldBack.groups() : [],
   };
 }

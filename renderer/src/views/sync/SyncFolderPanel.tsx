@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { SyncView as SyncState } from '../../../../shared';
+import { wordedOr } from '../../../../shared/i18n/engine-words';
 import { PAUSE_MORNING_HOUR, syncReasonWords } from '../../../../shared/sync/sync-state-words';
 import { contract } from '../../contract/contract';
 import { useQueue } from '../../stores/queue-store';
@@ -52,7 +53,7 @@ export function SyncFolderPanel({ sync }: { sync: SyncState }) {
               </>}
           </div>
           {syncing.enabled ? null : <p id={syncReasonId} className="action-reason" data-testid="action-reason">{syncing.reason}</p>}
-          {sync.watcherWarning ? <p className="own-note">{sync.watcherWarning}</p> : null}
+          {sync.watcherWarning ? <p className="own-note">{wordedOr(intl, sync.watcherWarningWords, sync.watcherWarning)}</p> : null}
         </>
       ) : (
         <form className="form-actions" aria-label={intl.formatMessage({ id: 'sync.folder.chooseLabel' })} onSubmit={(event) => {

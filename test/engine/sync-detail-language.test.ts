@@ -1,0 +1,64 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { watcherFailureWords } from '../../electron/engine/sync/folder-watcher';
+import { startTestService, type TestService } from '../../harness/local-service';
+import { createTranslator } from '../../shared/i18n/create-intl';
+import { syncReasonWords } from '../../shared/sync/sync-state-words';
+import { runCliCapturing } from '../support/cli';
+import { tempDir } from './cache/cache-fixtures';
+
+/**
+ * Why sync stopped comes from the engine as facts (a message and its values: the folder's path, what the system
+ * said) and is said in the person's language wherever the sync status is shown: here `design-sync sync` and
+ * `design-sync status`; English stays the default and --json keeps it.
+ */
+describe('why sync stopped, in the person\'s language', () => {
+  let service: TestService;
+  let profile: string;
+  let root: string;
+
+  beforeAll(async () => {
+    service = await startTestService();
+    const { token } = service.addUser('mapper');
+    profile = tempDir('sync-detail-language');
+    root = join(tempDir('sync-detail-language-root'), 'Designs');
+    mkdirSync(root);
+    expect(await runCliCapturing(profile, ['--service', service.url, 'login', '--with-token'], token)).toMatchObject({ code: 0 });
+    const first = await runCliCapturing(profile, ['sync', root, '--accept-content-policy']);
+    expect(first.code, first.err).toBe(0);
+  });
+  afterAll(async () => {
+    await service.stop();
+    rmSync(profile, { recursive: true, force: true });
+  });
+
+  it('says the sync folder is missing in German and Dutch, its path as it is, and in English by default', async () => {
+    rmSync(root, { recursive: true, force: true });
+    const germanWhy = `Der Synchronisierungsordner ${root} fehlt (Datenträger ausgehängt oder Ordner verschoben?). Die Synchronisierung ist angehalten; auf dem Dienst wurde nichts geändert.`;
+    const german = await runCliCapturing(profile, ['--lang', 'de', 'sync', root]);
+    expect(german.code).toBe(1);
+    expect(german.err.split('\n')).toEqual([`ANGEHALTEN: ${germanWhy}`, germanWhy]);
+
+    const dutch = await runCliCapturing(profile, ['--lang', 'nl', 'status']);
+    expect(dutch.out.split('\n')[0]).toBe(`Synchronisatie: Fout — De synchronisatiemap ${root} ontbreekt (schijf ontkoppeld of map verplaatst?). De synchronisatie is gestopt; er is niets gewijzigd op de dienst.`);
+
+    const english = await runCliCapturing(profile, ['status']);
+    const englishWhy = `The sync folder ${root} is missing (disk unmounted or folder moved?). Sync is stopped; nothing was changed on the service.`;
+    expect(english.out.split('\n')[0]).toBe(`Sync: Error — ${englishWhy}`);
+    const json = JSON.parse((await runCliCapturing(profile, ['--lang', 'de', 'status', '--json'])).out) as { sync: { reasonCode: string; reason: string } };
+    expect(json.sync).toMatchObject({ reasonCode: 'folder-unavailable', reason: englishWhy });
+  });
+
+  it('words the watcher\'s failure and another process holding the queue from their facts', async () => {
+    const counts = { waiting: 0, running: 0, done: 0, failed: 0, attention: 0, cancelled: 0 };
+    const limit = Object.assign(new Error('watch ENOSPC'), { code: 'ENOSPC' });
+    const facts = { reasonCode: 'watcher-degraded' as const, counts, folder: root, serviceUrl: service.url, until: null, detail: 'English', detailWords: watcherFailureWords(limit, 600_000) };
+    expect(syncReasonWords(facts, await createTranslator('de'))).toMatch(/^Die Überwachung des Synchronisierungsordners ist fehlgeschlagen: Die Systemgrenze für überwachte Dateien wurde erreicht \(ENOSPC\)\. .* alle 10 Min\. gefunden/);
+    expect(syncReasonWords(facts, await createTranslator('nl'))).toMatch(/^Het volgen van de synchronisatiemap is mislukt: .*elke 10 min/);
+    const locked = { ...facts, reasonCode: 'queue-locked' as const, detailWords: { id: 'sync.detail.queueLocked' as const, values: { pid: '4242' } } };
+    expect(syncReasonWords(locked, await createTranslator('nl'))).toBe('Een ander design-sync-proces (pid 4242) verstuurt de wachtrij van dit profiel al. Stop dat eerst, of gebruik een ander profiel.');
+    // Without facts (a proxy's words), the detail is said as it came.
+    expect(syncReasonWords({ ...facts, detailWords: null }, await createTranslator('de'))).toBe('English');
+  });
+});
