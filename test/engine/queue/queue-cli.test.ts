@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCliCapturing, type CliRun } from '../../support/cli';
 import { QueueStore } from '../../../electron/engine/queue/queue-store';
+import { outcomeOfProblem } from '../../../electron/engine/queue/problem-outcome';
+import { said } from '../../../electron/engine/queue/said';
 import { openSyncDatabase, type SyncDatabase } from '../../../electron/engine/sync-state/sync-database';
 import { setSyncRoot } from './queue-fixtures';
 
@@ -152,5 +154,37 @@ describe('design-sync queue', () => {
     expect(ok.out).toMatch(/the design "Clamp" will be created and published/);
     expect(store.get(ids.design)).toMatchObject({ state: 'waiting', payload: { name: 'Clamp', excerpt: 'Holds', license: 'cc0', publish: true, confirmed: true } });
     expect(await cli('queue', 'confirm', String(ids.waiting))).toMatchObject({ code: 1, err: expect.stringMatching(/nothing to confirm/) });
+  });
+});
+
+describe('design-sync queue and status in the person\'s language', () => {
+  /** A failed upload the service refused, and an edit saved while the service was away: each with the reason the queue gives it. */
+  function reasons() {
+    const refused = store.enqueue({ kind: 'upload', path: 'Gear/gear.stl', folder: 'Gear', designId: 1, fileKind: 'document' });
+    const running = store.claimNext()!;
+    const options = { now: Date.now(), maxAttempts: 8, random: () => 0.5, validationAttention: 'invalid-file' as const, aborted: null };
+    store.settle(running.id, outcomeOfProblem({ kind: 'forbidden', message: 'Forbidden' }, running, options).settlement);
+    store.log('warning', said('activity.queue.offline'));
+    const edit = store.enqueueDesignEdit(5, { name: 'Zahnrad' }, 'Gear');
+    return { refused: refused.id, edit: edit.id };
+  }
+
+  it('prints a failed item\'s reason and a waiting edit\'s in German, and keeps them English with their facts in --json', async () => {
+    const ids = reasons();
+    const listed = await cli('--lang', 'de', 'queue');
+    expect(listed.code).toBe(0);
+    expect(listed.out).toMatch(new RegExp(`${ids.refused} .*Gear/gear\\.stl  — Sie dürfen das Design von Gear/gear\\.stl nicht ändern: Es gehört Ihnen nicht oder nicht mehr\\.$`, 'm'));
+    expect(listed.out).toMatch(new RegExp(`${ids.edit} .*— Hier gespeichert: Es wird gesendet, sobald der Dienst wieder erreichbar ist\\.$`, 'm'));
+    expect(listed.out).not.toMatch(/You are not allowed|Saved here/);
+
+    const status = await cli('--lang', 'de', 'status');
+    expect(status.out).toMatch(new RegExp(`#${ids.refused} Gear/gear\\.stl: Sie dürfen das Design von Gear/gear\\.stl nicht ändern`));
+    expect(status.out).toMatch(/Warnung: Der Dienst ist nicht erreichbar: Uploads warten und werden von selbst fortgesetzt\./);
+
+    const json = JSON.parse((await cli('--lang', 'de', 'queue', 'list', '--json')).out) as { id: number; reason: string; reasonWords: unknown }[];
+    expect(json.find((item) => item.id === ids.refused)).toMatchObject({
+      reason: 'You are not allowed to change the design of Gear/gear.stl: it is not yours, or no longer.',
+      reasonWords: { id: 'queue.reason.notAllowed', values: { subject: 'Gear/gear.stl' } },
+    });
   });
 });

@@ -1,0 +1,135 @@
+import { copyFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryTokenStore } from '../../../electron/engine/authorization/memory-token-store';
+import { createContractEndpoint } from '../../../electron/engine/contract/create-contract-endpoint';
+import type { ContractEndpoint } from '../../../electron/engine/contract/contract-endpoint';
+import type { Engine } from '../../../electron/engine/runtime/engine';
+import { openEngine } from '../../../electron/engine/runtime/open-engine';
+import { memorySettingsStore } from '../../../electron/engine/settings/settings-store';
+import { ServiceClient } from '../../../electron/engine/api/service-client';
+import { QueueStore } from '../../../electron/engine/queue/queue-store';
+import { said } from '../../../electron/engine/queue/said';
+import { migrateSync } from '../../../electron/engine/sync-state/sync-database';
+import { createTranslator } from '../../../shared/i18n/create-intl';
+import { engineWordsText } from '../../../shared/i18n/engine-words';
+import type { ActivityView, QueueView } from '../../../shared';
+import { startTestService, type TestService } from '../../../harness/local-service';
+import { until } from '../../../harness/until';
+import { tempDir } from '../cache/cache-fixtures';
+import { FIXTURES } from './queue-fixtures';
+
+let service: TestService;
+let token: string;
+let api: ServiceClient;
+const cleanups: (() => Promise<void> | void)[] = [];
+
+beforeAll(async () => {
+  service = await startTestService();
+  token = service.addUser('wordsmith').token;
+  api = new ServiceClient({ baseUrl: service.url, token: () => token });
+});
+afterAll(() => service.stop());
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** The production engine of a profile with a sync folder, the content policy accepted, the design's folder made. */
+async function engineWithFolder(designName: string): Promise<{ engine: Engine; window: ContractEndpoint; folder: string }> {
+  const design = await api.createDesign({ name: designName, excerpt: 'x' });
+  const profile = tempDir('facts-profile');
+  const root = join(tempDir('facts-root'), 'Designs');
+  cleanups.push(() => rmSync(profile, { recursive: true, force: true }), () => rmSync(join(root, '..'), { recursive: true, force: true }));
+  const engine = await openEngine({
+    profileDir: profile, serviceUrl: service.url, userAgent: 'design-sync-test', settleMs: 50,
+    tokenStore: () => new MemoryTokenStore(token), settingsStore: () => memorySettingsStore(), trash: 'folder',
+  });
+  cleanups.push(() => engine.close());
+  const window = createContractEndpoint(engine);
+  cleanups.push(() => window.close());
+  await engine.sync.chooseFolder(root);
+  engine.sync.acceptContentPolicy();
+  await engine.sync.syncParts().sync.syncOnce();
+  const linked = await until('the design folder', () => engine.sync.syncParts().sync.folders.ofDesign(design.id));
+  return { engine, window, folder: linked.folder };
+}
+
+/** Sends what waits, then stops the runner. */
+async function sendAll(engine: Engine): Promise<void> {
+  const { runner } = engine.sync.syncParts();
+  runner.start();
+  await runner.waitForIdle({ timeoutMs: 15_000 });
+  await runner.stop();
+}
+
+async function queueView(window: ContractEndpoint): Promise<QueueView> {
+  const outcome = await window.handle('queue.list', {});
+  if (!outcome.ok) throw new Error(`queue.list failed: ${JSON.stringify(outcome)}`);
+  return outcome.value as QueueView;
+}
+
+describe('activity lines and queue reasons as facts', () => {
+  it('an upload\'s line and a failed edit\'s reason are stored with their message ids and values, and reach the window with their English', async () => {
+    const { engine, window, folder } = await engineWithFolder('Facts gear');
+    const path = `${folder}/gear.stl`;
+    copyFileSync(join(FIXTURES, 'models/cube.stl'), join(engine.sync.syncParts().sync.root.current()!.path, folder, 'gear.stl'));
+    await engine.sync.syncParts().sync.scan({ settle: 'wait' });
+    // An edit of a design that is no longer on the service: it fails, saying so.
+    const gone = await api.createDesign({ name: 'Clamp', excerpt: 'x' });
+    await api.deleteDesign(gone.id);
+    const edit = engine.queue.enqueueDesignEdit(gone.id, { name: 'Clamp two' }, 'Clamp');
+    await sendAll(engine);
+
+    const view = await queueView(window);
+    const uploaded = view.activity.find((line: ActivityView) => line.path === path && line.words?.id === 'activity.queue.uploaded');
+    expect(uploaded).toMatchObject({ level: 'info', message: `Uploaded ${path}.`, words: { id: 'activity.queue.uploaded', values: { path } } });
+    const failed = view.items.find((item) => item.id === edit.id);
+    expect(failed).toMatchObject({
+      state: 'failed',
+      reason: 'The design “Clamp” is no longer on the service (deleted, or no longer yours): the edit made here was not sent.',
+      reasonWords: { id: 'queue.reason.editedDesignGone', values: { name: 'Clamp' } },
+    });
+    // The same facts, as stored, are what a front end words: in German here.
+    const german = await createTranslator('de');
+    expect(engineWordsText(german, failed!.reasonWords!)).toBe(
+      'Das Design „Clamp“ ist nicht mehr auf dem Dienst (gelöscht oder nicht mehr Ihres): Die hier gemachte Änderung wurde nicht gesendet.',
+    );
+    expect(engineWordsText(german, uploaded!.words!)).toBe(`${path} hochgeladen.`);
+  });
+
+  it('a sentence inside a sentence is kept as facts too, and worded in the same language', async () => {
+    const db = new Database(':memory:');
+    migrateSync(db);
+    const store = new QueueStore(db);
+    const item = store.enqueue({ kind: 'delete-remote', path: 'Gear/old.stl', folder: 'Gear', designId: 1, fileKind: 'document', remoteId: 9 });
+    store.claimNext();
+    store.settle(item.id, { state: 'failed', reason: said('queue.reason.failedUnexpectedly', { item: said('activity.item.described', { kind: 'deleteRemote', what: 'Gear/old.stl' }) }) });
+    const stored = store.get(item.id)!;
+    expect(stored.reason).toBe('The deletion of Gear/old.stl failed unexpectedly: it is tried again in a minute (the engine log has the details).');
+    expect(stored.reasonWords).toEqual({
+      id: 'queue.reason.failedUnexpectedly',
+      values: { item: { id: 'activity.item.described', values: { kind: 'deleteRemote', what: 'Gear/old.stl' } } },
+    });
+    expect(engineWordsText(await createTranslator('nl'), stored.reasonWords!)).toBe(
+      'Het verwijderen van Gear/old.stl is onverwacht mislukt: het wordt over een minuut opnieuw geprobeerd (het enginelogboek heeft de details).',
+    );
+  });
+
+  it('a line whose stored facts cannot be read, or that has none, is shown as its English, and nothing is lost', () => {
+    const db = new Database(':memory:');
+    migrateSync(db);
+    const store = new QueueStore(db);
+    store.log('info', said('activity.queue.uploaded', { path: 'Gear/gear.stl' }), 'Gear/gear.stl');
+    db.prepare(`INSERT INTO activity (at, level, message, words, path) VALUES (1, 'warning', 'Written by another version.', '{"id":"activity.not.a.key"}', NULL)`).run();
+    db.prepare(`INSERT INTO activity (at, level, message, words, path) VALUES (2, 'error', 'Damaged.', '{not json', NULL)`).run();
+    db.prepare(`INSERT INTO activity (at, level, message, path) VALUES (3, 'info', 'Written before facts were kept.', NULL)`).run();
+    const lines = store.recentActivity(10).map(({ message, words }) => ({ message, words }));
+    expect(lines).toEqual([
+      { message: 'Written before facts were kept.', words: null },
+      { message: 'Damaged.', words: null },
+      { message: 'Written by another version.', words: null },
+      { message: 'Uploaded Gear/gear.stl.', words: { id: 'activity.queue.uploaded', values: { path: 'Gear/gear.stl' } } },
+    ]);
+  });
+});
