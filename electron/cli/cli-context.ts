@@ -11,7 +11,7 @@ import { openEngine, type OpenEngineOptions } from '../engine/runtime/open-engin
 import { fileSettingsStore, MAX_RATE_KBPS } from '../engine/settings/settings-store';
 import { ProxyAddressError } from '../engine/api/proxy-agents';
 import { ENGLISH_INTL, type Words } from '../../shared/i18n/create-intl';
-import type { EngineWords } from '../../shared/i18n/engine-words';
+import { wordedOr, type EngineWords } from '../../shared/i18n/engine-words';
 import type { MessageId } from '../../shared/i18n/messages';
 
 /** A refusal as a message of the catalogs and its values (text not ours, e.g. an address, as a value). */
@@ -22,10 +22,11 @@ export interface CliErrorWords {
 
 /**
  * A mistake in how the command was called, or a state it cannot go on from: printed, exit 1. One made with `words`
- * (CliError.of) is printed in the person's language; its message is the English, for the log and for code.
+ * (CliError.of, or the engine's facts) is printed in the person's language; its message is the English, for the log
+ * and for code.
  */
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode = 1, readonly words: CliErrorWords | null = null) {
+  constructor(message: string, readonly exitCode = 1, readonly words: EngineWords | null = null) {
     super(message);
     this.name = 'CliError';
   }
@@ -115,9 +116,9 @@ export const USER_AGENT = 'design-sync-cli';
 /** The profile's folders, made if needed; one that cannot be used is said plainly (never EEXIST, EACCES…). */
 function openProfile(root: string): ProfilePaths {
   try {
-    return ensureProfile(root, 'choose another --profile');
+    return ensureProfile(root, 'cli');
   } catch (error) {
-    if (error instanceof ProfileError) throw new CliError(error.message);
+    if (error instanceof ProfileError) throw new CliError(error.message, 1, error.words);
     throw error;
   }
 }
@@ -217,7 +218,7 @@ export function createCliContext(
         }
         // A profile trying the sample service: started (or the one another process runs used) before a command asks it.
         await engine.sampleService.resume();
-        if (engine.sampleService.problem) io.err(words.formatMessage({ id: 'cli.common.warning' }, { warning: engine.sampleService.problem }));
+        if (engine.sampleService.problem) io.err(words.formatMessage({ id: 'cli.common.warning' }, { warning: wordedOr(words, engine.sampleService.problemWords, engine.sampleService.problem) }));
         return engine;
       })();
       const engine = await opened;

@@ -519,8 +519,10 @@ export interface SampleServiceView {
   /** Its address while it runs, else null. */
   serviceUrl: string | null;
   starting: boolean;
-  /** Why it could not start, or stopped, in words; null when nothing went wrong. */
+  /** Why it could not start, or stopped, in English; null when nothing went wrong. */
   problem: string | null;
+  /** Its facts, which the window words in the person's language; null or absent: `problem` as it is. */
+  problemWords?: EngineWords | null;
   /** How to sign in on it (the sample designs' owner). */
   signIn: { screenName: string; password: string };
 }

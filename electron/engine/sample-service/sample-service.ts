@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { EngineWords } from '../../../shared/i18n/engine-words';
+import { englishOf } from '../../../shared/i18n/worded-error';
 import { engineLog } from '../log/engine-log';
 import type { SettingsStore } from '../settings/settings-store';
 import { isPortFree } from './port-check';
@@ -15,14 +17,22 @@ export const SAMPLE_SIGN_IN = { screenName: 'demo', password: 'demo' } as const;
 const DEFAULT_START_TIMEOUT_MS = 180_000;
 const STOP_TIMEOUT_MS = 5_000;
 
-/** Why the sample service could not start, in words a person can act on. */
+/** Why the sample service could not start, in words a person can act on: its facts (`words`), its message their English. */
 export class SampleServiceError extends Error {
   /** `portTaken`: another program listens on the port it was to take. */
-  constructor(message: string, readonly portTaken = false) {
-    super(message);
+  constructor(readonly words: EngineWords, readonly portTaken = false) {
+    super(englishOf(words));
     this.name = 'SampleServiceError';
   }
 }
+
+/** A problem of the sample service: its English and its facts. */
+interface SampleProblem {
+  text: string;
+  words: EngineWords | null;
+}
+
+const problemOf = (words: EngineWords): SampleProblem => ({ text: englishOf(words), words });
 
 export interface SampleServiceOptions {
   profileDir: string;
@@ -47,7 +57,7 @@ export class SampleService extends EventEmitter<{ change: [] }> {
   /** Another process of this profile runs it (a `design-sync` command beside the window): used, never stopped here. */
   private adopted = false;
   private starting: Promise<string> | null = null;
-  private lastProblem: string | null = null;
+  private lastProblem: SampleProblem | null = null;
   /** The address the profile knows the sample service by (its serviceUrl while it uses it). */
   private knownAddress: string | null;
   private readonly runtime: ServiceRuntime | null;
@@ -72,9 +82,14 @@ export class SampleService extends EventEmitter<{ change: [] }> {
     return this.starting !== null;
   }
 
-  /** Why it could not start or stopped, or null. */
+  /** Why it could not start or stopped, in English, or null. */
   get problem(): string | null {
-    return this.lastProblem;
+    return this.lastProblem?.text ?? null;
+  }
+
+  /** Its facts, which the front ends word in the person's language, or null. */
+  get problemWords(): EngineWords | null {
+    return this.lastProblem?.words ?? null;
   }
 
   /** Whether the profile uses the sample service: remembered, with its loopback address as the service. */
@@ -125,9 +140,9 @@ export class SampleService extends EventEmitter<{ change: [] }> {
         this.emit('change');
         return running;
       }
-      this.lastProblem = takenWords(remembered);
+      this.lastProblem = problemOf(takenWords(remembered));
       this.emit('change');
-      throw new SampleServiceError(this.lastProblem);
+      throw new SampleServiceError(takenWords(remembered));
     }
     const preferred = this.options.preferredPort ?? SAMPLE_SERVICE_PORT;
     if (preferred === 0 || !(await isPortFree(preferred))) return this.launch(0);
@@ -175,7 +190,7 @@ export class SampleService extends EventEmitter<{ change: [] }> {
         return url;
       },
       (error: unknown) => {
-        this.lastProblem = error instanceof Error ? error.message : String(error);
+        this.lastProblem = error instanceof SampleServiceError ? problemOf(error.words) : { text: error instanceof Error ? error.message : String(error), words: null };
         this.emit('change');
         throw error;
       },
@@ -217,7 +232,7 @@ export class SampleService extends EventEmitter<{ change: [] }> {
   }
 
   private spawnService(port: number): Promise<string> {
-    if (!this.runtime) return Promise.reject(new SampleServiceError('The sample service is not part of this copy of design-sync: choose a service by its address instead.'));
+    if (!this.runtime) return Promise.reject(new SampleServiceError({ id: 'sample.problem.notIncluded' }));
     const dataDir = join(this.options.profileDir, 'sample-service');
     const { command, args, cwd, env } = serviceCommand(this.runtime, ['--port', String(port), '--data', dataDir, '--demo']);
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -228,7 +243,7 @@ export class SampleService extends EventEmitter<{ change: [] }> {
     return new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
-        reject(new SampleServiceError(`The sample service did not start within ${Math.round((this.options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS) / 1000)} s.`));
+        reject(new SampleServiceError({ id: 'sample.problem.startTimeout', values: { seconds: Math.round((this.options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS) / 1000) } }));
       }, this.options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS);
       const onData = (chunk: Buffer) => {
         out += chunk.toString();
@@ -244,18 +259,22 @@ export class SampleService extends EventEmitter<{ change: [] }> {
       child.stdout!.on('data', onData);
       child.once('error', (error) => {
         clearTimeout(timer);
-        reject(new SampleServiceError(`The sample service could not be started (${command}): ${error.message}`));
+        reject(new SampleServiceError({ id: 'sample.problem.couldNotStart', values: { command, problem: error.message } }));
       });
       child.once('exit', (code, signal) => {
         clearTimeout(timer);
-        const words = /EADDRINUSE/.test(err) ? takenWords(port) : `The sample service stopped (${signal ?? `exit ${code}`})${lastLine(err) ? `: ${lastLine(err)}` : '.'}`;
+        // The program's own last line (its words, not ours) is said as it came.
+        const last = lastLine(err);
+        const how = signal ?? `exit ${code}`;
+        const words: EngineWords = /EADDRINUSE/.test(err) ? takenWords(port)
+          : last ? { id: 'sample.problem.stoppedSaying', values: { how, last } } : { id: 'sample.problem.stopped', values: { how } };
         if (this.child === child) {
           // Not stopped by stop(): said, so that the window can tell why the service is gone.
           this.child = null;
           if (this.url) {
             this.url = null;
-            this.lastProblem = words;
-            engineLog.warn('sample-service', words);
+            this.lastProblem = problemOf(words);
+            engineLog.warn('sample-service', englishOf(words));
             this.emit('change');
           }
         }
@@ -275,9 +294,8 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function takenWords(port: number): string {
-  return `Port ${port} on 127.0.0.1, where this profile's sample service runs, is taken by another program. `
-    + 'Close that program, then open design-sync again: the sample service keeps its address, because your sign-in belongs to it.';
+function takenWords(port: number): EngineWords {
+  return { id: 'sample.problem.portTaken', values: { port: String(port) } };
 }
 
 function lastLine(text: string): string {

@@ -9,6 +9,9 @@ import { openEngine } from '../../../electron/engine/runtime/open-engine';
 import { serviceCommand } from '../../../electron/engine/sample-service/service-command';
 import { fileSettingsStore } from '../../../electron/engine/settings/settings-store';
 import { tempDir } from '../cache/cache-fixtures';
+import type { SampleServiceView } from '../../../shared';
+import { createTranslator } from '../../../shared/i18n/create-intl';
+import { engineWordsText } from '../../../shared/i18n/engine-words';
 import { startTestService } from '../../../harness/local-service';
 import { until } from '../../../harness/until';
 
@@ -130,6 +133,11 @@ describe('the sample service (the bundled local service with sample designs, run
       const endpoint = createContractEndpoint(engine);
       const view = await endpoint.handle('service.sample', {});
       expect(view).toMatchObject({ ok: true, value: { inUse: true, serviceUrl: null, problem: expect.stringMatching(/is taken by another program/) } });
+      // Its facts come with it, which the welcome's notice words in the person's language.
+      const words = (view as { ok: true; value: SampleServiceView }).value.problemWords;
+      expect(words).toEqual({ id: 'sample.problem.portTaken', values: { port: String(port) } });
+      expect(engineWordsText(await createTranslator('nl'), words!)).toBe(`Poort ${port} op 127.0.0.1, waar de voorbeelddienst van dit profiel draait, wordt door een ander programma gebruikt. `
+        + 'Sluit dat programma en open design-sync daarna opnieuw: de voorbeelddienst houdt zijn adres, omdat je inlog daarbij hoort.');
       await endpoint.close();
     } finally {
       await engine.close();

@@ -1,5 +1,5 @@
 import type { SampleServiceView } from '../../../../shared';
-import { SAMPLE_SIGN_IN } from '../../sample-service/sample-service';
+import { SAMPLE_SIGN_IN, SampleServiceError } from '../../sample-service/sample-service';
 import { EngineError } from '../../runtime/engine-error';
 import type { SampleService } from '../../sample-service/sample-service';
 import type { Handlers } from '../handler-types';
@@ -10,6 +10,7 @@ function sampleServiceView(sample: SampleService): SampleServiceView {
     serviceUrl: sample.address,
     starting: sample.isStarting,
     problem: sample.problem,
+    problemWords: sample.problemWords,
     signIn: { ...SAMPLE_SIGN_IN },
   };
 }
@@ -21,7 +22,8 @@ export const SAMPLE_SERVICE_HANDLERS: Handlers<'service.trySample' | 'service.sa
     try {
       url = await sampleService.start();
     } catch (error) {
-      throw new EngineError({ kind: 'internal', message: error instanceof Error ? error.message : String(error) });
+      // Said in the person's language from its facts; the English for the log.
+      throw new EngineError({ kind: 'internal', message: error instanceof Error ? error.message : String(error), ...(error instanceof SampleServiceError ? { words: error.words } : {}) });
     }
     try {
       // Refused while signed in to another service (a sign-in belongs to its service): then it is not kept running.

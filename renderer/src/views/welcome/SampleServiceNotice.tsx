@@ -1,9 +1,10 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { FormattedMessage } from 'react-intl';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { SampleServiceView } from '../../../../shared';
 import { contract } from '../../contract/contract';
 import { useAccount } from '../../stores/account-store';
 import { useSync } from '../../stores/sync-store';
+import { engineWordsText } from '../../../../shared/i18n/engine-words';
 import { windowWords } from '../problem-words';
 
 const strong = (chunks: ReactNode[]) => <strong>{chunks}</strong>;
@@ -13,6 +14,7 @@ const strong = (chunks: ReactNode[]) => <strong>{chunks}</strong>;
  * how to sign in on it while signed out.
  */
 export function SampleServiceNotice() {
+  const intl = useIntl();
   const [sample, setSample] = useState<SampleServiceView | null>(null);
   const serviceUrl = useAccount((store) => store.account?.serviceUrl ?? null);
   const signedOut = useAccount((store) => store.account?.status === 'signed-out' && !store.account.signingIn);
@@ -27,7 +29,7 @@ export function SampleServiceNotice() {
     };
   }, [serviceUrl, online]);
   if (!sample?.inUse) return null;
-  if (sample.problem) return <p className="banner banner-error" role="alert">{windowWords(sample.problem)}</p>;
+  if (sample.problem) return <p className="banner banner-error" role="alert">{sample.problemWords ? engineWordsText(intl, sample.problemWords) : windowWords(sample.problem)}</p>;
   if (!signedOut) return null;
   return (
     <p className="banner banner-note" role="status">
