@@ -2,7 +2,7 @@ import type { ReadableDB, WritableDB } from './cache-database';
 import { htmlToPlainText } from './html-text';
 import { prepared } from './prepared';
 import { SEARCH_ROW_SELECT } from './search-rows';
-import { noteSearchTerms } from './search-terms';
+import { deferSearchTerms, noteSearchTerms } from './search-terms';
 
 /**
  * The designs a pull wrote without their search rows (migration 0013), by id. FTS5 takes one large batch of rows
@@ -34,12 +34,18 @@ export function searchBacklogSize(db: ReadableDB): number {
   return (prepared(db, 'SELECT count(*) AS n FROM search_backlog').get() as { n: number }).n;
 }
 
+/** How the terms of the search rows a call writes reach the vocabulary (search-terms.ts). */
+export type BackloggedTerms = 'noted' | 'after-fill';
+
 /**
- * Writes the search rows of the backlog's first `limit` designs (all of them by default), by ascending id, with their
- * terms, in one transaction; a design that has its row by now (written again since) keeps it, and one removed since
- * is only taken off the backlog. Returns how many ids it took, and whether it left any.
+ * Writes the search rows of the backlog's first `limit` designs (all of them by default), by ascending id, in one
+ * transaction; a design that has its row by now (written again since) keeps it, and one removed since is only taken
+ * off the backlog. Their terms are noted in the same transaction, or, with `terms: 'after-fill'` (a fill of many
+ * slices), read from the index's own vocabulary once the fill ends (search-terms.ts deferSearchTerms: a slice's rows
+ * read again through the scratch index cost 5–12 µs a design, the whole index's vocabulary read once about 1 µs).
+ * Returns how many ids it took, and whether it left any.
  */
-export function writeBackloggedSearchRows(db: WritableDB, limit = Number.MAX_SAFE_INTEGER): { taken: number; more: boolean } {
+export function writeBackloggedSearchRows(db: WritableDB, limit = Number.MAX_SAFE_INTEGER, terms: BackloggedTerms = 'noted'): { taken: number; more: boolean } {
   return db.transaction(() => {
     const ids = (prepared(db, 'SELECT design_id FROM search_backlog ORDER BY design_id LIMIT ?').all(limit) as { design_id: number }[])
       .map((row) => row.design_id);
@@ -51,7 +57,8 @@ export function writeBackloggedSearchRows(db: WritableDB, limit = Number.MAX_SAF
        ${SEARCH_ROW_SELECT} WHERE d.id IN (SELECT value FROM json_each(?)) AND NOT EXISTS (SELECT 1 FROM designs_fts f WHERE f.rowid = d.id)
        ORDER BY d.id`,
     ).run(idsJson);
-    noteSearchTerms(db, ids);
+    if (terms === 'after-fill') deferSearchTerms(db);
+    else noteSearchTerms(db, ids);
     prepared(db, 'DELETE FROM search_backlog WHERE design_id IN (SELECT value FROM json_each(?))').run(idsJson);
     return { taken: ids.length, more: ids.length === limit };
   })();

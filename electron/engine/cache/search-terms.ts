@@ -21,7 +21,9 @@ export const MAX_PREFIX_TERMS = 24;
  * FTS5 first gathers every match of every such term into one list: a million rowids for a word every design has,
  * 50–140 ms, before the first match. The table only grows (a term whose designs all went stays: it then matches
  * nothing, which costs nothing), and holds every term of the index: every write of a search row notes its terms in
- * the same transaction (noteSearchTerms), asking the same tokenizer.
+ * the same transaction (noteSearchTerms), asking the same tokenizer, but for the slices of the search index's fill,
+ * whose terms are read from the index's own vocabulary once it ends (deferSearchTerms; searchMatch meanwhile asks for
+ * prefixes).
  */
 const SCRATCH = 'temp.search_terms_scratch';
 const SCRATCH_VOCABULARY = 'temp.search_terms_scratch_vocabulary';
@@ -61,13 +63,36 @@ export function noteSearchTerms(db: WritableDB, designIds: Iterable<number>): vo
   prepared(db, `INSERT INTO ${SCRATCH} (${SCRATCH.slice('temp.'.length)}) VALUES ('delete-all')`).run();
 }
 
-/** Every term of the search index into the vocabulary, read from the index itself (a migration, a whole-cache fill). */
-function noteEverySearchTerm(db: Database.Database): void {
-  db.exec(`
+/** Every term of the search index into the vocabulary, read from the index itself. */
+const NOTE_EVERY_TERM = `
     CREATE VIRTUAL TABLE IF NOT EXISTS temp.designs_fts_terms USING fts5vocab(main, designs_fts, row);
     INSERT OR IGNORE INTO search_terms (term) SELECT term FROM temp.designs_fts_terms;
     DROP TABLE temp.designs_fts_terms;
-  `);
+  `;
+
+/** Every term of the search index into the vocabulary, read from the index itself (a migration, a whole-cache fill). */
+function noteEverySearchTerm(db: Database.Database): void {
+  db.exec(NOTE_EVERY_TERM);
+}
+
+/**
+ * The bulk_fill_undo row (bulk-fill.ts) whose statement notes every term of the index: there while a fill of the
+ * search index writes rows without noting their terms. It goes, its statement run, with the fill's paused merges
+ * (resumeSearchIndexMerges: at the fill's end, or when the cache next opens after a crash).
+ */
+const TERMS_AFTER_FILL = 'designs_fts terms';
+
+/**
+ * The terms of the search rows written in this transaction are left to the end of the fill (call it in that
+ * transaction): until then the vocabulary may lack some of the index's terms, and searchMatch asks FTS5 for prefixes.
+ */
+export function deferSearchTerms(db: WritableDB): void {
+  prepared(db, 'INSERT OR IGNORE INTO bulk_fill_undo (name, sql) VALUES (?, ?)').run(TERMS_AFTER_FILL, NOTE_EVERY_TERM);
+}
+
+/** Whether search rows were written whose terms the vocabulary has not noted yet (deferSearchTerms). */
+export function searchTermsDeferred(db: ReadableDB): boolean {
+  return prepared(db, 'SELECT 1 FROM bulk_fill_undo WHERE name = ?').get(TERMS_AFTER_FILL) !== undefined;
 }
 
 /** The vocabulary's terms beginning with an ASCII `prefix`, at most `max` + 1 of them. */
@@ -90,7 +115,9 @@ const ASCII_WORD = /^[a-z0-9]+$/;
 export function searchMatch(db: ReadableDB, input: string, maxWords = 12): string | null {
   const words = searchWords(input, maxWords);
   if (words.length === 0) return null;
-  return words.map((word) => wordMatch(db, word)).join(' AND ');
+  // While a fill leaves its terms to its end, the vocabulary cannot stand for the index: every word is a prefix.
+  const vocabulary = !searchTermsDeferred(db);
+  return words.map((word) => wordMatch(db, word, vocabulary)).join(' AND ');
 }
 
 /** Whether `match` (from searchMatch) asks for nothing but the words typed, each whole: no word stood for longer ones. */
@@ -98,9 +125,9 @@ export function asksForWholeWordsOnly(match: string, input: string, maxWords = 1
   return match === searchWords(input, maxWords).map((word) => `(${quoted(word)})`).join(' AND ');
 }
 
-function wordMatch(db: ReadableDB, word: string): string {
+function wordMatch(db: ReadableDB, word: string, vocabulary: boolean): string {
   const prefix = `${quoted(word)}*`;
-  if (word.length <= LONGEST_INDEXED_PREFIX || !ASCII_WORD.test(word)) return prefix;
+  if (!vocabulary || word.length <= LONGEST_INDEXED_PREFIX || !ASCII_WORD.test(word)) return prefix;
   const terms = termsBeginning(db, word, MAX_PREFIX_TERMS);
   if (terms.length === 0 || terms.length > MAX_PREFIX_TERMS) return prefix;
   return `(${terms.map(quoted).join(' OR ')})`;

@@ -61,10 +61,11 @@ const afterIo = () => new Promise<void>((resolve) => setImmediate(resolve));
  * backlog: cache/search-backlog.ts), a slice at a time, letting the engine's requests run between slices. First it
  * makes again the library's indexes a bulk fill left behind it (bulk-fill.ts INDEXES_BEHIND_UP_TO; the library's
  * sorts are slower without them, never wrong), on a thread of their own (cache/index-thread.ts; one between two
- * slices for a database no second connection can open). Search meanwhile answers from what is indexed so far, and
- * `waiting()` says how many designs it does not see yet. Once the backlog is empty, the index's segments are merged,
- * in slices too. A crash loses nothing: the backlog is committed with the designs, and the engine starts the fill
- * again when it next runs.
+ * slices for a database no second connection can open). The slices' terms are noted once the backlog is written,
+ * from the index's own vocabulary (until then a search asks FTS5 for prefixes). Search meanwhile answers from what is
+ * indexed so far, and `waiting()` says how many designs it does not see yet. Once the backlog is empty, the index's
+ * segments are merged, in slices too. A crash loses nothing: the backlog is committed with the designs, the terms
+ * left to the fill's end are noted when the cache next opens, and the engine starts the fill again when it next runs.
  */
 export class SearchIndexFill extends EventEmitter<SearchIndexFillEvents> {
   private running: Promise<void> | null = null;
@@ -139,7 +140,7 @@ export class SearchIndexFill extends EventEmitter<SearchIndexFillEvents> {
         const waitingBefore = this.waiting();
         if (written === 0) sliceDesigns = Math.max(this.sliceDesigns, Math.ceil(waitingBefore / this.maxSlices));
         if (written === 0 && waitingBefore >= this.pauseMergesFrom) pauseSearchIndexMerges(this.db);
-        const slice = writeBackloggedSearchRows(this.db, sliceDesigns);
+        const slice = writeBackloggedSearchRows(this.db, sliceDesigns, 'after-fill');
         more = slice.more;
         written += slice.taken;
         // Worked out rather than counted again (a count of a million waiting takes milliseconds, a slice's worth).
@@ -149,7 +150,8 @@ export class SearchIndexFill extends EventEmitter<SearchIndexFillEvents> {
       }
     } while (this.again);
     if (written === 0) return;
-    // The defaults back before the merge: what is written after the fill is merged as it comes.
+    // The defaults back before the merge (what is written after the fill is merged as it comes), and the slices' terms
+    // noted from the index's vocabulary (search-terms.ts deferSearchTerms).
     resumeSearchIndexMerges(this.db);
     this.emit('filled');
     if (written >= OPTIMIZE_AFTER_WRITES) await this.merge();

@@ -7,7 +7,7 @@ import { MemoryTokenStore } from '../../../electron/engine/authorization/memory-
 import { openDesignCache, type DesignCache } from '../../../electron/engine/cache/design-cache';
 import { countCachedDesigns } from '../../../electron/engine/cache/design-reads';
 import { pullDesigns } from '../../../electron/engine/cache/pull';
-import { pauseSearchIndexMerges } from '../../../electron/engine/cache/bulk-fill';
+import { pauseSearchIndexMerges, setAsideIndexesLeft } from '../../../electron/engine/cache/bulk-fill';
 import { searchBacklogSize, writeBackloggedSearchRows } from '../../../electron/engine/cache/search-backlog';
 import { mergeSearchIndexStep } from '../../../electron/engine/cache/search-rows';
 import type { EventMessage } from '../../../electron/engine/contract/contract-endpoint';
@@ -108,6 +108,21 @@ describe('the search index filled behind the catalogue\'s pull', () => {
     expect(searchBacklogSize(atWalkEnd.db)).toBe(0);
     expect(searchIndexOf(behind)).toEqual(searchIndexOf(atWalkEnd));
     expect(() => behind.db.prepare(`INSERT INTO designs_fts (designs_fts) VALUES ('integrity-check')`).run()).not.toThrow();
+  });
+
+  it('behind a bulk fill, makes the indexes it set aside on their thread, then the same search index as a pull that writes it at the end of its walk', async () => {
+    const cache = scratchCache();
+    await pullDesigns(client(), cache.db, cache.files, { pageSize: 40, searchRows: 'behind', bulkFillFrom: 100, imagePrefetchLimit: 0 });
+    expect(setAsideIndexesLeft(cache.db)).toBeGreaterThan(0);
+    const fill = new SearchIndexFill(cache.db, { sliceDesigns: 64 });
+    fill.start();
+    await fill.whenIdle();
+    expect(setAsideIndexesLeft(cache.db)).toBe(0);
+    expect(searchBacklogSize(cache.db)).toBe(0);
+    const atWalkEnd = scratchCache();
+    await pullDesigns(client(), atWalkEnd.db, atWalkEnd.files, { pageSize: 40, imagePrefetchLimit: 0 });
+    expect(searchIndexOf(cache)).toEqual(searchIndexOf(atWalkEnd));
+    expect(found(cache)).toBe(DESIGNS);
   });
 
   it('a large backlog is written with the index\'s merges paused, merged once at the end, the merges given back', async () => {
