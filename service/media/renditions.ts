@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type sharp from 'sharp';
+import sharp from 'sharp';
 import type { AvatarRendition, ImageRendition } from '../../shared';
 
 /**
@@ -49,10 +49,16 @@ export function resizedJpeg(source: sharp.Sharp, size: RenditionSize): sharp.Sha
     .jpeg({ quality: JPEG_QUALITY });
 }
 
-/** Writes every rendition into dir; fails with the first error once all writes have settled (no write outlives the call). */
+/**
+ * Writes every rendition into dir; fails with the first error once all writes have settled (no write outlives the call).
+ * The picture is decoded once, and every rendition resized from its pixels: each clone of `source` would decode the
+ * file again (ten times for an image's renditions).
+ */
 export async function writeRenditions(source: sharp.Sharp, dir: string, sizes: Record<string, RenditionSize>): Promise<void> {
+  const { data, info } = await source.clone().raw().toBuffer({ resolveWithObject: true });
+  const pixels = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
   const results = await Promise.allSettled(
-    Object.entries(sizes).map(([name, size]) => resizedJpeg(source, size).toFile(join(dir, renditionFileName(name)))),
+    Object.entries(sizes).map(([name, size]) => resizedJpeg(pixels, size).toFile(join(dir, renditionFileName(name)))),
   );
   const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
   if (failed) throw failed.reason;
