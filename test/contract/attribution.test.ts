@@ -10,6 +10,8 @@ import { openEngine } from '../../electron/engine/runtime/open-engine';
 import { memorySettingsStore } from '../../electron/engine/settings/settings-store';
 import { startTestService, type TestService } from '../../harness/local-service';
 import { listFormDesign, tempDir } from '../engine/cache/cache-fixtures';
+import { createTranslator } from '../../shared/i18n/create-intl';
+import { attributionWords } from '../../shared/licenses/attribution-words';
 
 let service: TestService;
 let engine: Engine;
@@ -71,5 +73,17 @@ describe('rule 2 through the contract', () => {
     expect(bracket.author.screenName).toBeNull();
     // What was resolved before still names its author offline.
     expect((await card('Sprocket')).attribution.text).toMatch(/by alice/);
+  });
+
+  it('is said in the person\'s language from the card\'s own facts, the name, the author and the license\'s title exact', async () => {
+    orphan(900_009, 'Tandwiel', aliceId);
+    const tandwiel = await card('Tandwiel');
+    // In English, the words are the engine's own line, to the character.
+    expect(attributionWords(tandwiel)).toBe(tandwiel.attribution.text);
+    expect(attributionWords(tandwiel, await createTranslator('nl'))).toBe('“Tandwiel” door alice, gelicentieerd onder Creative Commons Attribution');
+    expect(attributionWords(tandwiel, await createTranslator('de'))).toBe('„Tandwiel“ von alice, lizenziert unter Creative Commons Attribution');
+    // No line where the engine gives none: unavailable stays unavailable, in any language.
+    orphan(900_010, 'Spook', 987_654);
+    expect(attributionWords(await card('Spook'), await createTranslator('nl'))).toBeNull();
   });
 });

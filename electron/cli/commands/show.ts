@@ -1,4 +1,5 @@
-import { ATTRIBUTION_UNAVAILABLE, attributionOf, basedOnText, designPageUrl } from '../../engine/cache/attribution';
+import { attributionOf, basedOnText, designPageUrl } from '../../engine/cache/attribution';
+import { attributionWords } from '../../../shared/licenses/attribution-words';
 import { coverImage, type CachedDesign } from '../../engine/cache/design-reads';
 import { describeAge } from '../../engine/cache/describe-age';
 import { descriptionAsText, descriptionRepeatsExcerpt } from '../../../shared/text/description-text';
@@ -38,8 +39,10 @@ export function formatDesign(cached: CachedDesign, pageUrl: string | null, words
   const license = cached.license ? `${cached.license.title} (${cached.license.code})` : summary.license ?? words.formatMessage({ id: 'cli.show.unknownLicense' });
   lines.push(words.formatMessage({ id: 'cli.show.byLicense' }, { author: cached.author.screenName || words.formatMessage({ id: 'cli.show.unknownAuthor' }), license }));
   const attribution = attributionOf(summary.name, cached.author.screenName, cached.license);
-  if (attribution.text) lines.push(attribution.text);
-  else if (attribution.unavailable) lines.push(ATTRIBUTION_UNAVAILABLE);
+  // Rule 2: the line's facts as the engine made it, its words the person's (attribution-words.ts).
+  const card = { name: summary.name, author: { id: null, screenName: cached.author.screenName || null }, license: cached.license, attribution };
+  if (attribution.text) lines.push(attributionWords(card, words) ?? attribution.text);
+  else if (attribution.unavailable) lines.push(words.formatMessage({ id: 'design.license.attributionUnavailable' }));
   const basedOn = basedOnText(cached.design);
   if (basedOn) lines.push(words.formatMessage({ id: 'cli.show.basedOn' }, { original: basedOn }));
   const description = typeof cached.design.description === 'string' ? cached.design.description : '';

@@ -2,12 +2,13 @@ import { useState } from 'react';
 import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import type { DesignCard } from '../../../../shared';
 import type { MessageId } from '../../../../shared/i18n/messages';
+import { attributionWords } from '../../../../shared/licenses/attribution-words';
 import { copyText } from './copy-text';
 import { licenseMeaning, licenseTitle } from './license-words';
 
 /**
- * What a remixer pastes: the attribution line (the engine's, as the service words it), and what the design is based
- * on on a line of its own, in the window's language.
+ * What a remixer pastes: the attribution line (its facts the engine's, its words the window's language), and what the
+ * design is based on on a line of its own.
  */
 export function attributionToCopy(intl: IntlShape, attribution: string, basedOn: string | null): string {
   return basedOn ? intl.formatMessage({ id: 'design.license.attributionToCopy' }, { attribution, basedOn }) : attribution;
@@ -32,6 +33,7 @@ function CopyAttribution({ text }: { text: string }) {
  */
 export function DesignLicense({ card, basedOn = null }: { card: DesignCard; basedOn?: string | null }) {
   const intl = useIntl();
+  const attribution = attributionWords(card, intl);
   return (
     <section className="design-license" aria-label={intl.formatMessage({ id: 'design.license.label' })}>
       {card.license ? (
@@ -40,9 +42,9 @@ export function DesignLicense({ card, basedOn = null }: { card: DesignCard; base
             values={{ title: licenseTitle(intl, card.license), meaning: licenseMeaning(intl, card.license), strong: (chunks) => <strong>{chunks}</strong> }} />
         </p>
       ) : <p><FormattedMessage id="design.license.notStated" /></p>}
-      {card.attribution.text ? <p className="attribution" data-testid="attribution">{card.attribution.text}</p> : null}
+      {attribution ? <p className="attribution" data-testid="attribution">{attribution}</p> : null}
       {basedOn ? <p className="based-on" data-testid="based-on"><FormattedMessage id="design.license.basedOn" values={{ basedOn }} /></p> : null}
-      {card.attribution.text ? <CopyAttribution text={attributionToCopy(intl, card.attribution.text, basedOn)} /> : null}
+      {attribution ? <CopyAttribution text={attributionToCopy(intl, attribution, basedOn)} /> : null}
       {card.attribution.unavailable ? <p className="attribution-missing" data-testid="attribution"><FormattedMessage id="design.license.attributionUnavailable" /></p> : null}
     </section>
   );
