@@ -3,6 +3,7 @@ import {
   type Material, type Object3D,
 } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+import { whenGpuDone } from './model-gpu';
 import { bedGrid, clampLayer } from './model-measure';
 import { TRIANGLES_PER_PIECE } from './model-parts';
 import { parseModel, type ParsedModel } from './model-parse';
@@ -24,6 +25,40 @@ export interface ModelScene {
   showLayersUpTo(layer: number): void;
   fit(): void;
   dispose(): void;
+}
+
+/** The vertices an object draws itself (a mesh's, lines', points'), 0 for a group or a light. */
+function vertexCount(object: Object3D): number {
+  const geometry = (object as Mesh).geometry as Mesh['geometry'] | undefined;
+  if (!geometry) return 0;
+  return geometry.index ? geometry.index.count : (geometry.getAttribute('position')?.count ?? 0);
+}
+
+function verticesOf(object: Object3D): number {
+  let count = 0;
+  object.traverse((child) => {
+    count += vertexCount(child);
+  });
+  return count;
+}
+
+/** A model of more vertices than this goes to the GPU over several frames (see showModel). */
+const LARGE_VERTICES = 2 * TRIANGLES_PER_PIECE * 3;
+
+let software: boolean | null = null;
+
+/**
+ * Whether WebGL is drawn by a software renderer (SwiftShader, llvmpipe: a machine without a usable GPU, a virtual
+ * machine, a remote desktop), asked once of a context made for the question and let go.
+ */
+function softwareRendered(): boolean {
+  if (software !== null) return software;
+  const probe = document.createElement('canvas').getContext('webgl2');
+  const info = probe?.getExtension('WEBGL_debug_renderer_info');
+  const name = info ? String(probe!.getParameter(info.UNMASKED_RENDERER_WEBGL)) : '';
+  probe?.getExtension('WEBGL_lose_context')?.loseContext();
+  software = /swiftshader|llvmpipe|softpipe|software/i.test(name);
+  return software;
 }
 
 function disposeObject(object: Object3D): void {
@@ -59,7 +94,10 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, bytes: 
   }
   const model = parsed.object;
 
-  const renderer = new WebGLRenderer({ canvas, antialias: true });
+  // Multisampling multiplies a software renderer's work on every pixel of a large model (seconds more for millions
+  // of triangles); a GPU does it at no cost worth saving.
+  const vertices = verticesOf(model);
+  const renderer = new WebGLRenderer({ canvas, antialias: !(vertices > LARGE_VERTICES && softwareRendered()) });
   renderer.setPixelRatio(Math.min(2, globalThis.devicePixelRatio || 1));
   const scene = new Scene();
   scene.background = new Color(dark ? 0x1d2127 : 0xf0f2f5);
@@ -78,46 +116,80 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, bytes: 
   // Drawn on demand, not every frame: a still model costs nothing, and a model of millions of triangles is not drawn
   // sixty times a second for no change. Turning (with its easing out) asks for frames until the camera rests.
   let frame = 0;
-  // A large model's pieces (of TRIANGLES_PER_PIECE each) go to the GPU one a frame, each drawn alone into a 1×1
-  // target (which uploads its arrays at almost no drawing cost), and the model is drawn on the canvas once all are
-  // there: no frame uploads a whole 200 MB model, and the page answers between them.
+  // A large model's parts (pieces of TRIANGLES_PER_PIECE, a G-code file's layers…) go to the GPU a batch of about
+  // TRIANGLES_PER_PIECE triangles' worth of vertices a frame, each batch drawn alone into a 1×1 target (which uploads
+  // its arrays at almost no drawing cost), and the model is drawn on the canvas once all are there: no frame uploads
+  // a whole 200 MB model, and the page answers between them.
   const WAITING = 2, WARMING = 3;
-  const pieces: Mesh[] = [];
-  if (parsed.triangles > 2 * TRIANGLES_PER_PIECE) {
+  const batches: Object3D[][] = [];
+  if (vertices > LARGE_VERTICES) {
+    let batch: Object3D[] = [];
+    let inBatch = 0;
     model.traverse((child) => {
-      if ((child as Mesh).isMesh) pieces.push(child as Mesh);
+      const count = vertexCount(child);
+      if (count === 0) return;
+      child.layers.set(WAITING);
+      if (inBatch > 0 && inBatch + count > TRIANGLES_PER_PIECE * 3) {
+        batches.push(batch);
+        batch = [];
+        inBatch = 0;
+      }
+      batch.push(child);
+      inBatch += count;
     });
-    for (const piece of pieces) piece.layers.set(WAITING);
-    pieces.reverse();
+    if (batch.length > 0) batches.push(batch);
+    batches.reverse();
     ambient.layers.enable(WARMING);
     sun.layers.enable(WARMING);
   }
   const warmCamera = new PerspectiveCamera();
-  const warmTarget = pieces.length > 0 ? new WebGLRenderTarget(1, 1) : null;
+  const warmTarget = batches.length > 0 ? new WebGLRenderTarget(1, 1) : null;
   const warmNext = () => {
-    const piece = pieces.pop()!;
-    piece.layers.set(WARMING);
-    piece.frustumCulled = false;
+    const batch = batches.pop()!;
+    for (const object of batch) {
+      object.layers.set(WARMING);
+      object.frustumCulled = false;
+    }
     warmCamera.copy(camera);
     warmCamera.layers.set(WARMING);
     renderer.setRenderTarget(warmTarget);
     renderer.render(scene, warmCamera);
     renderer.setRenderTarget(null);
-    piece.frustumCulled = true;
-    piece.layers.set(WAITING);
-    if (pieces.length === 0) camera.layers.enable(WAITING);
+    for (const object of batch) {
+      object.frustumCulled = true;
+      object.layers.set(WAITING);
+    }
+    if (batches.length === 0) camera.layers.enable(WAITING);
   };
   let markDrawn = () => {};
   const drawn = new Promise<void>((resolve) => {
     markDrawn = resolve;
   });
+  // A frame is drawn only once the GPU has done the one before (a fence, polled between tasks): asking a software
+  // renderer for another drawing of millions of triangles while it is still at the last one holds the page's thread
+  // until it is done. "Drawn" is the first whole drawing of the model done, not asked for.
+  const stopped = new AbortController();
+  let drawing = false;
+  let asked = false;
+  const context = renderer.getContext();
   const draw = () => {
     frame = 0;
-    if (pieces.length > 0) warmNext();
+    if (drawing) {
+      asked = true;
+      return;
+    }
+    if (batches.length > 0) warmNext();
+    const whole = batches.length === 0;
     const moving = controls.update();
     renderer.render(scene, camera);
-    if (pieces.length === 0) markDrawn();
-    if (moving || pieces.length > 0) requestDraw();
+    drawing = true;
+    asked = moving || batches.length > 0;
+    void whenGpuDone(context, stopped.signal).then(() => {
+      drawing = false;
+      if (stopped.signal.aborted) return;
+      if (whole) markDrawn();
+      if (asked) requestDraw();
+    });
   };
   const requestDraw = () => {
     if (frame === 0) frame = requestAnimationFrame(draw);
@@ -164,6 +236,7 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, bytes: 
     },
     fit,
     dispose() {
+      stopped.abort();
       cancelAnimationFrame(frame);
       warmTarget?.dispose();
       controls.removeEventListener('change', requestDraw);

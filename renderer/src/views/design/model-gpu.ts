@@ -1,0 +1,26 @@
+/** How often a fence is checked (between tasks: the page's thread never waits inside one). */
+const FENCE_POLL_MS = 4;
+
+/**
+ * Settles once the GPU has done every command given it so far (a drawing on the canvas is then on it): a fence, polled
+ * between tasks. WebGL 1 has no fences: it settles at the next frame.
+ */
+export async function whenGpuDone(context: WebGLRenderingContext | WebGL2RenderingContext, signal?: AbortSignal): Promise<void> {
+  if (!(context instanceof WebGL2RenderingContext)) {
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    return;
+  }
+  const gl = context;
+  const fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
+  if (!fence) return;
+  gl.flush();
+  try {
+    while (!signal?.aborted && !gl.isContextLost()) {
+      const status = gl.clientWaitSync(fence, 0, 0);
+      if (status === gl.ALREADY_SIGNALED || status === gl.CONDITION_SATISFIED || status === gl.WAIT_FAILED) return;
+      await new Promise((resolve) => setTimeout(resolve, FENCE_POLL_MS));
+    }
+  } finally {
+    if (!gl.isContextLost()) gl.deleteSync(fence);
+  }
+}
