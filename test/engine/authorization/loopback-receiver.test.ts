@@ -1,5 +1,5 @@
-import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { rawHttp, type RawAnswer } from '../../support/raw-http';
 import { startLoopbackReceiver, type LoopbackReceiver } from '../../../electron/engine/authorization/loopback-receiver';
 import { isSignInError } from '../../../electron/engine/authorization/sign-in-error';
 
@@ -7,25 +7,7 @@ const TOKEN = 'tok_very_secret_value_0123456789';
 const USER = JSON.stringify({ id: 7, screen_name: 'ada<b>', real_name: 'Ada' });
 const FORM = 'application/x-www-form-urlencoded';
 
-interface Answer { status: number; headers: Record<string, string | string[] | undefined>; body: string }
-
-/** A raw HTTP request, so that the Host header and the body are exactly what a test says. */
-function send(url: string, options: { method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const target = new URL(url);
-    const req = httpRequest({
-      host: target.hostname, port: target.port, path: target.pathname + target.search, method: options.method ?? 'GET',
-      headers: { connection: 'close', ...options.headers },
-    }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
+const send = rawHttp;
 
 const post = (url: string, body: string, headers: Record<string, string> = {}) =>
   send(url, { method: 'POST', body, headers: { 'content-type': FORM, ...headers } });
@@ -86,7 +68,7 @@ describe('loopback receiver', () => {
     const origin = `http://127.0.0.1:${receiver.port}`;
     const nonce = new URL(receiver.redirectUrl).pathname.split('/')[1]!;
 
-    const attempts: Array<Promise<Answer>> = [
+    const attempts: Array<Promise<RawAnswer>> = [
       post(`${origin}/`, authorizedForm()),
       post(`${origin}/authorized`, authorizedForm()),
       post(`${origin}/${'A'.repeat(43)}/authorized`, authorizedForm()),

@@ -1,5 +1,5 @@
-import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { rawHttp } from '../../support/raw-http';
 import { startLoopbackReceiver, type LoopbackReceiver } from '../../../electron/engine/authorization/loopback-receiver';
 import type { Session } from '../../../electron/engine/authorization/session';
 import type { SignInOptions } from '../../../electron/engine/authorization/sign-in';
@@ -7,24 +7,7 @@ import { BrowserSignIn } from '../../../electron/engine/runtime/browser-sign-in'
 import { createTranslator } from '../../../shared/i18n/create-intl';
 import { openProfile } from '../../../harness/profile';
 
-interface Answer { status: number; body: string }
-
-function send(url: string, options: { method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const target = new URL(url);
-    const req = httpRequest({
-      host: target.hostname, port: target.port, path: target.pathname + target.search, method: options.method ?? 'GET',
-      headers: { connection: 'close', ...options.headers },
-    }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
+const send = rawHttp;
 
 const signedInForm = new URLSearchParams({ authentication_token: 'tok_0123456789abcdef', user: JSON.stringify({ id: 7, screen_name: 'ada<b>', real_name: null }) }).toString();
 
