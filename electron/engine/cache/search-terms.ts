@@ -90,6 +90,34 @@ export function deferSearchTerms(db: WritableDB): void {
   prepared(db, 'INSERT OR IGNORE INTO bulk_fill_undo (name, sql) VALUES (?, ?)').run(TERMS_AFTER_FILL, NOTE_EVERY_TERM);
 }
 
+const VOCABULARY = 'temp.designs_fts_vocabulary';
+const withVocabulary = new WeakSet<Database.Database>();
+
+/**
+ * Notes the index's terms that follow `after` in its order (byte order: '' for the first), at most `limit` of them: a
+ * common term's list of designs is read whole to count it, and the index of a million designs takes seconds to read
+ * through, so a fill notes its deferred terms a turn at a time (searchTermsNoted once `done`). Returns the last term
+ * noted.
+ */
+export function noteSearchTermsAfter(db: WritableDB, after: string, limit: number): { last: string; done: boolean } {
+  if (!withVocabulary.has(db)) {
+    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${VOCABULARY} USING fts5vocab(main, designs_fts, row)`);
+    withVocabulary.add(db);
+  }
+  // fts5vocab gives its terms in order (the ORDER BY costs no sort), so LIMIT stops reading the index there.
+  const terms = prepared(db, `SELECT term FROM ${VOCABULARY} WHERE term > ? ORDER BY term LIMIT ?`).pluck(true).all(after, limit) as string[];
+  const insert = prepared(db, 'INSERT OR IGNORE INTO search_terms (term) VALUES (?)');
+  db.transaction(() => {
+    for (const term of terms) insert.run(term);
+  })();
+  return { last: terms.at(-1) ?? after, done: terms.length < limit };
+}
+
+/** The terms deferSearchTerms left were noted (noteSearchTermsAfter, through to the last): the vocabulary stands for the index again. */
+export function searchTermsNoted(db: WritableDB): void {
+  prepared(db, 'DELETE FROM bulk_fill_undo WHERE name = ?').run(TERMS_AFTER_FILL);
+}
+
 /** Whether search rows were written whose terms the vocabulary has not noted yet (deferSearchTerms). */
 export function searchTermsDeferred(db: ReadableDB): boolean {
   return prepared(db, 'SELECT 1 FROM bulk_fill_undo WHERE name = ?').get(TERMS_AFTER_FILL) !== undefined;

@@ -6,6 +6,7 @@ import { OPTIMIZE_AFTER_WRITES } from '../cache/pull-walk';
 import { cacheVersion } from '../cache/cache-version';
 import { searchBacklogSize, writeBackloggedSearchRows } from '../cache/search-backlog';
 import { mergeSearchIndexStep } from '../cache/search-rows';
+import { noteSearchTermsAfter, searchTermsDeferred, searchTermsNoted } from '../cache/search-terms';
 import { engineLog } from '../log/engine-log';
 
 /**
@@ -29,6 +30,12 @@ export const MAX_FILL_SLICES = 1_000;
  * designs the fill took 5.2 s instead of 6.7 s, searches during it still under 3 ms.
  */
 const PAUSE_MERGES_FROM = 20_000;
+/**
+ * How long a turn of noting the fill's terms (noteDeferredTerms) is meant to hold the engine's thread, in ms: each
+ * turn notes as many terms as the turn before's pace fits in it, the first FIRST_TURN_TERMS.
+ */
+const TERMS_TURN_MS = 20;
+const FIRST_TURN_TERMS = 256;
 /** Pages of the search index merged per slice once the backlog is written (FTS5's incremental merge). */
 const MERGE_SLICE_PAGES = 500;
 /** A merge step that changed fewer rows than this did no work: the index is merged (FTS5's documented test). */
@@ -62,7 +69,7 @@ const afterIo = () => new Promise<void>((resolve) => setImmediate(resolve));
  * makes again the library's indexes a bulk fill left behind it (bulk-fill.ts INDEXES_BEHIND_UP_TO; the library's
  * sorts are slower without them, never wrong), on a thread of their own (cache/index-thread.ts; one between two
  * slices for a database no second connection can open). The slices' terms are noted once the backlog is written,
- * from the index's own vocabulary (until then a search asks FTS5 for prefixes). Search meanwhile answers from what is
+ * from the index's own vocabulary, a turn at a time (until then a search asks FTS5 for prefixes). Search meanwhile answers from what is
  * indexed so far, and `waiting()` says how many designs it does not see yet. Once the backlog is empty, the index's
  * segments are merged, in slices too. A crash loses nothing: the backlog is committed with the designs, the terms
  * left to the fill's end are noted when the cache next opens, and the engine starts the fill again when it next runs.
@@ -150,8 +157,8 @@ export class SearchIndexFill extends EventEmitter<SearchIndexFillEvents> {
       }
     } while (this.again);
     if (written === 0) return;
-    // The defaults back before the merge (what is written after the fill is merged as it comes), and the slices' terms
-    // noted from the index's vocabulary (search-terms.ts deferSearchTerms).
+    if (!(await this.noteDeferredTerms())) return;
+    // The defaults back before the merge: what is written after the fill is merged as it comes.
     resumeSearchIndexMerges(this.db);
     this.emit('filled');
     if (written >= OPTIMIZE_AFTER_WRITES) await this.merge();
@@ -174,6 +181,29 @@ export class SearchIndexFill extends EventEmitter<SearchIndexFillEvents> {
       }
     }
     return remakeOneSetAsideIndex(this.db);
+  }
+
+  /**
+   * Notes the terms the slices left to the fill's end, from the index's own vocabulary, a turn at a time (at a million
+   * designs it is read through in seconds). False when the fill was stopped or paused meanwhile: the terms stay
+   * deferred, for the next fill, the next pull (resumeSearchIndexMerges) or the cache's next opening.
+   */
+  private async noteDeferredTerms(): Promise<boolean> {
+    if (!searchTermsDeferred(this.db)) return true;
+    let turnTerms = FIRST_TURN_TERMS;
+    for (let after = ''; ;) {
+      await this.nextTurn();
+      if (this.stopped || this.paused() || !this.db.open) return false;
+      const started = performance.now();
+      const noted = noteSearchTermsAfter(this.db, after, turnTerms);
+      if (noted.done) break;
+      after = noted.last;
+      // As many terms next turn as this turn's pace fits in TERMS_TURN_MS.
+      const ms = Math.max(performance.now() - started, 0.5);
+      turnTerms = Math.min(Math.max(Math.round((turnTerms * TERMS_TURN_MS) / ms), 16), 65_536);
+    }
+    searchTermsNoted(this.db);
+    return true;
   }
 
   /** The index's segments merged a slice at a time (as `optimize` does in one go, which takes seconds at a million). */

@@ -10,7 +10,7 @@ import { countCachedDesigns } from '../../../electron/engine/cache/design-reads'
 import { DesignWriteSession, upsertDesigns } from '../../../electron/engine/cache/design-writes';
 import { searchBacklogSize, writeBackloggedSearchRows } from '../../../electron/engine/cache/search-backlog';
 import { writeSearchRow } from '../../../electron/engine/cache/search-rows';
-import { searchMatch, searchTermsDeferred } from '../../../electron/engine/cache/search-terms';
+import { noteSearchTermsAfter, searchMatch, searchTermsDeferred, searchTermsNoted } from '../../../electron/engine/cache/search-terms';
 import { listFormDesign } from './cache-fixtures';
 
 let db: WritableDB;
@@ -88,6 +88,27 @@ describe('the vocabulary while a fill leaves the terms to its end', () => {
     expect(termsMissing(db)).toEqual([]);
     expect(searchMatch(db, 'synth')).toBe('("synthesizer" OR "synthetic" OR "synthwave")');
     expect(found('synth')).toBe(3);
+  });
+
+  it('are noted a turn at a time, each turn from where the one before stopped, until the vocabulary stands for the index again', () => {
+    writeDeferred(db, [listFormDesign({ id: 1, name: 'Walnut tray', excerpt: 'oak' }), listFormDesign({ id: 2, name: 'Maple tray' })]);
+    writeBackloggedSearchRows(db, 10, 'after-fill');
+    const missing = termsMissing(db);
+    expect(missing.length).toBeGreaterThan(3);
+    // A term a turn.
+    const turns: string[] = [];
+    for (let after = ''; ;) {
+      const noted = noteSearchTermsAfter(db, after, 1);
+      turns.push(noted.last);
+      if (noted.done) break;
+      after = noted.last;
+    }
+    expect(turns.slice(0, missing.length)).toEqual([...missing].sort());
+    expect(termsMissing(db)).toEqual([]);
+    expect(searchTermsDeferred(db)).toBe(true);
+    searchTermsNoted(db);
+    expect(searchTermsDeferred(db)).toBe(false);
+    expect(searchMatch(db, 'walnu')).toBe('("walnut")');
   });
 
   it('after a crash part-way through a fill, the cache notes the terms of what was written when it next opens', () => {
