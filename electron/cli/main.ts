@@ -12,6 +12,8 @@ import { startWords } from './cli-words';
 import { appVersion } from './diagnostics';
 import { sayWith, WordedCommand, wordedHelp } from './help-words';
 import type { Words } from '../../shared/i18n/create-intl';
+import { engineWordsText } from '../../shared/i18n/engine-words';
+import { errorWords } from '../../shared/i18n/worded-error';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -74,7 +76,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     words = await startWords(argv);
   } catch (error) {
     if (error instanceof CliError) {
-      io.err(error.words ? (await startWords(argv, process.env, false)).formatMessage({ id: error.words.id }, error.words.values) : error.message);
+      io.err(error.words ? engineWordsText(await startWords(argv, process.env, false), error.words) : error.message);
       return error.exitCode;
     }
     throw error;
@@ -89,12 +91,12 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     return 0;
   } catch (error) {
     if (isEngineError(error) || isQueueRefusal(error)) {
-      io.err(error.problem.message);
+      io.err(error.problem.words ? engineWordsText(words, error.problem.words) : error.problem.message);
       return 1;
     }
     if (error instanceof CommanderError) return error.exitCode;
     if (error instanceof CliError) {
-      io.err(error.words ? words.formatMessage({ id: error.words.id }, error.words.values) : error.message);
+      io.err(error.words ? engineWordsText(words, error.words) : error.message);
       return error.exitCode;
     }
     if (isServiceError(error)) {
@@ -104,6 +106,13 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     const damagedCache = notices?.damagedCache(error);
     if (damagedCache) {
       io.err(damagedCache);
+      return 1;
+    }
+    // A failure the engine said in its own words (a settings file that cannot be read…): said in the run's language.
+    const facts = errorWords(error);
+    if (facts) {
+      engineLog.warn('cli', 'the command was refused', error);
+      io.err(engineWordsText(words, facts));
       return 1;
     }
     // An unexpected failure: the person sees its words, the log keeps its stack.

@@ -1,5 +1,6 @@
 import type { FieldErrors } from '../validation/field-errors';
 import type { ServiceProblem } from '../problems/service-problem';
+import type { EngineWords } from '../i18n/engine-words';
 
 /** What the engine itself may answer, beyond the service's problems: each says what to do next. */
 export type EngineProblem =
@@ -20,7 +21,16 @@ export type EngineProblem =
  * Every failure that crosses the boundary: the service's problems (offline, token-rejected, validation…) and the
  * engine's. Input the contract refuses is a 'validation' problem naming each field.
  */
-export type ContractProblem = ServiceProblem | EngineProblem;
+export type ContractProblem = (ServiceProblem | EngineProblem) & ProblemWords;
+
+/**
+ * A refusal of the engine's own, as facts (a message id of the catalogs and its values): the window and the command
+ * line say it in the person's language, `message` being its English (for the log, `--json` and older front ends).
+ * Absent from the service's problems, whose words are the service's own.
+ */
+export interface ProblemWords {
+  words?: EngineWords;
+}
 export type ContractProblemKind = ContractProblem['kind'];
 
 export function validationProblem(fieldErrors: FieldErrors, message = 'Some fields are not right.'): ContractProblem {

@@ -395,8 +395,11 @@ export interface BuiltInRuleView {
 
 /** What is never sent, for the Sync view's "Never sent" and `design-sync ignore`. */
 export interface NeverSentView {
-  /** The sync folder's ignore file: its path (null while no sync folder is chosen) and text ('' when there is none). */
-  ignoreFile: { path: string | null; text: string; problem: string | null };
+  /**
+   * The sync folder's ignore file: its path (null while no sync folder is chosen) and text ('' when there is none); why
+   * it cannot be used in English (`problem`) and as facts the window words (`problemWords`).
+   */
+  ignoreFile: { path: string | null; text: string; problem: string | null; problemWords?: EngineWords | null };
   builtIn: BuiltInRuleView[];
   heldBack: HeldBackGroupView[];
 }

@@ -18,12 +18,21 @@ export function builtInRuleLabelId(ruleId: string): MessageId | null {
 }
 
 /**
+ * The tool a built-in entry is about ("Blender"), or what stands for one ("Any program", key
+ * `sync.neverSent.ruleTool.<id in camel case>`) in the language of `intl`: a tool's name is never translated.
+ */
+export function builtInRuleTool(rule: { id: string; tool: string }, intl: Words = ENGLISH_INTL): string {
+  const id = `sync.neverSent.ruleTool.${rule.id.replace(/-([a-z0-9])/g, (_, letter: string) => letter.toUpperCase())}`;
+  return Object.hasOwn(ENGLISH, id) ? intl.formatMessage({ id: id as MessageId }) : rule.tool;
+}
+
+/**
  * Why something is never sent, in words, in the language of `intl` (English by default): "Blender backups, built-in
  * list (Blender)" or "line 3 of .designsyncignore: *.bak". A built-in entry's label is worded from its rule id.
  */
 export function holdReasonWords(reason: HoldReasonView, intl: Words = ENGLISH_INTL): string {
   return reason.source === 'built-in'
-    ? intl.formatMessage({ id: 'sync.holdReason.builtIn' }, { label: builtInRuleLabel({ id: reason.ruleId, label: reason.label }, intl), tool: reason.tool })
+    ? intl.formatMessage({ id: 'sync.holdReason.builtIn' }, { label: builtInRuleLabel({ id: reason.ruleId, label: reason.label }, intl), tool: builtInRuleTool({ id: reason.ruleId, tool: reason.tool }, intl) })
     : intl.formatMessage({ id: 'sync.holdReason.ignoreFile' }, { line: reason.line, file: reason.file, pattern: reason.pattern });
 }
 
@@ -35,7 +44,7 @@ export function holdReasonWords(reason: HoldReasonView, intl: Words = ENGLISH_IN
 export function heldBackGroupWords(group: HeldBackGroupView, intl: Words = ENGLISH_INTL): string {
   const { reason, count, onService } = group;
   const held = reason.source === 'built-in'
-    ? intl.formatMessage({ id: 'sync.heldBack.builtIn' }, { label: capitalized(builtInRuleLabel({ id: reason.ruleId, label: reason.label }, intl), intl), count, tool: reason.tool })
+    ? intl.formatMessage({ id: 'sync.heldBack.builtIn' }, { label: capitalized(builtInRuleLabel({ id: reason.ruleId, label: reason.label }, intl), intl), count, tool: builtInRuleTool({ id: reason.ruleId, tool: reason.tool }, intl) })
     : intl.formatMessage({ id: 'sync.heldBack.ignoreFile' }, { count, pattern: reason.pattern, line: reason.line, file: reason.file });
   if (onService === 0) return held;
   return intl.formatMessage({ id: 'sync.heldBack.onService' }, { held, all: onService === count ? 'yes' : 'no', count, onService });

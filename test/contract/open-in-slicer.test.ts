@@ -135,9 +135,12 @@ describe('a model file opened in the slicer the person chooses', () => {
   it('refuses a slicer that is not installed, or that does not open the type, and changes nothing', async () => {
     const before = engine.appSettings.store.read();
     const gone = await endpoint.handle('design.openModelFile', { documentId: ids.gear3mf, slicer: 'desktop:cura.desktop' });
-    expect(gone).toEqual({ ok: false, problem: { kind: 'conflict', message: expect.stringMatching(/no longer found on this computer/) } });
+    expect(gone).toEqual({ ok: false, problem: { kind: 'conflict', message: expect.stringMatching(/no longer found on this computer/), words: { id: 'engine.refusal.slicer.gone' } } });
     const wrongType = await endpoint.handle('design.openModelFile', { documentId: ids.gearStl, slicer: 'desktop:mesh-recorder.desktop' });
-    expect(wrongType).toEqual({ ok: false, problem: { kind: 'conflict', message: 'Mesh Recorder does not open .stl files: choose another app.' } });
+    expect(wrongType).toEqual({ ok: false, problem: {
+      kind: 'conflict', message: 'Mesh Recorder does not open .stl files: choose another app.',
+      words: { id: 'engine.refusal.slicer.wrongType', values: { app: 'Mesh Recorder', type: 'stl' } },
+    } });
     expect(engine.appSettings.store.read()).toEqual(before);
     expect(await cached(ids.gearStl!)).toBe(false);
   });

@@ -103,7 +103,10 @@ describe('a model file for the person\'s slicer', () => {
 
   it('never hands out what is not a model file, nor an address without a session', async () => {
     expect((await get(modelDownloadAddress(pdfId))).status).toBe(404);
-    expect(await endpoint.handle('design.openModelFile', { documentId: pdfId, slicer: 'system' })).toEqual({ ok: false, problem: { kind: 'conflict', message: 'This file is not a model a slicer opens (it is a .png file): only STL, 3MF, OBJ, AMF, PLY, STEP and G-code files are.' } });
+    expect(await endpoint.handle('design.openModelFile', { documentId: pdfId, slicer: 'system' })).toEqual({ ok: false, problem: {
+      kind: 'conflict', message: 'This file is not a model a slicer opens (it is a .png file): only STL, 3MF, OBJ, AMF, PLY, STEP and G-code files are.',
+      words: { id: 'engine.refusal.slicer.notAModelOfType', values: { type: 'png' } },
+    } });
     expect((await fetch(`${host.origin}${modelDownloadAddress(stlId)}`)).status).toBe(403);
   });
 

@@ -1,9 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { builtInRuleLabel, heldBackGroupWords, holdReasonWords } from '../../../shared/sync/held-back-words';
+import { builtInRuleLabel, builtInRuleTool, heldBackGroupWords, holdReasonWords } from '../../../shared/sync/held-back-words';
+import { engineWordsText, type EngineWords } from '../../../shared/i18n/engine-words';
 import type { Words } from '../../../shared/i18n/create-intl';
 import type { SyncService } from '../../engine/runtime/sync-service';
-import { IgnoreFileError } from '../../engine/sync/ignore/ignore-files';
+import { IgnoreFileError, ignoreFileProblemWords } from '../../engine/sync/ignore/ignore-files';
 import { builtInRules, compileIgnoreFile, holdReason, IGNORE_FILE, parseIgnoreText } from '../../engine/sync/ignore/never-sent-rules';
 import { CliError, type CliContext } from '../cli-context';
 import type { CommandModule } from '../command-module';
@@ -15,6 +16,20 @@ async function syncFolderOf(ctx: CliContext): Promise<{ syncService: SyncService
   const root = syncService.partsIfChosen()?.sync.root.current() ?? null;
   if (!root) throw CliError.of('cli.ignore.noSyncFolder');
   return { syncService, root: root.path };
+}
+
+/**
+ * Why an ignore file of the sync folder (`file`, relative to it) cannot be used, in the run's words; its English
+ * (`problem`, as the sync engine said it) when it has no facts.
+ */
+async function ignoreProblemText(root: string, file: string, problem: string, words: Words): Promise<string> {
+  const facts = await ignoreFileProblemWords(root, file);
+  return facts ? engineWordsText(words, facts) : problem;
+}
+
+/** A refusal that is an ignore file's problem: its English for the log, said in the run's language from its facts. */
+function ignoreRefusal(problem: string, facts: EngineWords | null | undefined): CliError {
+  return new CliError(problem, 1, facts ?? null);
 }
 
 /** The lines of the ignore file's text, without the trailing empty one. */
@@ -31,7 +46,7 @@ async function save(ctx: CliContext, syncService: SyncService, text: string, wor
   try {
     await sync.saveIgnoreFile(text, { scan: !elsewhere });
   } catch (error) {
-    if (error instanceof IgnoreFileError) throw new CliError(error.message);
+    if (error instanceof IgnoreFileError) throw ignoreRefusal(error.message, error.words);
     throw error;
   }
   if (elsewhere) ctx.io.out(words.formatMessage({ id: 'cli.ignore.appTakesItUp' }));
@@ -62,7 +77,7 @@ export const ignoreCommand: CommandModule = (program, context, say) => {
     .action(async (options: { builtIn?: boolean; json?: boolean }) => {
       const ctx = context();
       const words = await commandWords(program, ctx);
-      const { syncService } = await syncFolderOf(ctx);
+      const { syncService, root } = await syncFolderOf(ctx);
       const { sync } = syncService.syncParts();
       const file = await sync.ignoreFile();
       if (options.json) {
@@ -72,7 +87,7 @@ export const ignoreCommand: CommandModule = (program, context, say) => {
       const path = file.path ?? IGNORE_FILE;
       ctx.io.out(file.text === '' ? words.formatMessage({ id: 'cli.ignore.fileNone' }, { path }) : path);
       for (const line of linesOf(file.text)) ctx.io.out(`  ${line}`);
-      if (file.problem) ctx.io.out(words.formatMessage({ id: 'cli.ignore.problem' }, { problem: file.problem }));
+      if (file.problem) ctx.io.out(words.formatMessage({ id: 'cli.ignore.problem' }, { problem: await ignoreProblemText(root, IGNORE_FILE, file.problem, words) }));
       printHeldBack(ctx, syncService, words);
       const rules = builtInRules();
       if (!options.builtIn) {
@@ -80,7 +95,7 @@ export const ignoreCommand: CommandModule = (program, context, say) => {
         return;
       }
       ctx.io.out(words.formatMessage({ id: 'cli.ignore.builtInTitle' }));
-      for (const rule of rules) ctx.io.out(`  ${rule.tool} — ${builtInRuleLabel(rule, words)}: ${rule.patterns.join('  ')}\n      ${rule.source}`);
+      for (const rule of rules) ctx.io.out(`  ${builtInRuleTool(rule, words)} — ${builtInRuleLabel(rule, words)}: ${rule.patterns.join('  ')}\n      ${rule.source}`);
     });
 
   ignore
@@ -90,9 +105,9 @@ export const ignoreCommand: CommandModule = (program, context, say) => {
     .action(async (patterns: string[]) => {
       const ctx = context();
       const words = await commandWords(program, ctx);
-      const { syncService } = await syncFolderOf(ctx);
+      const { syncService, root } = await syncFolderOf(ctx);
       const file = await syncService.syncParts().sync.ignoreFile();
-      if (file.problem && file.text === '') throw new CliError(file.problem);
+      if (file.problem && file.text === '') throw ignoreRefusal(file.problem, await ignoreFileProblemWords(root, IGNORE_FILE));
       const lines = linesOf(file.text);
       const added = patterns.filter((pattern, index) => !lines.includes(pattern) && patterns.indexOf(pattern) === index);
       if (added.length === 0) {
@@ -130,7 +145,7 @@ export const ignoreCommand: CommandModule = (program, context, say) => {
       const words = await commandWords(program, ctx);
       const { syncService, root } = await syncFolderOf(ctx);
       const file = await syncService.syncParts().sync.ignoreFile();
-      if (file.problem) throw new CliError(file.problem);
+      if (file.problem) throw ignoreRefusal(file.problem, await ignoreFileProblemWords(root, IGNORE_FILE));
       const rootRules = compileIgnoreFile(IGNORE_FILE, parseIgnoreText(file.text).lines);
       for (const raw of paths) {
         const absolute = isAbsolute(raw) ? raw : join(root, raw);
@@ -139,7 +154,7 @@ export const ignoreCommand: CommandModule = (program, context, say) => {
         // A folder is matched as one (renders/), as the scan matches it.
         const rel = existsSync(absolute) && statSync(absolute).isDirectory() ? `${inside}/` : inside;
         const folderText = rel.includes('/') ? await syncService.syncParts().sync.ignoreFileOf(rel.split('/')[0]!) : null;
-        if (folderText?.problem) throw new CliError(folderText.problem);
+        if (folderText?.problem) throw ignoreRefusal(folderText.problem, folderText.problemWords);
         const reason = holdReason(rel, { root: rootRules, folder: folderText?.compiled ?? null });
         ctx.io.out(reason ? words.formatMessage({ id: 'cli.ignore.checkNeverSent' }, { path: rel, reason: holdReasonWords(reason, words) }) : words.formatMessage({ id: 'cli.ignore.checkSent' }, { path: rel }));
       }

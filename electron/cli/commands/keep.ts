@@ -1,5 +1,4 @@
 import type { KeptDesignStatus } from '../../engine/keep-offline/keep-offline';
-import { isEngineError } from '../../engine/runtime/engine-error';
 import { isServiceError } from '../../engine/api/service-error';
 import { keptOfflineWords } from '../../../shared/files/kept-offline-words';
 import { ENGLISH_INTL, type Words } from '../../../shared/i18n/create-intl';
@@ -50,7 +49,8 @@ export const keepCommand: CommandModule = (program, context, say) => {
         try {
           ids = await library.keepOffline(keys.map((key) => (/^\d+$/.test(key.trim()) ? Number(key) : key)), AbortSignal.timeout(60_000));
         } catch (error) {
-          if (isEngineError(error) || isServiceError(error)) throw new CliError(error.problem.message);
+          // The engine's own refusals are said by runCli in the run's language; the service's as it sent them.
+          if (isServiceError(error)) throw new CliError(error.problem.message);
           throw error;
         }
         if (options.wait) {

@@ -20,7 +20,9 @@ function slicerLines(view: SlicersView, words: Words): string[] {
 }
 
 const problemWords = (error: unknown): never => {
-  if (isEngineError(error) || isServiceError(error)) throw new CliError(error.problem.message);
+  // The engine's own refusals are said by runCli in the run's language, from their facts.
+  if (isEngineError(error)) throw error;
+  if (isServiceError(error)) throw new CliError(error.problem.message);
   throw error;
 };
 

@@ -26,7 +26,7 @@ export async function readDesign(deps: Pick<LibraryDeps, 'cache' | 'fileRoot' | 
     await designs.refreshFiles(client, cached.summary.id, timeout);
   } catch (error) {
     // Offline or slow: what the cache has is shown (or 'not-cached' below). Gone from the service: said so.
-    if (!cached && isServiceError(error, 'not-found')) throw new EngineError({ kind: 'not-found', message: `There is no design ${JSON.stringify(String(id))} on the service.` });
+    if (!cached && isServiceError(error, 'not-found')) throw EngineError.of('not-found', 'engine.refusal.library.noSuchDesign', { design: JSON.stringify(String(id)) });
     (isServiceError(error, 'offline') ? engineLog.info : engineLog.warn).call(engineLog, 'contract', `design ${JSON.stringify(String(id))}: the service could not be asked; the cached design is shown`, error);
   }
   return read();

@@ -206,7 +206,7 @@ export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
    */
   async design(id: number | string, signal: AbortSignal): Promise<CachedDesign> {
     const cached = await readDesign(this.deps, id, signal);
-    if (!cached) throw new EngineError({ kind: 'not-cached', message: `The design ${JSON.stringify(String(id))} is not in the cache, and the service cannot be asked now.` });
+    if (!cached) throw EngineError.of('not-cached', 'engine.refusal.library.designNotCached', { design: JSON.stringify(String(id)) });
     return cached;
   }
 
@@ -263,7 +263,7 @@ export class Library extends EventEmitter<{ changed: [DesignsChange] }> {
     const online = await readAuthor(this.deps, id, signal);
     const reader = this.deps.cache.reader;
     const user = cachedUser(reader, online?.userId ?? id);
-    if (!user) throw new EngineError({ kind: 'not-cached', message: `The author ${JSON.stringify(String(id))} is not in the cache, and the service cannot be asked now.` });
+    if (!user) throw EngineError.of('not-cached', 'engine.refusal.library.authorNotCached', { author: JSON.stringify(String(id)) });
     const ids = online?.ids ?? designIdsOfUser(reader, user.id);
     const designs = summariesByIds(reader, ids);
     return { user, designs, covers: generatedCovers(reader, designs), fromService: online !== null };

@@ -104,10 +104,10 @@ export function cachedModelFile(deps: Pick<ModelFileDeps, 'cache' | 'fileRoot'>,
 /** Why a document cannot be handed to a slicer at all: not known here, or not a model file. */
 export function notAModelFile(deps: Pick<ModelFileDeps, 'cache'>, documentId: number): EngineError {
   const document = cachedDocument(deps.cache.reader, documentId);
-  if (!document) return new EngineError({ kind: 'not-cached', message: 'This file is not known here: open its design again to list its files.' });
+  if (!document) return EngineError.of('not-cached', 'engine.refusal.slicer.fileUnknown');
   const url = fileUrlOf(document.raw);
   const type = url ? typeOf(url) : '';
-  return new EngineError({ kind: 'conflict', message: `This file is not a model a slicer opens${type ? ` (it is a .${type} file)` : ''}: only STL, 3MF, OBJ, AMF, PLY, STEP and G-code files are.` });
+  return type ? EngineError.of('conflict', 'engine.refusal.slicer.notAModelOfType', { type }) : EngineError.of('conflict', 'engine.refusal.slicer.notAModel');
 }
 
 /**

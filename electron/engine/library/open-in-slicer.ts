@@ -57,8 +57,8 @@ export async function openModelFile(deps: ModelFileDeps, input: { documentId: nu
   const remembered = deps.settings.read().openModelWith;
   const wanted = input.slicer ?? chosenSlicerId(found, type, remembered);
   const slicer = wanted === SYSTEM_DEFAULT_ID ? null : found.find((candidate) => candidate.id === wanted);
-  if (slicer === undefined) throw new EngineError({ kind: 'conflict', message: 'That app is no longer found on this computer: choose another one to open the file with.' });
-  if (slicer && !slicer.types.includes(type as never)) throw new EngineError({ kind: 'conflict', message: `${slicer.name} does not open .${type} files: choose another app.` });
+  if (slicer === undefined) throw EngineError.of('conflict', 'engine.refusal.slicer.gone');
+  if (slicer && !slicer.types.includes(type as never)) throw EngineError.of('conflict', 'engine.refusal.slicer.wrongType', { app: slicer.name, type });
   const file = await modelFileOnDemand(deps, input.documentId, signal);
   const path = copyForOpening(deps, file);
   if (!slicer) {
@@ -69,7 +69,7 @@ export async function openModelFile(deps: ModelFileDeps, input: { documentId: nu
     await openWithSlicer(slicer, path, host.spawner);
   } catch (error) {
     engineLog.warn('slicers', `${slicer.name} (${slicer.where}) could not open ${path}`, error);
-    throw new EngineError({ kind: 'internal', message: `${slicer.name} could not be started. Choose another app, or open the file with your system's default app.` });
+    throw EngineError.of('internal', 'engine.refusal.slicer.notStarted', { app: slicer.name });
   }
   deps.settings.update({ openModelWith: rememberSlicer(remembered, type, slicer.id) });
   return { opened: true, path: null, slicer: viewOf(slicer) };

@@ -1,3 +1,5 @@
+import type { EngineWords } from '../../../shared/i18n/engine-words';
+
 /** What a system error (Node's errno codes) means, in words a person reads; its code stays for the engine log. */
 const SYSTEM_ERROR_WORDS: Record<string, string> = {
   ENOENT: 'a file or folder it needs is not there',
@@ -24,4 +26,14 @@ export function systemErrorWords(error: unknown): string | null {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string' || !SYSTEM_CODE.test(code)) return null;
   return SYSTEM_ERROR_WORDS[code] ?? 'a file or folder it needs could not be used';
+}
+
+/**
+ * A system error's words as facts (`engine.refusal.systemError`, chosen by its code), for a sentence said in the
+ * person's language; null when `error` is not one.
+ */
+export function systemErrorFacts(error: unknown): EngineWords | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !SYSTEM_CODE.test(code)) return null;
+  return { id: 'engine.refusal.systemError', values: { code: Object.hasOwn(SYSTEM_ERROR_WORDS, code) ? code : 'other' } };
 }

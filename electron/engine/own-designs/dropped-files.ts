@@ -63,12 +63,12 @@ async function placeWithoutOverwrite(staged: string, target: string): Promise<bo
 async function designFolderOf(deps: DropDeps, designId: number): Promise<{ root: string; folder: string }> {
   const sync = deps.sync();
   const root = sync?.root.current();
-  if (!sync || !root) throw new EngineError({ kind: 'sync-folder', message: 'No sync folder is chosen yet: choose one in Sync, then drop the files again.' });
+  if (!sync || !root) throw EngineError.of('sync-folder', 'engine.refusal.drop.noSyncFolder');
   const check = sync.root.verify();
   if (!check.ok) throw new EngineError({ kind: 'sync-folder', message: check.reason });
   const summary = await ownDesign(deps, designId);
   const folder = await sync.folderFor({ id: summary.id, slug: summary.slug, name: summary.name });
-  if (!folder) throw new EngineError({ kind: 'conflict', message: `The folder of "${summary.name}" is being made: drop the files again in a moment.` });
+  if (!folder) throw EngineError.of('conflict', 'engine.refusal.drop.folderBeingMade', { name: summary.name });
   return { root: check.root.path, folder };
 }
 
@@ -84,7 +84,7 @@ export async function addDroppedFile(deps: DropDeps, drop: DroppedFile): Promise
   if (refusal) throw new EngineError({ kind: 'validation', message: refusal, fieldErrors: { fileName: [refusal] } });
   await requireSignedIn(deps);
   const { root, folder } = await designFolderOf(deps, drop.designId).catch((error: unknown) => {
-    if (isServiceError(error, 'offline')) throw new EngineError({ kind: 'not-cached', message: 'This design is not cached and the service cannot be reached: drop the file again when it is back.' });
+    if (isServiceError(error, 'offline')) throw EngineError.of('not-cached', 'engine.refusal.drop.notCached');
     throw error;
   });
   const size = (await lstat(drop.stagedPath)).size;
@@ -103,5 +103,5 @@ export async function addDroppedFile(deps: DropDeps, drop: DroppedFile): Promise
     }
     // Taken between the look and the move: look again.
   }
-  throw new EngineError({ kind: 'conflict', message: `No free name for ${drop.fileName} in the folder ${folder}.` });
+  throw EngineError.of('conflict', 'engine.refusal.drop.noFreeName', { file: drop.fileName, folder });
 }

@@ -2,6 +2,8 @@ import { describeFieldErrors, validateDesignInput, type FieldErrors } from '../.
 import type { DesignFields } from '../api/service-client';
 import { isServiceError } from '../api/service-error';
 import { getCachedDesign, type DesignSummary } from '../cache/design-reads';
+import type { EngineWords } from '../../../shared/i18n/engine-words';
+import { englishOf } from '../../../shared/i18n/worded-error';
 import { EngineError } from '../runtime/engine-error';
 import { signedInUserOf, type OwnDesignsDeps } from './own-designs-deps';
 
@@ -13,7 +15,9 @@ type RuleDeps = Pick<OwnDesignsDeps, 'session' | 'confirmUser' | 'cache' | 'inte
 export async function requireSignedIn(deps: Pick<OwnDesignsDeps, 'session' | 'confirmUser'>): Promise<void> {
   const { session } = deps;
   if (!session.canWrite()) {
-    throw new EngineError({ kind: 'not-signed-in', message: session.state.status === 'needs-sign-in' ? session.state.reason : 'Sign in to create and edit your designs.' });
+    throw session.state.status === 'needs-sign-in'
+      ? new EngineError({ kind: 'not-signed-in', message: session.state.reason })
+      : EngineError.of('not-signed-in', 'engine.refusal.ownDesign.signIn');
   }
   await deps.confirmUser();
 }
@@ -27,7 +31,11 @@ function contractFieldErrors(errors: FieldErrors): FieldErrors {
 export function checkedFields(input: Record<string, unknown>, mode: 'create' | 'update'): DesignFields {
   const present = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
   const result = validateDesignInput(present, mode);
-  if (!result.ok) throw new EngineError({ kind: 'validation', message: `The design was not saved: ${describeFieldErrors(result.errors)}.`, fieldErrors: contractFieldErrors(result.errors) });
+  if (!result.ok) {
+    // The field errors are the service's own words (shared/validation), said as they are inside the sentence.
+    const words: EngineWords = { id: 'engine.refusal.ownDesign.notSaved', values: { problems: describeFieldErrors(result.errors) } };
+    throw new EngineError({ kind: 'validation', message: englishOf(words), fieldErrors: contractFieldErrors(result.errors), words });
+  }
   return result.value as DesignFields;
 }
 
@@ -60,8 +68,8 @@ export async function ownDesign(deps: RuleDeps, id: number): Promise<DesignSumma
   if (!cached) {
     deps.cache.designs.storeDesign(await deps.interactiveClient().getDesign(id));
     cached = getCachedDesign(deps.cache.reader, id);
-    if (!cached) throw new EngineError({ kind: 'not-found', message: `There is no design ${id} on the service.` });
+    if (!cached) throw EngineError.of('not-found', 'engine.refusal.ownDesign.noSuchDesign', { id: String(id) });
   }
-  if (!isMine(deps, cached.summary)) throw new EngineError({ kind: 'conflict', message: `The design "${cached.summary.name}" is not yours: only its author can change it.` });
+  if (!isMine(deps, cached.summary)) throw EngineError.of('conflict', 'engine.refusal.ownDesign.notYours', { name: cached.summary.name });
   return cached.summary;
 }

@@ -139,7 +139,7 @@ export class OwnDesigns extends EventEmitter<{ changed: [OwnChange] }> {
     if (!outcome.published) {
       const line = notPublishedLine(design.summary.name);
       this.deps.queue.log('warning', line, design.folder);
-      throw new EngineError({ kind: 'conflict', message: line.text });
+      throw new EngineError({ kind: 'conflict', message: line.text, ...(line.words ? { words: line.words } : {}) });
     }
     this.deps.queue.log('info', publishedLine(design.summary.name), design.folder);
     return design;

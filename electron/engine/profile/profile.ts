@@ -1,5 +1,8 @@
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import type { EngineWords, EngineWordValue } from '../../../shared/i18n/engine-words';
+import type { MessageId } from '../../../shared/i18n/messages';
+import { englishOf } from '../../../shared/i18n/worded-error';
 
 /**
  * The spec names no address for the real service ({base_url}), so there is no built-in default: a profile
@@ -42,20 +45,23 @@ export function profilePaths(root: string): ProfilePaths {
  * folder, the problem and what to do, never a system error code.
  */
 export class ProfileError extends Error {
-  constructor(readonly path: string, readonly problem: string, readonly code: string | undefined, advice: string) {
-    super(`${problem}: ${advice}.`);
+  constructor(readonly path: string, readonly code: string | undefined, readonly words: EngineWords) {
+    super(englishOf(words));
     this.name = 'ProfileError';
   }
 }
 
-/** What the person is told to do about a profile folder that cannot be used (the CLI says `choose another --profile`). */
-export const DEFAULT_PROFILE_ADVICE = 'choose another profile folder';
+/**
+ * How the person is told to choose another profile folder: 'app' in the app ("choose another profile
+ * folder"), 'cli' on the command line ("choose another --profile").
+ */
+export type ProfileAdvice = 'app' | 'cli';
 
 /**
  * Makes the profile's folders (0700) and checks that they can be written. A folder that cannot be is a ProfileError
  * saying why, with `advice` (what to do) at its end.
  */
-export function ensureProfile(root: string, advice = DEFAULT_PROFILE_ADVICE): ProfilePaths {
+export function ensureProfile(root: string, advice: ProfileAdvice = 'app'): ProfilePaths {
   const paths = profilePaths(root);
   makeFolder(paths.root, paths.root, advice, 0o700);
   try {
@@ -71,7 +77,7 @@ export function ensureProfile(root: string, advice = DEFAULT_PROFILE_ADVICE): Pr
  * mkdir -p, one folder at a time: a recursive mkdirSync reports a read-only disk or a refused permission as ENOENT (it
  * looks at the folder it could not make), so each missing folder is made on its own and its own error is kept.
  */
-function makeFolder(folder: string, root: string, advice: string, mode?: number): void {
+function makeFolder(folder: string, root: string, advice: ProfileAdvice, mode?: number): void {
   const missing: string[] = [];
   let at = folder;
   for (;;) {
@@ -130,29 +136,30 @@ function isFolder(path: string): boolean {
   }
 }
 
-/** The words for a profile folder (`root`) that cannot be made or written because of `at`. */
-function profileError(at: string, root: string, error: unknown, advice: string): ProfileError {
+/** The words for a profile folder (`root`) that cannot be made or written because of `at`, as facts. */
+function profileError(at: string, root: string, error: unknown, advice: ProfileAdvice): ProfileError {
   const code = (error as NodeJS.ErrnoException).code;
-  const subject = `The profile folder ${root}`;
-  const because = at === root ? '' : ` (${at})`;
+  const where = at === root ? 'root' : 'inside';
+  const said = (id: MessageId, todo: MessageId, values: Record<string, EngineWordValue> = {}) =>
+    new ProfileError(root, code, { id, values: { root, at, where, ...values, advice: { id: todo, values: { advice } } } });
   switch (code) {
     case 'ENOTDIR':
     case 'EEXIST':
-      return new ProfileError(root, at === root ? `${subject} is a file, not a folder` : `${subject} cannot be used: ${at} is a file, not a folder`, code, advice);
+      return said('profile.problem.notAFolder', 'profile.problem.advice.choose');
     case 'EACCES':
     case 'EPERM':
-      return new ProfileError(root, `${subject} cannot be written: you have no permission to write in ${at}`, code, `${advice}, or give yourself write access to it`);
+      return said('profile.problem.noPermission', 'profile.problem.advice.permission');
     case 'EROFS':
-      return new ProfileError(root, `${subject} is on a read-only disk${because}`, code, `${advice}, on a disk that can be written`);
+      return said('profile.problem.readOnly', 'profile.problem.advice.readOnly');
     case 'ENOSPC':
     case 'EDQUOT':
-      return new ProfileError(root, `${subject} cannot be made: the disk is full${because}`, code, `free some space, or ${advice}`);
+      return said('profile.problem.diskFull', 'profile.problem.advice.diskFull');
     case 'ENAMETOOLONG':
-      return new ProfileError(root, `${subject} has a name too long for the file system`, code, advice);
+      return said('profile.problem.nameTooLong', 'profile.problem.advice.choose');
     case 'ELOOP':
-      return new ProfileError(root, `${subject} cannot be reached: its path loops through symbolic links${because}`, code, advice);
+      return said('profile.problem.linkLoop', 'profile.problem.advice.choose');
     default:
-      return new ProfileError(root, `${subject} cannot be used${because}: ${describeCode(code, error)}`, code, advice);
+      return said('profile.problem.unusable', 'profile.problem.advice.choose', { problem: describeCode(code, error) });
   }
 }
 

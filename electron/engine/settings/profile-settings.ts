@@ -1,14 +1,16 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
+import { WordedError } from '../../../shared/i18n/worded-error';
 
 const profileSettings = z.looseObject({
   serviceUrl: z.string().optional(),
 });
 export type ProfileSettings = z.infer<typeof profileSettings>;
 
-export class SettingsFileError extends Error {
+/** A settings file that cannot be read: named, with why (the system's or the parser's words), its words as facts. */
+export class SettingsFileError extends WordedError {
   constructor(path: string, reason: string) {
-    super(`The settings file ${path} cannot be read: ${reason}. Fix or remove it.`);
+    super({ id: 'profile.problem.settingsUnreadable', values: { path, reason } });
     this.name = 'SettingsFileError';
   }
 }

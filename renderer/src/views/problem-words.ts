@@ -1,6 +1,7 @@
 import type { ContractProblem } from '../../../shared';
 import { ENGLISH_INTL, type Words } from '../../../shared/i18n/create-intl';
 import type { MessageId } from '../../../shared/i18n/messages';
+import { engineWordsText } from '../../../shared/i18n/engine-words';
 
 /** A system error code in brackets, as Node and its libraries name them: "(ECONNREFUSED)", "(UND_ERR_SOCKET)". */
 const RAW_CODE = /\s*\((?:E[A-Z0-9]{2,}|ERR_[A-Z0-9_]+|UND_ERR_[A-Z0-9_]+|HPE_[A-Z0-9_]+)\)/g;
@@ -120,8 +121,12 @@ export function fieldErrorSentences(fieldErrors: Record<string, string[]>, intl:
   return Object.entries(fieldErrors).flatMap(([field, messages]) => messages.map((message) => labelledFieldErrorWords(field, fieldMessageWords(message, intl), intl)));
 }
 
-/** A contract problem in the window's words: field errors with the labels the window shows, anything else said once. */
+/**
+ * A contract problem in the window's words: the engine's own refusal from its facts, field errors with the labels the
+ * window shows, anything else said once.
+ */
 export function problemWords(problem: ContractProblem, intl: Words = ENGLISH_INTL): string {
+  if (problem.words) return engineWordsText(intl, problem.words);
   if (problem.kind === 'validation') {
     const sentences = fieldErrorSentences(problem.fieldErrors, intl);
     if (sentences.length > 0) return `${sentences.join('. ')}.`;

@@ -38,7 +38,7 @@ export const SYNC_HANDLERS: Handlers<'sync.status' | 'sync.chooseFolder' | 'sync
     try {
       await services.sync.syncParts().sync.saveIgnoreFile(text);
     } catch (error) {
-      if (error instanceof IgnoreFileError) throw new EngineError({ kind: 'validation', message: error.message, fieldErrors: { text: [error.message] } });
+      if (error instanceof IgnoreFileError) throw new EngineError({ kind: 'validation', message: error.message, fieldErrors: { text: [error.message] }, words: error.words });
       throw error;
     }
     return neverSentView(services);

@@ -1,4 +1,6 @@
 import type { HoldReasonView } from '../../../../shared';
+import type { EngineWords } from '../../../../shared/i18n/engine-words';
+import { englishOf } from '../../../../shared/i18n/worded-error';
 import { BUILT_IN_RULES, type BuiltInRule } from './built-in-rules';
 import { PatternSet, type MarkedPattern } from './pattern-set';
 
@@ -30,10 +32,15 @@ export interface IgnoreLine {
   pattern: string;
 }
 
-/** A line of an ignore file that cannot be taken, and why. */
+/** A line of an ignore file that cannot be taken, and why: in English, and as facts a front end words. */
 export interface IgnoreLineProblem {
   line: number;
   problem: string;
+  words: EngineWords;
+}
+
+function lineProblem(line: number, words: EngineWords): IgnoreLineProblem {
+  return { line, problem: englishOf(words), words };
 }
 
 /**
@@ -48,9 +55,9 @@ export function parseIgnoreText(text: string): { lines: IgnoreLine[]; problems: 
     // Trailing spaces are not part of a pattern unless escaped (git's rule); a leading one is.
     const pattern = raw.replace(/(?<!\\)\s+$/, '');
     if (pattern === '' || pattern.startsWith('#')) return;
-    if (pattern.length > MAX_LINE) problems.push({ line, problem: `it is longer than ${MAX_LINE} characters` });
-    else if (/\\(?![\\ !#*?[\]])/.test(pattern)) problems.push({ line, problem: `“${pattern}” holds a backslash: write folders with / (for example renders/ or old/*.stl)` });
-    else if (pattern === '!' || pattern === '/') problems.push({ line, problem: `“${pattern}” matches nothing` });
+    if (pattern.length > MAX_LINE) problems.push(lineProblem(line, { id: 'ignore.problem.lineTooLong', values: { max: MAX_LINE } }));
+    else if (/\\(?![\\ !#*?[\]])/.test(pattern)) problems.push(lineProblem(line, { id: 'ignore.problem.backslash', values: { pattern } }));
+    else if (pattern === '!' || pattern === '/') problems.push(lineProblem(line, { id: 'ignore.problem.matchesNothing', values: { pattern } }));
     else lines.push({ line, pattern });
   });
   return { lines, problems };

@@ -1,7 +1,8 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import type { HeldBackGroupView, NeverSentView } from '../../../../shared';
-import { builtInRuleLabel, heldBackGroupWords } from '../../../../shared/sync/held-back-words';
+import { builtInRuleLabel, builtInRuleTool, heldBackGroupWords } from '../../../../shared/sync/held-back-words';
+import { wordedOr } from '../../../../shared/i18n/engine-words';
 import { contract } from '../../contract/contract';
 import { problemWords } from '../problem-words';
 
@@ -50,7 +51,7 @@ export function NeverSentPanel({ heldBack, folderChosen }: { heldBack: HeldBackG
     const outcome = await contract.request('sync.saveIgnoreFile', { text });
     setSaving(false);
     if (!outcome.ok) {
-      setProblem(outcome.problem.kind === 'validation' ? outcome.problem.message : problemWords(outcome.problem, intl));
+      setProblem(outcome.problem.kind === 'validation' && !outcome.problem.words ? outcome.problem.message : problemWords(outcome.problem, intl));
       return;
     }
     setProblem(null);
@@ -90,7 +91,7 @@ export function NeverSentPanel({ heldBack, folderChosen }: { heldBack: HeldBackG
               setSaved(false);
             }} />
           {problem ? <p id={problemId} className="field-error" role="alert">{problem}</p> : null}
-          {view?.ignoreFile.problem && !problem ? <p className="field-error">{view.ignoreFile.problem}</p> : null}
+          {view?.ignoreFile.problem && !problem ? <p className="field-error">{wordedOr(intl, view.ignoreFile.problemWords, view.ignoreFile.problem)}</p> : null}
           {!folderChosen ? <p className="field-help"><FormattedMessage id="sync.neverSent.chooseFolderFirst" /></p> : null}
           <div className="form-actions">
             <button type="submit" className="primary" disabled={!folderChosen || !changed || saving} aria-busy={saving}>
@@ -112,7 +113,7 @@ export function NeverSentPanel({ heldBack, folderChosen }: { heldBack: HeldBackG
               {view.builtIn.map((rule) => (
                 <li key={rule.id}>
                   <FormattedMessage id="sync.neverSent.rule" values={{
-                    tool: rule.tool, label: builtInRuleLabel(rule, intl), strong,
+                    tool: builtInRuleTool(rule, intl), label: builtInRuleLabel(rule, intl), strong,
                     patterns: rule.patterns.map((pattern) => <code key={pattern}>{pattern}</code>),
                   }} />
                   <span className="rule-source"><FormattedMessage id="sync.neverSent.documented" values={{ source: rule.source }} /></span>
