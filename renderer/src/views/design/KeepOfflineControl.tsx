@@ -2,7 +2,7 @@ import { useEffect, useId } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { DesignDetail } from '../../../../shared';
 import { useKept } from '../../stores/kept-store';
-import { keptWords } from './kept-words';
+import { keptOfflineWords } from '../../../../shared/files/kept-offline-words';
 
 /**
  * "Keep offline" on a design's page: all its images and documents downloaded and never evicted, for a workshop without
@@ -34,7 +34,7 @@ export function KeepOfflineControl({ detail }: { detail: DesignDetail }) {
       <h3 id={`${noteId}-title`} className="visually-hidden"><FormattedMessage id="design.kept.title" /></h3>
       {kept ? (
         <>
-          <p className="keep-offline-state" role="status" data-testid="kept-state" data-state={kept.state}>{keptWords(intl, kept)}</p>
+          <p className="keep-offline-state" role="status" data-testid="kept-state" data-state={kept.state}>{keptOfflineWords(kept, intl)}</p>
           {progress !== null ? <progress max={kept.filesTotal} value={progress} aria-label={intl.formatMessage({ id: 'design.kept.progressLabel' }, { name: detail.card.name })} /> : null}
           <button type="button" disabled={busy} onClick={() => void release(designId)}><FormattedMessage id="design.kept.release" /></button>
         </>
