@@ -1,3 +1,4 @@
+import type { EngineWords } from '../i18n/engine-words';
 import type { FieldErrors } from '../validation/field-errors';
 
 /**
@@ -10,6 +11,8 @@ export type ServiceProblem =
     kind: 'offline'; message: string; maybeApplied: boolean;
     /** It was the proxy that failed (refused, not found, asked for credentials): the message names it, not the service. */
     proxy?: true;
+    /** The proxy's failure as facts, which a front end words in the person's language (the message is their English). */
+    words?: EngineWords;
   }
   /** The token is missing, unknown or revoked: sign in again. */
   | { kind: 'token-rejected'; message: string }

@@ -1,7 +1,9 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from 'node:net';
 import { watcherFailureWords } from '../../electron/engine/sync/folder-watcher';
+import { openProfile } from '../../harness/profile';
 import { startTestService, type TestService } from '../../harness/local-service';
 import { createTranslator } from '../../shared/i18n/create-intl';
 import { syncReasonWords } from '../../shared/sync/sync-state-words';
@@ -60,5 +62,27 @@ describe('why sync stopped, in the person\'s language', () => {
     expect(syncReasonWords(locked, await createTranslator('nl'))).toBe('Een ander design-sync-proces (pid 4242) verstuurt de wachtrij van dit profiel al. Stop dat eerst, of gebruik een ander profiel.');
     // Without facts (a proxy's words), the detail is said as it came.
     expect(syncReasonWords({ ...facts, detailWords: null }, await createTranslator('de'))).toBe('English');
+  });
+
+  it('says a proxy that refuses the connection in German and Dutch, the proxy named as it is and where to fix it', async () => {
+    // A port nothing listens on any more: the proxy there refuses the connection.
+    const closed = createServer();
+    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise((done) => closed.close(done));
+    // A service by name (an address on this computer is reached directly, never through a proxy).
+    const profile = await openProfile({ serviceUrl: 'http://designs.example', proxy: `http://127.0.0.1:${port}` });
+    try {
+      await profile.engine.connection.checkConnectivity();
+      const state = profile.engine.connection.connectivity.state;
+      expect(state.online).toBe(false);
+      const counts = { waiting: 0, running: 0, done: 0, failed: 0, attention: 0, cancelled: 0 };
+      const facts = { reasonCode: 'service-unreachable' as const, counts, folder: null, serviceUrl: 'http://designs.example', until: null, detail: state.proxyProblem ?? null, detailWords: state.proxyProblemWords ?? null };
+      expect(syncReasonWords(facts)).toContain(`The proxy 127.0.0.1:${port} refused the connection (nothing takes connections there); check the proxy in Settings → Proxy (or with --proxy), or ask whoever runs it whether it is running.`);
+      expect(syncReasonWords(facts, await createTranslator('de'))).toContain(`Der Proxy 127.0.0.1:${port} hat die Verbindung abgelehnt (dort nimmt nichts Verbindungen an); prüfen Sie den Proxy unter Einstellungen → Proxy (oder mit --proxy), oder fragen Sie den Betreiber, ob er läuft.`);
+      expect(syncReasonWords(facts, await createTranslator('nl'))).toContain(`De proxy 127.0.0.1:${port} weigerde de verbinding`);
+    } finally {
+      await profile.close();
+    }
   });
 });

@@ -6,7 +6,7 @@ import { trayMenuTemplate, type TrayMenuActions } from '../../electron/shell/tra
 import { trayView } from '../../electron/shell/tray/tray-state';
 import { updateNotice } from '../../electron/shell/updates/update-notice';
 import { createTranslator } from '../../shared/i18n/create-intl';
-import { accountView, queueEntry, syncView } from './shell-fixtures';
+import { accountView, connectivity, queueEntry, syncView } from './shell-fixtures';
 
 // The code under test needs only Electron's types; loading the real module (which downloads its binary) fails the test.
 vi.mock('electron', () => {
@@ -37,6 +37,8 @@ describe('the tray in Dutch and German', () => {
       quit: 'design-sync afsluiten',
     });
     expect(trayView(null, null, null, nl).label).toBe('Bezig met starten');
+    // Offline before sync has a state: the connection said in Dutch, the service's address as it is.
+    expect(trayView(null, accountView(), connectivity(false, 'The service at https://designs.example cannot be reached.'), nl).tooltip).toBe('design-sync: Offline — De dienst op https://designs.example is niet bereikbaar.');
   });
 
   it('says its state and menu in German, with Sie, a timed pause and an update waiting', async () => {

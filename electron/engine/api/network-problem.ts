@@ -1,4 +1,7 @@
 import type { ServiceProblem } from '../../../shared';
+import type { EngineWords } from '../../../shared/i18n/engine-words';
+import type { MessageId } from '../../../shared/i18n/messages';
+import { englishOf } from '../../../shared/i18n/worded-error';
 import { errorCode, type ExchangeFailure } from './http-exchange';
 import type { ProxyUse } from './proxy-agents';
 import type { ServiceErrorDetail } from './service-error';
@@ -121,16 +124,20 @@ export function exchangeProblem(failure: ExchangeFailure, request: string, isWri
   }
 }
 
-/** Where a proxy's setting is changed, by where it came from. */
-function whereToFix(proxy: ProxyUse): string {
-  switch (proxy.source) {
-    case 'manual':
-      return 'check the proxy in Settings → Proxy (or with --proxy)';
-    case 'environment':
-      return 'check HTTPS_PROXY / HTTP_PROXY / NO_PROXY in your environment (or choose a proxy in Settings → Proxy)';
-    case 'system':
-      return "check your system's proxy settings (or choose a proxy in Settings → Proxy)";
-  }
+/**
+ * A proxy's failure as facts (keys `proxy.problem.*`, worded by the front ends): the proxy as shown (never its
+ * password) and where its setting came from (`source`: each message says where to fix it, by a select), and its English.
+ */
+function proxyWords(id: MessageId, proxy: ProxyUse, values: Record<string, string | number> = {}): { message: string; words: EngineWords } {
+  const words: EngineWords = { id, values: { proxy: proxy.shown, source: proxy.source, ...values } };
+  return { message: englishOf(words), words };
+}
+
+/** A duration as a number and its unit, as formatDuration rounds it (a message words it: "10 s", "2,5 min"). */
+function durationValues(ms: number): { amount: number; unit: 'ms' | 's' | 'min' } {
+  if (ms < 1000) return { amount: ms, unit: 'ms' };
+  if (ms < 120_000) return { amount: Math.round(ms / 100) / 10, unit: 's' };
+  return { amount: Math.round(ms / 6_000) / 10, unit: 'min' };
 }
 
 /**
@@ -139,25 +146,25 @@ function whereToFix(proxy: ProxyUse): string {
  */
 function proxyFailureProblem(failure: ExchangeFailure, proxy: ProxyUse): ExchangeProblem | null {
   const { detail } = failure;
-  const notSent = (message: string, timeout?: ServiceErrorDetail['timeout']): ExchangeProblem => ({
-    problem: { kind: 'offline', message, maybeApplied: false, proxy: true },
+  const notSent = ({ message, words }: { message: string; words: EngineWords }, timeout?: ServiceErrorDetail['timeout']): ExchangeProblem => ({
+    problem: { kind: 'offline', message, words, maybeApplied: false, proxy: true },
     detail: timeout ? { timeout } : {},
   });
   if (failure.reason === 'connect-timeout') {
-    return notSent(`The proxy ${proxy.shown} did not connect to ${detail.url.host} within ${formatDuration(detail.limitMs ?? 0)} (connect timeout); ${whereToFix(proxy)}, or try again later.`, 'connect');
+    return notSent(proxyWords('proxy.problem.connectTimeout', proxy, { host: detail.url.host, ...durationValues(detail.limitMs ?? 0) }), 'connect');
   }
   if (failure.reason !== 'network' || !detail.neverSent) return null;
   switch (detail.code) {
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return notSent(`The proxy ${proxy.shown} cannot be found (its name does not resolve); ${whereToFix(proxy)}.`);
+      return notSent(proxyWords('proxy.problem.notFound', proxy));
     case 'ECONNREFUSED':
-      return notSent(`The proxy ${proxy.shown} refused the connection (nothing takes connections there); ${whereToFix(proxy)}, or ask whoever runs it whether it is running.`);
+      return notSent(proxyWords('proxy.problem.refused', proxy));
     case 'ECONNRESET':
     case 'EPIPE':
-      return notSent(`The proxy ${proxy.shown} closed the connection before it reached ${detail.url.host}; ${whereToFix(proxy)}.`);
+      return notSent(proxyWords('proxy.problem.closed', proxy, { host: detail.url.host }));
     default:
-      return notSent(`The proxy ${proxy.shown} cannot be reached; ${whereToFix(proxy)}, and check that you are online.`);
+      return notSent(proxyWords('proxy.problem.unreachable', proxy));
   }
 }
 
@@ -167,11 +174,7 @@ function proxyFailureProblem(failure: ExchangeFailure, proxy: ProxyUse): Exchang
  * back is probed, so new settings take effect), never repeated at once (only new settings help).
  */
 export function proxyAnswerProblem(proxy: ProxyUse, status: number, host: string): ServiceProblem {
-  const notReached = (message: string): ServiceProblem => ({ kind: 'offline', message, maybeApplied: false, proxy: true });
-  if (status === 407) {
-    return notReached(proxy.credentials
-      ? `The proxy ${proxy.shown} did not accept the user name and password; ${whereToFix(proxy)}.`
-      : `The proxy ${proxy.shown} asks for a user name and password; give them in Settings → Proxy (or as http://user:password@${proxy.shown} in HTTPS_PROXY or --proxy).`);
-  }
-  return notReached(`The proxy ${proxy.shown} refused to connect to ${host} (it answered ${status}); ${whereToFix(proxy)}, or ask whoever runs the proxy whether ${host} may be reached through it.`);
+  const notReached = ({ message, words }: { message: string; words: EngineWords }): ServiceProblem => ({ kind: 'offline', message, words, maybeApplied: false, proxy: true });
+  if (status === 407) return notReached(proxyWords(proxy.credentials ? 'proxy.problem.credentialsRefused' : 'proxy.problem.credentialsAsked', proxy));
+  return notReached(proxyWords('proxy.problem.tunnelRefused', proxy, { host, status: String(status) }));
 }

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { EngineWords } from '../../../shared/i18n/engine-words';
 import type { ServiceProblem } from '../../../shared';
 import { backoffDelay } from '../queue/backoff';
 import type { ConnectivitySource } from '../queue/connectivity-source';
@@ -12,6 +13,8 @@ export interface ConnectivityState {
   since: number;
   /** Offline because of the proxy: its words (they name it), which the sync state says instead of "cannot be reached". */
   proxyProblem?: string;
+  /** Its facts, which the front ends word in the person's language. */
+  proxyProblemWords?: EngineWords;
 }
 
 /** The timers Connectivity uses: the real ones by default, a test's own clock otherwise. */
@@ -123,7 +126,7 @@ export class Connectivity extends EventEmitter<{ change: [ConnectivityState] }> 
     if (problem.kind !== 'offline' || !this.current.online) return;
     engineLog.info('connectivity', `the service cannot be reached: ${problem.message}`);
     this.attempt = 0;
-    this.set({ online: false, since: this.clock.now(), ...(problem.proxy ? { proxyProblem: problem.message } : {}) });
+    this.set({ online: false, since: this.clock.now(), ...(problem.proxy ? { proxyProblem: problem.message, ...(problem.words ? { proxyProblemWords: problem.words } : {}) } : {}) });
     this.schedule();
   }
 

@@ -166,6 +166,7 @@ export class Engine extends EventEmitter<{ state: []; service: [] }> {
       queue: config.queue, session, serviceUrl: this.connection.serviceUrl(), sync: this.sync.currentParts(), backgroundRunning: this.background,
       backgroundProblem: this.sync.problem, contentPolicyAccepted: this.sync.contentPolicyAccepted(), online: connectivity.isOnline(),
       proxyProblem: connectivity.state.proxyProblem ?? null,
+      proxyProblemWords: connectivity.state.proxyProblemWords ?? null,
     }));
     this.sync = new SyncService({
       connection: this.connection,

@@ -41,6 +41,8 @@ export interface SyncStatusFacts {
   online: boolean;
   /** Offline because of the proxy: its words, said instead of "the service cannot be reached". */
   proxyProblem?: string | null;
+  /** Their facts, which the front ends word in the person's language. */
+  proxyProblemWords?: EngineWords | null;
   /** The current burst of uploads (upload-progress.ts, its one owner), or null when none is under way. */
   uploads?: UploadProgressView | null;
 }
@@ -88,7 +90,7 @@ export function decideSyncStatus(facts: SyncStatusFacts): SyncStatus {
   if (!facts.contentPolicyAccepted && (facts.queueBlock?.kind === 'content-policy' || pending > 0)) return status('attention', 'content-policy');
   if (facts.queuePaused) return status('paused', 'uploads-paused', facts.queuePausedUntil ? { until: facts.queuePausedUntil } : {});
   if (!facts.backgroundRunning) return status('paused', 'not-running');
-  if (!facts.online) return status('offline', 'service-unreachable', { detail: facts.proxyProblem ?? null });
+  if (!facts.online) return status('offline', 'service-unreachable', { detail: facts.proxyProblem ?? null, detailWords: facts.proxyProblemWords ?? null });
   if (counts.failed > 0) return status('error', 'changes-failed');
   if (counts.attention > 0) return status('attention', 'items-need-you');
   if (facts.folderSide?.remoteProblem === 'service-failed') return status('error', 'service-failed');
@@ -188,6 +190,8 @@ export interface EngineStatusParts {
   online: boolean;
   /** Offline because of the proxy: its words. */
   proxyProblem?: string | null;
+  /** Their facts. */
+  proxyProblemWords?: EngineWords | null;
 }
 
 /** The facts of the sync status, read from each owner now (decideSyncStatus decides). */
@@ -210,6 +214,7 @@ export function engineStatusFacts(parts: EngineStatusParts): SyncStatusFacts {
     counts: status.counts,
     online: parts.online,
     proxyProblem: parts.proxyProblem ?? null,
+    proxyProblemWords: parts.proxyProblemWords ?? null,
     uploads: uploadProgressOf(parts.queue).facts(),
   };
 }

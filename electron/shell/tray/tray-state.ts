@@ -1,7 +1,7 @@
 import type { AccountView, ConnectivityView, SyncView } from '../../../shared';
 import { accountReasonWords } from '../../../shared/account/account-reason-words';
 import { ENGLISH_INTL, type Words } from '../../../shared/i18n/create-intl';
-import { syncReasonWords, syncStateLabel, syncStateName } from '../../../shared/sync/sync-state-words';
+import { connectivityWords, syncReasonWords, syncStateLabel, syncStateName } from '../../../shared/sync/sync-state-words';
 import { syncUploadWords } from '../../../shared/sync/upload-progress-words';
 
 export const TRAY_STATES = ['up-to-date', 'syncing', 'paused', 'offline', 'needs-attention', 'error', 'signed-out', 'not-set-up'] as const;
@@ -30,7 +30,8 @@ export function trayView(sync: SyncView | null, account: AccountView | null = nu
     // the words the window uses for it, from its code).
     if (account?.status === 'needs-sign-in') return view('signed-out', syncStateName('signed-out', intl), accountReasonWords(account, intl) ?? intl.formatMessage({ id: 'tray.signIn' }), intl);
     if (account?.status === 'signed-out') return view('signed-out', syncStateName('signed-out', intl), intl.formatMessage({ id: 'tray.signIn' }), intl);
-    if (connectivity && !connectivity.online) return view('offline', syncStateName('offline', intl), connectivity.reason, intl);
+    // Offline: said in the shell's language from the service's address (the connection's `reason` is its English).
+    if (connectivity && !connectivity.online) return view('offline', syncStateName('offline', intl), connectivityWords(account?.serviceUrl ?? null, intl), intl);
     return view('not-set-up', intl.formatMessage({ id: 'tray.starting' }), null, intl);
   }
   // Sending files: how far along, rather than how many changes are left ("Uploading 3 of 7 · 12 MB of 40 MB · about 20 s left").
