@@ -8,6 +8,7 @@ import { tempDir } from '../engine/cache/cache-fixtures';
 import { clientFor } from '../../harness/sync-computers';
 import { seriousViolations } from './axe-check';
 import { openWindow, type WindowFixture } from '../../harness/window';
+import { loadWindow } from './views';
 
 let app: WindowFixture;
 let page: Page;
@@ -86,6 +87,29 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s "Never sent" in
       const box = (await panel().boundingBox())!;
       expect(box.x + box.width).toBeLessThanOrEqual(size.width);
       expect(await panel().evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    }
+  });
+
+  it('in Dutch: refuses a line it cannot take in Dutch, and names the built-in entry for hidden files in Dutch', async () => {
+    try {
+      app.engine.appSettings.store.update({ language: 'nl' });
+      await loadWindow(page, app.host.origin, '#/sync');
+      await page.locator('html[lang="nl"]').waitFor({ timeout: 8000 });
+      const dutch = page.getByRole('region', { name: 'Nooit verstuurd' });
+      await dutch.waitFor({ timeout: 8000 });
+      await dutch.getByLabel(/Je negeerbestand/).fill('*.autosave\nrenders\\old\n');
+      await dutch.getByRole('button', { name: 'Negeerbestand opslaan' }).click();
+      const alert = dutch.getByRole('alert');
+      await alert.getByText('Regel 2 van .designsyncignore: “renders\\old” bevat een backslash: schrijf mappen met /').waitFor({ timeout: 8000 });
+      expect(await alert.textContent()).not.toMatch(/Line 2|holds a backslash/);
+      await dutch.getByText(/Ingebouwde lijst \(\d+ regels, altijd toegepast\)/).click();
+      const list = dutch.getByRole('list', { name: 'Ingebouwde lijst' });
+      await list.getByText('Elk programma', { exact: true }).waitFor({ timeout: 8000 });
+      expect(await list.textContent()).not.toContain('Any program');
+    } finally {
+      app.engine.appSettings.store.update({ language: 'system' });
+      await loadWindow(page, app.host.origin, '#/sync');
+      await panel().waitFor({ timeout: 8000 });
     }
   });
 });
