@@ -1,4 +1,5 @@
 import type { ContractProblem, Outcome } from '../../../shared';
+import { errorWords } from '../../../shared/i18n/worded-error';
 import type { TokenStore } from '../../engine/authorization/token-store';
 import type { EventMessage, ServedFile } from '../../engine/contract/contract-endpoint';
 import type { EngineSettings } from '../../engine/settings/settings-store';
@@ -183,7 +184,9 @@ export class EngineBridge {
       else await store.clear();
       this.port.post({ type: 'token-answer', id, ok: true, token: value, ...about });
     } catch (error) {
-      this.port.post({ type: 'token-answer', id, ok: false, message: messageOf(error), ...about });
+      // Its facts cross with it (a stored sign-in that cannot be used), for the window to word.
+      const words = errorWords(error);
+      this.port.post({ type: 'token-answer', id, ok: false, message: messageOf(error), ...(words ? { words } : {}), ...about });
     }
   }
 }

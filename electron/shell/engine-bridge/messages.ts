@@ -45,7 +45,7 @@ export type HostToEngine =
   | { type: 'thumbnail'; id: number; designId: number; documentId: number; stagedPath: string }
   /** The host's answer to the engine's 'token' message. */
   | { type: 'token-answer'; id: number; ok: true; token: string | null; secret?: SecretName }
-  | { type: 'token-answer'; id: number; ok: false; message: string; secret?: SecretName }
+  | { type: 'token-answer'; id: number; ok: false; message: string; words?: EngineWords; secret?: SecretName }
   /** The host's answer to the engine's 'start-at-login' message: the state the system then has. */
   | { type: 'start-at-login-answer'; id: number; ok: true; on: boolean }
   | { type: 'start-at-login-answer'; id: number; ok: false; message: string }

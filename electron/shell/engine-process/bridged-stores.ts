@@ -1,5 +1,6 @@
 import type { TokenStore } from '../../engine/authorization/token-store';
 import type { EngineWords } from '../../../shared/i18n/engine-words';
+import { WordedError } from '../../../shared/i18n/worded-error';
 import { engineSettings, type EngineSettings, type SettingsStore } from '../../engine/settings/settings-store';
 import type { BridgePort, EngineToHost, HostToEngine, SecretName, TokenOperation } from '../engine-bridge/messages';
 
@@ -21,7 +22,7 @@ export function bridgedTokenStore(port: BridgePort<HostToEngine, EngineToHost>, 
     pending.delete(message.id);
     clearTimeout(waiting.timer);
     if (message.ok) waiting.resolve(message.token);
-    else waiting.reject(new Error(message.message));
+    else waiting.reject(message.words ? new WordedError(message.words) : new Error(message.message));
   });
   const ask = (operation: TokenOperation, token?: string) =>
     new Promise<string | null>((resolve, reject) => {

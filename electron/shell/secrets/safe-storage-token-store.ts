@@ -14,10 +14,10 @@ export interface SafeStorageLike {
   getSelectedStorageBackend?(): string;
 }
 
-/** A stored sign-in that cannot be used; the message says what to do, never holds the token. */
+/** A stored sign-in that cannot be used; the message says what to do, never holds the token; `words` are its facts. */
 export class StoredTokenError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(readonly words: EngineWords) {
+    super(englishOf(words));
     this.name = 'StoredTokenError';
   }
 }
@@ -58,7 +58,7 @@ export class SafeStorageTokenStore implements TokenStore {
       encrypted = await readFile(this.path);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw new StoredTokenError(`The stored sign-in (${this.path}) cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}): sign in again.`);
+      throw new StoredTokenError({ id: 'account.storedSignIn.unreadable', values: { path: this.path, code: (error as NodeJS.ErrnoException).code ?? 'error' } });
     }
     if (encrypted.length === 0) return null;
     await this.requireEncryption();
@@ -66,7 +66,7 @@ export class SafeStorageTokenStore implements TokenStore {
     try {
       decrypted = await this.safeStorage.decryptStringAsync(encrypted);
     } catch {
-      throw new StoredTokenError('The stored sign-in could not be decrypted (the system keyring changed or is locked): sign in again.');
+      throw new StoredTokenError({ id: 'account.storedSignIn.undecryptable' });
     }
     if (decrypted.shouldReEncrypt) await this.write(decrypted.result);
     return decrypted.result;
@@ -82,7 +82,7 @@ export class SafeStorageTokenStore implements TokenStore {
       await rename(temporary, this.path);
     } catch (error) {
       await rm(temporary, { force: true });
-      throw new StoredTokenError(`The sign-in could not be stored in ${this.path} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
+      throw new StoredTokenError({ id: 'account.storedSignIn.notStored', values: { path: this.path, code: (error as NodeJS.ErrnoException).code ?? 'error' } });
     }
   }
 
@@ -100,7 +100,7 @@ export class SafeStorageTokenStore implements TokenStore {
 
   private async requireEncryption(): Promise<void> {
     if (!(await this.safeStorage.isAsyncEncryptionAvailable())) {
-      throw new StoredTokenError('This system offers no way to encrypt the sign-in (safeStorage is unavailable), so design-sync does not store it: install and unlock a system keyring (GNOME Keyring, KWallet), then sign in again.');
+      throw new StoredTokenError({ id: 'account.storedSignIn.noEncryption' });
     }
   }
 }
