@@ -21,13 +21,6 @@ export class EngineError extends Error {
     const words = wordsOf(id, values);
     return new EngineError({ kind, message: englishOf(words), words } as ContractProblem);
   }
-
-  /** A refused input, as `of`, the field it is about given the same words. */
-  static invalid(field: string, id: MessageId, values?: Record<string, EngineWordValue>): EngineError {
-    const words = wordsOf(id, values);
-    const message = englishOf(words);
-    return new EngineError({ kind: 'validation', message, fieldErrors: { [field]: [message] }, words });
-  }
 }
 
 /** The facts of the catalogs' message `id` with `values`. */
