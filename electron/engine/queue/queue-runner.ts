@@ -22,7 +22,7 @@ import { heldBack, reasonText, saidOf, type QueueEvent, type QueueItem } from '.
 import { acquireRunnerLock } from './runner-lock';
 import { RunnerWaiters } from './runner-waiters';
 import { engineLog } from '../log/engine-log';
-import { said } from './said';
+import { said, type Said } from './said';
 import { sentence } from './refusal-words';
 
 export { contentPolicyReason, type WriteAccess } from './queue-blocks';
@@ -61,7 +61,7 @@ export interface QueueRunnerOptions {
    * in words, or null: asked just before an upload, a new version or a rename leaves, so a change queued before an
    * ignore file came to hold its file back is withdrawn rather than sent. Default: nothing held back here.
    */
-  neverSent?: (path: string) => Promise<string | null>;
+  neverSent?: (path: string) => Promise<Said | null>;
   /**
    * The engine's one source of connectivity (runtime/connectivity.ts): while the service is away the queue waits on it,
    * so that the queue and the sync status never disagree. Without one, the queue probes the service itself.
@@ -103,7 +103,7 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
   private readonly maxAttempts: number;
   private readonly progressIntervalMs: number;
   private readonly settleMs: number;
-  private readonly neverSent: ((path: string) => Promise<string | null>) | null;
+  private readonly neverSent: ((path: string) => Promise<Said | null>) | null;
   private readonly random: () => number;
   private readonly clock: QueueClock;
   private readonly follow: boolean;

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { QueueItem } from '../queue/queue-item';
 import type { BaseFile } from '../sync-state/base-files';
-import { describeSpecial, readContents, readFolder, statEntries, type BadlyNamedEntry } from './local-files';
+import { readContents, readFolder, statEntries, type BadlyNamedEntry } from './local-files';
 import { sleep, type ScanSummary, type SyncContext, type SyncEvent } from './sync-context';
 import type { HeldBackEntry } from '../sync-state/held-back';
 import { loadIgnoreFile, type LoadedIgnoreFile } from './ignore/ignore-files';
@@ -10,7 +10,8 @@ import {
   decideScan, indexBases, itemsToLookFor, moveOptions, refusalOf, sameStat, sortFolder, sortTopLevel,
   type Candidate, type LatestItem, type OpenSlot, type ReadCandidate, type ScanDecision, type ScanFacts, type ScanNote,
 } from './scan-decisions';
-import { said, untranslated } from '../queue/said';
+import { said } from '../queue/said';
+import { specialSaid } from './hold-reason-said';
 import { stopSaying } from './stop-reason';
 
 export interface ScanOptions {
@@ -111,7 +112,7 @@ async function collectScan(ctx: SyncContext, options: ScanOptions, summary: Scan
   for (const bad of topBadNames) reportBadName(ctx, null, bad);
   const folderRows = ctx.folders.all();
   const linked = new Map(folderRows.filter((f) => f.state === 'linked' && f.designId !== null).map((f) => [f.folder, f.designId!]));
-  const topLevel = sortTopLevel(top, linked, new Set(folderRows.map((f) => f.folder)), only, rootIgnore.compiled, describeSpecial);
+  const topLevel = sortTopLevel(top, linked, new Set(folderRows.map((f) => f.folder)), only, rootIgnore.compiled, specialSaid);
   topLevel.notes.forEach(note);
   for (const folder of topLevel.proposals) {
     proposeDesign(ctx, folder);
@@ -142,7 +143,7 @@ async function collectScan(ctx: SyncContext, options: ScanOptions, summary: Scan
     const rules: HoldRules = { root: rootIgnore.compiled, folder: folderIgnore?.compiled ?? null, builtIn };
     rulesOfFolder.set(folder, rules);
     for (const bad of badNames) reportBadName(ctx, folder, bad);
-    const sorted = sortFolder(folder, designId, entries, new Map(ctx.base.inFolder(folder).map((b) => [b.path, b])), rules, describeSpecial);
+    const sorted = sortFolder(folder, designId, entries, new Map(ctx.base.inFolder(folder).map((b) => [b.path, b])), rules, specialSaid);
     sorted.notes.forEach(note);
     held.push(...sorted.held);
     for (const path of sorted.heldSynced) heldSynced.add(path);
@@ -245,12 +246,12 @@ function applyScan(ctx: SyncContext, decisions: readonly ScanDecision[], summary
           break;
         case 'cancel':
           ctx.queue.cancel(decision.id, { dismiss: false });
-          ctx.log('info', untranslated(decision.message), decision.path);
+          ctx.log('info', decision.message, decision.path);
           break;
         case 'enqueue': {
           const item = ctx.queue.enqueue(decision.item);
           summary.enqueued++;
-          if (decision.message) ctx.log(decision.item.attention?.kind === 'refused' ? 'warning' : 'info', untranslated(decision.message), decision.item.path ?? null);
+          if (decision.message) ctx.log(decision.item.attention?.kind === 'refused' ? 'warning' : 'info', decision.message, decision.item.path ?? null);
           events.push({ type: 'enqueued', item });
           break;
         }
@@ -263,10 +264,11 @@ function applyScan(ctx: SyncContext, decisions: readonly ScanDecision[], summary
 
 /** A name that is not valid UTF-8 names nothing a string can hold: reported once, never sent. */
 function reportBadName(ctx: SyncContext, folder: string | null, bad: BadlyNamedEntry): void {
-  const what = bad.type === 'directory' ? 'a folder' : bad.type === 'file' ? 'a file' : bad.type === 'symlink' ? 'a symbolic link' : 'an entry';
   const where = folder ? `${folder}/${bad.shownAs}` : bad.shownAs;
-  const place = folder ? `In ${folder}` : 'At the top of the sync folder';
-  ctx.reportOnce(`${place}, ${what} whose name is not valid UTF-8 (shown as “${bad.shownAs}”, bytes ${bad.bytes}) is not synced: rename it to sync it.`, where);
+  const type = bad.type === 'directory' || bad.type === 'file' || bad.type === 'symlink' ? bad.type : 'other';
+  ctx.reportOnce(folder
+    ? said('activity.scan.badNameIn', { folder, type, shownAs: bad.shownAs, bytes: bad.bytes })
+    : said('activity.scan.badNameAtTop', { type, shownAs: bad.shownAs, bytes: bad.bytes }), where);
 }
 
 function proposeDesign(ctx: SyncContext, folder: string): void {

@@ -50,12 +50,12 @@ export async function pullRemoteChanges(ctx: SyncContext, client: ServiceClient,
       lists.push(await readDesignListing(client, folder, designId, ctx.now, options.signal));
     } catch (error) {
       if (isServiceError(error, 'offline') || isServiceError(error, 'cancelled') || isServiceError(error, 'token-rejected')) throw error;
-      const message = isServiceError(error, 'not-found')
-        ? `The design of the folder ${folder} is no longer on the service (or no longer yours): the folder is kept as it is and not synced.`
-        : `The files of the design of ${folder} could not be read (${isServiceError(error) ? error.problem.message : (error as Error).message}); tried again later.`;
+      const line = isServiceError(error, 'not-found')
+        ? said('activity.sync.folderDesignGone', { folder })
+        : said('activity.sync.listingUnreadable', { folder, why: isServiceError(error) ? error.problem.message : (error as Error).message });
       engineLog.warn('sync', `the files of the design of ${folder} could not be read`, error);
-      ctx.reportOnce(message, folder);
-      summary.warnings.push(message);
+      ctx.reportOnce(line, folder);
+      summary.warnings.push(line.text);
     }
   }
   const goneRemotely = lists.reduce((n, listing) => n + missingFrom(ctx, listing).length, 0);
@@ -174,11 +174,11 @@ class DesignPass {
 
   private fail(path: string, error: unknown): void {
     if (isServiceError(error, 'offline') || isServiceError(error, 'cancelled') || isServiceError(error, 'token-rejected')) throw error;
-    const message = `${path}: could not bring the service's change into the folder (${(error as Error).message}); it is tried again at the next sync.`;
-    this.summary.warnings.push(message);
-    engineLog.warn('sync', message, error);
+    const line = said('activity.sync.changeNotBrought', { path, why: (error as Error).message });
+    this.summary.warnings.push(line.text);
+    engineLog.warn('sync', line.text, error);
     // Said once a run: a watching engine meets the same failure at every rescan.
-    this.ctx.reportOnce(message, path);
+    this.ctx.reportOnce(line, path);
   }
 
   /** What the pass needs to decide on a file both sides had at the last sync, read in the order the decision needs it. */

@@ -1,9 +1,13 @@
-import { isImageFileName, looksLikeWindowsExecutable, uploadRefusal } from '../../../shared';
+import { isImageFileName, looksLikeWindowsExecutable } from '../../../shared';
 import { isDismissedVersion, type DismissedVersion } from '../queue/dismissed-versions';
 import type { NewQueueItem, QueueItem } from '../queue/queue-item';
+import { said, type Said } from '../queue/said';
+import { kindCode } from '../queue/describe-item';
+import { uploadRefusalSaid } from '../queue/upload-refusal';
 import type { BaseFile } from '../sync-state/base-files';
 import type { HeldBackEntry } from '../sync-state/held-back';
-import { holdReason, holdReasonWords, type CompiledIgnoreFile, type HoldRules } from './ignore/never-sent-rules';
+import { holdReason, type CompiledIgnoreFile, type HoldRules } from './ignore/never-sent-rules';
+import { holdReasonSaid } from './hold-reason-said';
 import type { LocalEntry } from './local-files';
 import { isConflictCopy, isIgnoredName, isOwnName, nameKey } from './sync-names';
 import { stopSaying, type StopReason } from './stop-reason';
@@ -36,7 +40,7 @@ export interface Candidate {
 /** A candidate that settled, read: its SHA-1 and, for a new name, why it is never sent (null when it may be). */
 export interface ReadCandidate extends Candidate {
   sha1: string;
-  refusal: string | null;
+  refusal: Said | null;
 }
 
 /** The synced files by inode and by content, to recognize a moved file. */
@@ -46,14 +50,14 @@ export interface BaseIndex {
 }
 
 export type ScanDecision =
-  | { type: 'enqueue'; item: NewQueueItem; message?: string }
+  | { type: 'enqueue'; item: NewQueueItem; message?: Said }
   | { type: 'refresh'; base: BaseFile; entry: LocalEntry; sha1: string }
   | { type: 'move-base'; from: string; to: string; entry: LocalEntry }
-  | { type: 'cancel'; id: number; message: string; path: string };
+  | { type: 'cancel'; id: number; message: Said; path: string };
 
 /** Something a person should hear once about an entry that is not synced. */
 export interface ScanNote {
-  message: string;
+  message: Said;
   path: string;
 }
 
@@ -79,7 +83,7 @@ export interface TopLevel {
  */
 export function sortTopLevel(
   top: readonly LocalEntry[], linked: ReadonlyMap<string, number>, known: ReadonlySet<string>, only: ReadonlySet<string> | null,
-  rootIgnore: CompiledIgnoreFile | null, describe: (entry: LocalEntry) => string,
+  rootIgnore: CompiledIgnoreFile | null, describe: (entry: LocalEntry) => Said | string,
 ): TopLevel {
   const result: TopLevel = { toScan: [], proposals: [], held: [], heldTop: new Set(), notes: [] };
   const proposed = new Set<string>();
@@ -95,11 +99,11 @@ export function sortTopLevel(
     }
     if (topReason || isIgnoredName(entry.name)) continue;
     if (entry.type === 'other') {
-      result.notes.push({ message: `${entry.name} is ${describe(entry)}, not a file: it is not synced.`, path: entry.name });
+      result.notes.push({ message: said('activity.scan.notAFile', { path: entry.name, what: describe(entry) }), path: entry.name });
       continue;
     }
     if (entry.type !== 'directory') {
-      result.notes.push({ message: `${entry.name} is at the top of the sync folder, outside any design's folder: it is not synced. Move it into a design's folder.`, path: entry.name });
+      result.notes.push({ message: said('activity.scan.fileAtTop', { path: entry.name }), path: entry.name });
       continue;
     }
     const designId = linked.get(entry.name);
@@ -139,7 +143,7 @@ export interface FolderSort {
 /** A design folder's entries against its synced files (`bases`, by path), under the rules of what is never sent. */
 export function sortFolder(
   folder: string, designId: number, entries: readonly LocalEntry[], bases: ReadonlyMap<string, BaseFile>, rules: HoldRules,
-  describe: (entry: LocalEntry) => string,
+  describe: (entry: LocalEntry) => Said | string,
 ): FolderSort {
   const result: FolderSort = { held: [], heldSynced: new Set(), candidates: [], onDisk: new Set(), files: 0, unchanged: 0, missing: [], notes: [] };
   for (const entry of entries) {
@@ -154,13 +158,13 @@ export function sortFolder(
       continue;
     }
     if (entry.type === 'directory') {
-      result.notes.push({ message: `${path}: folders inside a design's folder are not synced (a design holds files only). Move its files up one level.`, path });
+      result.notes.push({ message: said('activity.scan.subfolder', { path }), path });
       continue;
     }
     if (entry.type !== 'file') {
       // Never opened (reading a named pipe would wait forever, a device could be endless), never sent.
       result.notes.push({
-        message: entry.type === 'symlink' ? `${path} is a symbolic link: links are not followed or synced. Put the file itself in the folder.` : `${path} is ${describe(entry)}, not a file: it is not synced.`,
+        message: entry.type === 'symlink' ? said('activity.scan.symlink', { path }) : said('activity.scan.notAFile', { path, what: describe(entry) }),
         path,
       });
       continue;
@@ -186,10 +190,10 @@ export function sortFolder(
 }
 
 /** Why a file is never sent (an executable by name or by its first bytes), or null. */
-export function refusalOf(name: string, head: Uint8Array): string | null {
-  const byName = uploadRefusal(isImageFileName(name) ? 'image' : 'document', name);
+export function refusalOf(name: string, head: Uint8Array): Said | null {
+  const byName = uploadRefusalSaid(isImageFileName(name) ? 'image' : 'document', name);
   if (byName) return byName;
-  if (looksLikeWindowsExecutable(head)) return `${name}: the content is a Windows executable, which the service does not accept`;
+  if (looksLikeWindowsExecutable(head)) return said('activity.scan.windowsExecutable', { file: name });
   return null;
 }
 
@@ -279,7 +283,7 @@ export function decideScan(facts: ScanFacts): ScanPlan {
       if (!sameVersion) {
         decisions.push({
           type: 'enqueue', message: refusal,
-          item: { kind: 'upload', path: candidate.path, folder: candidate.folder, designId: candidate.designId, fileKind: 'document', file: fileOf(entry, sha1), attention: { kind: 'refused', reason: `${refusal}. It is not sent; remove it from the folder or cancel this item.` } },
+          item: { kind: 'upload', path: candidate.path, folder: candidate.folder, designId: candidate.designId, fileKind: 'document', file: fileOf(entry, sha1), attention: { kind: 'refused', reason: said('queue.reason.refusedHere', { refusal }) } },
         });
       }
       continue;
@@ -295,7 +299,7 @@ export function decideScan(facts: ScanFacts): ScanPlan {
         decisions.push({ type: 'move-base', from: moved.path, to: candidate.path, entry });
       } else {
         decisions.push({
-          type: 'enqueue', message: `${moved.path} was renamed to ${candidate.name}: the file on the service is renamed, not sent again.`,
+          type: 'enqueue', message: said('activity.scan.renamed', { from: moved.path, name: candidate.name }),
           item: {
             kind: 'rename', path: candidate.path, folder: candidate.folder, designId: candidate.designId, fileKind: moved.kind, remoteId: moved.remoteId,
             payload: { fromPath: moved.path, newName: candidate.name.normalize('NFC') }, file: fileOf(entry, sha1),
@@ -303,19 +307,19 @@ export function decideScan(facts: ScanFacts): ScanPlan {
         });
       }
       const old = openOf(moved.path).pending;
-      if (old) decisions.push({ type: 'cancel', id: old.id, path: moved.path, message: `${moved.path}: withdrawn, the file was renamed to ${candidate.name}.` });
+      if (old) decisions.push({ type: 'cancel', id: old.id, path: moved.path, message: said('activity.scan.renameWithdrawn', { path: moved.path, name: candidate.name }) });
       continue;
     }
     if (moved && moved.folder !== candidate.folder) {
       // Another design: the file is added there; removing it from the first design waits for the person.
       consumed.add(moved.path);
-      if (openOf(moved.path).pending?.kind !== 'delete-remote') decisions.push(deleteDecision(moved, `${leaf(moved.path)} was moved from ${moved.folder} to ${candidate.folder}: it is uploaded to the other design; confirm to delete it from the design of ${moved.folder} on the service too.`));
+      if (openOf(moved.path).pending?.kind !== 'delete-remote') decisions.push(deleteDecision(moved, said('queue.reason.movedToOtherDesign', { name: leaf(moved.path), from: moved.folder, to: candidate.folder })));
     }
     if (!(pending?.kind === 'upload' && pending.fileSha1 === sha1) && !dismissed(candidate, sha1)) {
       // A published design is public the moment a file lands: with review before publishing on, it waits for the person.
       const published = facts.published.get(candidate.designId) ?? null;
       const review = published === null ? {} : {
-        attention: { kind: 'ready-to-publish' as const, reason: `Ready to publish: ${candidate.name} is sent to “${published}”, which is public, when you say so.` },
+        attention: { kind: 'ready-to-publish' as const, reason: said('queue.reason.readyToPublish', { name: candidate.name, design: published }) },
       };
       decisions.push({
         type: 'enqueue',
@@ -335,8 +339,7 @@ export function decideScan(facts: ScanFacts): ScanPlan {
     const reason = rules ? holdReason(path, rules) : null;
     if (!reason) continue;
     const onService = pending.kind !== 'upload' || facts.heldSynced.has(path);
-    const what = pending.kind === 'upload' ? 'upload' : pending.kind === 'replace' ? 'new version' : 'rename';
-    decisions.push({ type: 'cancel', id: pending.id, path, message: `${path} is never sent now (${holdReasonWords(reason)}): its ${what} was cancelled.${onService ? ' The file on the service stays as it is.' : ''}` });
+    decisions.push({ type: 'cancel', id: pending.id, path, message: said('activity.scan.neverSentNow', { path, why: holdReasonSaid(reason), kind: pending.kind, onService: onService ? 'yes' : 'no' }) });
   }
 
   // Synced files that are gone: a delete that waits for the person, never a silent one.
@@ -356,7 +359,7 @@ export function decideScan(facts: ScanFacts): ScanPlan {
     if (pending?.kind === 'delete-remote') continue;
     const last = facts.latest.get(base.path) ?? null;
     if (last?.kind === 'delete-remote' && last.state === 'cancelled') continue; // turned down: the remote pass brings the file back
-    decisions.push(deleteDecision(base, `${leaf(base.path)} was deleted from the folder ${base.folder}: confirm to delete it on the service too.`));
+    decisions.push(deleteDecision(base, said('queue.reason.deletedHere', { name: leaf(base.path), folder: base.folder })));
   }
 
   // Items whose file is gone before they were sent (a file saved then removed, a conflict copy merged and deleted).
@@ -364,13 +367,13 @@ export function decideScan(facts: ScanFacts): ScanPlan {
   for (const item of facts.pendingInFolders) {
     if (!item.path || item.kind === 'create-design' || decided.has(item.path)) continue;
     if (item.kind === 'delete-remote') {
-      if (facts.onDisk.has(item.path)) decisions.push({ type: 'cancel', id: item.id, path: item.path, message: `${item.path} is back in the folder: its deletion on the service was withdrawn.` });
+      if (facts.onDisk.has(item.path)) decisions.push({ type: 'cancel', id: item.id, path: item.path, message: said('activity.scan.deletionWithdrawn', { path: item.path }) });
       continue;
     }
     if (facts.onDisk.has(item.path)) continue;
     if (item.kind === 'rename' || item.kind === 'replace') continue; // their base is handled above
     if (facts.stillFiles.has(item.path)) continue;
-    decisions.push({ type: 'cancel', id: item.id, path: item.path, message: `${item.path} is no longer in the folder: its pending ${item.attention === 'conflict' ? 'conflict' : item.kind} was withdrawn.` });
+    decisions.push({ type: 'cancel', id: item.id, path: item.path, message: said('activity.scan.pendingWithdrawn', { path: item.path, kind: item.attention === 'conflict' ? 'conflict' : kindCode(item.kind) }) });
   }
   return { decisions, deferred, stop: null };
 }
@@ -380,7 +383,7 @@ export function itemsToLookFor(items: readonly QueueItem[], onDisk: ReadonlySet<
   return items.flatMap((item) => (item.path && item.kind !== 'create-design' && item.kind !== 'delete-remote' && item.kind !== 'rename' && item.kind !== 'replace' && !onDisk.has(item.path) ? [item.path] : []));
 }
 
-function deleteDecision(base: BaseFile, reason: string): ScanDecision {
+function deleteDecision(base: BaseFile, reason: Said): ScanDecision {
   return {
     type: 'enqueue',
     item: { kind: 'delete-remote', path: base.path, folder: base.folder, designId: base.designId, fileKind: base.kind, remoteId: base.remoteId, attention: { kind: 'confirm-delete', reason } },

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import type { EngineWords } from '../../../../shared/i18n/engine-words';
 import { errorWords, WordedError } from '../../../../shared/i18n/worded-error';
 import { systemErrorFacts, systemErrorWords } from '../../log/error-words';
-import { compileIgnoreFile, holdReason, holdReasonWords, IGNORE_FILE, MAX_IGNORE_FILE_BYTES, parseIgnoreText, type CompiledIgnoreFile, type IgnoreLineProblem } from './never-sent-rules';
+import type { Said } from '../../queue/said';
+import { holdReasonSaid } from '../hold-reason-said';
+import { compileIgnoreFile, holdReason, IGNORE_FILE, MAX_IGNORE_FILE_BYTES, parseIgnoreText, type CompiledIgnoreFile, type IgnoreLineProblem } from './never-sent-rules';
 
 /** An ignore file as read: its patterns compiled (null when there is none), or why it cannot be used. */
 export interface LoadedIgnoreFile {
@@ -126,13 +128,13 @@ export async function ignoreFileProblemWords(rootPath: string, file: string): Pr
 
 /**
  * Why a file of the sync folder (`folder/name`) is never sent, by the ignore files as they are on disk at this moment
- * and the built-in list, in words; null when it is sent (or an ignore file cannot be used: the scan stops uploads for
+ * and the built-in list, as a sentence of ours; null when it is sent (or an ignore file cannot be used: the scan stops uploads for
  * that, saying why). Asked just before a change leaves, so that an ignore file changed since the scan queued it holds
  * the file back all the same.
  */
-export async function neverSentNow(rootPath: string, path: string): Promise<string | null> {
+export async function neverSentNow(rootPath: string, path: string): Promise<Said | null> {
   const folder = path.slice(0, path.indexOf('/'));
   const [root, own] = await Promise.all([loadIgnoreFile(rootPath, IGNORE_FILE), folder ? loadIgnoreFile(rootPath, `${folder}/${IGNORE_FILE}`) : null]);
   const reason = holdReason(path, { root: root.compiled, folder: own?.compiled ?? null });
-  return reason ? holdReasonWords(reason) : null;
+  return reason ? holdReasonSaid(reason) : null;
 }
