@@ -206,7 +206,7 @@ const CASES: { [K in RequestName]: Case<K> } = {
   'sync.saveIgnoreFile': {
     valid: () => ({ text: '# renders stay here\nrenders/\n' }),
     check: (r) => {
-      expect(r.ignoreFile).toEqual({ path: join(rootPath(), '.designsyncignore'), text: '# renders stay here\nrenders/\n', problem: null });
+      expect(r.ignoreFile).toEqual({ path: join(rootPath(), '.designsyncignore'), text: '# renders stay here\nrenders/\n', problem: null, problemWords: null });
       expect(readFileSync(join(rootPath(), '.designsyncignore'), 'utf8')).toBe('# renders stay here\nrenders/\n');
     },
     malformed: () => ({ text: 42 }), field: 'text',

@@ -158,7 +158,7 @@ describe('publishing a draft the way the service accepts', () => {
     const asked = proxy.requests.length;
     const problem = await app.problem('own.publish', { id });
     const words = 'The service would not publish the design “Bracket”: none of the ways of asking it to publish worked. The design is still a draft; nothing else changed.';
-    expect(problem).toEqual({ kind: 'conflict', message: words });
+    expect(problem).toEqual({ kind: 'conflict', message: words, words: { id: 'activity.own.notPublished', values: { name: 'Bracket' } } });
     expect(seenSince(asked, id).filter((line) => !line.startsWith('GET'))).toEqual([`PATCH /v1/designs/${id}`, `PUT /v1/designs/${id}/mark_as/publish`, `PUT /v1/designs/${id}`]);
     expect(onService(id)).toEqual(before);
     const [mine] = (await app.ok<OwnDesignView[]>('own.list', {})).filter((view) => view.card.id === id);
