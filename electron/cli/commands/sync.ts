@@ -43,7 +43,7 @@ function describeEvent(event: SyncEvent, words: Words): string | null {
     case 'folder-created': return words.formatMessage({ id: 'cli.sync.event.folderCreated' }, { folder: event.folder });
     case 'stopped': return words.formatMessage({ id: 'cli.sync.event.stopped' }, { reason: wordedOr(words, event.words, event.reason) });
     case 'resumed': return words.formatMessage({ id: 'cli.sync.event.resumed' });
-    case 'warning': return words.formatMessage({ id: 'cli.common.warning' }, { warning: event.message });
+    case 'warning': return words.formatMessage({ id: 'cli.common.warning' }, { warning: wordedOr(words, event.words, event.message) });
     default: return null;
   }
 }

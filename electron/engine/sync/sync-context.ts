@@ -28,7 +28,8 @@ export type SyncEvent =
   | { type: 'stopped'; reason: string; words?: EngineWords | null }
   | { type: 'resumed' }
   /** Something a person should know that does not stop sync (watcher limit, sign-in lost, a refused file…). */
-  | { type: 'warning'; message: string; path?: string };
+  /** `message` is its English; `words` its facts, which a front end words in the person's language (null: none). */
+  | { type: 'warning'; message: string; words?: EngineWords | null; path?: string };
 
 export interface ScanSummary {
   folders: number;

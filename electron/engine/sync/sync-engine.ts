@@ -130,7 +130,7 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
       emit: (event) => this.emit('event', event),
       log: (level, line, path = null) => {
         this.queue.log(level, line, path);
-        if (level !== 'info') this.emit('event', { type: 'warning', message: line.text, ...(path ? { path } : {}) });
+        if (level !== 'info') this.emit('event', { type: 'warning', message: line.text, words: line.words, ...(path ? { path } : {}) });
       },
       reportOnce: (note, path = null) => {
         const line = typeof note === 'string' ? untranslated(note) : note;
@@ -333,7 +333,7 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
     this.side.watcherWarning = message;
     this.side.watcherWords = words;
     this.queue.log('error', { text: message, words });
-    this.emit('event', { type: 'warning', message });
+    this.emit('event', { type: 'warning', message, words });
     this.emit('state');
     // Without a reliable watcher, rescan more often.
     this.scheduler.scheduleRescan(this.scheduler.rescanInterval());
@@ -351,7 +351,7 @@ export class SyncEngine extends EventEmitter<{ event: [SyncEvent]; state: [] }> 
   private signInLost(): void {
     const line = said('activity.sync.signInLost');
     this.queue.log('warning', line);
-    this.emit('event', { type: 'warning', message: line.text });
+    this.emit('event', { type: 'warning', message: line.text, words: line.words });
     this.emit('state');
   }
 
