@@ -1,6 +1,8 @@
 import { create } from 'zustand';
 import type { AuthorPage } from '../../../shared';
 import { contract } from '../contract/contract';
+import { windowIntl } from '../i18n/window-intl';
+import { problemWords } from '../views/problem-words';
 
 interface AuthorStore {
   id: number | null;
@@ -17,6 +19,6 @@ export const useAuthor = create<AuthorStore>((set, get) => ({
     set({ id, page: get().page?.author.id === id ? get().page : null, problem: null });
     const outcome = await contract.request('author.get', { id });
     if (get().id !== id) return;
-    set(outcome.ok ? { page: outcome.value } : { problem: outcome.problem.message });
+    set(outcome.ok ? { page: outcome.value } : { problem: problemWords(outcome.problem, windowIntl()) });
   },
 }));

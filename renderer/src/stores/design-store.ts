@@ -1,6 +1,8 @@
 import { create } from 'zustand';
 import type { DesignDetail } from '../../../shared';
 import { contract } from '../contract/contract';
+import { windowIntl } from '../i18n/window-intl';
+import { problemWords } from '../views/problem-words';
 
 interface DesignStore {
   id: number | null;
@@ -20,14 +22,14 @@ export const useDesign = create<DesignStore>((set, get) => ({
     set({ id, detail: get().detail?.card.id === id ? get().detail : null, problem: null, notice: null });
     const outcome = await contract.request('design.get', { id });
     if (get().id !== id) return;
-    set(outcome.ok ? { detail: outcome.value, problem: null } : { problem: outcome.problem.message });
+    set(outcome.ok ? { detail: outcome.value, problem: null } : { problem: problemWords(outcome.problem, windowIntl()) });
   },
   /** Rule 1: the design's page on the service, in the browser; never its files. */
   async openPage() {
     const id = get().id;
     if (id === null) return;
     const outcome = await contract.request('design.openPage', { id });
-    if (!outcome.ok) set({ notice: outcome.problem.message });
+    if (!outcome.ok) set({ notice: problemWords(outcome.problem, windowIntl()) });
     else if (!outcome.value.opened) set({ notice: `Open ${outcome.value.url} in your browser.` });
     else set({ notice: null });
   },

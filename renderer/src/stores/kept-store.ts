@@ -1,6 +1,8 @@
 import { create } from 'zustand';
 import type { KeptDesignView } from '../../../shared';
 import { contract } from '../contract/contract';
+import { windowIntl } from '../i18n/window-intl';
+import { problemWords } from '../views/problem-words';
 
 interface KeptStore {
   /** The designs kept offline, by id (null until first read). */
@@ -36,14 +38,14 @@ export const useKept = create<KeptStore>((set, get) => ({
     set({ busy: mark(get().busy, designId, true), problems: without(get().problems, designId) });
     const outcome = await contract.request('offline.keep', { designs: [designId] });
     set({ busy: mark(get().busy, designId, false) });
-    if (!outcome.ok) set({ problems: { ...get().problems, [designId]: outcome.problem.message } });
+    if (!outcome.ok) set({ problems: { ...get().problems, [designId]: problemWords(outcome.problem, windowIntl()) } });
     else set({ designs: Object.fromEntries(outcome.value.designs.map((design) => [design.designId, design])), bytes: outcome.value.bytes });
   },
   async release(designId) {
     set({ busy: mark(get().busy, designId, true), problems: without(get().problems, designId) });
     const outcome = await contract.request('offline.release', { designs: [designId] });
     set({ busy: mark(get().busy, designId, false) });
-    if (!outcome.ok) set({ problems: { ...get().problems, [designId]: outcome.problem.message } });
+    if (!outcome.ok) set({ problems: { ...get().problems, [designId]: problemWords(outcome.problem, windowIntl()) } });
     else set({ designs: Object.fromEntries(outcome.value.designs.map((design) => [design.designId, design])), bytes: outcome.value.bytes });
   },
 }));

@@ -5,6 +5,7 @@ import { isSlicerFileType, modelDownloadAddress, SYSTEM_DEFAULT_SLICER } from '.
 import { PRELOAD_GLOBAL } from '../../../../shared/contract/preload-api';
 import type { MessageId } from '../../../../shared/i18n/messages';
 import { contract } from '../../contract/contract';
+import { problemWords } from '../problem-words';
 import { useSync } from '../../stores/sync-store';
 
 /** In the Electron app the engine starts the slicer; in a browser (`design-sync ui`) the host serves the file as a download. */
@@ -54,7 +55,7 @@ export function ModelFileAction({ document }: { document: DocumentView }) {
       } else {
         // The system's default app remains.
         setSlicers([]);
-        setStatus(outcome.problem.message);
+        setStatus(problemWords(outcome.problem, intl));
       }
     });
     return () => {
@@ -78,7 +79,7 @@ export function ModelFileAction({ document }: { document: DocumentView }) {
     setStatus(document.cached ? { id: 'design.slicer.opening', values: slicerValues(slicer) } : { id: 'design.slicer.getting', values: { file: document.name } });
     const outcome = await contract.request('design.openModelFile', { documentId: document.id, slicer: chosen });
     setBusy(false);
-    if (!outcome.ok) setStatus(outcome.problem.message);
+    if (!outcome.ok) setStatus(problemWords(outcome.problem, intl));
     else {
       setStatus(outcome.value.opened ? { id: 'design.slicer.opened', values: slicerValues(outcome.value.slicer) } : { id: 'design.slicer.notHere' });
     }
