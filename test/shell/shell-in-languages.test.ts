@@ -80,6 +80,19 @@ describe('notifications in Dutch and German', () => {
     ]);
   });
 
+  it('says a failed upload\'s reason in German from the facts the engine stored, not in its English', async () => {
+    const de = await createTranslator('de');
+    const policy = createNotificationPolicy(() => de);
+    policy.queueItem(queueEntry({
+      id: 5, path: 'gear/gear.stl', state: 'failed',
+      reason: 'gear/gear.stl is larger than the service accepts: make it smaller, or cancel to leave it out.',
+      reasonWords: { id: 'queue.reason.tooLarge', values: { subject: 'gear/gear.stl' } },
+    }));
+    expect(policy.flush().map(({ title, body }) => ({ title, body }))).toEqual([
+      { title: 'Hochladen fehlgeschlagen', body: 'gear/gear.stl: gear/gear.stl ist größer, als der Dienst annimmt: Verkleinern Sie es, oder brechen Sie ab, um es auszulassen.' },
+    ]);
+  });
+
   it('words deletions to confirm, a sign-in and a stopped sync in German, in the language of the moment', async () => {
     const [en, de] = await Promise.all([createTranslator('en'), createTranslator('de')]);
     let now = en;
