@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ContractProblem } from '../../shared';
+import type { EngineWords } from '../../shared/i18n/engine-words';
 import type { ContractEndpoint } from '../engine/contract/contract-endpoint';
 import { DROP_HEADER, dropProblemStatus, DropTooLargeError, formatBytes, MAX_DROP_BYTES, parseDropAddress, stageDrop } from '../engine/contract/drop-staging';
 import { isOwnOrigin } from './host-security';
@@ -22,8 +23,8 @@ export interface DropRouteContext {
  * cross-site form or simple request cannot send it). Answers JSON: `{ file }` or `{ problem }`.
  */
 export async function handleDrop(request: IncomingMessage, response: ServerResponse, pathname: string, ctx: DropRouteContext): Promise<void> {
-  const problem = (status: number, kind: ContractProblem['kind'], message: string, extra: Record<string, string> = {}) =>
-    ctx.reply(status, JSON.stringify({ problem: { kind, message } }), 'application/json', extra);
+  const problem = (status: number, kind: ContractProblem['kind'], message: string, extra: Record<string, string> = {}, words?: EngineWords) =>
+    ctx.reply(status, JSON.stringify({ problem: { kind, message, ...(words ? { words } : {}) } }), 'application/json', extra);
   // A refusal before the body is read closes the connection, so an unread body is not taken for the next request.
   const refuse = (status: number, kind: ContractProblem['kind'], message: string) => problem(status, kind, message, { connection: 'close' });
 
@@ -48,5 +49,5 @@ export async function handleDrop(request: IncomingMessage, response: ServerRespo
   }
   const outcome = await ctx.endpoint.adoptDroppedFile({ designId: address.designId, fileName: address.fileName, stagedPath: staged.path });
   if (outcome.ok) return ctx.reply(201, JSON.stringify({ file: outcome.value }), 'application/json');
-  return problem(dropProblemStatus(outcome.problem.kind), outcome.problem.kind, outcome.problem.message);
+  return problem(dropProblemStatus(outcome.problem.kind), outcome.problem.kind, outcome.problem.message, {}, outcome.problem.words);
 }

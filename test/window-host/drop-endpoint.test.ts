@@ -137,7 +137,8 @@ describe('PUT /drops/designs/<id>/<name>: the window host\'s defences', () => {
   it('answers a sync-folder problem when no sync folder is chosen, telling to choose one in Sync, and removes the staged file', async () => {
     const answer = await put(`/drops/designs/${ids.hinge}/cube.stl`, cube());
     expect(answer.status).toBe(409);
-    expect(problemOf(answer)).toMatchObject({ kind: 'sync-folder', message: expect.stringMatching(/choose one in Sync/) });
+    // With its facts, for the window to say it in the person's language.
+    expect(problemOf(answer)).toMatchObject({ kind: 'sync-folder', message: expect.stringMatching(/choose one in Sync/), words: { id: 'engine.refusal.drop.noSyncFolder' } });
     expect(staged()).toEqual([]);
   });
 });

@@ -1,6 +1,8 @@
 import { create } from 'zustand';
 import type { ContractProblem, DroppedFileView, QueueEntry } from '../../../shared';
 import { contract } from '../contract/contract';
+import { engineWordsText, readEngineWords } from '../../../shared/i18n/engine-words';
+import { windowIntl } from '../i18n/window-intl';
 
 /** One file dropped on a design (or picked for it), from its way to the host to its upload by the queue. */
 export interface Drop {
@@ -28,10 +30,15 @@ interface DropsStore {
 let counter = 0;
 
 /** The host's answer to a drop: `{ file }`, or `{ problem }` (or, from something in between, plain text). */
-/** The host's own words for a refusal (its problem's message, or its answer's text), or null when it gave none. */
+/**
+ * The host's words for a refusal (the engine's facts in the window's language, else its problem's message, or its
+ * answer's text), or null when it gave none.
+ */
 function problemOf(body: string): string | null {
   try {
     const parsed = JSON.parse(body) as { problem?: ContractProblem };
+    const words = readEngineWords(parsed.problem?.words);
+    if (words) return engineWordsText(windowIntl(), words);
     if (parsed.problem?.message) return parsed.problem.message;
   } catch {
     // not JSON
