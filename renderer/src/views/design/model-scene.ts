@@ -216,6 +216,15 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, bytes: 
     camera.updateProjectionMatrix();
     requestDraw();
   };
+  // The shaders are compiled before the first frame, for the 1×1 target the parts go up through and for the canvas:
+  // where WebGL can (KHR_parallel_shader_compile), in the GPU process while the page's thread goes on.
+  if (warmTarget) {
+    warmCamera.layers.set(WARMING);
+    renderer.setRenderTarget(warmTarget);
+    await renderer.compileAsync(scene, warmCamera);
+    renderer.setRenderTarget(null);
+  }
+  await renderer.compileAsync(scene, camera);
   const observer = new ResizeObserver(resize);
   observer.observe(canvas);
   resize();
