@@ -98,7 +98,7 @@ async function collectScan(ctx: SyncContext, options: ScanOptions, summary: Scan
   // back (it may mean to hold a file back): nothing is decided until it is fixed.
   const rootIgnore = await loadIgnoreFile(rootPath, IGNORE_FILE);
   if (rootIgnore.problem) {
-    ctx.reportOnce(rootIgnore.problem, IGNORE_FILE);
+    ctx.reportOnce({ text: rootIgnore.problem, words: rootIgnore.problemWords ?? null }, IGNORE_FILE);
     return { ended: null };
   }
   // Compiled for this scan only: the matchers keep every path they were asked of.
@@ -136,7 +136,7 @@ async function collectScan(ctx: SyncContext, options: ScanOptions, summary: Scan
       ? await loadIgnoreFile(rootPath, `${folder}/${IGNORE_FILE}`) : null;
     if (folderIgnore?.problem) {
       // Its files wait (none sent, none taken for deleted) until its ignore file can be used.
-      ctx.reportOnce(folderIgnore.problem, `${folder}/${IGNORE_FILE}`);
+      ctx.reportOnce({ text: folderIgnore.problem, words: folderIgnore.problemWords ?? null }, `${folder}/${IGNORE_FILE}`);
       continue;
     }
     scanned.push(folder);

@@ -68,7 +68,7 @@ export class SyncPass {
           remoteProblem = error.problem.kind === 'offline' ? 'offline' : error.problem.kind === 'token-rejected' ? 'sign-in' : 'service-failed';
           engineLog.info('sync', 'the service was not read for changes', error);
           result.remoteSkipped = remoteSkippedWords(remoteProblem);
-          ctx.reportOnce(result.remoteSkipped);
+          ctx.reportOnce(said('activity.sync.remoteSkipped', { problem: remoteProblem === 'service-failed' ? 'serviceFailed' : remoteProblem === 'sign-in' ? 'signIn' : 'offline' }));
         }
       }
     }
