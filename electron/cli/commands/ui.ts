@@ -6,6 +6,7 @@ import { CliError } from '../cli-context';
 import type { CommandModule } from '../command-module';
 import { commandWords } from '../cli-words';
 import { openSystemBrowser } from './login';
+import { wordedOr } from '../../../shared/i18n/engine-words';
 
 /** Where the built window lives (made by the renderer's build). */
 export const WINDOW_BUILD_DIR = resolve(import.meta.dirname, '../../../dist/renderer');
@@ -59,7 +60,7 @@ export const uiCommand: CommandModule = (program, context, say) => {
       try {
         await engine.startBackground();
         if (engine.backgroundProblem) ctx.io.err(words.formatMessage({ id: 'cli.common.warning' }, { warning: engine.backgroundProblem.message }));
-        if (engine.sampleService.problem) ctx.io.err(words.formatMessage({ id: 'cli.common.warning' }, { warning: engine.sampleService.problem }));
+        if (engine.sampleService.problem) ctx.io.err(words.formatMessage({ id: 'cli.common.warning' }, { warning: wordedOr(words, engine.sampleService.problemWords, engine.sampleService.problem) }));
         ctx.io.out(`window: ${host.url}`);
         if (options.open) {
           await openSystemBrowser(host.url).then(

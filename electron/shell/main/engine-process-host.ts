@@ -20,6 +20,9 @@ function portOf(child: UtilityProcess): BridgePort<EngineToHost, HostToEngine> {
  * The engine in its utility process, as the main process sees it: started, restarted (a few times, with a growing
  * delay) when it ends unexpectedly, closed cleanly on quit. Requests made while it restarts end with a problem.
  */
+/** Why the engine process is not running, for the shell to say in the person's language: it kept stopping, or it could not start (its own words). */
+export type EngineGaveUp = { kind: 'keeps-stopping' } | { kind: 'start-failed'; message: string };
+
 export class EngineProcessHost {
   private child: UtilityProcess | null = null;
   private bridge: EngineBridge | null = null;
@@ -31,7 +34,7 @@ export class EngineProcessHost {
     private readonly entry: string,
     private readonly openOptions: () => EngineOpenOptions,
     private readonly services: EngineHostServices,
-    private readonly onGaveUp: (message: string) => void,
+    private readonly onGaveUp: (problem: EngineGaveUp) => void,
     /** The checkout, for an unpackaged app: the engine finds better-sqlite3's Electron build under it. */
     private readonly cwd?: string,
   ) {}
@@ -51,10 +54,10 @@ export class EngineProcessHost {
       this.services.log(`engine: the engine process ended (code ${code})`);
       const delay = this.restarts.next();
       if (delay === null) {
-        this.onGaveUp('The design-sync engine keeps stopping. Quit and open the app again; if it goes on, run `design-sync status` in a terminal to see why.');
+        this.onGaveUp({ kind: 'keeps-stopping' });
         return;
       }
-      setTimeout(() => void this.start().catch((error: unknown) => this.onGaveUp(error instanceof Error ? error.message : String(error))), delay);
+      setTimeout(() => void this.start().catch((error: unknown) => this.onGaveUp({ kind: 'start-failed', message: error instanceof Error ? error.message : String(error) })), delay);
     });
     await bridge.open(this.openOptions());
   }

@@ -152,7 +152,7 @@ async function main(): Promise<void> {
         return startAtLogin;
       },
     },
-    (message) => dialog.showErrorBox('design-sync', message),
+    (problem) => dialog.showErrorBox('design-sync', problem.kind === 'keeps-stopping' ? words.current().formatMessage({ id: 'shell.engine.keepsStopping' }) : problem.message),
     app.isPackaged ? undefined : app.getAppPath(),
   );
 
