@@ -23,6 +23,9 @@ function portOf(child: UtilityProcess): BridgePort<EngineToHost, HostToEngine> {
 /** Why the engine process is not running, for the shell to say in the person's language: it kept stopping, or it could not start (its own words). */
 export type EngineGaveUp = { kind: 'keeps-stopping' } | { kind: 'start-failed'; message: string };
 
+/** What a request gets while the engine process is not there yet (or again): the window words it. */
+const ENGINE_STARTING = { kind: 'internal', message: 'The design-sync engine is starting: try again in a moment.', words: { id: 'shell.engine.starting' } } as const;
+
 export class EngineProcessHost {
   private child: UtilityProcess | null = null;
   private bridge: EngineBridge | null = null;
@@ -63,7 +66,7 @@ export class EngineProcessHost {
   }
 
   request(name: string, input: unknown): Promise<Outcome<unknown>> {
-    return this.bridge ? this.bridge.request(name, input) : Promise.resolve({ ok: false, problem: { kind: 'internal', message: 'The design-sync engine is starting: try again in a moment.' } });
+    return this.bridge ? this.bridge.request(name, input) : Promise.resolve({ ok: false, problem: ENGINE_STARTING });
   }
 
   file(address: string): Promise<ServedFile | null> {
@@ -71,7 +74,7 @@ export class EngineProcessHost {
   }
 
   drop(drop: { designId: number; fileName: string; stagedPath: string }): Promise<Outcome<unknown>> {
-    return this.bridge ? this.bridge.drop(drop) : Promise.resolve({ ok: false, problem: { kind: 'internal', message: 'The design-sync engine is starting: try again in a moment.' } });
+    return this.bridge ? this.bridge.drop(drop) : Promise.resolve({ ok: false, problem: ENGINE_STARTING });
   }
 
   /** The system's proxy for the service, resolved again (null: direct). */
@@ -80,7 +83,7 @@ export class EngineProcessHost {
   }
 
   thumbnail(staged: { designId: number; documentId: number; stagedPath: string }): Promise<Outcome<unknown>> {
-    return this.bridge ? this.bridge.thumbnail(staged) : Promise.resolve({ ok: false, problem: { kind: 'internal', message: 'The design-sync engine is starting: try again in a moment.' } });
+    return this.bridge ? this.bridge.thumbnail(staged) : Promise.resolve({ ok: false, problem: ENGINE_STARTING });
   }
 
   onEvent(listener: (event: EventMessage) => void): () => void {
