@@ -547,7 +547,9 @@ export interface KeptDesignView {
   bytesHere: number;
   /** The file being downloaded, with its bytes so far and its size when known. */
   current: { name: string; bytesDone: number; bytesTotal: number | null } | null;
+  /** What stopped it, in English; `problemWords` its facts, which the window words (null or absent: `problem` as it is). */
   problem: string | null;
+  problemWords?: EngineWords | null;
   checkedAt: IsoTime | null;
 }
 

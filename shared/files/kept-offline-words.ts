@@ -1,8 +1,9 @@
 import type { KeptDesignView } from '../contract/views';
 import { ENGLISH_INTL, type Words } from '../i18n/create-intl';
+import { wordedOr } from '../i18n/engine-words';
 import { formatBytes } from '../i18n/format';
 
-type KeptFacts = Pick<KeptDesignView, 'state' | 'filesHere' | 'filesTotal' | 'bytesHere' | 'current' | 'problem'>;
+type KeptFacts = Pick<KeptDesignView, 'state' | 'filesHere' | 'filesTotal' | 'bytesHere' | 'current' | 'problem' | 'problemWords'>;
 
 /**
  * Where a design kept offline is, in one sentence in the language of `intl` (English by default; the messages
@@ -29,7 +30,7 @@ export function keptOfflineWords(kept: KeptFacts, intl: Words = ENGLISH_INTL): s
       return kept.filesTotal === 0 ? intl.formatMessage({ id: 'design.kept.waitingEmpty' }) : intl.formatMessage({ id: 'design.kept.waiting' }, counts);
     case 'problem':
       return kept.problem
-        ? intl.formatMessage({ id: 'design.kept.problem' }, { ...counts, problem: kept.problem })
+        ? intl.formatMessage({ id: 'design.kept.problem' }, { ...counts, problem: wordedOr(intl, kept.problemWords, kept.problem) })
         : intl.formatMessage({ id: 'design.kept.problemUnknown' }, counts);
   }
 }

@@ -1,3 +1,5 @@
+import { keptOfflineWords } from '../../shared/files/kept-offline-words';
+import { createTranslator } from '../../shared/i18n/create-intl';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -174,6 +176,7 @@ describe('keeping designs offline', () => {
     const refused = await problem('offline.keep', { designs: ['no-such-design-anywhere'] });
     expect(refused.kind).toBe('not-found');
     expect(refused.message).toContain('no-such-design-anywhere');
+    expect(refused.words).toEqual({ id: 'engine.refusal.library.noSuchDesign', values: { design: '"no-such-design-anywhere"' } });
     expect((await ok('offline.list', {})).designs).toHaveLength(before);
   });
 
@@ -182,6 +185,11 @@ describe('keeping designs offline', () => {
     await ok('catalogue.pull', {});
     const gone = await keptOnce(ids.unlisted, (view) => view.problem !== null, 'the design gone from the service said');
     expect(gone.problem).toMatch(/no longer on the service/);
+    // Its facts, said in the person's language where it is shown.
+    expect(gone.problemWords).toEqual({ id: 'engine.refusal.kept.gone' });
+    const german = keptOfflineWords(gone, await createTranslator('de'));
+    expect(german).toContain('Es ist nicht mehr auf dem Dienst: Die hier gespeicherten Dateien bleiben.');
+    expect(german).not.toContain('no longer');
     expect(gone.filesHere).toBe(1);
     expect((await ok('design.get', { id: ids.unlisted })).card.name).toBe('Read On Demand');
   });

@@ -1,6 +1,7 @@
 import type { KeptDesignStatus } from '../../engine/keep-offline/keep-offline';
 import { isServiceError } from '../../engine/api/service-error';
 import { keptOfflineWords } from '../../../shared/files/kept-offline-words';
+import { wordedOr } from '../../../shared/i18n/engine-words';
 import { ENGLISH_INTL, type Words } from '../../../shared/i18n/create-intl';
 import { formatBytes } from '../../../shared/i18n/format';
 import { CliError } from '../cli-context';
@@ -76,7 +77,7 @@ export const keepCommand: CommandModule = (program, context, say) => {
         }
         if (options.json) ctx.io.out(JSON.stringify({ designs: statuses, bytes: keepOffline.keptBytes() }, null, 2));
         const stopped = statuses.filter((status) => status.state === 'problem');
-        if (options.wait && stopped.length > 0) throw new CliError(words.formatMessage({ id: 'cli.keep.notEverything' }, { problems: stopped.map((status) => `${status.name ?? `#${status.designId}`}: ${status.problem}`).join('; ') }));
+        if (options.wait && stopped.length > 0) throw new CliError(words.formatMessage({ id: 'cli.keep.notEverything' }, { problems: stopped.map((status) => `${status.name ?? `#${status.designId}`}: ${wordedOr(words, status.problemWords, status.problem ?? '')}`).join('; ') }));
         return;
       }
       if (options.json) ctx.io.out(JSON.stringify({ designs: keepOffline.list(), bytes: keepOffline.keptBytes() }, null, 2));

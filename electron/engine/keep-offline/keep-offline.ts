@@ -5,7 +5,10 @@ import type { WritableDB } from '../cache/cache-database';
 import { refreshDesignFiles } from '../cache/child-lists';
 import { getCachedDesign, summariesByIds } from '../cache/design-reads';
 import type { FileCache } from '../cache/file-cache';
+import type { EngineWords, EngineWordValue } from '../../../shared/i18n/engine-words';
+import { englishOf, errorWords } from '../../../shared/i18n/worded-error';
 import { engineLog } from '../log/engine-log';
+import { systemErrorFacts } from '../log/error-words';
 import { keptFilesOf, planKeptFiles, type KeptFile } from './kept-files-plan';
 import { keptAmong, keptDesign, keptDesigns, keptFilesHere, keptWrites, type KeptDesignRow } from './kept-store';
 
@@ -29,7 +32,9 @@ export interface KeptDesignStatus {
   bytesHere: number;
   /** The file being downloaded now, with its bytes so far (and its size when the answer says). */
   current: { name: string; bytesDone: number; bytesTotal: number | null } | null;
+  /** What stopped it, in English; `problemWords` its facts, which a front end words (null: `problem` as it is). */
   problem: string | null;
+  problemWords: EngineWords | null;
   checkedAt: number | null;
 }
 
@@ -263,7 +268,8 @@ export class KeepOffline extends EventEmitter<{ progress: [KeptDesignStatus]; ch
         this.waitUntilReachable(designId);
       } else {
         engineLog.warn('keep-offline', `design ${designId} could not be brought offline`, error);
-        keptWrites.checked(this.db, designId, { checkedAt: this.now(), problem: problemWords(error) });
+        const facts = errorWords(error);
+        keptWrites.checked(this.db, designId, { checkedAt: this.now(), problem: problemWords(error), problemWords: facts });
         this.emit('changed', { ids: [designId] });
       }
     } finally {
@@ -295,7 +301,8 @@ export class KeepOffline extends EventEmitter<{ progress: [KeptDesignStatus]; ch
     } catch (error) {
       if (!isServiceError(error, 'not-found')) throw error;
       // Gone from the service: what was kept stays here, with words that say so.
-      keptWrites.checked(this.db, designId, { checkedAt: this.now(), problem: 'It is no longer on the service: the files kept here stay.' });
+      const gone: EngineWords = { id: 'engine.refusal.kept.gone' };
+      keptWrites.checked(this.db, designId, { checkedAt: this.now(), problem: englishOf(gone), problemWords: gone });
       return;
     }
     const design = getCachedDesign(this.db, designId);
@@ -328,9 +335,12 @@ export class KeepOffline extends EventEmitter<{ progress: [KeptDesignStatus]; ch
     }));
     if (signal.aborted) return;
     if (stopping) throw stopping;
-    const problem = failures.length === 0 ? null
-      : `${failures.length === 1 ? `${failures[0]!.file.name} could not be downloaded` : `${failures.length} files could not be downloaded (${failures.map((failure) => failure.file.name).join(', ')})`}: ${problemWords(failures[0]!.error)}`;
-    keptWrites.checked(this.db, designId, { filesVersion: failures.length === 0 ? design.summary.updatedAt : null, checkedAt: this.now(), problem });
+    const failed: EngineWords | null = failures.length === 0 ? null
+      : failures.length === 1 ? { id: 'engine.refusal.kept.fileFailed', values: { file: failures[0]!.file.name, problem: problemFacts(failures[0]!.error) } }
+        : { id: 'engine.refusal.kept.filesFailed', values: { count: failures.length, files: failures.map((failure) => failure.file.name).join(', '), problem: problemFacts(failures[0]!.error) } };
+    keptWrites.checked(this.db, designId, {
+      filesVersion: failures.length === 0 ? design.summary.updatedAt : null, checkedAt: this.now(), problem: failed ? englishOf(failed) : null, problemWords: failed,
+    });
     this.emit('changed', { ids: [designId] });
   }
 
@@ -437,6 +447,7 @@ export class KeepOffline extends EventEmitter<{ progress: [KeptDesignStatus]; ch
       bytesHere: here.reduce((sum, entry) => sum + (entry.size ?? 0), 0),
       current: working ? firstOf(working.inFlight) : null,
       problem: row.problem,
+      problemWords: row.problemWords,
       checkedAt: row.checkedAt,
     };
   }
@@ -452,4 +463,9 @@ function firstOf(inFlight: ReadonlySet<NonNullable<KeptDesignStatus['current']>>
 function problemWords(error: unknown): string {
   if (isServiceError(error)) return error.problem.message;
   return error instanceof Error ? error.message : String(error);
+}
+
+/** A failure inside a sentence: the engine's facts when it has them (a system error's too), else its words as they are. */
+function problemFacts(error: unknown): EngineWordValue {
+  return errorWords(error) ?? (isServiceError(error) ? null : systemErrorFacts(error)) ?? problemWords(error);
 }

@@ -1,4 +1,6 @@
+import { parseEngineWords, type EngineWords } from '../../../shared/i18n/engine-words';
 import type { ReadableDB, WritableDB } from '../cache/cache-database';
+import { engineLog } from '../log/engine-log';
 import { prepared } from '../cache/prepared';
 import type { KeptFile } from './kept-files-plan';
 
@@ -9,12 +11,17 @@ export interface KeptDesignRow {
   /** The design's `updated_at` when its file list was last read whole (null: not yet). */
   filesVersion: string | null;
   checkedAt: number | null;
-  /** What stopped the last attempt, in the person's words (null: nothing). */
+  /** What stopped the last attempt, in English (null: nothing). */
   problem: string | null;
+  /** Its facts, which a front end words in the person's language (null: none, `problem` is said as it is). */
+  problemWords: EngineWords | null;
 }
 
-interface Row { design_id: number; kept_at: number; files_version: string | null; checked_at: number | null; problem: string | null }
-const toRow = (row: Row): KeptDesignRow => ({ designId: row.design_id, keptAt: row.kept_at, filesVersion: row.files_version, checkedAt: row.checked_at, problem: row.problem });
+interface Row { design_id: number; kept_at: number; files_version: string | null; checked_at: number | null; problem: string | null; problem_words: string | null }
+const toRow = (row: Row): KeptDesignRow => ({
+  designId: row.design_id, keptAt: row.kept_at, filesVersion: row.files_version, checkedAt: row.checked_at, problem: row.problem,
+  problemWords: parseEngineWords(row.problem_words, (why) => engineLog.warn('keep-offline', `design ${row.design_id}: its problem's stored words cannot be read, its English is shown`, why)),
+});
 
 export function keptDesigns(db: ReadableDB): KeptDesignRow[] {
   return (prepared(db, 'SELECT * FROM kept_designs ORDER BY kept_at, design_id').all() as Row[]).map(toRow);
@@ -85,11 +92,14 @@ export const keptWrites = {
     })();
   },
 
-  checked(db: WritableDB, designId: number, outcome: { filesVersion?: string | null; checkedAt: number; problem: string | null }): void {
+  /** A check's outcome: `problem` in English, `problemWords` its facts (none when absent). */
+  checked(db: WritableDB, designId: number, outcome: { filesVersion?: string | null; checkedAt: number; problem: string | null; problemWords?: EngineWords | null }): void {
+    const words = outcome.problem !== null && outcome.problemWords ? JSON.stringify(outcome.problemWords) : null;
     if (outcome.filesVersion !== undefined) {
-      prepared(db, 'UPDATE kept_designs SET files_version = ?, checked_at = ?, problem = ? WHERE design_id = ?').run(outcome.filesVersion, outcome.checkedAt, outcome.problem, designId);
+      prepared(db, 'UPDATE kept_designs SET files_version = ?, checked_at = ?, problem = ?, problem_words = ? WHERE design_id = ?')
+        .run(outcome.filesVersion, outcome.checkedAt, outcome.problem, words, designId);
     } else {
-      prepared(db, 'UPDATE kept_designs SET checked_at = ?, problem = ? WHERE design_id = ?').run(outcome.checkedAt, outcome.problem, designId);
+      prepared(db, 'UPDATE kept_designs SET checked_at = ?, problem = ?, problem_words = ? WHERE design_id = ?').run(outcome.checkedAt, outcome.problem, words, designId);
     }
   },
 };

@@ -16,6 +16,7 @@ import { migration0014BacklogDescriptions } from './0014-backlog-descriptions';
 import { migration0015BacklogTextFlag } from './0015-backlog-text-flag';
 import { migration0016TagsFromListForm } from './0016-tags-from-list-form';
 import { migration0017KeptOffline } from './0017-kept-offline';
+import { migration0019KeptProblemWords } from './0019-kept-problem-words';
 import { migration0018GeneratedThumbnails } from './0018-generated-thumbnails';
 
 /** Ordered; only ever appended to. Index + 1 is the schema version it produces (PRAGMA user_version). */
@@ -38,4 +39,5 @@ export const CACHE_MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = 
   migration0016TagsFromListForm,
   migration0017KeptOffline,
   migration0018GeneratedThumbnails,
+  migration0019KeptProblemWords,
 ];

@@ -14,6 +14,7 @@ export function keptDesignView(status: KeptDesignStatus): KeptDesignView {
     bytesHere: status.bytesHere,
     current: status.current,
     problem: status.problem,
+    problemWords: status.problemWords,
     checkedAt: iso(status.checkedAt),
   };
 }
