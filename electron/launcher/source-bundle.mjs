@@ -88,7 +88,7 @@ const importMetaAsSource = {
  */
 export async function bundledSource(sourceUrl) {
   const source = fileURLToPath(sourceUrl);
-  const name = `${basename(source).replace(/\.[^.]+$/, '')}-${createHash('sha1').update(relative(ROOT, source)).digest('hex').slice(0, 10)}`;
+  const name = `${basename(source).replace(/\.[^.]+$/, '')}-${createHash('sha1').update(source).digest('hex').slice(0, 10)}`;
   const bundleFile = join(CACHE, `${name}.mjs`);
   const inputsFile = join(CACHE, `${name}.inputs.json`);
   if (upToDate(inputsFile)) return pathToFileURL(bundleFile).href;
