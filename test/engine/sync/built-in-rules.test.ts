@@ -2,7 +2,8 @@ import ignore from 'ignore';
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_RULES, type BuiltInRule } from '../../../electron/engine/sync/ignore/built-in-rules';
 import { createTranslator } from '../../../shared/i18n/create-intl';
-import { builtInRuleLabel, builtInRuleLabelId } from '../../../shared/sync/held-back-words';
+import { builtInRules } from '../../../electron/engine/sync/ignore/never-sent-rules';
+import { builtInRuleLabel, builtInRuleLabelId, builtInRuleTool } from '../../../shared/sync/held-back-words';
 
 /** Names designers publish on purpose: no built-in rule may hold any of them back. */
 const PUBLISHED_NAMES = [
@@ -86,9 +87,20 @@ describe('built-in rules of names never sent', () => {
 
 describe('built-in rules\' labels in the person\'s language', () => {
   it('has a label in the catalogs for every rule, the English one the same words as the engine\'s (which the command line shows), the German its own', async () => {
-    expect(BUILT_IN_RULES.filter((rule) => builtInRuleLabelId(rule.id) === null).map((rule) => rule.id)).toEqual([]);
-    expect(BUILT_IN_RULES.filter((rule) => builtInRuleLabel(rule) !== rule.label).map((rule) => rule.id)).toEqual([]);
+    // Every entry the list shows, the hidden files' too.
+    const rules = builtInRules();
+    expect(rules.length).toBe(BUILT_IN_RULES.length + 1);
+    expect(rules.filter((rule) => builtInRuleLabelId(rule.id) === null).map((rule) => rule.id)).toEqual([]);
+    expect(rules.filter((rule) => builtInRuleLabel(rule) !== rule.label).map((rule) => rule.id)).toEqual([]);
     const german = await createTranslator('de');
-    expect(BUILT_IN_RULES.filter((rule) => builtInRuleLabel(rule, german) === rule.label).map((rule) => rule.id)).toEqual([]);
+    expect(rules.filter((rule) => builtInRuleLabel(rule, german) === rule.label).map((rule) => rule.id)).toEqual([]);
+  });
+
+  it('names a tool by its own name in every language, and words the one that is words ("Any program")', async () => {
+    const german = await createTranslator('de');
+    const worded = builtInRules().filter((rule) => builtInRuleTool(rule, german) !== rule.tool).map((rule) => rule.id);
+    expect(worded).toEqual(['hidden']);
+    expect(builtInRules().filter((rule) => builtInRuleTool(rule) !== rule.tool)).toEqual([]);
+    expect(builtInRuleTool({ id: 'hidden', tool: 'Any program' }, german)).toBe('Jedes Programm');
   });
 });
