@@ -3,6 +3,7 @@ import { engineLog } from '../log/engine-log';
 import { describeItem } from './describe-item';
 import { fileNameOf } from './file-version';
 import type { QueueItem } from './queue-item';
+import { fieldErrorsSaid } from './field-words';
 import { said, type Said } from './said';
 
 type Refusal = Extract<ServiceProblem, { kind: 'validation' | 'bad-request' | 'forbidden' }>;
@@ -40,7 +41,10 @@ function validationWords(item: Subject, errors: FieldErrors, subject: Said | str
     return said('queue.reason.fileNotAccepted', { name, why: sentence(why) });
   }
   const described = describeLabelledFieldErrors(file ? errors : fields);
-  return described ? said('queue.reason.refusedFields', { subject, why: sentence(described) }) : said('queue.reason.refusedWithoutWhy', { subject });
+  const facts = fieldErrorsSaid(file ? errors : fields);
+  if (!described || !facts) return said('queue.reason.refusedWithoutWhy', { subject });
+  // The facts when the English needs no full stop added (as sentence() would add it), else the English as it is.
+  return /[.!?)]$/.test(described.trim()) ? said('queue.reason.refusedFields', { subject, why: sentence(described) }) : said('queue.reason.refusedFieldList', { subject, errors: facts });
 }
 
 /**

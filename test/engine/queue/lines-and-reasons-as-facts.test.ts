@@ -18,7 +18,7 @@ import type { ActivityView, QueueView } from '../../../shared';
 import { startTestService, type TestService } from '../../../harness/local-service';
 import { until } from '../../../harness/until';
 import { tempDir } from '../cache/cache-fixtures';
-import { FIXTURES } from './queue-fixtures';
+import { FIXTURES, queueWorld } from './queue-fixtures';
 
 let service: TestService;
 let token: string;
@@ -96,6 +96,18 @@ describe('activity lines and queue reasons as facts', () => {
       'Das Design „Clamp“ ist nicht mehr auf dem Dienst (gelöscht oder nicht mehr Ihres): Die hier gemachte Änderung wurde nicht gesendet.',
     );
     expect(engineWordsText(german, uploaded!.words!)).toBe(`${path} hochgeladen.`);
+  });
+
+  it('a refused edit names its fields with the labels of the person\'s language, the service\'s own words kept', async () => {
+    const world = await queueWorld(service.url, token);
+    cleanups.push(() => world.dispose());
+    const design = await world.api.createDesign({ name: 'Gear', excerpt: 'A gear' });
+    const edit = world.store.enqueueDesignEdit(design.id, { name: 'Gear two', excerpt: '' }, 'Gear').id;
+    world.runner.start();
+    await world.runner.waitForIdle({ timeoutMs: 10_000 });
+    const refused = world.store.get(edit)!;
+    expect(refused).toMatchObject({ state: 'failed', reason: 'The service refused the edit of “Gear”: Summary can\'t be blank.' });
+    expect(engineWordsText(await createTranslator('de'), refused.reasonWords!)).toBe('Der Dienst hat die Änderung von „Gear“ abgelehnt: Zusammenfassung: can\'t be blank.');
   });
 
   it('a sentence inside a sentence is kept as facts too, and worded in the same language', async () => {

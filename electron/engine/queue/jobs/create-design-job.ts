@@ -1,4 +1,5 @@
 import { describeLabelledFieldErrors, validateDesignInput, type UserDesign } from '../../../../shared';
+import { fieldErrorsSaid } from '../field-words';
 import { createdSince, type Job, type JobContext } from '../job';
 import type { QueueItem, SentAttempt } from '../queue-item';
 import { said } from '../said';
@@ -28,7 +29,7 @@ export const createDesignJob: Job<'create-design'> = {
     }
     const fields = { name: proposal.name, excerpt: proposal.excerpt, ...(proposal.license ? { license: proposal.license } : {}) };
     const checked = validateDesignInput(fields, 'create');
-    if (!checked.ok) return { outcome: 'attention', attention: 'confirm-design', reason: said('queue.reason.designCannotBeCreated', { folder, errors: describeLabelledFieldErrors(checked.errors) }) };
+    if (!checked.ok) return { outcome: 'attention', attention: 'confirm-design', reason: said('queue.reason.designCannotBeCreated', { folder, errors: fieldErrorsSaid(checked.errors) ?? describeLabelledFieldErrors(checked.errors) }) };
 
     let designId = proposal.createdDesignId ?? null;
     if (designId === null) {
