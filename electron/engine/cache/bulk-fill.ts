@@ -83,9 +83,20 @@ export function pauseSearchIndexMerges(db: WritableDB): void {
   db.transaction(() => pauseMerges(db))();
 }
 
-/** Gives FTS5's merges back as they were before pauseSearchIndexMerges (or a bulk fill). */
-export function resumeSearchIndexMerges(db: WritableDB): void {
-  const undo = prepared(db, `SELECT name, sql FROM bulk_fill_undo WHERE name LIKE 'designs_fts %' ORDER BY name`).all() as { name: string; sql: string }[];
+/**
+ * The bulk_fill_undo row whose statement notes every term of the search index, kept while a fill leaves its slices'
+ * terms to its end (search-terms.ts deferSearchTerms).
+ */
+export const DEFERRED_TERMS_UNDO = 'designs_fts terms';
+
+/**
+ * Gives FTS5's merges back as they were before pauseSearchIndexMerges (or a bulk fill), and notes the terms a fill
+ * left to its end, unless `leaveTerms` (a pull whose search rows the engine's fill writes behind it, and which notes
+ * them a turn at a time: read in one go, a million designs' index holds the engine's thread for seconds).
+ */
+export function resumeSearchIndexMerges(db: WritableDB, options: { leaveTerms?: boolean } = {}): void {
+  const undo = (prepared(db, `SELECT name, sql FROM bulk_fill_undo WHERE name LIKE 'designs_fts %' ORDER BY name`).all() as { name: string; sql: string }[])
+    .filter((row) => !(options.leaveTerms && row.name === DEFERRED_TERMS_UNDO));
   db.transaction(() => {
     for (const { name, sql } of undo) {
       db.exec(sql);
@@ -113,7 +124,7 @@ export type BulkFillEnd = 'none' | 'all' | 'merges';
 
 export function endBulkFillAs(db: WritableDB, end: BulkFillEnd): void {
   if (end === 'all') endBulkFill(db);
-  else if (end === 'merges') resumeSearchIndexMerges(db);
+  else if (end === 'merges') resumeSearchIndexMerges(db, { leaveTerms: true });
 }
 
 /** How many of the indexes a bulk fill set aside are not made again yet. */

@@ -145,7 +145,7 @@ export class PullWriter {
       beginBulkFill(this.db);
       this.bulk = { listingTotal: total ?? 0, handed: 0, indexesAside: setAsideIndexesLeft(this.db) };
     } else if (isInBulkFill(this.db)) {
-      if (this.searchRows === 'behind') resumeSearchIndexMerges(this.db);
+      if (this.searchRows === 'behind') resumeSearchIndexMerges(this.db, { leaveTerms: true });
       else endBulkFill(this.db);
     }
   }

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { ReadableDB, WritableDB } from './cache-database';
+import { DEFERRED_TERMS_UNDO } from './bulk-fill';
 import { searchWords } from './fts-query';
 import { prepared } from './prepared';
 
@@ -78,9 +79,10 @@ function noteEverySearchTerm(db: Database.Database): void {
 /**
  * The bulk_fill_undo row (bulk-fill.ts) whose statement notes every term of the index: there while a fill of the
  * search index writes rows without noting their terms. It goes, its statement run, with the fill's paused merges
- * (resumeSearchIndexMerges: at the fill's end, or when the cache next opens after a crash).
+ * (resumeSearchIndexMerges: at the fill's end, or when the cache next opens after a crash; the fill itself notes them
+ * a turn at a time first).
  */
-const TERMS_AFTER_FILL = 'designs_fts terms';
+const TERMS_AFTER_FILL = DEFERRED_TERMS_UNDO;
 
 /**
  * The terms of the search rows written in this transaction are left to the end of the fill (call it in that

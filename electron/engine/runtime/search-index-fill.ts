@@ -156,7 +156,8 @@ export class SearchIndexFill extends EventEmitter<SearchIndexFillEvents> {
         if (slice.taken > 0) this.emit('progress', { waiting });
       }
     } while (this.again);
-    if (written === 0) return;
+    // A fill that wrote nothing may still have the terms of one stopped or paused while noting them.
+    if (written === 0 && !searchTermsDeferred(this.db)) return;
     if (!(await this.noteDeferredTerms())) return;
     // The defaults back before the merge: what is written after the fill is merged as it comes.
     resumeSearchIndexMerges(this.db);

@@ -10,6 +10,7 @@ import { pullDesigns } from '../../../electron/engine/cache/pull';
 import { pauseSearchIndexMerges, setAsideIndexesLeft } from '../../../electron/engine/cache/bulk-fill';
 import { searchBacklogSize, writeBackloggedSearchRows } from '../../../electron/engine/cache/search-backlog';
 import { mergeSearchIndexStep } from '../../../electron/engine/cache/search-rows';
+import { searchTermsDeferred } from '../../../electron/engine/cache/search-terms';
 import type { EventMessage } from '../../../electron/engine/contract/contract-endpoint';
 import { createContractEndpoint } from '../../../electron/engine/contract/create-contract-endpoint';
 import { subscribeToEngine } from '../../../electron/engine/contract/engine-events';
@@ -123,6 +124,27 @@ describe('the search index filled behind the catalogue\'s pull', () => {
     await pullDesigns(client(), atWalkEnd.db, atWalkEnd.files, { pageSize: 40, imagePrefetchLimit: 0 });
     expect(searchIndexOf(cache)).toEqual(searchIndexOf(atWalkEnd));
     expect(found(cache)).toBe(DESIGNS);
+  });
+
+  it('a pull that comes while the terms of a fill wait leaves them to the next fill, which notes them though it has no rows to write', async () => {
+    const cache = await pulledBehind();
+    writeBackloggedSearchRows(cache.db, DESIGNS, 'after-fill');
+    expect(searchTermsDeferred(cache.db)).toBe(true);
+    // The catalogue pulled again before the fill noted its terms: nothing new, the terms still wait.
+    await pullDesigns(client(), cache.db, cache.files, { pageSize: 40, searchRows: 'behind', imagePrefetchLimit: 0 });
+    expect(searchTermsDeferred(cache.db)).toBe(true);
+    expect(searchBacklogSize(cache.db)).toBe(0);
+
+    const fill = new SearchIndexFill(cache.db);
+    let filled = 0;
+    fill.on('filled', () => filled++);
+    fill.start();
+    await fill.whenIdle();
+    expect(searchTermsDeferred(cache.db)).toBe(false);
+    expect(filled).toBe(1);
+    const atWalkEnd = scratchCache();
+    await pullDesigns(client(), atWalkEnd.db, atWalkEnd.files, { pageSize: 40, imagePrefetchLimit: 0 });
+    expect(searchIndexOf(cache)).toEqual(searchIndexOf(atWalkEnd));
   });
 
   it('a large backlog is written with the index\'s merges paused, merged once at the end, the merges given back', async () => {
