@@ -39,9 +39,16 @@ export function untranslated(text: string): Said {
   return { text, words: null };
 }
 
-/** The facts of a stored row (`words`, `reason_words`), or null; a damaged one is said in the engine log, once per read. */
+/** The rows whose damaged facts were said in the engine log already (a list read again and again says each once). */
+const toldDamaged = new Set<string>();
+
+/** The facts of a stored row (`words`, `reason_words`), or null; a damaged one is said in the engine log, once a process. */
 export function storedWords(text: string | null, where: string): EngineWords | null {
-  return parseEngineWords(text, (why) => engineLog.warn('queue', `${where}: its stored words cannot be read, its English is shown`, why));
+  return parseEngineWords(text, (why) => {
+    if (toldDamaged.has(where) || toldDamaged.size > 1000) return;
+    toldDamaged.add(where);
+    engineLog.warn('queue', `${where}: its stored words cannot be read, its English is shown`, why);
+  });
 }
 
 /** The JSON stored for a sentence's facts (null when it has none). */
