@@ -1,6 +1,7 @@
 import { describeFieldErrors, validateDesignInput, type FieldErrors } from '../../../shared';
 import type { DesignFields } from '../api/service-client';
 import { isServiceError } from '../api/service-error';
+import { SIGN_IN_AGAIN } from '../authorization/session';
 import { getCachedDesign, type DesignSummary } from '../cache/design-reads';
 import type { EngineWords } from '../../../shared/i18n/engine-words';
 import { englishOf } from '../../../shared/i18n/worded-error';
@@ -15,9 +16,10 @@ type RuleDeps = Pick<OwnDesignsDeps, 'session' | 'confirmUser' | 'cache' | 'inte
 export async function requireSignedIn(deps: Pick<OwnDesignsDeps, 'session' | 'confirmUser'>): Promise<void> {
   const { session } = deps;
   if (!session.canWrite()) {
-    throw session.state.status === 'needs-sign-in'
-      ? new EngineError({ kind: 'not-signed-in', message: session.state.reason })
-      : EngineError.of('not-signed-in', 'engine.refusal.ownDesign.signIn');
+    const { state } = session;
+    if (state.status !== 'needs-sign-in') throw EngineError.of('not-signed-in', 'engine.refusal.ownDesign.signIn');
+    // A sign-in the service refused: the account's words for it (the same the account menu says).
+    throw state.reason === SIGN_IN_AGAIN ? EngineError.of('not-signed-in', 'shell.account.signInRefused') : new EngineError({ kind: 'not-signed-in', message: state.reason });
   }
   await deps.confirmUser();
 }
