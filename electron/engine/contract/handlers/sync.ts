@@ -34,7 +34,7 @@ export const SYNC_HANDLERS: Handlers<'sync.status' | 'sync.chooseFolder' | 'sync
   },
   'sync.neverSent': (services) => neverSentView(services),
   'sync.saveIgnoreFile': async (services, { text }) => {
-    if (!services.sync.folder()) throw new EngineError({ kind: 'sync-folder', message: 'Choose a sync folder first: the ignore file is kept in it.' });
+    if (!services.sync.folder()) throw EngineError.of('sync-folder', 'engine.refusal.ignore.noSyncFolder');
     try {
       await services.sync.syncParts().sync.saveIgnoreFile(text);
     } catch (error) {
