@@ -241,15 +241,15 @@ describe('the commands that need the service, in German and Dutch', () => {
 
     const shown = await cli('--lang', 'de', 'ignore');
     expect(shown.out).toContain(`${ignoreFile} (noch nicht vorhanden: design-sync ignore add <Muster> legt sie an)\n`);
-    expect(shown.out).toContain('Zurückgehalten: nichts, laut der letzten Durchsuchung.');
-    expect(shown.out).toMatch(/^Eingebaut: \d+ Einträge \(Sicherungskopien, temporäre Dateien und Sperrdateien von Programmen; Dateien des Systems\)/m);
+    expect(shown.out).toContain('Zurückgehalten: nichts, laut der letzten Prüfung.');
+    expect(shown.out).toMatch(/^Integriert: \d+ Einträge \(Sicherungskopien, temporäre Dateien und Sperrdateien von Programmen; Dateien des Systems\)/m);
     const added = await cli('--lang', 'de', 'ignore', 'add', '*.entwurf');
     expect(added.out).toContain(`Zu ${ignoreFile} hinzugefügt: *.entwurf.`);
     expect((await cli('--lang', 'de', 'ignore', 'add', '*.entwurf')).out).toBe('.designsyncignore enthält es bereits: Es wurde nichts geändert.');
     const check = await cli('--lang', 'de', 'ignore', 'check', 'teil/teil.entwurf', 'teil/teil.stl');
     expect(check.out.split('\n')).toEqual(['teil/teil.entwurf: nie gesendet (Zeile 1 von .designsyncignore: *.entwurf)', 'teil/teil.stl: gesendet']);
     const builtIn = await cli('--lang', 'de', 'ignore', '--built-in');
-    expect(builtIn.out).toContain('Eingebaut (nie gesendet, egal was in der Ignorier-Datei steht):');
+    expect(builtIn.out).toContain('Integriert (nie gesendet, egal was in der Ignorier-Datei steht):');
     const missing = await cli('--lang', 'nl', 'ignore', 'remove', '*.tmp', '*.old');
     expect(missing).toMatchObject({ code: 1, err: '.designsyncignore heeft geen regels "*.tmp", "*.old": design-sync ignore toont de regels.' });
     expect((await cli('--lang', 'nl', 'ignore', 'remove', '*.entwurf')).out).toContain(`Verwijderd uit ${ignoreFile}: *.entwurf.`);

@@ -126,7 +126,7 @@ describe('the commands in Dutch and German', () => {
   it('refuses a mistaken option before any command runs, in the environment\'s language', async () => {
     process.env.LANG = 'de_DE.UTF-8';
     const refused = await runCliCapturing(profile, ['--max-upload-rate', 'schnell', 'status']);
-    expect(refused).toMatchObject({ code: 1, err: '--max-upload-rate: erwartet wird eine Rate in KB/s, eine ganze Zahl von 0 (keine Begrenzung) bis 10.000.000, angegeben war "schnell".' });
+    expect(refused).toMatchObject({ code: 1, err: '--max-upload-rate: erwartet wird eine Geschwindigkeit in KB/s, eine ganze Zahl von 0 (keine Begrenzung) bis 10.000.000, angegeben war "schnell".' });
   });
 
   it('says what a sync did in German, with its counts as German writes them; English stays the default', async () => {

@@ -85,7 +85,7 @@ describe('problems in the window\'s language', () => {
   it('words the contract\'s own refusals in the language, numbers as it writes them', async () => {
     const german = await createTranslator('de');
     const refused = { kind: 'validation' as const, message: 'refused', fieldErrors: { cacheLimitMb: ['Too small: expected number to be >=1500'] } };
-    expect(problemWords(refused, german)).toBe('Grenze des Bild-Caches: muss mindestens 1.500 sein.');
+    expect(problemWords(refused, german)).toBe('Maximale Größe des Bild-Caches: muss mindestens 1.500 sein.');
     expect(fieldMessageWords('Too big: expected string to have <=255 characters', await createTranslator('nl'))).toBe('mag hoogstens 255 tekens lang zijn');
   });
 
