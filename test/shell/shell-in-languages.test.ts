@@ -104,9 +104,9 @@ describe('notifications in Dutch and German', () => {
     // Changed before the notices were said: they speak German.
     now = de;
     expect(policy.flush().map(({ title, body }) => ({ title, body }))).toEqual([
-      { title: 'Synchronisierung angehalten', body: 'Der Synchronisierungsordner /home/ada/Designs ist nicht mehr so, wie er war: Bis er zurück ist, wird nichts gesendet.' },
+      { title: 'Synchronisierung angehalten', body: 'Der Synchronisierungsordner /home/ada/Designs ist nicht mehr so, wie er war: Bis er wieder da ist, wird nichts gesendet.' },
       { title: 'Anmeldung erforderlich', body: 'Melden Sie sich erneut an, damit design-sync Ihr Konto erreichen kann.' },
-      { title: '2 Löschungen zu bestätigen', body: 'gear/old.stl und gear/older.stl wurden aus dem Synchronisierungsordner entfernt. Auf dem Dienst werden sie erst gelöscht, wenn Sie es bestätigen.' },
+      { title: '2 Löschungen warten auf Bestätigung', body: 'gear/old.stl und gear/older.stl wurden aus dem Synchronisierungsordner entfernt. Auf dem Dienst werden sie erst gelöscht, wenn Sie es bestätigen.' },
     ]);
   });
 });

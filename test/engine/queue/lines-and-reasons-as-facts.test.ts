@@ -124,7 +124,7 @@ describe('activity lines and queue reasons as facts', () => {
       values: { item: { id: 'activity.item.described', values: { kind: 'deleteRemote', what: 'Gear/old.stl' } } },
     });
     expect(engineWordsText(await createTranslator('nl'), stored.reasonWords!)).toBe(
-      'Het verwijderen van Gear/old.stl is onverwacht mislukt: het wordt over een minuut opnieuw geprobeerd (het enginelogboek heeft de details).',
+      'Het verwijderen van Gear/old.stl is onverwacht mislukt: het wordt over een minuut opnieuw geprobeerd (het engine-logboek bevat de details).',
     );
   });
 
