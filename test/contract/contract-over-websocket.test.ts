@@ -355,7 +355,7 @@ const CASES: { [K in RequestName]: Case<K> } = {
   'account.signOut': { valid: () => ({}), check: (r) => expect(r.status).toBe('signed-out'), malformed: () => ({ everywhere: true }), field: 'everywhere' },
   'service.sample': {
     valid: () => ({}),
-    check: (r) => expect(r).toEqual({ inUse: false, serviceUrl: null, starting: false, problem: null, signIn: { screenName: 'demo', password: 'demo' } }),
+    check: (r) => expect(r).toEqual({ inUse: false, serviceUrl: null, starting: false, problem: null, problemWords: null, signIn: { screenName: 'demo', password: 'demo' } }),
     malformed: () => ({ start: true }), field: 'start',
   },
   // Signed out by now: the profile may take the sample service as its service (it is stopped when the engine closes).
