@@ -242,7 +242,7 @@ describe('the commands that need the service, in German and Dutch', () => {
     const shown = await cli('--lang', 'de', 'ignore');
     expect(shown.out).toContain(`${ignoreFile} (noch nicht vorhanden: design-sync ignore add <Muster> legt sie an)\n`);
     expect(shown.out).toContain('Zurückgehalten: nichts, laut der letzten Prüfung.');
-    expect(shown.out).toMatch(/^Integriert: \d+ Einträge \(Sicherungskopien, temporäre Dateien und Sperrdateien von Programmen; Dateien des Systems\)/m);
+    expect(shown.out).toMatch(/^Integriert: \d+ Einträge \(Sicherungen, temporäre Dateien und Sperrdateien von Programmen; Dateien des Systems\)/m);
     const added = await cli('--lang', 'de', 'ignore', 'add', '*.entwurf');
     expect(added.out).toContain(`Zu ${ignoreFile} hinzugefügt: *.entwurf.`);
     expect((await cli('--lang', 'de', 'ignore', 'add', '*.entwurf')).out).toBe('.designsyncignore enthält es bereits: Es wurde nichts geändert.');
