@@ -1,5 +1,5 @@
 import {
-  AmbientLight, Box3, Color, DirectionalLight, GridHelper, Mesh, MeshStandardMaterial, PerspectiveCamera, Scene, Sphere, Vector3, WebGLRenderer, WebGLRenderTarget,
+  AmbientLight, Box3, BufferGeometry, Color, DirectionalLight, GridHelper, Mesh, MeshStandardMaterial, PerspectiveCamera, Scene, Sphere, Vector3, WebGLRenderer, WebGLRenderTarget,
   type Material, type Object3D,
 } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
@@ -44,6 +44,8 @@ function verticesOf(object: Object3D): number {
 
 /** A model of more vertices than this goes to the GPU over several frames (see showModel). */
 const LARGE_VERTICES = 2 * TRIANGLES_PER_PIECE * 3;
+/** Vertices that go to the GPU in one frame: two pieces' worth (about 19 MB of positions and normals). */
+const VERTICES_PER_BATCH = 2 * TRIANGLES_PER_PIECE * 3;
 
 let software: boolean | null = null;
 
@@ -117,7 +119,7 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, bytes: 
   // sixty times a second for no change. Turning (with its easing out) asks for frames until the camera rests.
   let frame = 0;
   // A large model's parts (pieces of TRIANGLES_PER_PIECE, a G-code file's layers…) go to the GPU a batch of about
-  // TRIANGLES_PER_PIECE triangles' worth of vertices a frame, each batch drawn alone into a 1×1 target (which uploads
+  // VERTICES_PER_BATCH a frame, each batch drawn alone into a 1×1 target (which uploads
   // its arrays at almost no drawing cost), and the model is drawn on the canvas once all are there: no frame uploads
   // a whole 200 MB model, and the page answers between them.
   const WAITING = 2, WARMING = 3;
@@ -129,7 +131,7 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, bytes: 
       const count = vertexCount(child);
       if (count === 0) return;
       child.layers.set(WAITING);
-      if (inBatch > 0 && inBatch + count > TRIANGLES_PER_PIECE * 3) {
+      if (inBatch > 0 && inBatch + count > VERTICES_PER_BATCH) {
         batches.push(batch);
         batch = [];
         inBatch = 0;
@@ -146,15 +148,22 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, bytes: 
   const warmTarget = batches.length > 0 ? new WebGLRenderTarget(1, 1) : null;
   const warmNext = () => {
     const batch = batches.pop()!;
+    // Drawn with nothing in their draw range: three uploads their arrays and draws no vertex (a software renderer
+    // would otherwise shade every vertex twice, here and in the model's drawing).
+    const ranges = new Map<BufferGeometry, number>();
     for (const object of batch) {
       object.layers.set(WARMING);
       object.frustumCulled = false;
+      const geometry = (object as Mesh).geometry;
+      if (!ranges.has(geometry)) ranges.set(geometry, geometry.drawRange.count);
+      geometry.drawRange.count = 0;
     }
     warmCamera.copy(camera);
     warmCamera.layers.set(WARMING);
     renderer.setRenderTarget(warmTarget);
     renderer.render(scene, warmCamera);
     renderer.setRenderTarget(null);
+    for (const [geometry, count] of ranges) geometry.drawRange.count = count;
     for (const object of batch) {
       object.frustumCulled = true;
       object.layers.set(WAITING);
@@ -171,6 +180,7 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, bytes: 
   const stopped = new AbortController();
   let drawing = false;
   let asked = false;
+  let bedDrawn = false;
   const context = renderer.getContext();
   const draw = () => {
     frame = 0;
@@ -181,7 +191,10 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, bytes: 
     if (batches.length > 0) warmNext();
     const whole = batches.length === 0;
     const moving = controls.update();
-    renderer.render(scene, camera);
+    // While the parts go up, the canvas keeps its first drawing (the bed) unless the camera moves: drawing it again
+    // each frame would only hold the parts back.
+    if (whole || moving || !bedDrawn) renderer.render(scene, camera);
+    bedDrawn = true;
     drawing = true;
     asked = moving || batches.length > 0;
     void whenGpuDone(context, stopped.signal).then(() => {
@@ -212,6 +225,8 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, bytes: 
   const resize = () => {
     const { clientWidth, clientHeight } = canvas;
     renderer.setSize(clientWidth, clientHeight, false);
+    // A canvas resized is cleared: drawn again at the next frame, even while the parts go up.
+    bedDrawn = false;
     camera.aspect = clientWidth / Math.max(1, clientHeight);
     camera.updateProjectionMatrix();
     requestDraw();
