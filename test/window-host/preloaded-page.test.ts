@@ -60,7 +60,8 @@ describe('the window\'s page with its first answers', () => {
     }]);
     // Before the window's own script, inside the head, so it is there when the script runs.
     expect(page.body.indexOf(PRELOADED_ANSWERS_ID)).toBeLessThan(page.body.indexOf('</head>'));
-    expect(asked).toEqual([requestKey('library.page', FIRST_LIBRARY_PAGE)]);
+    // The engine is asked for the first page, and for the language setting the page and its first frame are in.
+    expect([...asked].sort()).toEqual([requestKey('library.page', FIRST_LIBRARY_PAGE), requestKey('settings.get', {})].sort());
   });
 
   it('is not held up by an engine that does not answer in time: the page comes without answers', async () => {
