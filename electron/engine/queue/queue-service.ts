@@ -2,7 +2,8 @@ import { EventEmitter } from 'node:events';
 import { describeFieldErrors, validateDesignInput, type AttentionKind, type DesignInput, type QueueItemView, type QueueState, type SyncStatusView } from '../../../shared';
 import { PAUSE_MORNING_HOUR } from '../../../shared/sync/sync-state-words';
 import type { ActivityEntry } from './activity-log';
-import { describeItem, subjectOf } from './describe-item';
+import { describeItem, itemSubject } from './describe-item';
+import { fieldErrorsSaid } from './field-words';
 import type { QueueEvent, QueueItem } from './queue-item';
 import { QueueRefusal } from './queue-refusal';
 import { queueReport, type QueueReport } from './queue-report';
@@ -29,8 +30,9 @@ export const NOT_DONE: readonly QueueState[] = ['running', 'waiting', 'attention
 /** What the person can be asked to confirm, by the attention an item waits with. */
 type Confirmable = Extract<AttentionKind, 'confirm-delete' | 'confirm-design' | 'conflict' | 'ready-to-publish'>;
 
-const CONFIRMABLE_WORDS: Record<Confirmable, string> = {
-  'confirm-delete': 'deletion', 'confirm-design': 'new design', conflict: 'conflict', 'ready-to-publish': 'file ready to publish',
+/** What there is to confirm, as a select's key of the catalogs (`engine.refusal.queue.nothingToConfirm`). */
+const CONFIRMABLE_CODES: Record<Confirmable, string> = {
+  'confirm-delete': 'deletion', 'confirm-design': 'newDesign', conflict: 'conflict', 'ready-to-publish': 'readyToPublish',
 };
 
 /** A decision the person took about the queue, once it is written (QueueService's 'decided' event). */
@@ -125,7 +127,7 @@ export class QueueService extends EventEmitter<{ decided: [QueueDecision] }> {
   /** The item, or a refusal saying there is none. */
   item(id: number): QueueItem {
     const item = this.store.get(id);
-    if (!item) throw new QueueRefusal({ kind: 'not-found', message: `There is no queue item ${id}.` });
+    if (!item) throw QueueRefusal.of('not-found', 'engine.refusal.queue.noSuchItem', { id });
     return item;
   }
 
@@ -147,7 +149,7 @@ export class QueueService extends EventEmitter<{ decided: [QueueDecision] }> {
   retry(id: number): QueueItem {
     const item = this.item(id);
     if (item.state !== 'failed' && item.state !== 'waiting') {
-      throw this.conflict(`Item ${item.id} (${subjectOf(item)}) is ${item.state}: only failed or waiting items can be retried.`);
+      throw QueueRefusal.of('conflict', 'engine.refusal.queue.notRetryable', { id: item.id, subject: itemSubject(item), state: item.state });
     }
     const retried = this.store.retry(item.id);
     this.decided('retry', [retried]);
@@ -174,7 +176,7 @@ export class QueueService extends EventEmitter<{ decided: [QueueDecision] }> {
    */
   cancel(id: number, options: { lookAtService?: boolean } = {}): QueueItem {
     const item = this.item(id);
-    if (item.state === 'done' || item.state === 'cancelled') throw this.conflict(`Item ${item.id} (${subjectOf(item)}) is already ${item.state}.`);
+    if (item.state === 'done' || item.state === 'cancelled') throw QueueRefusal.of('conflict', 'engine.refusal.queue.alreadyEnded', { id: item.id, subject: itemSubject(item), state: item.state });
     const cancelled = this.store.cancel(item.id);
     this.store.log('info', cancelledLine(item), item.path ?? item.folder);
     this.decided('cancel', [cancelled]);
@@ -238,7 +240,7 @@ export class QueueService extends EventEmitter<{ decided: [QueueDecision] }> {
   confirmNewDesign(id: number, fields: { name?: string | undefined; excerpt?: string | undefined; license?: string | undefined }, publish: boolean): QueueItem {
     this.waitingFor(id, 'confirm-design');
     const checked = validateDesignInput(fields, 'create');
-    if (!checked.ok) throw new QueueRefusal({ kind: 'validation', message: `The new design cannot be created: ${describeFieldErrors(checked.errors)}.`, fieldErrors: checked.errors });
+    if (!checked.ok) throw QueueRefusal.of('validation', 'engine.refusal.queue.newDesignInvalid', { problems: fieldErrorsSaid(checked.errors) ?? describeFieldErrors(checked.errors) }, checked.errors);
     return this.confirmed(this.store.confirm(id, { ...(checked.value as DesignInput), publish }));
   }
 
@@ -283,7 +285,7 @@ export class QueueService extends EventEmitter<{ decided: [QueueDecision] }> {
       this.deps.workAdded?.();
     } else {
       if (item.path) {
-        if (!this.deps.discardConflictCopy) throw this.conflict(`Your copy of ${item.path} cannot be moved to the trash here: keep both, or settle it where the sync folder is synced.`);
+        if (!this.deps.discardConflictCopy) throw QueueRefusal.of('conflict', 'engine.refusal.queue.cannotTrash', { path: item.path });
         await this.deps.discardConflictCopy(item.path);
       }
       settled = this.store.cancel(item.id);
@@ -299,7 +301,9 @@ export class QueueService extends EventEmitter<{ decided: [QueueDecision] }> {
   private waitingFor(id: number, attention: Confirmable): QueueItem {
     const item = this.item(id);
     if (item.state !== 'attention' || item.attention !== attention) {
-      throw this.conflict(`Item ${id} (${subjectOf(item)}) is ${item.state}${item.attention ? ` [${item.attention}]` : ''}: there is no ${CONFIRMABLE_WORDS[attention]} to confirm.`);
+      throw QueueRefusal.of('conflict', 'engine.refusal.queue.nothingToConfirm', {
+        id, subject: itemSubject(item), state: item.state, attention: item.attention ?? 'none', what: CONFIRMABLE_CODES[attention],
+      });
     }
     return item;
   }
@@ -323,9 +327,6 @@ export class QueueService extends EventEmitter<{ decided: [QueueDecision] }> {
     if (items.length > 0) this.emit('decided', { kind, items: items.map((item) => item.id), designIds: designIdsOf(items) });
   }
 
-  private conflict(message: string): QueueRefusal {
-    return new QueueRefusal({ kind: 'conflict', message });
-  }
 }
 
 /** The activity line of a person's cancel. */

@@ -128,6 +128,34 @@ describe('activity lines and queue reasons as facts', () => {
     );
   });
 
+  it('the queue\'s refusals reach the window as facts, said in Dutch and German with no English left, their message English', async () => {
+    const { engine, window, folder } = await engineWithFolder('Refused gear');
+    const path = `${folder}/gear.stl`;
+    copyFileSync(join(FIXTURES, 'models/cube.stl'), join(engine.sync.syncParts().sync.root.current()!.path, folder, 'gear.stl'));
+    await engine.sync.syncParts().sync.scan({ settle: 'wait' });
+    const upload = (await queueView(window)).items.find((item) => item.path === path)!;
+    const problemOf = async (name: 'queue.cancel' | 'queue.confirmDelete', input: Record<string, unknown>) => {
+      const outcome = await window.handle(name, input);
+      if (outcome.ok) throw new Error(`${name} was not refused`);
+      return outcome.problem;
+    };
+    const [dutch, german] = [await createTranslator('nl'), await createTranslator('de')];
+
+    const none = await problemOf('queue.cancel', { target: 999_999 });
+    expect(none).toMatchObject({ kind: 'not-found', message: 'There is no queue item 999999.' });
+    expect(engineWordsText(dutch, none.words!)).toBe('Er is geen item 999999 in de wachtrij.');
+
+    const nothing = await problemOf('queue.confirmDelete', { id: upload.id });
+    expect(nothing).toMatchObject({ kind: 'conflict', message: `Item ${upload.id} (${path}) is waiting: there is no deletion to confirm.` });
+    expect(engineWordsText(german, nothing.words!)).toBe(`Eintrag ${upload.id} (${path}) wartet: Es gibt keine Löschung zu bestätigen.`);
+
+    expect(await window.handle('queue.cancel', { target: upload.id })).toMatchObject({ ok: true });
+    const ended = await problemOf('queue.cancel', { target: upload.id });
+    expect(ended.message).toBe(`Item ${upload.id} (${path}) is already cancelled.`);
+    expect(engineWordsText(dutch, ended.words!)).toBe(`Item ${upload.id} (${path}) is al geannuleerd.`);
+    expect(engineWordsText(german, ended.words!)).toBe(`Eintrag ${upload.id} (${path}) ist bereits abgebrochen.`);
+  });
+
   it('a line whose stored facts cannot be read, or that has none, is shown as its English, and nothing is lost', () => {
     const db = new Database(':memory:');
     migrateSync(db);

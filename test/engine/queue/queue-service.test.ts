@@ -86,8 +86,8 @@ describe('the queue service: what a person decides about the queue', () => {
     const item = upload('Gear/a.stl');
     store.done(item.id);
     const refusal = refusalOf(() => queue.cancel(item.id));
-    expect(refusal.problem).toEqual({ kind: 'conflict', message: `Item ${item.id} (Gear/a.stl) is already done.` });
-    expect(refusalOf(() => queue.cancel(999)).problem).toEqual({ kind: 'not-found', message: 'There is no queue item 999.' });
+    expect(refusal.problem).toMatchObject({ kind: 'conflict', message: `Item ${item.id} (Gear/a.stl) is already done.` });
+    expect(refusalOf(() => queue.cancel(999)).problem).toMatchObject({ kind: 'not-found', message: 'There is no queue item 999.' });
     expect(store.get(item.id)!.state).toBe('done');
     expect(store.recentActivity(50)).toEqual([]);
     expect(told).toEqual({ workAdded: 0, lookedAt: [], discarded: [], decisions: [] });
