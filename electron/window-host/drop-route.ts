@@ -26,14 +26,14 @@ export async function handleDrop(request: IncomingMessage, response: ServerRespo
   const problem = (status: number, kind: ContractProblem['kind'], message: string, extra: Record<string, string> = {}, words?: EngineWords) =>
     ctx.reply(status, JSON.stringify({ problem: { kind, message, ...(words ? { words } : {}) } }), 'application/json', extra);
   // A refusal before the body is read closes the connection, so an unread body is not taken for the next request.
-  const refuse = (status: number, kind: ContractProblem['kind'], message: string) => problem(status, kind, message, { connection: 'close' });
+  const refuse = (status: number, kind: ContractProblem['kind'], message: string, words?: EngineWords) => problem(status, kind, message, { connection: 'close' }, words);
 
   if (request.method !== 'PUT') return ctx.reply(405, 'Only PUT is answered here.', undefined, { allow: 'PUT', connection: 'close' });
   if (!ctx.hasSession) return refuse(403, 'forbidden', 'This window has no session: open the address design-sync ui printed.');
   if (!isOwnOrigin(request.headers.origin, ctx.host)) return refuse(403, 'forbidden', 'Refused: the request does not come from this window.');
   if (request.headers[DROP_HEADER] !== '1') return refuse(403, 'forbidden', `Refused: a drop must carry the ${DROP_HEADER} header.`);
   const address = parseDropAddress(pathname);
-  if (!address.ok) return refuse(400, 'validation', address.message);
+  if (!address.ok) return refuse(400, 'validation', address.message, address.words);
   const limit = ctx.maxBytes ?? MAX_DROP_BYTES;
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return refuse(413, 'validation', new DropTooLargeError(limit).message);

@@ -40,7 +40,7 @@ beforeAll(() => {
       adopt: async (drop) => {
         adopted.push(drop);
         return drop.designId === 404
-          ? { ok: false, problem: { kind: 'not-found', message: 'There is no design 404.' } }
+          ? { ok: false, problem: { kind: 'not-found', message: 'There is no design 404 on the service.', words: { id: 'engine.refusal.ownDesign.noSuchDesign', values: { id: 404 } } } }
           : { ok: true, value: { fileName: drop.fileName } };
       },
     }),
@@ -91,14 +91,18 @@ describe('the app:// protocol', () => {
     expect(noHeader.status).toBe(403);
     const badName = await get('app://window/drops/designs/12/..%2Fescape.stl', { method: 'PUT', body: 'x', headers: { 'x-design-sync-drop': '1' } });
     expect(badName.status).toBe(400);
-    expect(((await badName.json()) as { problem: { message: string } }).problem.message.length).toBeGreaterThan(5);
+    // The reason in English and as facts, for the window to say it in the person's language.
+    expect(await badName.json()).toEqual({ problem: {
+      kind: 'validation', message: '../escape.stl: a file name cannot contain / or \\ (drop the files themselves, not a path).',
+      words: { id: 'engine.refusal.dropName.path', values: { file: '../escape.stl' } },
+    } });
     const tooLarge = await get('app://window/drops/designs/12/big.stl', { method: 'PUT', body: Buffer.alloc(4096), headers: { 'x-design-sync-drop': '1' } });
     expect(tooLarge.status).toBe(413);
     expect(adopted.length).toBe(before);
     expect(readdirSync(incoming).filter((name) => name.startsWith('drop-'))).toHaveLength(1);
     const refused = await get('app://window/drops/designs/404/a.stl', { method: 'PUT', body: 'x', headers: { 'x-design-sync-drop': '1' } });
     expect(refused.status).toBe(404);
-    expect(await refused.json()).toEqual({ problem: { kind: 'not-found', message: 'There is no design 404.' } });
+    expect(await refused.json()).toEqual({ problem: { kind: 'not-found', message: 'There is no design 404 on the service.', words: { id: 'engine.refusal.ownDesign.noSuchDesign', values: { id: 404 } } } });
     expect((await get('app://window/drops/designs/12/a.stl')).status).toBe(405);
   });
 });

@@ -12,6 +12,9 @@ import { tempDir } from '../engine/cache/cache-fixtures';
 import { clientFor } from '../../harness/sync-computers';
 import { startTestService, type TestService } from '../../harness/local-service';
 import { cookieOf, type Answer } from './host-fixtures';
+import { createTranslator } from '../../shared/i18n/create-intl';
+import { engineWordsText, readEngineWords } from '../../shared/i18n/engine-words';
+import type { Locale } from '../../shared/i18n/locales';
 
 const CUBE = join(import.meta.dirname, '../fixtures/models/cube.stl');
 const MAX = 64 * 1024;
@@ -50,7 +53,19 @@ function put(path: string, body: Buffer, headers: Record<string, string | undefi
 }
 
 const staged = () => (existsSync(join(profile, 'incoming')) ? readdirSync(join(profile, 'incoming')) : []);
-const problemOf = (answer: Answer) => (JSON.parse(answer.body) as { problem: { kind: string; message: string } }).problem;
+const problemOf = (answer: Answer) => (JSON.parse(answer.body) as { problem: { kind: string; message: string; words?: unknown } }).problem;
+
+/** A problem's facts said in `locale`; fails when it carries none (the window would show its English). */
+async function saidIn(locale: Locale, problem: { words?: unknown }): Promise<string> {
+  const words = readEngineWords(problem.words);
+  if (!words) throw new Error(`no words in ${JSON.stringify(problem)}`);
+  return engineWordsText(await createTranslator(locale), words);
+}
+
+/** Fails naming each English fragment the text still holds. */
+function expectNoneOf(text: string, english: readonly string[]): void {
+  expect(english.filter((fragment) => text.includes(fragment)), text).toEqual([]);
+}
 const cube = () => readFileSync(CUBE);
 
 beforeAll(async () => {
@@ -134,6 +149,30 @@ describe('PUT /drops/designs/<id>/<name>: the window host\'s defences', () => {
     expect(staged()).toEqual([]);
   });
 
+  it('gives a refused name\'s reason as facts, said in Dutch and German with none of its English left', async () => {
+    const cases: [string, string, string, readonly string[]][] = [
+      [encodeURIComponent('models/cube.stl'), 'models/cube.stl: een bestandsnaam kan geen / of \\ bevatten (sleep de bestanden zelf, niet een pad).',
+        'models/cube.stl: Ein Dateiname darf kein / und kein \\ enthalten (ziehen Sie die Dateien selbst hierher, nicht einen Pfad).', ['file name', 'cannot contain', 'drop the files']],
+      [encodeURIComponent('notes..stl'), 'notes..stl: een bestandsnaam kan geen ".." bevatten.', 'notes..stl: Ein Dateiname darf kein „..“ enthalten.', ['file name', 'cannot contain']],
+      [encodeURIComponent('.hidden.stl'), '.hidden.stl: verborgen bestanden (namen die met een punt beginnen) worden niet gesynchroniseerd.',
+        '.hidden.stl: Versteckte Dateien (Namen, die mit einem Punkt beginnen) werden nicht synchronisiert.', ['hidden files', 'are not synced']],
+      [encodeURIComponent(`${'é'.repeat(130)}.stl`), `${'é'.repeat(40)}…: de naam is langer dan 255 bytes.`, `${'é'.repeat(40)}…: Der Name ist länger als 255 Byte.`, ['the name is longer']],
+      ['setup.exe', 'setup.exe: uitvoerbare bestanden (.exe) kunnen niet als document worden geüpload',
+        'setup.exe: Ausführbare Dateien (.exe) können nicht als Dokumente hochgeladen werden', ['executable files', 'cannot be uploaded']],
+    ];
+    for (const [name, dutch, german, english] of cases) {
+      const problem = problemOf(await put(`/drops/designs/${ids.hinge}/${name}`, cube()));
+      expect(problem.kind, name).toBe('validation');
+      const inDutch = await saidIn('nl', problem);
+      const inGerman = await saidIn('de', problem);
+      expect(inDutch, name).toBe(dutch);
+      expect(inGerman, name).toBe(german);
+      expectNoneOf(inDutch, english);
+      expectNoneOf(inGerman, english);
+    }
+    expect(staged()).toEqual([]);
+  });
+
   it('answers a sync-folder problem when no sync folder is chosen, telling to choose one in Sync, and removes the staged file', async () => {
     const answer = await put(`/drops/designs/${ids.hinge}/cube.stl`, cube());
     expect(answer.status).toBe(409);
@@ -174,6 +213,37 @@ describe('a drop that is accepted', () => {
     const outcome = await endpoint.adoptDroppedFile({ designId: ids.hinge!, fileName: 'elsewhere.stl', stagedPath: outside });
     expect(outcome.ok).toBe(false);
     expect(existsSync(outside)).toBe(true);
+  });
+});
+
+describe('a drop while the sync folder is not as it was', () => {
+  it('is refused with the folder\'s check as facts, said in German with none of its English, nothing placed', async () => {
+    const otherRoot = join(tempDir('drop-sync-moved'), 'Designs');
+    const otherProfile = tempDir('drop-profile-moved');
+    const other = await openEngine({
+      profileDir: otherProfile, serviceUrl: service.url, userAgent: 'design-sync-test', settleMs: 200, trash: 'folder',
+      tokenStore: () => new MemoryTokenStore(makerToken), settingsStore: () => memorySettingsStore(),
+    });
+    const otherEndpoint = createContractEndpoint(other);
+    try {
+      expect((await otherEndpoint.handle('sync.chooseFolder', { path: otherRoot })).ok).toBe(true);
+      // The folder moved away (a disk unmounted): the drop must not make a new one in its place.
+      rmSync(otherRoot, { recursive: true, force: true });
+      const stagedPath = join(await otherEndpoint.incomingDir(), 'drop-moved');
+      writeFileSync(stagedPath, cube());
+      const outcome = await otherEndpoint.adoptDroppedFile({ designId: ids.hinge!, fileName: 'cube.stl', stagedPath });
+      if (outcome.ok) throw new Error(`placed: ${JSON.stringify(outcome.value)}`);
+      expect(outcome.problem).toMatchObject({ kind: 'sync-folder', message: expect.stringContaining(`The sync folder ${otherRoot} is missing`), words: { id: 'sync.detail.folderMissing' } });
+      const german = await saidIn('de', outcome.problem);
+      expect(german).toContain(`Der Synchronisierungsordner ${otherRoot} fehlt`);
+      expectNoneOf(german, ['sync folder', 'is missing', 'Sync is stopped', 'nothing was changed']);
+      expect(existsSync(otherRoot)).toBe(false);
+    } finally {
+      otherEndpoint.close();
+      await other.close();
+      rmSync(join(otherRoot, '..'), { recursive: true, force: true });
+      rmSync(otherProfile, { recursive: true, force: true });
+    }
   });
 });
 

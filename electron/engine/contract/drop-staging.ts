@@ -4,7 +4,9 @@ import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { droppedFileNameRefusal, type ContractProblem } from '../../../shared';
+import { droppedFileNameRefusalWords, type ContractProblem } from '../../../shared';
+import type { EngineWords } from '../../../shared/i18n/engine-words';
+import { englishOf } from '../../../shared/i18n/worded-error';
 import { warnUnlessMissing } from '../log/engine-log';
 
 /**
@@ -17,9 +19,12 @@ export const DROP_HEADER = 'x-design-sync-drop';
 /** The largest file one drop takes (2 GiB): past it the host answers 413 and keeps nothing. */
 export const MAX_DROP_BYTES = 2 * 1024 ** 3;
 
-export type DropAddress = { ok: true; designId: number; fileName: string } | { ok: false; message: string };
+export type DropAddress = { ok: true; designId: number; fileName: string } | { ok: false; message: string; words?: EngineWords };
 
-/** The design and file name a drop's address names, or why it names none (said to the person as it is). */
+/**
+ * The design and file name a drop's address names, or why it names none: in English (`message`), and as facts
+ * (`words`) when the name is refused, which the window says in the person's language.
+ */
 export function parseDropAddress(pathname: string): DropAddress {
   if (!pathname.startsWith(DROP_ADDRESS_PREFIX)) return { ok: false, message: 'Not a drop address.' };
   const parts = pathname.slice(DROP_ADDRESS_PREFIX.length).split('/');
@@ -32,8 +37,8 @@ export function parseDropAddress(pathname: string): DropAddress {
   } catch {
     return { ok: false, message: 'The file name is not properly encoded.' };
   }
-  const refusal = droppedFileNameRefusal(fileName);
-  return refusal ? { ok: false, message: refusal } : { ok: true, designId: Number(id), fileName };
+  const refusal = droppedFileNameRefusalWords(fileName);
+  return refusal ? { ok: false, message: englishOf(refusal), words: refusal } : { ok: true, designId: Number(id), fileName };
 }
 
 export class DropTooLargeError extends Error {

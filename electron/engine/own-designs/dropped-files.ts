@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { copyFile, link, lstat, readdir, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { droppedFileNameRefusal, type DroppedFileView } from '../../../shared';
+import { droppedFileNameRefusalWords, type DroppedFileView } from '../../../shared';
+import { englishOf } from '../../../shared/i18n/worded-error';
 import { isServiceError } from '../api/service-error';
 import { warnUnlessMissing } from '../log/engine-log';
 import { EngineError } from '../runtime/engine-error';
@@ -65,7 +66,7 @@ async function designFolderOf(deps: DropDeps, designId: number): Promise<{ root:
   const root = sync?.root.current();
   if (!sync || !root) throw EngineError.of('sync-folder', 'engine.refusal.drop.noSyncFolder');
   const check = sync.root.verify();
-  if (!check.ok) throw new EngineError({ kind: 'sync-folder', message: check.reason });
+  if (!check.ok) throw new EngineError({ kind: 'sync-folder', message: check.reason, words: check.words });
   const summary = await ownDesign(deps, designId);
   const folder = await sync.folderFor({ id: summary.id, slug: summary.slug, name: summary.name });
   if (!folder) throw EngineError.of('conflict', 'engine.refusal.drop.folderBeingMade', { name: summary.name });
@@ -80,8 +81,11 @@ async function designFolderOf(deps: DropDeps, designId: number): Promise<{ root:
  * that is not the person's. The staged file is moved, never copied; on a refusal it is left to the caller.
  */
 export async function addDroppedFile(deps: DropDeps, drop: DroppedFile): Promise<DroppedFileView> {
-  const refusal = droppedFileNameRefusal(drop.fileName);
-  if (refusal) throw new EngineError({ kind: 'validation', message: refusal, fieldErrors: { fileName: [refusal] } });
+  const refusal = droppedFileNameRefusalWords(drop.fileName);
+  if (refusal) {
+    const english = englishOf(refusal);
+    throw new EngineError({ kind: 'validation', message: english, fieldErrors: { fileName: [english] }, words: refusal });
+  }
   await requireSignedIn(deps);
   const { root, folder } = await designFolderOf(deps, drop.designId).catch((error: unknown) => {
     if (isServiceError(error, 'offline')) throw EngineError.of('not-cached', 'engine.refusal.drop.notCached');

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { ContractProblem, Outcome } from '../../../shared';
+import type { EngineWords } from '../../../shared/i18n/engine-words';
 import { DROP_HEADER, dropProblemStatus, DropTooLargeError, formatBytes, MAX_DROP_BYTES, parseDropAddress, stageDrop } from '../../engine/contract/drop-staging';
 
 export interface AppDropOptions {
@@ -20,13 +21,14 @@ export interface AppDropOptions {
 export function appDropHandler(options: AppDropOptions): (request: Request, url: URL) => Promise<Response> {
   const json = (status: number, body: unknown) =>
     new Response(JSON.stringify(body), { status, headers: { ...options.headers, 'content-type': 'application/json', 'cache-control': 'no-store' } });
-  const problem = (status: number, kind: ContractProblem['kind'], message: string) => json(status, { problem: { kind, message } });
+  const problem = (status: number, kind: ContractProblem['kind'], message: string, words?: EngineWords) =>
+    json(status, { problem: { kind, message, ...(words ? { words } : {}) } });
   const limit = options.maxBytes ?? MAX_DROP_BYTES;
 
   return async (request, url) => {
     if (request.headers.get(DROP_HEADER) !== '1') return problem(403, 'forbidden', `Refused: a drop must carry the ${DROP_HEADER} header.`);
     const address = parseDropAddress(url.pathname);
-    if (!address.ok) return problem(400, 'validation', address.message);
+    if (!address.ok) return problem(400, 'validation', address.message, address.words);
     const declared = Number(request.headers.get('content-length'));
     if (Number.isFinite(declared) && declared > limit) return problem(413, 'validation', new DropTooLargeError(limit).message);
     if (!request.body) return problem(400, 'validation', 'The dropped file has no content.');
@@ -41,6 +43,6 @@ export function appDropHandler(options: AppDropOptions): (request: Request, url:
     }
     const outcome = await options.adopt({ designId: address.designId, fileName: address.fileName, stagedPath });
     if (outcome.ok) return json(201, { file: outcome.value });
-    return problem(dropProblemStatus(outcome.problem.kind), outcome.problem.kind, outcome.problem.message);
+    return problem(dropProblemStatus(outcome.problem.kind), outcome.problem.kind, outcome.problem.message, outcome.problem.words);
   };
 }

@@ -30,7 +30,7 @@ export const useDesign = create<DesignStore>((set, get) => ({
     if (id === null) return;
     const outcome = await contract.request('design.openPage', { id });
     if (!outcome.ok) set({ notice: problemWords(outcome.problem, windowIntl()) });
-    else if (!outcome.value.opened) set({ notice: `Open ${outcome.value.url} in your browser.` });
+    else if (!outcome.value.opened) set({ notice: windowIntl().formatMessage({ id: 'design.notice.openInBrowser' }, { url: outcome.value.url }) });
     else set({ notice: null });
   },
 }));
@@ -39,6 +39,6 @@ export const useDesign = create<DesignStore>((set, get) => ({
 contract.on('designs.changed', ({ ids, removed, all }) => {
   const { id } = useDesign.getState();
   if (id === null) return;
-  if (removed.includes(id)) useDesign.setState({ notice: 'This design is no longer on the service.' });
+  if (removed.includes(id)) useDesign.setState({ notice: windowIntl().formatMessage({ id: 'design.notice.gone' }) });
   else if (all || ids.includes(id)) void useDesign.getState().load(id);
 });
