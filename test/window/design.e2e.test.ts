@@ -123,6 +123,26 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s design view in 
     expect(app.cspViolations.join('\n')).not.toMatch(/198\.51\.100\.7|eval/);
   });
 
+  it('gives the design\'s page to open by hand, in the person\'s language, when no browser can be opened from here', async () => {
+    app.engine.appSettings.store.update({ language: 'nl' });
+    try {
+      await loadWindow(page, app.host.origin, `#/designs/${gearId()}`);
+      await page.locator('html[lang="nl"]').waitFor();
+      await page.getByRole('button', { name: 'Openen bij de dienst' }).click();
+      const notice = page.getByRole('status').filter({ hasText: 'in je browser' });
+      await notice.waitFor();
+      // The design's page on the service (rule 1: never its files), in a Dutch sentence with no English left.
+      const text = await notice.textContent();
+      expect(text).toMatch(/^Open http:\/\/\S+ in je browser\.$/);
+      expect(text).toContain(String(gearId()));
+      expect(text).not.toContain('your browser');
+    } finally {
+      app.engine.appSettings.store.update({ language: 'system' });
+      await loadWindow(page, app.host.origin, `#/designs/${gearId()}`);
+      await page.locator('html[lang^="en"]').waitFor();
+    }
+  });
+
   it('copies exactly the attribution line, and says so', async () => {
     await onGear();
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.host.origin });
