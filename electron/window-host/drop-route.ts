@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ContractProblem } from '../../shared';
 import type { EngineWords } from '../../shared/i18n/engine-words';
 import type { ContractEndpoint } from '../engine/contract/contract-endpoint';
-import { DROP_HEADER, dropProblemStatus, DropTooLargeError, formatBytes, MAX_DROP_BYTES, parseDropAddress, stageDrop } from '../engine/contract/drop-staging';
+import { englishOf } from '../../shared/i18n/worded-error';
+import { DROP_HEADER, dropNotKeptWords, dropProblemStatus, DropTooLargeError, MAX_DROP_BYTES, parseDropAddress, stageDrop } from '../engine/contract/drop-staging';
 import { isOwnOrigin } from './host-security';
 
 export interface DropRouteContext {
@@ -36,16 +37,19 @@ export async function handleDrop(request: IncomingMessage, response: ServerRespo
   if (!address.ok) return refuse(400, 'validation', address.message, address.words);
   const limit = ctx.maxBytes ?? MAX_DROP_BYTES;
   const declared = Number(request.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return refuse(413, 'validation', new DropTooLargeError(limit).message);
+  if (Number.isFinite(declared) && declared > limit) {
+    const tooLarge = new DropTooLargeError(limit);
+    return refuse(413, 'validation', tooLarge.message, tooLarge.words);
+  }
 
   let staged: { path: string; size: number };
   try {
     staged = await stageDrop(await ctx.endpoint.incomingDir(), request, limit);
   } catch (error) {
-    if (error instanceof DropTooLargeError) return refuse(413, 'validation', error.message);
+    if (error instanceof DropTooLargeError) return refuse(413, 'validation', error.message, error.words);
     if (request.destroyed || request.readableAborted) return void response.destroy();
-    const code = (error as NodeJS.ErrnoException).code;
-    return refuse(507, 'internal', code === 'ENOSPC' ? `The disk is full: the file (up to ${formatBytes(limit)}) could not be kept.` : 'The file could not be received.');
+    const words = dropNotKeptWords(error, limit);
+    return refuse(507, 'internal', englishOf(words), words);
   }
   const outcome = await ctx.endpoint.adoptDroppedFile({ designId: address.designId, fileName: address.fileName, stagedPath: staged.path });
   if (outcome.ok) return ctx.reply(201, JSON.stringify({ file: outcome.value }), 'application/json');

@@ -98,6 +98,10 @@ describe('the app:// protocol', () => {
     } });
     const tooLarge = await get('app://window/drops/designs/12/big.stl', { method: 'PUT', body: Buffer.alloc(4096), headers: { 'x-design-sync-drop': '1' } });
     expect(tooLarge.status).toBe(413);
+    expect(await tooLarge.json()).toEqual({ problem: {
+      kind: 'validation', message: 'The file is larger than 1 KB, the most one drop takes: put it in the design\'s folder in the sync folder instead.',
+      words: { id: 'engine.refusal.drop.tooLarge', values: { limit: { id: 'format.bytesRounded.kb', values: { value: 1 } } } },
+    } });
     expect(adopted.length).toBe(before);
     expect(readdirSync(incoming).filter((name) => name.startsWith('drop-'))).toHaveLength(1);
     const refused = await get('app://window/drops/designs/404/a.stl', { method: 'PUT', body: 'x', headers: { 'x-design-sync-drop': '1' } });

@@ -123,10 +123,16 @@ describe('PUT /drops/designs/<id>/<name>: the window host\'s defences', () => {
     const big = Buffer.alloc(MAX + 1, 7);
     const declared = await put(`/drops/designs/${ids.hinge}/big.stl`, big);
     expect(declared.status).toBe(413);
-    expect(problemOf(declared).message).toMatch(/larger than 64 KiB, the most one drop takes/);
+    expect(problemOf(declared).message).toMatch(/larger than 64 KB, the most one drop takes/);
     const streamed = await put(`/drops/designs/${ids.hinge}/big.stl`, big, {}, { chunked: true });
     expect(streamed.status).toBe(413);
     expect(problemOf(streamed).message).toMatch(/the most one drop takes/);
+    // Said in the person's language: the limit's number and unit too.
+    for (const answer of [declared, streamed]) {
+      const dutch = await saidIn('nl', problemOf(answer));
+      expect(dutch).toBe('Het bestand is groter dan 64 KB, het meeste dat je in één keer hierheen kunt slepen: zet het in plaats daarvan in de map van het ontwerp in de synchronisatiemap.');
+      expectNoneOf(dutch, ['larger than', 'one drop takes', 'sync folder']);
+    }
     expect(staged()).toEqual([]);
   });
 
@@ -152,7 +158,7 @@ describe('PUT /drops/designs/<id>/<name>: the window host\'s defences', () => {
   it('gives a refused name\'s reason as facts, said in Dutch and German with none of its English left', async () => {
     const cases: [string, string, string, readonly string[]][] = [
       [encodeURIComponent('models/cube.stl'), 'models/cube.stl: een bestandsnaam kan geen / of \\ bevatten (sleep de bestanden zelf, niet een pad).',
-        'models/cube.stl: Ein Dateiname darf kein / und kein \\ enthalten (ziehen Sie die Dateien selbst hierher, nicht einen Pfad).', ['file name', 'cannot contain', 'drop the files']],
+        'models/cube.stl: Ein Dateiname darf kein / und kein \\ enthalten (legen Sie die Dateien selbst ab, nicht einen Pfad).', ['file name', 'cannot contain', 'drop the files']],
       [encodeURIComponent('notes..stl'), 'notes..stl: een bestandsnaam kan geen ".." bevatten.', 'notes..stl: Ein Dateiname darf kein „..“ enthalten.', ['file name', 'cannot contain']],
       [encodeURIComponent('.hidden.stl'), '.hidden.stl: verborgen bestanden (namen die met een punt beginnen) worden niet gesynchroniseerd.',
         '.hidden.stl: Versteckte Dateien (Namen, die mit einem Punkt beginnen) werden nicht synchronisiert.', ['hidden files', 'are not synced']],

@@ -6,7 +6,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { droppedFileNameRefusalWords, type ContractProblem } from '../../../shared';
 import type { EngineWords } from '../../../shared/i18n/engine-words';
-import { englishOf } from '../../../shared/i18n/worded-error';
+import { englishOf, WordedError } from '../../../shared/i18n/worded-error';
 import { warnUnlessMissing } from '../log/engine-log';
 
 /**
@@ -41,16 +41,32 @@ export function parseDropAddress(pathname: string): DropAddress {
   return refusal ? { ok: false, message: englishOf(refusal), words: refusal } : { ok: true, designId: Number(id), fileName };
 }
 
-export class DropTooLargeError extends Error {
+/** A drop over the limit: its words (the limit as a size) for the window, its message their English. */
+export class DropTooLargeError extends WordedError {
   constructor(readonly limit: number) {
-    super(`The file is larger than ${formatBytes(limit)}, the most one drop takes: put it in the design's folder in the sync folder instead.`);
+    super({ id: 'engine.refusal.drop.tooLarge', values: { limit: sizeWords(limit) } });
     this.name = 'DropTooLargeError';
   }
 }
 
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(bytes % 1024 ** 3 === 0 ? 0 : 1)} GiB`;
-  return bytes >= 1024 ** 2 ? `${Math.round(bytes / 1024 ** 2)} MiB` : `${Math.round(bytes / 1024)} KiB`;
+/** A size as facts (1 KB = 1,024 bytes, whole units: "2 GB", "64 KB"), worded with its number in the person's locale. */
+export function sizeWords(bytes: number): EngineWords {
+  const units = ['format.bytesRounded.kb', 'format.bytesRounded.mb', 'format.bytesRounded.gb', 'format.bytesRounded.tb'] as const;
+  if (bytes < 1024) return { id: 'format.bytesRounded.b', values: { value: bytes } };
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return { id: units[unit]!, values: { value: Math.round(value * 10) / 10 } };
+}
+
+/** Why a drop's body could not be kept (staging failed, not for its size): a full disk, or it did not arrive whole. */
+export function dropNotKeptWords(error: unknown, limit: number): EngineWords {
+  return (error as NodeJS.ErrnoException | null)?.code === 'ENOSPC'
+    ? { id: 'engine.refusal.drop.diskFull', values: { limit: sizeWords(limit) } }
+    : { id: 'engine.refusal.drop.notReceived' };
 }
 
 /**

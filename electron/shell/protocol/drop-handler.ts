@@ -2,7 +2,8 @@ import { mkdir } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { ContractProblem, Outcome } from '../../../shared';
 import type { EngineWords } from '../../../shared/i18n/engine-words';
-import { DROP_HEADER, dropProblemStatus, DropTooLargeError, formatBytes, MAX_DROP_BYTES, parseDropAddress, stageDrop } from '../../engine/contract/drop-staging';
+import { englishOf } from '../../../shared/i18n/worded-error';
+import { DROP_HEADER, dropNotKeptWords, dropProblemStatus, DropTooLargeError, MAX_DROP_BYTES, parseDropAddress, stageDrop } from '../../engine/contract/drop-staging';
 
 export interface AppDropOptions {
   /** The profile's incoming folder, where dropped files are staged. */
@@ -30,16 +31,19 @@ export function appDropHandler(options: AppDropOptions): (request: Request, url:
     const address = parseDropAddress(url.pathname);
     if (!address.ok) return problem(400, 'validation', address.message, address.words);
     const declared = Number(request.headers.get('content-length'));
-    if (Number.isFinite(declared) && declared > limit) return problem(413, 'validation', new DropTooLargeError(limit).message);
+    if (Number.isFinite(declared) && declared > limit) {
+      const tooLarge = new DropTooLargeError(limit);
+      return problem(413, 'validation', tooLarge.message, tooLarge.words);
+    }
     if (!request.body) return problem(400, 'validation', 'The dropped file has no content.');
     let stagedPath: string;
     try {
       await mkdir(options.incomingDir, { recursive: true, mode: 0o700 });
       stagedPath = (await stageDrop(options.incomingDir, Readable.fromWeb(request.body as import('node:stream/web').ReadableStream<Uint8Array>), limit)).path;
     } catch (error) {
-      if (error instanceof DropTooLargeError) return problem(413, 'validation', error.message);
-      const code = (error as NodeJS.ErrnoException).code;
-      return problem(507, 'internal', code === 'ENOSPC' ? `The disk is full: the file (up to ${formatBytes(limit)}) could not be kept.` : 'The file could not be received.');
+      if (error instanceof DropTooLargeError) return problem(413, 'validation', error.message, error.words);
+      const words = dropNotKeptWords(error, limit);
+      return problem(507, 'internal', englishOf(words), words);
     }
     const outcome = await options.adopt({ designId: address.designId, fileName: address.fileName, stagedPath });
     if (outcome.ok) return json(201, { file: outcome.value });
