@@ -1,11 +1,13 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
+import { notDoneIn } from '../../electron/engine/runtime/sync-until-sent';
 import { watcherFailureWords } from '../../electron/engine/sync/folder-watcher';
 import { openProfile } from '../../harness/profile';
 import { startTestService, type TestService } from '../../harness/local-service';
 import { createTranslator } from '../../shared/i18n/create-intl';
+import { wordedOr } from '../../shared/i18n/engine-words';
 import { syncReasonWords } from '../../shared/sync/sync-state-words';
 import { runCliCapturing } from '../support/cli';
 import { tempDir } from './cache/cache-fixtures';
@@ -50,6 +52,48 @@ describe('why sync stopped, in the person\'s language', () => {
     expect(english.out.split('\n')[0]).toBe(`Sync: Error — ${englishWhy}`);
     const json = JSON.parse((await runCliCapturing(profile, ['--lang', 'de', 'status', '--json'])).out) as { sync: { reasonCode: string; reason: string } };
     expect(json.sync).toMatchObject({ reasonCode: 'folder-unavailable', reason: englishWhy });
+  });
+
+  it('says what a pass could not do while nobody is signed in in Dutch and German, its English kept for the log', async () => {
+    const folder = join(tempDir('sync-detail-language-signed-out'), 'Designs');
+    const signedOut = await openProfile({ serviceUrl: service.url });
+    try {
+      await signedOut.engine.sync.chooseFolder(folder);
+      const pass = await signedOut.engine.sync.syncParts().sync.syncOnce();
+      const notDone = notDoneIn(pass);
+      expect(notDone.map((line) => line.text)).toEqual(['Not signed in: the service was not checked for changes.']);
+      const [dutch, german] = [await createTranslator('nl'), await createTranslator('de')];
+      expect(notDone.map((line) => wordedOr(dutch, line.words, line.text))).toEqual(['Niet aangemeld: de dienst is niet op wijzigingen gecontroleerd.']);
+      expect(notDone.map((line) => wordedOr(german, line.words, line.text))).toEqual(['Nicht angemeldet: Der Dienst wurde nicht auf Änderungen geprüft.']);
+    } finally {
+      await signedOut.close();
+      rmSync(join(folder, '..'), { recursive: true, force: true });
+    }
+  });
+
+  it('says an ignore file that cannot be used in German and Dutch in the activity list and the warning sync gives', async () => {
+    const folder = join(tempDir('sync-detail-language-ignore'), 'Designs');
+    mkdirSync(folder);
+    writeFileSync(join(folder, '.designsyncignore'), 'renders\\old\n');
+    const profile = await openProfile({ serviceUrl: service.url });
+    try {
+      await profile.engine.sync.chooseFolder(folder);
+      const { sync } = profile.engine.sync.syncParts();
+      const warnings: { message: string; words?: unknown }[] = [];
+      sync.on('event', (event) => { if (event.type === 'warning') warnings.push(event); });
+      await sync.syncOnce();
+      const line = profile.engine.queue.recentActivity().find((entry) => entry.path === '.designsyncignore')!;
+      const english = 'Line 1 of .designsyncignore: “renders\\old” holds a backslash: write folders with / (for example renders/ or old/*.stl). Nothing is sent until .designsyncignore is corrected, since it may mean to hold files back.';
+      expect(line).toMatchObject({ level: 'warning', message: english });
+      expect(warnings).toMatchObject([{ message: english, words: line.words }]);
+      expect(wordedOr(await createTranslator('de'), line.words, line.message)).toBe(
+        'Zeile 1 von .designsyncignore: „renders\\old“ enthält einen Backslash: Schreiben Sie Ordner mit / (zum Beispiel renders/ oder old/*.stl). Es wird nichts gesendet, bis .designsyncignore korrigiert ist, da sie möglicherweise Dateien zurückhalten soll.',
+      );
+      expect(wordedOr(await createTranslator('nl'), line.words, line.message)).toMatch(/^Regel 1 van \.designsyncignore: /);
+    } finally {
+      await profile.close();
+      rmSync(join(folder, '..'), { recursive: true, force: true });
+    }
   });
 
   it('words the watcher\'s failure and another process holding the queue from their facts', async () => {

@@ -12,6 +12,7 @@ import type { Words } from '../../../shared/i18n/create-intl';
 import { CliError, type CliContext } from '../cli-context';
 import type { CommandModule } from '../command-module';
 import { commandWords } from '../cli-words';
+import { wordedOr } from '../../../shared/i18n/engine-words';
 
 /** What an item is about, in the command's words: its file, its folder, else its number. */
 function subjectIn(words: Words, item: Parameters<typeof subjectOf>[0]): string {
@@ -101,7 +102,7 @@ async function decisionNow(ctx: CliContext, { connection, sync: syncService }: P
   try {
     const pass = await syncService.applyDecision(designIds);
     for (const path of brought) ctx.io.out(words.formatMessage({ id: 'cli.queue.decision.broughtBack' }, { path }));
-    for (const warning of pass ? notDoneIn(pass) : []) ctx.io.err(words.formatMessage({ id: 'cli.common.warning' }, { warning }));
+    for (const line of pass ? notDoneIn(pass) : []) ctx.io.err(words.formatMessage({ id: 'cli.common.warning' }, { warning: wordedOr(words, line.words, line.text) }));
   } finally {
     sync.off('event', onEvent);
   }

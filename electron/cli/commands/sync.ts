@@ -167,7 +167,7 @@ export const syncCommand: CommandModule = (program, context, say) => {
         if (notDone.length > 0) {
           lines.push(
             words.formatMessage({ id: 'cli.sync.notAllSynced' }),
-            ...notDone.map((message) => `  ${message}`),
+            ...notDone.map((line) => `  ${wordedOr(words, line.words, line.text)}`),
             words.formatMessage({ id: 'cli.sync.fixThenAgain' }),
           );
         }

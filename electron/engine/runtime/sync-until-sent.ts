@@ -1,6 +1,7 @@
 import type { QueueBlock } from '../queue/problem-outcome';
 import type { QueueItem } from '../queue/queue-item';
 import type { QueueService } from '../queue/queue-service';
+import { said, type Said } from '../queue/said';
 import type { PassResult } from '../sync/sync-engine';
 import { EngineError } from './engine-error';
 import type { ServiceConnection } from './service-connection';
@@ -27,19 +28,19 @@ export interface SyncUntilSentResult {
   /**
    * What the last pass could not do, in words (empty when it did everything): changes of the service that could not
    * be brought into the folder (a download that could not be written: the disk full, a read-only folder; the service
-   * failing), the service not read at all, files still being written (not sent).
+   * failing), the service not read at all, files still being written (not sent); facts and their English.
    */
-  notDone: string[];
+  notDone: Said[];
 }
 
 /** What a pass could not do, in words (see SyncUntilSentResult.notDone). */
-export function notDoneIn(pass: PassResult): string[] {
+export function notDoneIn(pass: PassResult): Said[] {
   const found = [
     ...(pass.remoteSkipped ? [pass.remoteSkipped] : []),
     ...(pass.remote?.warnings ?? []),
-    ...(pass.scan?.unsettled ?? []).map((path) => `${path} was still being written: it was not sent. Run sync again once it is complete.`),
+    ...(pass.scan?.unsettled ?? []).map((path) => said('activity.sync.stillBeingWritten', { path })),
   ];
-  return [...new Set(found)];
+  return [...new Map(found.map((line) => [line.text, line])).values()];
 }
 
 /**

@@ -17,15 +17,6 @@ export interface FolderSideState {
   remoteProblem: RemoteProblem | null;
 }
 
-/** Why a pass did not read the service, said once in words (the service's own message, with any network code, goes to the engine log). */
-export function remoteSkippedWords(problem: RemoteProblem): string {
-  switch (problem) {
-    case 'offline': return 'The service cannot be reached, so it was not checked for changes: changes here are queued and sent when it is back.';
-    case 'sign-in': return 'The service no longer accepts the sign-in, so it was not checked for changes: sign in again. Changes here are queued meanwhile.';
-    case 'service-failed': return 'The service had a problem when it was asked for changes, so nothing was brought from it this time: it is asked again later.';
-  }
-}
-
 /**
  * The folder side's facts as the sync engine's parts set them: the stop (set by the context's stop, lifted by a pass
  * that finds the folder back), the watcher's problem, what the last full pass met on the service, and the phase

@@ -55,7 +55,7 @@ export async function pullRemoteChanges(ctx: SyncContext, client: ServiceClient,
         : said('activity.sync.listingUnreadable', { folder, why: isServiceError(error) ? error.problem.message : (error as Error).message });
       engineLog.warn('sync', `the files of the design of ${folder} could not be read`, error);
       ctx.reportOnce(line, folder);
-      summary.warnings.push(line.text);
+      summary.warnings.push(line);
     }
   }
   const goneRemotely = lists.reduce((n, listing) => n + missingFrom(ctx, listing).length, 0);
@@ -175,7 +175,7 @@ class DesignPass {
   private fail(path: string, error: unknown): void {
     if (isServiceError(error, 'offline') || isServiceError(error, 'cancelled') || isServiceError(error, 'token-rejected')) throw error;
     const line = said('activity.sync.changeNotBrought', { path, why: (error as Error).message });
-    this.summary.warnings.push(line.text);
+    this.summary.warnings.push(line);
     engineLog.warn('sync', line.text, error);
     // Said once a run: a watching engine meets the same failure at every rescan.
     this.ctx.reportOnce(line, path);

@@ -58,7 +58,8 @@ export interface RemoteSummary {
   conflicts: number;
   adopted: number;
   skipped: number;
-  warnings: string[];
+  /** What could not be brought from the service, as facts and in English. */
+  warnings: Said[];
   durationMs: number;
 }
 

@@ -6,6 +6,7 @@ import type { TrashFile, TrashMode } from './local-files';
 import type { OwnDesignRef } from './remote-pass';
 import type { WatchTimers } from './remote-watch';
 import type { RemoteSummary, ScanSummary } from './sync-context';
+import type { Said } from '../queue/said';
 
 /**
  * The signed-in user's own designs (drafts included), read from the service whole; the app writes them to its cache
@@ -72,6 +73,6 @@ export interface PassResult {
   remote: RemoteSummary | null;
   scan: ScanSummary | null;
   stopped: string | null;
-  /** Why the service was not looked at (offline, sign-in needed), if it was not. */
-  remoteSkipped: string | null;
+  /** Why the service was not looked at (offline, sign-in needed), if it was not: facts and their English. */
+  remoteSkipped: Said | null;
 }

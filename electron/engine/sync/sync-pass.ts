@@ -2,7 +2,7 @@ import type { ServiceClient } from '../api/service-client';
 import { isServiceError } from '../api/service-error';
 import type { Session } from '../authorization/session';
 import { engineLog } from '../log/engine-log';
-import { remoteSkippedWords, type FolderSide, type RemoteProblem } from './folder-side-state';
+import type { FolderSide, RemoteProblem } from './folder-side-state';
 import { scanLocal } from './local-scan';
 import { remoteStep, type RemoteScope } from './remote-step';
 import type { RemoteWatch } from './remote-watch';
@@ -53,7 +53,7 @@ export class SyncPass {
     if (!options.localOnly) {
       const session = this.options.session;
       if (session && !session.canWrite()) {
-        result.remoteSkipped = session.state.status === 'needs-sign-in' ? session.state.reason : 'Not signed in: the service was not checked for changes.';
+        result.remoteSkipped = session.state.status === 'needs-sign-in' ? said('activity.sync.remoteSkipped', { problem: 'signIn' }) : said('activity.sync.notSignedIn');
         remoteProblem = 'sign-in';
       } else {
         try {
@@ -67,8 +67,8 @@ export class SyncPass {
           if (!isServiceError(error)) throw error;
           remoteProblem = error.problem.kind === 'offline' ? 'offline' : error.problem.kind === 'token-rejected' ? 'sign-in' : 'service-failed';
           engineLog.info('sync', 'the service was not read for changes', error);
-          result.remoteSkipped = remoteSkippedWords(remoteProblem);
-          ctx.reportOnce(said('activity.sync.remoteSkipped', { problem: remoteProblem === 'service-failed' ? 'serviceFailed' : remoteProblem === 'sign-in' ? 'signIn' : 'offline' }));
+          result.remoteSkipped = said('activity.sync.remoteSkipped', { problem: remoteProblem === 'service-failed' ? 'serviceFailed' : remoteProblem === 'sign-in' ? 'signIn' : 'offline' });
+          ctx.reportOnce(result.remoteSkipped);
         }
       }
     }

@@ -156,7 +156,7 @@ describe('what must never happen', () => {
     session.noticeProblem({ kind: 'token-rejected', message: 'revoked' });
     writeFileSync(join(dir, 'while-signed-out.stl'), 'x');
     const first = await engine.start({ watch: false, firstPass: { settle: 'wait' } });
-    expect(first.remoteSkipped).toMatch(/sign in again/);
+    expect(first.remoteSkipped?.text).toMatch(/sign in again/);
     expect(first.remote).toBeNull();
     expect(engine.folderSide).toMatchObject({ remoteProblem: 'sign-in' });
     expect(events.join('\n')).toMatch(/no longer accepts your sign-in/);

@@ -263,7 +263,7 @@ describe('two computers on one account', () => {
     // B starts again, offline first: its own changes are found and queued, nothing is removed.
     const { sync: offline } = assemble({ url: 'http://127.0.0.1:9', db: b!.db, cache: b!.cache, session: b!.session, settleMs: 120 });
     const offlinePass = await offline.syncOnce({ settle: 'wait' });
-    expect(offlinePass.remoteSkipped).toMatch(/cannot be reached/);
+    expect(offlinePass.remoteSkipped?.text).toMatch(/cannot be reached/);
     expect(kinds(b!)).toEqual([`upload ${folder}/added-while-closed.txt`]);
     expect(files(dirB)).toEqual(['added-while-closed.txt', 'edited.txt', 'gone.txt', 'keep.txt']);
     expect(offline.folderSide.remoteProblem).toBe('offline');
