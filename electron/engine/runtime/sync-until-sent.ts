@@ -53,7 +53,7 @@ export async function syncUntilSent(
   options: SyncUntilSentOptions = {},
 ): Promise<SyncUntilSentResult> {
   const { sync, runner } = syncService.syncParts();
-  if (!sync.root.current()) throw new EngineError({ kind: 'sync-folder', message: 'No sync folder is chosen yet.' });
+  if (!sync.root.current()) throw EngineError.of('sync-folder', 'sync.detail.noFolder');
   const stoppedNow = () => {
     const status = queue.status();
     return status.state === 'stopped' ? status.reason ?? 'Sync is stopped.' : null;
