@@ -18,7 +18,7 @@ import { QueueBlocks, type WriteAccess } from './queue-blocks';
 import type { ConnectivitySource } from './connectivity-source';
 import { describeItem } from './describe-item';
 import { type QueueStore } from './queue-store';
-import { heldBack, reasonText, saidOf, type QueueEvent, type QueueItem } from './queue-item';
+import { heldBack, reasonText, saidOf, type QueueEvent, type QueueItem, type SentAttempt } from './queue-item';
 import { acquireRunnerLock } from './runner-lock';
 import { RunnerWaiters } from './runner-waiters';
 import { engineLog } from '../log/engine-log';
@@ -106,6 +106,8 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
   private readonly neverSent: ((path: string) => Promise<Said | null>) | null;
   private readonly random: () => number;
   private readonly clock: QueueClock;
+  /** Items a process that stopped mid-way left running: what they sent may still be carried out by the service. */
+  private readonly interrupted = new Set<number>();
   private readonly follow: boolean;
 
   private running = false;
@@ -166,6 +168,7 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
     if (file && file !== ':memory:' && !this.store.db.memory) this.releaseLock = acquireRunnerLock(`${file}.runner.lock`);
     this.running = true;
     for (const item of this.store.recoverInterrupted()) {
+      this.interrupted.add(item.id);
       this.store.log('warning', said('activity.queue.interrupted', { item: describeItem(item) }), item.path ?? item.folder);
     }
     this.store.on('change', this.onChange);
@@ -335,6 +338,14 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
       if (item.sent) {
         result = await job.reconcile(item, item.sent, ctx);
         if (!result) {
+          // Not on the service yet, though it may have had the whole attempt of a process that stopped mid-way: a
+          // request whose sender died can still be carried out moments later. Looked at again once that is past.
+          const lookAgainAt = this.interrupted.has(item.id) ? inDoubtUntil(item.sent) : 0;
+          if (lookAgainAt > this.clock.now()) {
+            this.store.settle(item.id, { state: 'waiting', at: lookAgainAt, reason: null, countAttempt: false, sent: 'keep' });
+            return;
+          }
+          this.interrupted.delete(item.id);
           this.store.clearSent(item.id);
           item = rereadJobItem(this.store, item);
         }
@@ -462,4 +473,16 @@ export class QueueRunner extends EventEmitter<{ blocked: [QueueBlock | null] }> 
       engineLog.warn('queue', `could not tell whether the cancelled ${describeItem(row).text} had reached the service`, error);
     }
   }
+}
+
+/**
+ * How long after it began an attempt of a process that stopped mid-way stays in doubt when the service does not show
+ * it, if the service may have had it whole (one with its hash: recorded at the latest before the body's last bytes
+ * went): the service may still be carrying out a request whose sender was killed (a slow write, a request held in a
+ * queue). An attempt without a hash was never had whole, and is sent again at once.
+ */
+export const IN_DOUBT_GRACE_MS = 5_000;
+
+function inDoubtUntil(sent: SentAttempt): number {
+  return sent.sha1 === null ? 0 : sent.at + IN_DOUBT_GRACE_MS;
 }
