@@ -122,5 +122,6 @@ describe.skipIf(chromiumSkipReason !== undefined)('the window\'s "Never sent" in
       await loadWindow(page, app.host.origin, '#/sync');
       await panel().waitFor({ timeout: 8000 });
     }
-  });
+    // Two loads of the window and four steps, each bounded by its own wait: on a busy machine more than vitest's 30 s.
+  }, 90_000);
 });
