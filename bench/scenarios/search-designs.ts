@@ -15,6 +15,10 @@ interface SearchScale {
   designs: number;
   p95GoalMs: number;
   rssGoalMb?: number;
+  /** The cache's size on disk (file, WAL and shared memory), in MB. */
+  diskGoalMb?: number;
+  /** The fill (the pull, then the search index behind it, until every design is searchable), in ms. */
+  fillGoalMs?: number;
 }
 
 /**
@@ -22,7 +26,7 @@ interface SearchScale {
  * cache (timed: the fill), the cache's size on disk, then in a fresh process the searches and the window's library
  * pages (first page + total count) with their latencies and the memory of the process searching.
  */
-async function searchAtScale({ name, designs, p95GoalMs, rssGoalMb }: SearchScale): Promise<ScenarioResult> {
+async function searchAtScale({ name, designs, p95GoalMs, rssGoalMb, diskGoalMb, fillGoalMs }: SearchScale): Promise<ScenarioResult> {
   const service = await serviceWithSyntheticDesigns(designs);
   const scratch = scratchDir('search');
   const paths = { cacheDatabase: join(scratch.path, 'cache.sqlite'), fileCache: join(scratch.path, 'files') };
@@ -46,6 +50,8 @@ async function searchAtScale({ name, designs, p95GoalMs, rssGoalMb }: SearchScal
     const search = await probeSearch(paths.cacheDatabase, paths.fileCache);
     const goals = [{ metric: 'searchP95Ms', target: `≤ ${p95GoalMs}`, met: search.searchP95Ms <= p95GoalMs }];
     if (rssGoalMb !== undefined) goals.push({ metric: 'rssPeakMb', target: `≤ ${rssGoalMb}`, met: search.rssPeakMb <= rssGoalMb });
+    if (diskGoalMb !== undefined) goals.push({ metric: 'cacheDiskMb', target: `≤ ${diskGoalMb}`, met: footprint.cacheDiskMb <= diskGoalMb });
+    if (fillGoalMs !== undefined) goals.push({ metric: 'cacheFillMs', target: `≤ ${fillGoalMs}`, met: fill.ms <= fillGoalMs });
     return {
       name,
       description: `offline FTS search over ${designs} cached designs filled by a full pull from the local service (as the engine pulls the catalogue: `
@@ -62,5 +68,10 @@ async function searchAtScale({ name, designs, p95GoalMs, rssGoalMb }: SearchScal
 
 export const searchDesignsScenario = () => searchAtScale({ name: 'search-100k', designs: 100_000, p95GoalMs: 2 });
 
-/** Opt-in (minutes): `npm run bench -- search-1m`. */
-export const searchMillionScenario = () => searchAtScale({ name: 'search-1m', designs: 1_000_000, p95GoalMs: 10, rssGoalMb: 300 });
+/**
+ * Opt-in (minutes): `npm run bench -- search-1m`. A million designs fit in 1.2 GB, are all searchable within 100 s of
+ * the pull's start, and are searched as fast as 100,000.
+ */
+export const searchMillionScenario = () => searchAtScale({
+  name: 'search-1m', designs: 1_000_000, p95GoalMs: 2, rssGoalMb: 300, diskGoalMb: 1_200, fillGoalMs: 100_000,
+});
