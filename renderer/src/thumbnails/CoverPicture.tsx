@@ -3,6 +3,26 @@ import { useIntl, type IntlShape } from 'react-intl';
 import type { DesignCard } from '../../../shared';
 import { requestThumbnail } from './thumbnail-maker';
 
+/** What each watched cover does when it comes on screen or leaves it. */
+const watchers = new Map<Element, (visible: boolean) => void>();
+let observer: IntersectionObserver | null = null;
+
+/**
+ * Calls `changed` when `element` comes on screen or leaves it, until the answer is called: one observer for every
+ * cover (a grid of a hundred cards brought back by a keystroke starts no hundred observers).
+ */
+function watchOnScreen(element: Element, changed: (visible: boolean) => void): () => void {
+  observer ??= new IntersectionObserver((entries) => {
+    for (const entry of entries) watchers.get(entry.target)?.(entry.isIntersecting);
+  });
+  watchers.set(element, changed);
+  observer.observe(element);
+  return () => {
+    watchers.delete(element);
+    observer?.unobserve(element);
+  };
+}
+
 /** The values of the words that mark a picture made here from a design's model: its file's name, when known. */
 export const generatedValues = (card: Pick<DesignCard, 'thumbnailModel'>) => ({
   known: card.thumbnailModel ? 'yes' : 'no',
@@ -28,17 +48,15 @@ export function CoverPicture({ card, className, width, height }: { card: DesignC
     if (typeof IntersectionObserver !== 'function') return requestThumbnail(card);
     // Wanted while on screen: a card scrolled past before its turn is not drawn.
     let release: (() => void) | null = null;
-    const observer = new IntersectionObserver((entries) => {
-      const visible = entries.some((entry) => entry.isIntersecting);
+    const stop = watchOnScreen(element, (visible) => {
       if (visible && !release) release = requestThumbnail(card);
       else if (!visible && release) {
         release();
         release = null;
       }
     });
-    observer.observe(element);
     return () => {
-      observer.disconnect();
+      stop();
       release?.();
     };
   }, [wanted, card]);

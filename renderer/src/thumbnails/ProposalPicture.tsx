@@ -3,6 +3,7 @@ import { useIntl } from 'react-intl';
 import type { ProposalModelView } from '../../../shared';
 import { contract } from '../contract/contract';
 import { THUMBNAIL_HEIGHT, THUMBNAIL_WIDTH } from './picture-size';
+import { drawThumbnail } from './thumbnail-drawer';
 
 /**
  * A folder proposed as a new design, pictured by its model (read by the host from the sync folder), drawn while it is
@@ -30,12 +31,19 @@ export function ProposalPicture({ itemId }: { itemId: number }) {
     if (!model || !target) return;
     const abort = new AbortController();
     void (async () => {
-      const response = await fetch(model.modelUrl, { signal: abort.signal });
-      if (!response.ok) throw new Error(`the window's host answered ${response.status} for ${model.modelUrl}`);
-      const bytes = await response.arrayBuffer();
-      const { drawThumbnailOn } = await import('./render-thumbnail');
-      await drawThumbnailOn(target, model.type, bytes, abort.signal);
-      if (!abort.signal.aborted) setDrawn(true);
+      // Made in the thumbnail worker (fetched, read, drawn and encoded there), then shown on the page's canvas.
+      const drawn = await drawThumbnail(model.type, { url: model.modelUrl, maxBytes: Number.MAX_SAFE_INTEGER }, abort.signal);
+      if (!('picture' in drawn)) return;
+      const bitmap = await createImageBitmap(drawn.picture);
+      try {
+        if (abort.signal.aborted) return;
+        const context = target.getContext('2d');
+        if (!context) throw new Error('The page gave no canvas to draw the picture on.');
+        context.drawImage(bitmap, 0, 0, target.width, target.height);
+      } finally {
+        bitmap.close();
+      }
+      setDrawn(true);
     })().catch((error: unknown) => {
       if (!abort.signal.aborted) console.warn(`design-sync: no picture of ${model.fileName} could be drawn:`, error);
     });

@@ -1,5 +1,6 @@
 import type { DesignCard, ThumbnailModelView } from '../../../shared';
 import { contract } from '../contract/contract';
+import { drawThumbnail, UnreadableThumbnailModelError, type Drawn } from './thumbnail-drawer';
 
 /** A model larger than this is not fetched only to make a card's picture (its page's 3D preview still shows it). */
 export const MAX_MODEL_BYTES = 64 * 1024 ** 2;
@@ -18,25 +19,35 @@ interface Job {
 const tried = new Set<string>();
 /** Asked for and not started yet, in the order asked. */
 const waiting = new Map<string, Job>();
-/**
- * Pictures under way at once: the next model is fetched and read (in the 3D view's worker) while this one is drawn and
- * kept; the drawing itself is one at a time (render-thumbnail.ts).
- */
-const AT_ONCE = 2;
-let running = 0;
+/** A picture is being made (one at a time: the worker draws one, and the page's thread is left to the person). */
+let running = false;
+/** The next picture's start is waited for (a quiet moment, then an idle one): asked for once, however many cards ask. */
+let scheduled = false;
+
+/** No picture is started until this long after the person's last key: typing is answered first. */
+const QUIET_AFTER_INPUT_MS = 300;
+let lastInputAt = Number.NEGATIVE_INFINITY;
+if (typeof addEventListener === 'function') {
+  for (const type of ['keydown', 'input', 'compositionupdate']) {
+    addEventListener(type, () => { lastInputAt = performance.now(); }, { capture: true, passive: true });
+  }
+}
 
 const keyOf = (designId: number, model: ThumbnailModelView) => `${designId}:${model.documentId}:${model.version ?? ''}`;
 
+const inputPending = () => (navigator as Navigator & { scheduling?: { isInputPending?(): boolean } }).scheduling?.isInputPending?.() ?? false;
+
 const whenIdle = (run: () => void) => {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 2_000 });
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 1_000 });
   else setTimeout(run, 50);
 };
 
 /**
- * Asks for a picture of a design that has no image, made here from its first model (`card.thumbnailModel`): drawn
- * off-screen one design at a time (the next one fetched and read meanwhile), when the window is idle, then sent to the window's host, which keeps it with the
- * design (never uploads it); its cards are told and show it. Returns what to call when it is no longer wanted (the
- * card left the screen): a picture not started yet is then dropped. Each version of a model is tried once in a window: a
+ * Asks for a picture of a design that has no image, made here from its first model (`card.thumbnailModel`): made in
+ * the thumbnail worker (fetched, read, drawn and encoded there) one design at a time, started only when the window is
+ * idle and the person has not typed for a moment, then sent to the window's host, which keeps it with the design
+ * (never uploads it); its cards are told and show it. Returns what to call when it is no longer wanted (the card
+ * left the screen): a picture not started yet is then dropped. Each version of a model is tried once in a window: a
  * model that cannot be read is told to the engine (which remembers it, so no window tries it again), any other
  * failure is logged once and left.
  */
@@ -47,7 +58,7 @@ export function requestThumbnail(card: Pick<DesignCard, 'id' | 'thumbnailUrl' | 
   const job = waiting.get(key) ?? { key, designId: card.id, model: card.thumbnailModel, wanted: 0 };
   job.wanted++;
   waiting.set(key, job);
-  next();
+  schedule();
   let given = false;
   // The card left the screen (or the page closed): not wanted by it any more; one never started is dropped.
   return () => {
@@ -58,57 +69,65 @@ export function requestThumbnail(card: Pick<DesignCard, 'id' | 'thumbnailUrl' | 
   };
 }
 
-function next(): void {
-  if (running >= AT_ONCE || waiting.size === 0) return;
-  running++;
-  whenIdle(() => {
-    const job = waiting.values().next().value;
-    if (!job) {
-      running--;
+/** Starts the next picture once the person has not typed for QUIET_AFTER_INPUT_MS and the window is idle. */
+function schedule(): void {
+  if (running || scheduled || waiting.size === 0) return;
+  scheduled = true;
+  const whenQuiet = () => {
+    const quietFor = performance.now() - lastInputAt;
+    if (quietFor < QUIET_AFTER_INPUT_MS) {
+      setTimeout(whenQuiet, QUIET_AFTER_INPUT_MS - quietFor);
       return;
     }
-    waiting.delete(job.key);
-    tried.add(job.key);
-    void make(job)
-      .catch((error: unknown) => console.warn(`design-sync: no picture of design ${job.designId} could be made from ${job.model.fileName}:`, error))
-      .finally(() => {
-        running--;
-        next();
-      });
-    // A second picture may start once the window is idle again.
-    next();
-  });
+    whenIdle(() => {
+      if (inputPending() || performance.now() - lastInputAt < QUIET_AFTER_INPUT_MS) {
+        whenQuiet();
+        return;
+      }
+      scheduled = false;
+      start();
+    });
+  };
+  whenQuiet();
 }
 
-async function modelBytes(model: ThumbnailModelView): Promise<ArrayBuffer | null> {
-  const response = await fetch(model.modelUrl);
-  if (!response.ok) throw new Error(`the window's host answered ${response.status} for ${model.modelUrl}`);
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > MAX_MODEL_BYTES) {
-    await response.body?.cancel();
-    return null;
-  }
-  const bytes = await response.arrayBuffer();
-  return bytes.byteLength > MAX_MODEL_BYTES ? null : bytes;
+function start(): void {
+  const job = waiting.values().next().value;
+  if (!job || running) return;
+  waiting.delete(job.key);
+  tried.add(job.key);
+  running = true;
+  void make(job)
+    .catch((error: unknown) => console.warn(`design-sync: no picture of design ${job.designId} could be made from ${job.model.fileName}:`, error))
+    .finally(() => {
+      running = false;
+      schedule();
+    });
 }
 
+/**
+ * Makes one picture in the worker; resolves once it is made (or not), keeping it with the host meanwhile: the next
+ * picture is drawn while this one is sent.
+ */
 async function make({ designId, model }: Job): Promise<void> {
-  const bytes = await modelBytes(model);
-  if (!bytes) {
-    console.info(`design-sync: ${model.fileName} is larger than ${MAX_MODEL_BYTES / 1024 ** 2} MiB: no picture is made of it for its card.`);
-    return;
-  }
-  // three.js and the model readers load only when a picture is made (never for the first frame).
-  const { renderThumbnail, UnreadableModelError } = await import('./render-thumbnail');
-  let picture: Blob;
+  let drawn: Drawn;
   try {
-    picture = await renderThumbnail(model.type, bytes);
+    drawn = await drawThumbnail(model.type, { url: model.modelUrl, maxBytes: MAX_MODEL_BYTES });
   } catch (error) {
-    if (!(error instanceof UnreadableModelError)) throw error;
+    if (!(error instanceof UnreadableThumbnailModelError)) throw error;
     const outcome = await contract.request('design.thumbnailFailed', { designId, documentId: model.documentId, reason: error.message });
     if (!outcome.ok) console.warn(`design-sync: the engine was not told that ${model.fileName} cannot be drawn:`, outcome.problem.message);
     return;
   }
+  if ('tooLarge' in drawn) {
+    console.info(`design-sync: ${model.fileName} is larger than ${MAX_MODEL_BYTES / 1024 ** 2} MiB: no picture is made of it for its card.`);
+    return;
+  }
+  void keep(designId, model, drawn.picture)
+    .catch((error: unknown) => console.warn(`design-sync: the picture of design ${designId} made from ${model.fileName} was not kept:`, error));
+}
+
+async function keep(designId: number, model: ThumbnailModelView, picture: Blob): Promise<void> {
   const answer = await fetch(`/thumbnails/designs/${designId}/${model.documentId}`, {
     method: 'PUT', headers: { [THUMBNAIL_HEADER]: '1', 'content-type': 'image/png' }, body: picture,
   });
