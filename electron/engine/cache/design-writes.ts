@@ -235,29 +235,32 @@ function authorOf(design: DesignFields, flags: UpsertFlags, existing: StoredDesi
 
 const insertDesignSql = (jsonColumn: string, updatedAtColumn: string) =>
   `INSERT INTO designs (id, slug, name, excerpt, description_text, license, state, user_id, author_screen_name,
-     primary_image_id, created_at, updated_at, created_ms, updated_ms, ${jsonColumn}, ${updatedAtColumn}, in_listing, is_own, fetched_at, popularity)
-   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+     primary_image_id, created_at, updated_at, created_ms, updated_ms, ${jsonColumn}, ${updatedAtColumn}, in_listing, is_own, fetched_at, popularity,
+     tags_text)
+   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 /** Made once: a pull inserts thousands of designs a second, each looking its statement up by this text. */
 const INSERT_DESIGN: Record<DesignForm, string> = {
   list: insertDesignSql('list_json', 'list_updated_at'),
   user: insertDesignSql('user_form_json', 'user_form_updated_at'),
 };
 
+/** A design's tags as its search row holds them (designs.tags_text): only the list form has tags (spec §2.1). */
+const tagsText = (raw: unknown, form: DesignForm): string => (form === 'list' ? listedTagNames((raw as { tags?: unknown }).tags).join(' ') : '');
+
 /** A design not cached yet: one row with everything, and its search row from the same values. */
 function insertDesign(db: WritableDB, { raw, rawText, design }: PendingWrite, form: DesignForm, now: number, flags: UpsertFlags, session: DesignWriteSession): void {
   const author = authorOf(design, flags, undefined);
   // Deferred with the search row, the description's text is made when the row is (search-backlog.ts).
   const descriptionText = session.options.deferSearchRows ? '' : htmlToPlainText(design.description);
+  const tags = tagsText(raw, form);
   prepared(db, INSERT_DESIGN[form]).run(
     design.id, design.slug ?? null, design.name, design.excerpt, descriptionText, design.license, design.state,
     design.user_id, author, design.primary_image_id, design.created_at, design.updated_at, timestampMs(design.created_at),
     timestampMs(design.updated_at), rawText ?? JSON.stringify(raw), design.updated_at, flags.inListing ? 1 : 0, flags.own ? 1 : 0, now,
-    popularityOf(raw) ?? 0,
+    popularityOf(raw) ?? 0, tags,
   );
   if (session.options.deferSearchRows) return;
   const basedOn = basedOnText(raw);
-  // Tags come only with the list form (spec §2.1).
-  const tags = form === 'list' ? listedTagNames((raw as { tags?: unknown }).tags).join(' ') : '';
   prepared(db, 'INSERT INTO designs_fts (rowid, name, excerpt, description, tags, author) VALUES (?, ?, ?, ?, ?, ?)')
     .run(design.id, design.name, design.excerpt, basedOn ? `${descriptionText} ${basedOn}` : descriptionText, tags, author);
 }
@@ -272,11 +275,13 @@ function updateDesign(
     writeColumns(db, design, authorOf(design, flags, existing), popularityOf(raw), now);
     descriptionTextWritten(db, design.id);
   }
-  prepared(db,
-    form === 'list'
-      ? `UPDATE designs SET list_json = ?, list_updated_at = ?, fetched_at = ? WHERE id = ?`
-      : `UPDATE designs SET user_form_json = ?, user_form_updated_at = ?, fetched_at = ? WHERE id = ?`,
-  ).run(rawText ?? JSON.stringify(raw), design.updated_at, now, design.id);
+  const formJson = rawText ?? JSON.stringify(raw);
+  if (form === 'list') {
+    prepared(db, 'UPDATE designs SET list_json = ?, list_updated_at = ?, tags_text = ?, fetched_at = ? WHERE id = ?')
+      .run(formJson, design.updated_at, tagsText(raw, form), now, design.id);
+  } else {
+    prepared(db, 'UPDATE designs SET user_form_json = ?, user_form_updated_at = ?, fetched_at = ? WHERE id = ?').run(formJson, design.updated_at, now, design.id);
+  }
   setDesignFlags(db, design.id, flags);
   rewriteSearchRow(db, design.id);
 }

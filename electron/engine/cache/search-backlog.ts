@@ -54,7 +54,8 @@ export function writeBackloggedSearchRows(db: WritableDB, limit = Number.MAX_SAF
     writeBackloggedDescriptions(db, idsJson);
     prepared(db,
       `INSERT INTO designs_fts (rowid, name, excerpt, description, tags, author)
-       ${SEARCH_ROW_SELECT} WHERE d.id IN (SELECT value FROM json_each(?)) AND NOT EXISTS (SELECT 1 FROM designs_fts f WHERE f.rowid = d.id)
+       ${SEARCH_ROW_SELECT} WHERE d.id IN (SELECT value FROM json_each(?))
+         AND NOT EXISTS (SELECT 1 FROM designs_fts_docsize f WHERE f.id = d.id)
        ORDER BY d.id`,
     ).run(idsJson);
     if (terms === 'after-fill') deferSearchTerms(db);

@@ -3,6 +3,7 @@ import type { ReadableDB, WritableDB } from './cache-database';
 import { DEFERRED_TERMS_UNDO } from './bulk-fill';
 import { searchWords } from './fts-query';
 import { prepared } from './prepared';
+import { SEARCH_ROW_COLUMNS } from './search-row-columns';
 
 /** The search index's tokenizer (migration 0002), which the scratch table below must share to find the same terms. */
 export const SEARCH_TOKENIZER = 'unicode61 remove_diacritics 2';
@@ -40,9 +41,12 @@ function scratchOf(db: WritableDB): void {
   withScratch.add(db);
 }
 
-/** The text of these designs' search rows, all columns (a space between them, which the tokenizer splits at). */
-const ROW_TEXT = `SELECT f.rowid, concat_ws(' ', f.name, f.excerpt, f.description, f.tags, f.author)
-  FROM json_each(?) j CROSS JOIN designs_fts f ON f.rowid = j.value`;
+/**
+ * The text of these designs' search rows, all columns (a space between them, which the tokenizer splits at), read from
+ * the designs as their rows were written from them (the index keeps no copy of it).
+ */
+const ROW_TEXT = `SELECT d.id, concat_ws(' ', ${SEARCH_ROW_COLUMNS})
+  FROM json_each(?) j CROSS JOIN designs d ON d.id = j.value`;
 
 /**
  * From this many rows, and at least half of the index, the index's own vocabulary is read instead: a row costs about

@@ -32,12 +32,27 @@ export function listFormDesign(fields: Record<string, unknown> = {}): Record<str
 
 export { tempDir } from '../../../harness/temp-dir';
 
+/**
+ * What the search index holds, by design id: the terms each row was indexed with, sorted. The index keeps no copy of
+ * its text (contentless), so each of its terms is asked for: the few rows of a test's cache.
+ */
+export function searchIndexTerms(db: Database.Database): Record<number, string[]> {
+  db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.fixture_index_terms USING fts5vocab(main, designs_fts, row)');
+  const rows: Record<number, string[]> = {};
+  for (const id of db.prepare('SELECT id FROM designs_fts_docsize ORDER BY id').pluck().all() as number[]) rows[id] = [];
+  const holding = db.prepare('SELECT rowid FROM designs_fts WHERE designs_fts MATCH ?').pluck();
+  for (const term of db.prepare('SELECT term FROM temp.fixture_index_terms ORDER BY term').pluck().all() as string[]) {
+    for (const id of holding.all(`"${term.replace(/"/g, '""')}"`) as number[]) rows[id]!.push(term);
+  }
+  return rows;
+}
+
 /** Everything a design write touches, in a comparable form. */
 export function dumpDesignWrites(db: Database.Database) {
   return {
     designs: db.prepare('SELECT * FROM designs ORDER BY id').all(),
     users: db.prepare('SELECT * FROM users ORDER BY id').all(),
-    search: db.prepare('SELECT rowid, * FROM designs_fts ORDER BY rowid').all(),
+    search: searchIndexTerms(db),
     syncState: db.prepare('SELECT * FROM sync_state').all(),
   };
 }

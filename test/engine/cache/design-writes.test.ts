@@ -10,7 +10,7 @@ import { readValidators, writeValidators } from '../../../electron/engine/cache/
 import { htmlToPlainText } from '../../../electron/engine/cache/html-text';
 import { applyLocalDesignEdit } from '../../../electron/engine/cache/local-design-edit';
 import { searchBacklogSize, writeBackloggedSearchRows } from '../../../electron/engine/cache/search-backlog';
-import { dumpDesignWrites, listFormDesign } from './cache-fixtures';
+import { dumpDesignWrites, listFormDesign, searchIndexTerms } from './cache-fixtures';
 
 const FIELDS = ['id', 'name', 'slug', 'description', 'excerpt', 'user_id', 'license', 'state', 'created_at', 'updated_at', 'primary_image_id', 'user'] as const;
 
@@ -140,7 +140,8 @@ describe('design writes', () => {
       upsertDesigns(db, [listFormDesign({ id: 1, name: 'Reducer', tags })], 'list', 1, {}, new DesignWriteSession({ deferSearchRows }));
       writeBackloggedSearchRows(db);
       expect(getCachedDesign(db, 1)!.tags).toEqual(['Gear', 'Mechanical', 'CLIP']);
-      expect(db.prepare('SELECT tags FROM designs_fts WHERE rowid = 1').pluck().get()).toBe('Gear Mechanical CLIP');
+      expect(db.prepare('SELECT tags_text FROM designs WHERE id = 1').pluck().get()).toBe('Gear Mechanical CLIP');
+      expect(searchIndexTerms(db)[1]).toEqual(['clip', 'gear', 'maker', 'mechanical', 'reducer']);
       expect(searchCachedDesigns(db, 'mechanical').items.map((d) => d.id)).toEqual([1]);
       // A form whose tags are not a list has none.
       upsertDesigns(db, [listFormDesign({ id: 1, tags: 'gear' as unknown as string[], updated_at: '2026-05-01T10:00:00.000+00:00' })], 'list', 2);

@@ -216,6 +216,48 @@ describe('cache migrations', () => {
     expect(plan(licenses)).toMatch(/COVERING INDEX designs_by_id_license \(id=\?\)/);
   });
 
+  it('0020 keeps no copy of the indexed text nor positions, and every design, its forms and tags, and what search finds stay as they were', () => {
+    const db = databaseAt(19);
+    const forms = [
+      JSON.stringify({ id: 1, name: 'Planetary gear', tags: [' Gear ', { name: 'Mechanical' }, 'gear'], future: { kept: [1, 2] } }),
+      JSON.stringify({ id: 2, name: 'Cable clip', tags: [] }),
+      // Waiting in the search backlog: no search row yet, its tags read from its list form.
+      JSON.stringify({ id: 3, name: 'Hinge', tags: ['\tPivot\u00a0', { name: 'pivot' }, { id: 9 }, 'Door'] }),
+    ];
+    insertDesign(db, 1, { name: 'Planetary gear', text: 'A reducer', json: forms[0] });
+    insertDesign(db, 2, { name: 'Cable clip', author: 'zoe', json: forms[1] });
+    insertDesign(db, 3, { name: 'Hinge', json: forms[2] });
+    insertDesign(db, 4, { name: 'Own draft', json: null });
+    db.prepare(`UPDATE designs SET user_form_json = '{"id":4,"wiki_mode":true}' WHERE id = 4`).run();
+    const row = db.prepare(`INSERT INTO designs_fts (rowid, name, excerpt, description, tags, author) VALUES (?, ?, ?, ?, ?, ?)`);
+    row.run(1, 'Planetary gear', '', 'A reducer Remixed from a vise', 'Gear Mechanical', 'maker');
+    row.run(2, 'Cable clip', '', '', '', 'zoe');
+    row.run(4, 'Own draft', '', '', '', 'maker');
+    db.prepare('INSERT INTO search_backlog (design_id, text_pending) VALUES (3, 1)').run();
+    // A fill under way had paused the index's merges.
+    db.prepare(`INSERT INTO bulk_fill_undo (name, sql) VALUES ('designs_fts automerge', 'INSERT INTO designs_fts (designs_fts, rank) VALUES (''automerge'', 4)')`).run();
+    const match = (q: string) => db.prepare('SELECT rowid FROM designs_fts WHERE designs_fts MATCH ? ORDER BY rowid').pluck().all(q);
+    const queries = ['gear', 'reducer', 'vise', 'mechanical', 'zoe', 'maker', 'clip', 'pl*', 'draft', 'hinge'];
+    const found = queries.map(match);
+    const designs = db.prepare('SELECT * FROM designs ORDER BY id').all();
+
+    migrateCache(db, ':memory:', 20);
+    expect(queries.map(match)).toEqual(found);
+    expect(db.prepare('SELECT * FROM designs ORDER BY id').all()).toEqual(designs.map((design, i) =>
+      ({ ...(design as object), tags_text: ['Gear Mechanical', '', 'Pivot Door', ''][i] })));
+    expect(db.prepare(`SELECT name FROM sqlite_schema WHERE name LIKE 'designs_fts%' ORDER BY name`).pluck().all())
+      .toEqual(['designs_fts', 'designs_fts_after_delete', 'designs_fts_config', 'designs_fts_data', 'designs_fts_docsize', 'designs_fts_idx']);
+    expect(db.prepare(`SELECT v FROM designs_fts_config WHERE k = 'automerge'`).pluck().get()).toBe(0);
+    // A phrase of several words, which needs positions, is no longer asked for (search asks for words).
+    expect(() => match('"planetary gear"')).toThrow(/phrase/);
+    // A design's row goes with it, and one written again is found by its new words only.
+    db.prepare('DELETE FROM designs WHERE id = 1').run();
+    expect(match('gear')).toEqual([]);
+    db.prepare('DELETE FROM designs_fts WHERE rowid = 2').run();
+    db.prepare(`INSERT INTO designs_fts (rowid, name, excerpt, description, tags, author) VALUES (2, 'Cable tie', '', '', '', 'zoe')`).run();
+    expect([match('clip'), match('tie')]).toEqual([[], [2]]);
+  });
+
   it('opens a file database in WAL with foreign keys on and synchronous=NORMAL, at the latest version', () => {
     const db = openCacheDatabase(join(tempDir('cache-open'), 'cache.sqlite'));
     try {

@@ -11,7 +11,8 @@ import { DesignWriteSession, upsertDesigns } from '../../../electron/engine/cach
 import { searchBacklogSize, writeBackloggedSearchRows } from '../../../electron/engine/cache/search-backlog';
 import { writeSearchRow } from '../../../electron/engine/cache/search-rows';
 import { noteSearchTermsAfter, searchMatch, searchTermsDeferred, searchTermsNoted } from '../../../electron/engine/cache/search-terms';
-import { listFormDesign } from './cache-fixtures';
+import { searchWords } from '../../../electron/engine/cache/fts-query';
+import { listFormDesign, searchIndexTerms } from './cache-fixtures';
 
 let db: WritableDB;
 
@@ -19,8 +20,7 @@ let db: WritableDB;
 const writeDeferred = (database: WritableDB, designs: unknown[], form: 'list' | 'user' = 'list') =>
   upsertDesigns(database, designs, form, 1_000, {}, new DesignWriteSession({ deferSearchRows: true }));
 
-const searchRows = (database: Database.Database = db) =>
-  database.prepare('SELECT rowid, name, excerpt, description, tags, author FROM designs_fts ORDER BY rowid').all();
+const searchRows = (database: Database.Database = db) => searchIndexTerms(database);
 
 /** The search index's terms the vocabulary lacks. */
 function termsMissing(database: Database.Database): string[] {
@@ -55,11 +55,16 @@ describe('the search rows of the backlog', () => {
     expect(writeBackloggedSearchRows(db, 3)).toEqual({ taken: 3, more: true });
     expect(writeBackloggedSearchRows(db)).toEqual({ taken: 5, more: false });
     const fromBacklog = searchRows();
-    expect(fromBacklog).toHaveLength(8);
-    expect(fromBacklog.map((row) => (row as { description: string }).description)).toEqual([
+    expect(Object.keys(fromBacklog)).toHaveLength(8);
+    // Each row: its name's, author's and tags' words, and its description's text (the attribution after it).
+    const descriptions = [
       'Spur gears steel Remixed from a <i>thing</i>', ' 12', ' 1', '{"html":" odd "} ["a","b"]', 'Plain text & no tags <b>', 'Pine & ash Based on oak', 'New maple', 'New cedar',
-    ]);
-    expect(fromBacklog[1]).toMatchObject({ tags: 'Hinge Clip' });
+    ];
+    const names = ['Gear  box', 'Design 2', 'Design 3', 'Design 4', 'Design 5', 'Design 6', 'Design 7', 'Design 8'];
+    const tags = ['', 'Hinge Clip', '', '', '', '', '', ''];
+    const authors = ['maker', 'maker', 'maker', 'maker', '', 'maker', 'maker', 'maker'];
+    expect(fromBacklog).toEqual(Object.fromEntries(descriptions.map((description, i) =>
+      [i + 1, [...new Set(searchWords(`${names[i]} ${description} ${tags[i]} ${authors[i]}`, 100))].sort()])));
 
     db.transaction(() => {
       for (let id = 1; id <= 8; id++) writeSearchRow(db, id);

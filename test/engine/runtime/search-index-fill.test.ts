@@ -20,7 +20,7 @@ import { SearchIndexFill } from '../../../electron/engine/runtime/search-index-f
 import { memorySettingsStore } from '../../../electron/engine/settings/settings-store';
 import { seedSynthetic } from '../../../service/seed/synthetic-seed';
 import { startTestService, type TestService } from '../../../harness/local-service';
-import { tempDir } from '../cache/cache-fixtures';
+import { searchIndexTerms, tempDir } from '../cache/cache-fixtures';
 import { servicesOf } from '../../../electron/engine/composition/engine-services';
 
 /** Every synthetic design's description says "Synthetic benchmark design": a search that finds them all. */
@@ -49,10 +49,10 @@ async function pulledBehind(): Promise<DesignCache> {
   return cache;
 }
 
-/** The search index as a search reads it: every row's columns, and the vocabulary of whole terms. */
+/** The search index as a search reads it: every row's terms, and the vocabulary of whole terms. */
 function searchIndexOf(cache: DesignCache) {
   return {
-    rows: cache.db.prepare('SELECT rowid, name, excerpt, description, tags, author FROM designs_fts ORDER BY rowid').all(),
+    rows: searchIndexTerms(cache.db),
     terms: cache.db.prepare('SELECT term FROM search_terms ORDER BY term').all(),
   };
 }
