@@ -105,6 +105,22 @@ describe('bandwidth limits, measured through the link', () => {
     expect(measuredRate('down', since).bytes).toBeGreaterThanOrEqual(256 * KB);
   }, 30_000);
 
+  it('holds a download read as the connection\'s chunks (as kept designs are brought) within 10% of the download limit', async () => {
+    const created = await engine.connection.client().uploadDocument(designId, { path: fileOf('latch.stl', 256 * KB) });
+    const url = ((await engine.connection.client().getDocument(designId, created.id)).file as { url: string }).url;
+    engine.appSettings.setBandwidthLimits({ maxDownloadKBps: LIMIT_KBPS });
+    const since = performance.now();
+    const answer = await engine.connection.client().downloadChunks(url);
+    let received = 0;
+    for await (const chunk of answer.chunks!) received += chunk.byteLength;
+    const seconds = (performance.now() - since) / 1000;
+    expect(received).toBe(256 * KB);
+    const rate = received / seconds;
+    console.info(`download as chunks at ${LIMIT_KBPS} KB/s: measured ${(rate / KB).toFixed(1)} KB/s`);
+    expect(rate / KB).toBeGreaterThan(LIMIT_KBPS * 0.9);
+    expect(rate / KB).toBeLessThan(LIMIT_KBPS * 1.1);
+  }, 30_000);
+
   it('applies a new limit to an upload under way: lifted, the rest goes at full speed', async () => {
     engine.appSettings.setBandwidthLimits({ maxUploadKBps: 16 });
     const since = performance.now();

@@ -1,13 +1,13 @@
 import type { CreatedDocument, Design, Document, Image, OwnUser, PublicUser, UserDesign } from '../../../shared';
 import { UnreadableAnswer } from './answer-body';
 import { listKindOf, readListAnswer, readUserAnswer, type ListKind } from './list-answers';
-import { pacedBody } from './bandwidth';
+import { pacedBody, throttled } from './bandwidth';
 import { multipartBody, type UploadFile, type UploadProgress } from './multipart-upload';
 import { PagesAhead, pagesNamedByHead } from './page-ahead';
 import { publishTolerantly, type PublishForm, type PublishOutcome } from './publish-forms';
 import { ServiceError } from './service-error';
 import { pageInfo } from './tolerant-readers';
-import { Transport, type Answer, type QueryValue, type TransportOptions } from './transport';
+import { Transport, type Answer, type ChunkedAnswer, type QueryValue, type RequestSpec, type TransportOptions } from './transport';
 
 export interface Paging {
   page?: number;
@@ -384,20 +384,37 @@ export class ServiceClient {
    * service's own origin; a file elsewhere may be redirected to any host.
    */
   async download(url: string, signal?: AbortSignal): Promise<Response> {
+    const answer = await this.transport.open(this.downloadRequest(url, signal));
+    const limit = this.transport.options.bandwidth?.download;
+    const body = answer.response.body;
+    if (!limit || !body) return answer.response;
+    // Read within the download limit, shared by every download of the profile; a new limit applies to it at once.
+    return new Response(pacedBody(body, limit, signal), { status: answer.status, headers: answer.headers });
+  }
+
+  /**
+   * As `download`, with the body as the connection's chunks (Node buffers, no web stream between): what the file
+   * cache reads into a file. Read within the download limit as `download` is; ending the iteration early closes the
+   * answer.
+   */
+  async downloadChunks(url: string, signal?: AbortSignal): Promise<ChunkedAnswer> {
+    const answer = await this.transport.openChunks(this.downloadRequest(url, signal));
+    const limit = this.transport.options.bandwidth?.download;
+    if (!limit || !answer.chunks) return answer;
+    return { ...answer, chunks: throttled(answer.chunks, limit, signal) };
+  }
+
+  /** The GET of a url the service gave: the token only for the service's own origin. */
+  private downloadRequest(url: string, signal: AbortSignal | undefined): RequestSpec {
     const base = new URL(this.transport.options.baseUrl);
     const target = new URL(url, base);
     if (target.protocol !== 'http:' && target.protocol !== 'https:') {
       throw new ServiceError({ kind: 'bad-request', status: 0, message: `Not a web address: ${url}` }, 'GET', url);
     }
     const headers = { accept: '*/*' };
-    const answer = target.origin === base.origin
-      ? await this.transport.open({ method: 'GET', path: target.pathname, query: Object.fromEntries(target.searchParams), signal, headers })
-      : await this.transport.open({ method: 'GET', path: target.pathname, url: target, signal, headers });
-    const limit = this.transport.options.bandwidth?.download;
-    const body = answer.response.body;
-    if (!limit || !body) return answer.response;
-    // Read within the download limit, shared by every download of the profile; a new limit applies to it at once.
-    return new Response(pacedBody(body, limit, signal), { status: answer.status, headers: answer.headers });
+    return target.origin === base.origin
+      ? { method: 'GET', path: target.pathname, query: Object.fromEntries(target.searchParams), signal, headers }
+      : { method: 'GET', path: target.pathname, url: target, signal, headers };
   }
 
   /**

@@ -86,6 +86,17 @@ export interface StreamedAnswer {
   response: Response;
 }
 
+/**
+ * The same answer with its body as the connection's own chunks (Node buffers, no web stream between; null when the
+ * answer has no body): a failure reaches the reader as a ServiceError; ending the iteration early (`return`, a
+ * `break`) closes the answer.
+ */
+export interface ChunkedAnswer {
+  status: number;
+  headers: Headers;
+  chunks: AsyncGenerator<Buffer> | null;
+}
+
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
 export class Transport {
@@ -149,15 +160,24 @@ export class Transport {
   }
 
   /** Sends with retries and resolves once the answer's head came; its body is a stream (downloads). */
-  open(spec: RequestSpec): Promise<StreamedAnswer> {
+  async open(spec: RequestSpec): Promise<StreamedAnswer> {
+    const answer = await this.openChunks(spec);
+    const stream = answer.chunks === null ? null : chunkStream(answer.chunks);
+    return { status: answer.status, headers: answer.headers, response: new Response(stream, { status: answer.status, headers: answer.headers }) };
+  }
+
+  /**
+   * As `open`, with the body as the connection's chunks (null for an answer without a body): what a
+   * download into a file reads, one chunk at a time, without a web stream's work for each.
+   */
+  openChunks(spec: RequestSpec): Promise<ChunkedAnswer> {
     return this.withRetries(spec, async (ctx) => {
       const answer = await this.exchange(spec, ctx, true);
       if (NULL_BODY_STATUSES.has(answer.status) || spec.method === 'HEAD') {
         await answer.read(0, 'cut').catch(() => undefined);
-        return { status: answer.status, headers: answer.headers, response: new Response(null, { status: answer.status, headers: answer.headers }) };
+        return { status: answer.status, headers: answer.headers, chunks: null };
       }
-      const stream = chunkStream(answer.body(), (error) => this.failure(error, spec, ctx));
-      return { status: answer.status, headers: answer.headers, response: new Response(stream, { status: answer.status, headers: answer.headers }) };
+      return { status: answer.status, headers: answer.headers, chunks: failingAs(answer.body(), (error) => this.failure(error, spec, ctx)) };
     });
   }
 
@@ -248,19 +268,23 @@ export class Transport {
   }
 }
 
+/** The answer's chunks as they come; a failure reaches the reader as the ServiceError `fail` makes of it. */
+async function* failingAs(chunks: AsyncGenerator<Buffer>, fail: (error: unknown) => ServiceError): AsyncGenerator<Buffer> {
+  try {
+    yield* chunks;
+  } catch (error) {
+    throw fail(error);
+  }
+}
+
 /**
- * The answer's chunks as the body of a Response, each passed on as it came (one chunk read ahead); a failure reaches
- * the reader as the ServiceError `fail` makes of it. Cancelling the stream closes the answer.
+ * The answer's chunks as the body of a Response, each passed on as it came (one chunk read ahead). Cancelling the
+ * stream closes the answer.
  */
-function chunkStream(chunks: AsyncGenerator<Buffer>, fail: (error: unknown) => ServiceError): ReadableStream<Uint8Array> {
+function chunkStream(chunks: AsyncGenerator<Buffer>): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      let step: IteratorResult<Buffer>;
-      try {
-        step = await chunks.next();
-      } catch (error) {
-        throw fail(error);
-      }
+      const step = await chunks.next();
       if (step.done) controller.close();
       else controller.enqueue(step.value);
     },

@@ -2,6 +2,7 @@ import { createHash, randomBytes, type Hash } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import type { ChunkedAnswer } from '../api/transport';
 import type { ReadableDB, WritableDB } from './cache-database';
 import { prepared } from './prepared';
 import { engineLog } from '../log/engine-log';
@@ -19,8 +20,12 @@ export interface EnsureResult extends StoredFile {
   downloaded: boolean;
 }
 
-/** Fetches a url as a streamed response (ServiceClient.download does, with the token only for the service's origin). */
-export type Fetcher = (url: string, signal?: AbortSignal) => Promise<Response>;
+/**
+ * Fetches a url as a streamed response (ServiceClient.download does, with the token only for the service's origin),
+ * or as the connection's chunks (ServiceClient.downloadChunks: no web stream between the socket and the file). An
+ * aborted signal must end the answer's body (as a failure).
+ */
+export type Fetcher = (url: string, signal?: AbortSignal) => Promise<Response | ChunkedAnswer>;
 
 export interface FileCacheOptions {
   maxBytes?: number;
@@ -98,13 +103,23 @@ export class FileCache {
   /** `onBytes` hears each chunk's length as it comes (a download's progress). */
   private async download(url: string, version: string | null, fetcher: Fetcher, signal?: AbortSignal, onBytes?: (bytes: number) => void): Promise<EnsureResult> {
     const response = await fetcher(url, signal);
-    if (!response.body) throw new Error(`No body in the answer for ${url}`);
+    const body = response instanceof Response ? response.body : response.chunks;
+    if (!body) throw new Error(`No body in the answer for ${url}`);
     const temp = join(this.root, 'tmp', `${randomBytes(8).toString('hex')}.part`);
     const hash = createHash('sha256');
     let file: FileHandle | null = null;
     try {
-      file = await open(temp, 'wx');
-      const size = await storeBody(response.body, file, hash, signal, onBytes);
+      try {
+        file = await open(temp, 'wx');
+      } catch (error) {
+        // The answer is not read: its connection is let go.
+        if (body instanceof ReadableStream) await body.cancel(error).catch(() => undefined);
+        else await body.return(undefined).catch(() => undefined);
+        throw error;
+      }
+      const size = body instanceof ReadableStream
+        ? await storeBody(body, file, hash, signal, onBytes)
+        : await storeChunks(body, file, hash, signal, onBytes);
       await file.close();
       file = null;
       const digest = hash.digest('hex');
@@ -219,9 +234,80 @@ const giveBack = (buffer: Buffer) => {
 };
 
 /**
+ * A download's bytes on their way into its file, hashed as they come: copied into one buffer while the other is
+ * written. `add` returns a promise only when the caller must wait (a full buffer waiting for the write before it).
+ */
+class BufferedFileWriter {
+  private filling = takeBuffer();
+  private spare: Buffer | null = takeBuffer();
+  private filled = 0;
+  private writing: Promise<void> | null = null;
+  size = 0;
+
+  constructor(private readonly file: FileHandle, private readonly hash: Hash, private readonly onBytes: ((bytes: number) => void) | undefined) {}
+
+  add(value: Uint8Array): Promise<void> | undefined {
+    this.hash.update(value);
+    this.size += value.byteLength;
+    this.onBytes?.(value.byteLength);
+    const room = WRITE_BUFFER_BYTES - this.filled;
+    if (value.byteLength < room) {
+      this.filling.set(value, this.filled);
+      this.filled += value.byteLength;
+      return undefined;
+    }
+    return this.addAcross(value);
+  }
+
+  /** Every byte written; resolves with the size. */
+  async end(): Promise<number> {
+    if (this.filled > 0) await this.flush();
+    if (this.writing) await this.writing;
+    return this.size;
+  }
+
+  /** Waits for the write under way (its failure is the caller's to report) and gives the buffers back. */
+  async abandon(): Promise<void> {
+    await this.writing?.catch(() => undefined);
+    this.release();
+  }
+
+  /** Gives the buffers back (the buffer of a write that failed is left to the garbage collector). */
+  release(): void {
+    giveBack(this.filling);
+    if (this.spare) giveBack(this.spare);
+    this.spare = null;
+  }
+
+  private async addAcross(value: Uint8Array): Promise<void> {
+    for (let at = 0; at < value.byteLength;) {
+      const bytes = Math.min(WRITE_BUFFER_BYTES - this.filled, value.byteLength - at);
+      this.filling.set(at === 0 && bytes === value.byteLength ? value : value.subarray(at, at + bytes), this.filled);
+      this.filled += bytes;
+      at += bytes;
+      if (this.filled === WRITE_BUFFER_BYTES) await this.flush();
+    }
+  }
+
+  /** Writes what `filling` holds while the other buffer is filled (once the write before it is done). */
+  private async flush(): Promise<void> {
+    const full = this.filling;
+    const length = this.filled;
+    if (this.writing) await this.writing;
+    this.filling = this.spare!;
+    this.spare = null;
+    this.filled = 0;
+    this.writing = writeWhole(this.file, full.subarray(0, length)).then(() => {
+      this.spare = full;
+    });
+    this.writing.catch(() => undefined); // awaited before the next write or at the end
+  }
+}
+
+/**
  * Reads a body to its end into `file`, hashing each chunk as it comes; resolves with its size once every byte is
- * written. One buffer is written while the next is filled; a failure (the body's, a write's, the signal's) leaves no
- * write running when it rejects, so the caller may close and remove the file at once.
+ * written. A failure (the body's, a write's, the signal's) leaves no write running when it rejects, so the caller may
+ * close and remove the file at once.
  */
 async function storeBody(body: ReadableStream<Uint8Array>, file: FileHandle, hash: Hash, signal: AbortSignal | undefined, onBytes: ((bytes: number) => void) | undefined): Promise<number> {
   signal?.throwIfAborted();
@@ -229,52 +315,48 @@ async function storeBody(body: ReadableStream<Uint8Array>, file: FileHandle, has
   // A read waiting for bytes ends (as done) when the reader is cancelled: the signal is checked after each read.
   const onAbort = () => void reader.cancel(signal!.reason).catch(() => undefined);
   signal?.addEventListener('abort', onAbort, { once: true });
-  let filling = takeBuffer();
-  let spare: Buffer | null = takeBuffer();
-  let filled = 0;
-  let writing: Promise<void> | null = null;
-  let size = 0;
-  /** Writes what `filling` holds while the other buffer is filled (once the write before it is done). */
-  const flush = async () => {
-    const full = filling;
-    const length = filled;
-    if (writing) await writing;
-    filling = spare!;
-    spare = null;
-    filled = 0;
-    writing = writeWhole(file, full.subarray(0, length)).then(() => {
-      spare = full;
-    });
-    writing.catch(() => undefined); // awaited before the next write or at the end
-  };
+  const writer = new BufferedFileWriter(file, hash, onBytes);
   try {
     for (;;) {
       const { done, value } = await reader.read();
       signal?.throwIfAborted();
       if (done) break;
-      hash.update(value);
-      size += value.byteLength;
-      onBytes?.(value.byteLength);
-      for (let at = 0; at < value.byteLength;) {
-        const bytes = Math.min(WRITE_BUFFER_BYTES - filled, value.byteLength - at);
-        filling.set(at === 0 && bytes === value.byteLength ? value : value.subarray(at, at + bytes), filled);
-        filled += bytes;
-        at += bytes;
-        if (filled === WRITE_BUFFER_BYTES) await flush();
-      }
+      const wait = writer.add(value);
+      if (wait) await wait;
     }
-    if (filled > 0) await flush();
-    if (writing) await writing;
+    const size = await writer.end();
+    writer.release();
     return size;
   } catch (error) {
-    await (writing as Promise<void> | null)?.catch(() => undefined);
+    await writer.abandon();
     reader.cancel(error).catch(() => undefined);
     throw error;
   } finally {
     signal?.removeEventListener('abort', onAbort);
-    // The buffer of a write that failed is left to the garbage collector.
-    giveBack(filling);
-    if (spare) giveBack(spare);
+  }
+}
+
+/**
+ * As `storeBody`, for the connection's chunks: each chunk one step of an async iteration, nothing read ahead. The
+ * answer ends (as a failure) when the signal aborts, which the fetcher sees to; ending early closes it.
+ */
+async function storeChunks(chunks: AsyncGenerator<Uint8Array>, file: FileHandle, hash: Hash, signal: AbortSignal | undefined, onBytes: ((bytes: number) => void) | undefined): Promise<number> {
+  const writer = new BufferedFileWriter(file, hash, onBytes);
+  try {
+    signal?.throwIfAborted();
+    for await (const value of chunks) {
+      signal?.throwIfAborted();
+      const wait = writer.add(value);
+      if (wait) await wait;
+    }
+    signal?.throwIfAborted();
+    const size = await writer.end();
+    writer.release();
+    return size;
+  } catch (error) {
+    await writer.abandon();
+    await chunks.return(undefined).catch(() => undefined);
+    throw error;
   }
 }
 

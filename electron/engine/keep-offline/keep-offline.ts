@@ -395,10 +395,11 @@ export class KeepOffline extends EventEmitter<{ progress: [KeptDesignStatus]; ch
     const current = { name: file.name, bytesDone: 0, bytesTotal: null as number | null };
     working?.inFlight.add(current);
     const fetcher = async (url: string, s?: AbortSignal) => {
-      const response = await client.download(url, s);
-      const length = Number(response.headers.get('content-length'));
+      // The connection's chunks straight into the file cache (no web stream between: a kept design's files are many).
+      const answer = await client.downloadChunks(url, s);
+      const length = Number(answer.headers.get('content-length'));
       current.bytesTotal = Number.isFinite(length) && length > 0 ? length : null;
-      return response;
+      return answer;
     };
     const onBytes = (bytes: number) => {
       current.bytesDone += bytes;

@@ -127,6 +127,64 @@ describe('file cache', () => {
     expect(readdirSync(join(dir, 'files', 'tmp'))).toEqual([]);
   });
 
+  it('stores the connection\'s chunks (a chunked answer, as kept designs download) byte for byte under their sha256', async () => {
+    const files = cacheWith(10_000_000);
+    const bytes = Buffer.from(Array.from({ length: 2_500_000 }, (_, i) => (i * 7919) % 251));
+    const sizes = [1, 65_536, 3, 1_048_576, 1_048_575, 400_000, 17];
+    const progress: number[] = [];
+    const chunked: Fetcher = async () => ({
+      status: 200, headers: new Headers({ 'content-type': 'model/stl' }),
+      chunks: (async function* () {
+        for (let at = 0, i = 0; at < bytes.length; i++) {
+          const size = sizes[i % sizes.length]!;
+          yield bytes.subarray(at, at + size);
+          at += size;
+        }
+      })(),
+    });
+    const stored = await files.ensure('/uploads/chunked.stl', chunked, { onBytes: (count) => progress.push(count) });
+    expect(stored).toMatchObject({ size: bytes.length, hash: createHash('sha256').update(bytes).digest('hex'), downloaded: true });
+    expect(readFileSync(stored.path).equals(bytes)).toBe(true);
+    expect(progress.reduce((sum, count) => sum + count, 0)).toBe(bytes.length);
+    expect(readdirSync(join(dir, 'files', 'tmp'))).toEqual([]);
+    expect(files.has('/uploads/chunked.stl')).toBe(true);
+  });
+
+  it('never leaves a half file from chunks that break off, and closes an answer it stops reading', async () => {
+    const files = cacheWith(10_000);
+    const broken: Fetcher = async () => ({
+      status: 200, headers: new Headers(),
+      chunks: (async function* () {
+        yield Buffer.alloc(50);
+        throw new Error('connection reset');
+      })(),
+    });
+    await expect(files.ensure('/uploads/broken.stl', broken)).rejects.toThrow(/connection reset/);
+    expect(files.localPath('/uploads/broken.stl')).toBeNull();
+    expect(readdirSync(join(dir, 'files', 'tmp'))).toEqual([]);
+
+    const controller = new AbortController();
+    let closed = false;
+    const endless: Fetcher = async () => ({
+      status: 200, headers: new Headers(),
+      chunks: (async function* () {
+        try {
+          for (;;) {
+            yield Buffer.alloc(1000);
+            controller.abort(new Error('released'));
+          }
+        } finally {
+          closed = true;
+        }
+      })(),
+    });
+    await expect(files.ensure('/uploads/endless.stl', endless, { signal: controller.signal })).rejects.toThrow(/released/);
+    expect(closed).toBe(true);
+    expect(files.localPath('/uploads/endless.stl')).toBeNull();
+    expect(readdirSync(join(dir, 'files', 'tmp'))).toEqual([]);
+    expect(readdirSync(join(dir, 'files')).filter((name) => name !== 'tmp')).toEqual([]);
+  });
+
   it('keeps within its size bound by evicting the least recently used files', async () => {
     const files = cacheWith(250);
     const a = await files.ensure('/a', fetcher);
