@@ -9,7 +9,7 @@ import { memorySettingsStore } from '../../electron/engine/settings/settings-sto
 import { writeLargeStl } from '../../harness/model-large-stl';
 import { prepareUsers, startServiceProcess } from '../../harness/service-process';
 import { openWindowOn } from '../../harness/window';
-import { round, type ScenarioResult } from '../support/measure';
+import { median, round, type ScenarioResult } from '../support/measure';
 import { scratchDir } from '../support/service';
 import { CARD_SELECTOR, waitForProbe, type BenchWindow } from '../support/window';
 import { installProbe, type ProbeState } from '../support/window-probe';
@@ -59,6 +59,20 @@ function lookFurther(): { blankInView: number; atBottom: boolean } {
 async function longestTaskSince(page: Page, since: number): Promise<number> {
   const state = await page.evaluate(() => (globalThis as unknown as { __bench: ProbeState }).__bench);
   return Math.max(0, ...state.longTasks.filter((task) => task.startTime >= since).map((task) => task.duration));
+}
+
+/**
+ * The median time of each step of a picture in the thumbnail worker, as the page records them (performance measures
+ * named as renderer/src/thumbnails/thumbnail-drawer.ts names them).
+ */
+async function stepMedians(page: Page): Promise<{ fetchMedianMs: number; readMedianMs: number; drawMedianMs: number }> {
+  const steps = await page.evaluate(() => {
+    const timeline = (globalThis as unknown as { performance: { getEntriesByName(name: string, type: string): { duration: number }[] } }).performance;
+    const of = (step: string) => timeline.getEntriesByName(`design-sync thumbnail ${step}`, 'measure').map((entry) => entry.duration);
+    return { fetch: of('fetch'), read: of('read'), draw: of('draw') };
+  });
+  const at = (samples: number[]) => (samples.length > 0 ? round(median(samples), 0) : -1);
+  return { fetchMedianMs: at(steps.fetch), readMedianMs: at(steps.read), drawMedianMs: at(steps.draw) };
 }
 
 /**
@@ -140,6 +154,7 @@ export async function thumbnailsScenario(): Promise<ScenarioResult> {
         typingMs: round(typingMs, 0),
         ...keystrokes,
         longestTaskMs: round(await longestTaskSince(window.page, startedAt), 0),
+        ...await stepMedians(window.page),
       },
       goals: [
         { metric: 'allPicturesMs', target: `≤ ${GOAL_MS}`, met: allMs <= GOAL_MS },

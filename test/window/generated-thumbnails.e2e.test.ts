@@ -126,6 +126,11 @@ describe.skipIf(chromiumSkipReason !== undefined)('pictures made from a design\'
     await showView(page, app.host.origin, '#/sync');
     const picture = page.getByRole('form', { name: 'New design for the folder desk-clip' }).getByTestId('proposal-picture');
     await picture.and(page.locator('[data-drawn="true"]')).waitFor({ timeout: 30_000 });
+    // Made off the page's thread, in the thumbnail worker: a module of the window's own origin (kept a while after
+    // its picture), allowed by the CSP as it is.
+    const thumbnailWorkers = page.workers().map((worker) => new URL(worker.url())).filter((url) => /\/thumbnail-worker-[\w-]+\.js$/.test(url.pathname));
+    expect(thumbnailWorkers.map((url) => url.origin)).toEqual([app.host.origin]);
+    expect(app.cspViolations).toEqual([]);
     expect(await picture.getByTestId('generated-mark').textContent()).toBe('Generated from clip.stl');
     const drawn = await drawnShare(picture.getByRole('img'));
     expect(drawn).toMatchObject({ width: 400, height: 300 });

@@ -33,6 +33,18 @@ function dispose(object: Object3D): void {
   });
 }
 
+/**
+ * How long a picture's steps took in the worker, each as its start (the worker's performance.now()) and duration in
+ * ms: what the page records as performance measures (thumbnail-drawer.ts).
+ */
+export interface PhaseTimes {
+  fetch?: [number, number];
+  /** Reading the file into parts and making them a scene. */
+  read?: [number, number];
+  /** Drawing it and encoding the PNG (the GPU's work is waited for by the encoding). */
+  draw?: [number, number];
+}
+
 interface Drawer {
   canvas: OffscreenCanvas;
   renderer: WebGLRenderer;
@@ -71,10 +83,11 @@ function makeDrawer(): Drawer {
  * margin that survives a card's cropping to its own shape, on a neutral background. Throws UnreadableModelError, with
  * why in words, for a file that cannot be read.
  */
-export async function renderThumbnail(type: string, bytes: ArrayBuffer): Promise<Blob> {
+export async function renderThumbnail(type: string, bytes: ArrayBuffer, took?: PhaseTimes): Promise<Blob> {
   const lower = type.toLowerCase();
   if (!isViewableModelType(lower)) throw new UnreadableModelError('design.model.error.typeNotShown', { type });
   let read;
+  let began = performance.now();
   try {
     read = await readModel(lower, bytes);
   } catch (error) {
@@ -84,6 +97,7 @@ export async function renderThumbnail(type: string, bytes: ArrayBuffer): Promise
     throw new UnreadableModelError('design.model.error.loaderFailed', { why: message.replace(/^THREE\.\w+:\s*/, '').replace(/\.$/, '') });
   }
   const model = modelOfRead(lower, read, MODEL_MATERIAL, TOOLPATH_COLOUR).object;
+  if (took) took.read = [began, performance.now() - began];
   try {
     drawer ??= makeDrawer();
     const { canvas, renderer, scene, camera } = drawer;
@@ -97,9 +111,12 @@ export async function renderThumbnail(type: string, bytes: ArrayBuffer): Promise
       camera.far = distance * 100;
       camera.lookAt(sphere.center);
       camera.updateProjectionMatrix();
+      began = performance.now();
       renderer.render(scene, camera);
       if (renderer.getContext().isContextLost()) throw new Error('The picture could not be drawn: the WebGL context was lost.');
-      return await canvas.convertToBlob({ type: 'image/png' });
+      const picture = await canvas.convertToBlob({ type: 'image/png' });
+      if (took) took.draw = [began, performance.now() - began];
+      return picture;
     } finally {
       scene.remove(model);
     }

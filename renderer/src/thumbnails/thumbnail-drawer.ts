@@ -21,6 +21,11 @@ export class UnreadableThumbnailModelError extends Error {
   }
 }
 
+/** The worker could not be started (or stopped before its first answer): no picture can be made in this window. */
+export class ThumbnailsUnavailableError extends Error {
+  override name = 'ThumbnailsUnavailableError';
+}
+
 /** What came of a picture asked for: its PNG, or none since the model is larger than allowed. */
 export type Drawn = { picture: Blob } | { tooLarge: true };
 
@@ -29,10 +34,24 @@ interface Pending {
   reject(error: unknown): void;
 }
 
+/** The names of the performance measures of a picture's steps in the worker (read by the thumbnails benchmark). */
+export const THUMBNAIL_MEASURE = { fetch: 'design-sync thumbnail fetch', read: 'design-sync thumbnail read', draw: 'design-sync thumbnail draw' } as const;
+
+/** Each step's time in the worker, on the page's performance timeline (the worker's clock moved to the page's). */
+function measure(answer: ThumbnailWorkerAnswer): void {
+  const shift = answer.timeOrigin - performance.timeOrigin;
+  for (const step of ['fetch', 'read', 'draw'] as const) {
+    const took = answer.took[step];
+    if (took) performance.measure(THUMBNAIL_MEASURE[step], { start: took[0] + shift, duration: took[1] });
+  }
+}
+
 let worker: Worker | null = null;
 let releaseTimer: ReturnType<typeof setTimeout> | null = null;
 let nextId = 1;
 const pending = new Map<number, Pending>();
+/** Set once a worker stopped before answering anything: every later picture is refused with it at once. */
+let unavailable: ThumbnailsUnavailableError | null = null;
 
 function stopWorker(reason: unknown): void {
   const stopped = worker;
@@ -48,8 +67,11 @@ function theWorker(): Worker {
   releaseTimer = null;
   if (worker) return worker;
   const made = new Worker(new URL('./thumbnail-worker.ts', import.meta.url), { type: 'module', name: 'design-sync thumbnails' });
+  let answered = false;
   made.onmessage = (event: MessageEvent<ThumbnailWorkerAnswer>) => {
+    answered = true;
     const answer = event.data;
+    measure(answer);
     const asked = pending.get(answer.id);
     pending.delete(answer.id);
     if (pending.size === 0 && worker === made) releaseTimer = setTimeout(() => stopWorker(new Error('The thumbnail worker was let go.')), WORKER_KEPT_MS);
@@ -62,7 +84,10 @@ function theWorker(): Worker {
   made.onerror = (event) => {
     // The worker stopped (it could not load, or ran out of memory): what it was asked fails; the next picture starts a new one.
     event.preventDefault();
-    if (worker === made) stopWorker(new Error(`The thumbnail worker stopped: ${event.message || 'no reason given'}.`));
+    if (worker !== made) return;
+    const why = event.message || 'no reason given';
+    if (answered) stopWorker(new Error(`The thumbnail worker stopped: ${why}.`));
+    else stopWorker(unavailable = new ThumbnailsUnavailableError(`The thumbnail worker could not be started: ${why}.`));
   };
   worker = made;
   return made;
@@ -71,12 +96,13 @@ function theWorker(): Worker {
 /**
  * A model's picture (THUMBNAIL_WIDTH × THUMBNAIL_HEIGHT, PNG) made in the thumbnail worker, from the host's URL of it
  * (fetched there, not when larger than `maxBytes`) or from its bytes (handed over: do not use them after). Pictures
- * are made in the order asked. Rejects with UnreadableThumbnailModelError, with why in words, for a file that cannot be read;
- * `signal` drops the answer (a drawing under way is finished by the worker, unseen).
+ * are drawn one at a time, the next one's model fetched meanwhile. Rejects with UnreadableThumbnailModelError, with why in words, for a file that cannot be read;
+ * Rejects with ThumbnailsUnavailableError for every picture once the worker could not be started. `signal` drops the answer (a drawing under way is finished by the worker, unseen).
  */
 export function drawThumbnail(type: string, source: { url: string; maxBytes: number } | { bytes: ArrayBuffer }, signal?: AbortSignal): Promise<Drawn> {
   return new Promise<Drawn>((resolve, reject) => {
     signal?.throwIfAborted();
+    if (unavailable) throw unavailable;
     const id = nextId++;
     const drop = () => {
       pending.delete(id);

@@ -1,6 +1,6 @@
 import type { DesignCard, ThumbnailModelView } from '../../../shared';
 import { contract } from '../contract/contract';
-import { drawThumbnail, UnreadableThumbnailModelError, type Drawn } from './thumbnail-drawer';
+import { drawThumbnail, ThumbnailsUnavailableError, UnreadableThumbnailModelError, type Drawn } from './thumbnail-drawer';
 
 /** A model larger than this is not fetched only to make a card's picture (its page's 3D preview still shows it). */
 export const MAX_MODEL_BYTES = 64 * 1024 ** 2;
@@ -19,17 +19,30 @@ interface Job {
 const tried = new Set<string>();
 /** Asked for and not started yet, in the order asked. */
 const waiting = new Map<string, Job>();
-/** A picture is being made (one at a time: the worker draws one, and the page's thread is left to the person). */
-let running = false;
+/**
+ * Pictures asked of the worker and not answered yet: two, so that the next model is fetched while one is drawn (the
+ * worker draws one at a time; the page's thread only sends them on).
+ */
+const AT_ONCE = 2;
+let running = 0;
 /** The next picture's start is waited for (a quiet moment, then an idle one): asked for once, however many cards ask. */
 let scheduled = false;
+/** The worker could not be started and that was said: nothing more is tried or said. */
+let unavailableSaid = false;
 
 /** No picture is started until this long after the person's last key: typing is answered first. */
 const QUIET_AFTER_INPUT_MS = 300;
-let lastInputAt = Number.NEGATIVE_INFINITY;
+/**
+ * Nor until this long after the first card asked for one: the window's first moments (its first views, a search
+ * typed at once) are not shared with starting the worker and its WebGL context.
+ */
+const QUIET_AFTER_FIRST_ASK_MS = 1_000;
+/** performance.now() before which no picture starts. */
+let quietUntil = 0;
+let firstAsk = true;
 if (typeof addEventListener === 'function') {
   for (const type of ['keydown', 'input', 'compositionupdate']) {
-    addEventListener(type, () => { lastInputAt = performance.now(); }, { capture: true, passive: true });
+    addEventListener(type, () => { quietUntil = Math.max(quietUntil, performance.now() + QUIET_AFTER_INPUT_MS); }, { capture: true, passive: true });
   }
 }
 
@@ -44,8 +57,8 @@ const whenIdle = (run: () => void) => {
 
 /**
  * Asks for a picture of a design that has no image, made here from its first model (`card.thumbnailModel`): made in
- * the thumbnail worker (fetched, read, drawn and encoded there) one design at a time, started only when the window is
- * idle and the person has not typed for a moment, then sent to the window's host, which keeps it with the design
+ * the thumbnail worker (fetched, read, drawn and encoded there, drawn one design at a time), each started only when
+ * the window is idle and the person has not typed for a moment, then sent to the window's host, which keeps it with the design
  * (never uploads it); its cards are told and show it. Returns what to call when it is no longer wanted (the card
  * left the screen): a picture not started yet is then dropped. Each version of a model is tried once in a window: a
  * model that cannot be read is told to the engine (which remembers it, so no window tries it again), any other
@@ -54,7 +67,11 @@ const whenIdle = (run: () => void) => {
 export function requestThumbnail(card: Pick<DesignCard, 'id' | 'thumbnailUrl' | 'thumbnailModel'>): () => void {
   if (card.thumbnailUrl || !card.thumbnailModel) return () => {};
   const key = keyOf(card.id, card.thumbnailModel);
-  if (tried.has(key)) return () => {};
+  if (tried.has(key) || unavailableSaid) return () => {};
+  if (firstAsk) {
+    firstAsk = false;
+    quietUntil = Math.max(quietUntil, performance.now() + QUIET_AFTER_FIRST_ASK_MS);
+  }
   const job = waiting.get(key) ?? { key, designId: card.id, model: card.thumbnailModel, wanted: 0 };
   job.wanted++;
   waiting.set(key, job);
@@ -71,16 +88,16 @@ export function requestThumbnail(card: Pick<DesignCard, 'id' | 'thumbnailUrl' | 
 
 /** Starts the next picture once the person has not typed for QUIET_AFTER_INPUT_MS and the window is idle. */
 function schedule(): void {
-  if (running || scheduled || waiting.size === 0) return;
+  if (running >= AT_ONCE || scheduled || waiting.size === 0) return;
   scheduled = true;
   const whenQuiet = () => {
-    const quietFor = performance.now() - lastInputAt;
-    if (quietFor < QUIET_AFTER_INPUT_MS) {
-      setTimeout(whenQuiet, QUIET_AFTER_INPUT_MS - quietFor);
+    const wait = quietUntil - performance.now();
+    if (wait > 0) {
+      setTimeout(whenQuiet, wait);
       return;
     }
     whenIdle(() => {
-      if (inputPending() || performance.now() - lastInputAt < QUIET_AFTER_INPUT_MS) {
+      if (inputPending() || quietUntil > performance.now()) {
         whenQuiet();
         return;
       }
@@ -93,16 +110,27 @@ function schedule(): void {
 
 function start(): void {
   const job = waiting.values().next().value;
-  if (!job || running) return;
+  if (!job || running >= AT_ONCE) return;
   waiting.delete(job.key);
   tried.add(job.key);
-  running = true;
+  running++;
   void make(job)
-    .catch((error: unknown) => console.warn(`design-sync: no picture of design ${job.designId} could be made from ${job.model.fileName}:`, error))
+    .catch((error: unknown) => {
+      if (!(error instanceof ThumbnailsUnavailableError)) {
+        console.warn(`design-sync: no picture of design ${job.designId} could be made from ${job.model.fileName}:`, error);
+        return;
+      }
+      // Said once: no other picture is tried in this window.
+      if (!unavailableSaid) console.warn('design-sync: no pictures can be made from models in this window:', error);
+      unavailableSaid = true;
+      waiting.clear();
+    })
     .finally(() => {
-      running = false;
+      running--;
       schedule();
     });
+  // The next one is asked for at once, while this one is fetched (when the person is still not typing).
+  schedule();
 }
 
 /**

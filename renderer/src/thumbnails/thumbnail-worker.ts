@@ -1,12 +1,13 @@
 /**
  * The thumbnail worker: makes a model's picture wholly off the page's thread. It fetches the model from the window's
  * host (or takes its bytes), reads it as the 3D view's model worker does, draws it with WebGL on an OffscreenCanvas
- * and encodes the PNG; the page only receives the picture. One picture at a time, in the order asked. Built by Vite as
- * a module worker of the window's own origin (the CSP allows `worker-src 'self'`, nothing else).
+ * and encodes the PNG; the page only receives the picture. Pictures are drawn one at a time as their models arrive
+ * (the next one's model is fetched while one is drawn). Built by Vite as a module worker of the window's own origin
+ * (the CSP allows `worker-src 'self'`, nothing else).
  */
 import { UnreadableModelError } from '../views/design/model-parts';
 import type { ModelWords } from '../views/design/model-words';
-import { renderThumbnail } from './render-thumbnail';
+import { renderThumbnail, type PhaseTimes } from './render-thumbnail';
 
 export interface ThumbnailWorkerRequest {
   id: number;
@@ -16,7 +17,12 @@ export interface ThumbnailWorkerRequest {
   source: { url: string; maxBytes: number } | { bytes: ArrayBuffer };
 }
 
-export type ThumbnailWorkerAnswer = { id: number } & (
+export type ThumbnailWorkerAnswer = {
+  id: number;
+  /** How long its steps took (the worker's clock, which starts at `timeOrigin`). */
+  took: PhaseTimes;
+  timeOrigin: number;
+} & (
   | { outcome: 'drawn'; picture: Blob }
   /** The model is larger than `maxBytes`: not fetched whole, no picture made. */
   | { outcome: 'tooLarge' }
@@ -44,22 +50,27 @@ async function fetched(url: string, maxBytes: number): Promise<ArrayBuffer | nul
   return bytes.byteLength > maxBytes ? null : bytes;
 }
 
+/** Pictures are drawn in turn, one at a time on the worker's one canvas; a model is fetched meanwhile. */
+let turn: Promise<unknown> = Promise.resolve();
+
 async function answer({ id, type, source }: ThumbnailWorkerRequest): Promise<ThumbnailWorkerAnswer> {
+  const took: PhaseTimes = {};
+  const about = { id, took, timeOrigin: performance.timeOrigin };
   try {
+    const began = performance.now();
     const bytes = 'bytes' in source ? source.bytes : await fetched(source.url, source.maxBytes);
-    if (!bytes) return { id, outcome: 'tooLarge' };
-    return { id, outcome: 'drawn', picture: await renderThumbnail(type, bytes) };
+    if ('url' in source) took.fetch = [began, performance.now() - began];
+    if (!bytes) return { ...about, outcome: 'tooLarge' };
+    const drawing = turn.then(() => renderThumbnail(type, bytes, took));
+    turn = drawing.catch(() => undefined);
+    return { ...about, outcome: 'drawn', picture: await drawing };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    if (error instanceof UnreadableModelError) return { id, outcome: 'unreadable', words: error.words, message };
-    return { id, outcome: 'failed', message };
+    if (error instanceof UnreadableModelError) return { ...about, outcome: 'unreadable', words: error.words, message };
+    return { ...about, outcome: 'failed', message };
   }
 }
 
-/** Pictures are made in turn: one drawing at a time on the worker's one canvas. */
-let turn: Promise<void> = Promise.resolve();
-
 scope.onmessage = (event) => {
-  const request = event.data;
-  turn = turn.then(async () => scope.postMessage(await answer(request)));
+  void answer(event.data).then((answered) => scope.postMessage(answered));
 };
