@@ -4,7 +4,7 @@ import { basedOnText } from './attribution';
 import { htmlToPlainText } from './html-text';
 import { listedTagNames } from './tag-names';
 import { prepared } from './prepared';
-import { addToSearchBacklog, descriptionTextWritten } from './search-backlog';
+import { addToSearchBacklog } from './search-backlog';
 import { rewriteSearchRow } from './search-rows';
 import { noteSearchTerms } from './search-terms';
 
@@ -234,10 +234,10 @@ function authorOf(design: DesignFields, flags: UpsertFlags, existing: StoredDesi
 }
 
 const insertDesignSql = (jsonColumn: string, updatedAtColumn: string) =>
-  `INSERT INTO designs (id, slug, name, excerpt, description_text, license, state, user_id, author_screen_name,
+  `INSERT INTO designs (id, slug, name, excerpt, license, state, user_id, author_screen_name,
      primary_image_id, created_at, updated_at, created_ms, updated_ms, ${jsonColumn}, ${updatedAtColumn}, in_listing, is_own, fetched_at, popularity,
      tags_text)
-   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 /** Made once: a pull inserts thousands of designs a second, each looking its statement up by this text. */
 const INSERT_DESIGN: Record<DesignForm, string> = {
   list: insertDesignSql('list_json', 'list_updated_at'),
@@ -250,16 +250,16 @@ const tagsText = (raw: unknown, form: DesignForm): string => (form === 'list' ? 
 /** A design not cached yet: one row with everything, and its search row from the same values. */
 function insertDesign(db: WritableDB, { raw, rawText, design }: PendingWrite, form: DesignForm, now: number, flags: UpsertFlags, session: DesignWriteSession): void {
   const author = authorOf(design, flags, undefined);
-  // Deferred with the search row, the description's text is made when the row is (search-backlog.ts).
-  const descriptionText = session.options.deferSearchRows ? '' : htmlToPlainText(design.description);
   const tags = tagsText(raw, form);
   prepared(db, INSERT_DESIGN[form]).run(
-    design.id, design.slug ?? null, design.name, design.excerpt, descriptionText, design.license, design.state,
+    design.id, design.slug ?? null, design.name, design.excerpt, design.license, design.state,
     design.user_id, author, design.primary_image_id, design.created_at, design.updated_at, timestampMs(design.created_at),
     timestampMs(design.updated_at), rawText ?? JSON.stringify(raw), design.updated_at, flags.inListing ? 1 : 0, flags.own ? 1 : 0, now,
     popularityOf(raw) ?? 0, tags,
   );
+  // Deferred, the search row (and the description's text in it) is made from the stored form (search-backlog.ts).
   if (session.options.deferSearchRows) return;
+  const descriptionText = htmlToPlainText(design.description);
   const basedOn = basedOnText(raw);
   prepared(db, 'INSERT INTO designs_fts (rowid, name, excerpt, description, tags, author) VALUES (?, ?, ?, ?, ?, ?)')
     .run(design.id, design.name, design.excerpt, basedOn ? `${descriptionText} ${basedOn}` : descriptionText, tags, author);
@@ -273,7 +273,6 @@ function updateDesign(
   const takeColumns = !existing || existing.updated_ms === null || updatedMs === null || updatedMs >= existing.updated_ms;
   if (takeColumns) {
     writeColumns(db, design, authorOf(design, flags, existing), popularityOf(raw), now);
-    descriptionTextWritten(db, design.id);
   }
   const formJson = rawText ?? JSON.stringify(raw);
   if (form === 'list') {
@@ -288,7 +287,7 @@ function updateDesign(
 
 function writeColumns(db: WritableDB, design: DesignFields, author: string, popularity: number | null, now: number): void {
   prepared(db,
-    `UPDATE designs SET slug = @slug, name = @name, excerpt = @excerpt, description_text = @descriptionText, license = @license, state = @state, user_id = @userId,
+    `UPDATE designs SET slug = @slug, name = @name, excerpt = @excerpt, license = @license, state = @state, user_id = @userId,
        author_screen_name = @author, primary_image_id = @primaryImageId, created_at = @createdAt, updated_at = @updatedAt,
        created_ms = @createdMs, updated_ms = @updatedMs, popularity = coalesce(@popularity, popularity), fetched_at = @now
      WHERE id = @id`,
@@ -297,7 +296,6 @@ function writeColumns(db: WritableDB, design: DesignFields, author: string, popu
     slug: design.slug ?? null,
     name: design.name,
     excerpt: design.excerpt,
-    descriptionText: htmlToPlainText(design.description),
     license: design.license,
     state: design.state,
     userId: design.user_id,

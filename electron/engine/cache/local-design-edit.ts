@@ -1,7 +1,5 @@
 import type { WritableDB } from './cache-database';
-import { htmlToPlainText } from './html-text';
 import { prepared } from './prepared';
-import { descriptionTextWritten } from './search-backlog';
 import { writeSearchRow } from './search-rows';
 
 export interface LocalDesignEdit {
@@ -24,13 +22,11 @@ export function applyLocalDesignEdit(db: WritableDB, id: number, edit: LocalDesi
     const patched = (json: string | null) => (json === null ? null : JSON.stringify({ ...(JSON.parse(json) as Record<string, unknown>), ...fields }));
     prepared(db,
       `UPDATE designs SET name = coalesce(@name, name), excerpt = coalesce(@excerpt, excerpt), license = coalesce(@license, license),
-         description_text = coalesce(@descriptionText, description_text),
          list_json = @list, user_form_json = @user, list_updated_at = NULL, user_form_updated_at = NULL WHERE id = @id`,
     ).run({
       id, name: edit.name ?? null, excerpt: edit.excerpt ?? null, license: edit.license ?? null,
-      descriptionText: edit.description === undefined ? null : htmlToPlainText(edit.description), list: patched(row.list_json), user: patched(row.user_form_json),
+      list: patched(row.list_json), user: patched(row.user_form_json),
     });
-    if (edit.description !== undefined) descriptionTextWritten(db, id);
     writeSearchRow(db, id);
     return true;
   })();

@@ -1,11 +1,11 @@
 import type { WritableDB } from './cache-database';
 import { prepared } from './prepared';
-import { SEARCH_ROW_COLUMNS } from './search-row-columns';
+import { searchRowValues, type SearchRowValues } from './search-row-values';
 import { noteSearchTerms } from './search-terms';
 
 /**
  * The full-text index's rows of designs (migration 0002: name, excerpt, description, tags, author; rowid = the
- * design's id; contentless since migration 0020), made from what the designs table holds (search-row-columns.ts), each
+ * design's id; contentless since migration 0020), made from what the designs table holds (search-row-values.ts), each
  * written with its terms noted (search-terms.ts) in the same transaction. A new design's row is written from its values
  * by design-writes.ts.
  */
@@ -19,13 +19,14 @@ export function writeSearchRow(db: WritableDB, designId: number): void {
 /** The search row alone: the caller notes its terms (a page of designs notes them all at once). */
 export function rewriteSearchRow(db: WritableDB, designId: number): void {
   prepared(db, 'DELETE FROM designs_fts WHERE rowid = ?').run(designId);
-  prepared(db, 
-    `INSERT INTO designs_fts (rowid, name, excerpt, description, tags, author) ${SEARCH_ROW_SELECT} WHERE d.id = ?`,
-  ).run(designId);
+  insertSearchRows(db, searchRowValues(db, JSON.stringify([designId])));
 }
 
-/** The search rows of designs, from their columns and stored forms: `${SEARCH_ROW_SELECT} WHERE …` (search-backlog.ts). */
-export const SEARCH_ROW_SELECT = `SELECT d.id, ${SEARCH_ROW_COLUMNS} FROM designs d`;
+/** Writes these search rows (their designs have none: a row is removed before it is written again). */
+export function insertSearchRows(db: WritableDB, rows: readonly SearchRowValues[]): void {
+  const insert = prepared(db, 'INSERT INTO designs_fts (rowid, name, excerpt, description, tags, author) VALUES (?, ?, ?, ?, ?, ?)');
+  for (const row of rows) insert.run(row);
+}
 
 /** Merges the full-text index's segments: worth it after a pull that wrote many rows (FTS5 merges small batches by itself). */
 export function optimizeSearchIndex(db: WritableDB): void {

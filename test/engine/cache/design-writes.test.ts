@@ -10,6 +10,7 @@ import { readValidators, writeValidators } from '../../../electron/engine/cache/
 import { htmlToPlainText } from '../../../electron/engine/cache/html-text';
 import { applyLocalDesignEdit } from '../../../electron/engine/cache/local-design-edit';
 import { searchBacklogSize, writeBackloggedSearchRows } from '../../../electron/engine/cache/search-backlog';
+import { searchWords } from '../../../electron/engine/cache/fts-query';
 import { dumpDesignWrites, listFormDesign, searchIndexTerms } from './cache-fixtures';
 
 const FIELDS = ['id', 'name', 'slug', 'description', 'excerpt', 'user_id', 'license', 'state', 'created_at', 'updated_at', 'primary_image_id', 'user'] as const;
@@ -178,21 +179,22 @@ describe('design writes', () => {
     expect(db.prepare('SELECT count(*) AS n FROM designs_fts').get()).toEqual({ n: 3 });
   });
 
-  it('deferred search rows: a description\'s text waits with the row, and is the text of the description the design shows', () => {
+  it('deferred search rows: a description\'s text is made with the row, and is the text of the description the design shows', () => {
     const db = openCacheDatabase(':memory:');
-    const text = (id: number) => (db.prepare('SELECT description_text AS t FROM designs WHERE id = ?').get(id) as { t: string }).t;
+    // The words of each design's search row (none until its row is written).
+    const text = (id: number) => searchIndexTerms(db)[id] ?? [];
     const found = (q: string) => searchCachedDesigns(db, q).items.map((d) => d.id).sort((a, b) => a - b);
     const session = new DesignWriteSession({ deferSearchRows: true });
     const at = (day: number) => `2026-05-0${day}T10:00:00.000+00:00`;
     upsertDesigns(db, [1, 2, 3, 4, 5].map((id) => listFormDesign({ id, description: `<p>Old <b>walnut</b> ${id}</p>`, updated_at: at(2) })), 'list', 1, {}, session);
-    expect([1, 2, 3, 4, 5].map(text)).toEqual(['', '', '', '', '']);
+    expect([1, 2, 3, 4, 5].map(text)).toEqual([[], [], [], [], []]);
 
     // 1: written again, newer, before its batch: its text comes with its columns, and stays.
     upsertDesigns(db, [listFormDesign({ id: 1, description: '<p>New <i>maple</i></p>', updated_at: at(3) })], 'list', 2, {}, session);
-    // 2: its other form, older: the columns (and the text to come) stay the list form's; its search row, written
-    // meanwhile from columns without the text, is written again with it.
+    // 2: its other form, older: the columns (and the text) stay the list form's; its search row, written meanwhile,
+    // already holds the text, made from the list form's description.
     upsertDesigns(db, [{ ...listFormDesign({ id: 2, description: '<p>Older <i>birch</i></p>', updated_at: at(1) }), tags: undefined }], 'user', 2, { own: true, ownScreenName: 'me' }, session);
-    expect(found('walnut')).toEqual([]);
+    expect(found('walnut')).toEqual([2]);
     // 3: removed, and cached again with another description before its batch.
     deleteDesigns(db, [3]);
     upsertDesigns(db, [listFormDesign({ id: 3, description: '<p>Cherry</p>', updated_at: at(4) })], 'list', 3, {}, session);
@@ -202,7 +204,9 @@ describe('design writes', () => {
     upsertDesigns(db, [{ ...listFormDesign({ id: 6, description: '<p>Pine &amp; ash</p>', updated_at: at(2) }), tags: undefined }], 'user', 3, { own: true, ownScreenName: 'me' }, session);
 
     writeBackloggedSearchRows(db);
-    expect([1, 2, 3, 4, 5, 6].map(text)).toEqual(['New maple', 'Old walnut 2', 'Cherry', 'Edited oak', 'Old walnut 5', 'Pine & ash']);
+    const descriptions = ['New maple', 'Old walnut 2', 'Cherry', 'Edited oak', 'Old walnut 5', 'Pine & ash'];
+    expect([1, 2, 3, 4, 5, 6].map(text)).toEqual(descriptions.map((description, i) =>
+      [...new Set(searchWords(`Design ${i + 1} ${description} maker`, 100))].sort()));
     expect(found('pine')).toEqual([6]);
     expect(found('walnut')).toEqual([2, 5]);
     expect(found('maple')).toEqual([1]);

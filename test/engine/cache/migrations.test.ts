@@ -258,6 +258,19 @@ describe('cache migrations', () => {
     expect([match('clip'), match('tie')]).toEqual([[], [2]]);
   });
 
+  it('0021 drops the description\'s text column (search rows make it from the stored form) and the backlog\'s flag, keeping every design and its search row', () => {
+    const db = databaseAt(20);
+    insertDesign(db, 1, { name: 'Planetary gear', text: 'A reducer', json: '{"id":1,"description":"<p>A reducer</p>"}' });
+    insertDesign(db, 2, { name: 'Cable clip' });
+    db.prepare(`INSERT INTO designs_fts (rowid, name, excerpt, description, tags, author) VALUES (1, 'Planetary gear', '', 'A reducer', '', 'maker')`).run();
+    db.prepare('INSERT INTO search_backlog (design_id, text_pending) VALUES (2, 1)').run();
+    const designs = (db.prepare('SELECT * FROM designs ORDER BY id').all() as Record<string, unknown>[]).map(({ description_text: _text, ...design }) => design);
+    migrateCache(db, ':memory:', 21);
+    expect(db.prepare('SELECT * FROM designs ORDER BY id').all()).toEqual(designs);
+    expect(db.prepare('SELECT * FROM search_backlog').all()).toEqual([{ design_id: 2 }]);
+    expect(db.prepare(`SELECT rowid FROM designs_fts WHERE designs_fts MATCH 'reducer'`).pluck().all()).toEqual([1]);
+  });
+
   it('opens a file database in WAL with foreign keys on and synchronous=NORMAL, at the latest version', () => {
     const db = openCacheDatabase(join(tempDir('cache-open'), 'cache.sqlite'));
     try {
