@@ -45,6 +45,11 @@ export interface PhaseTimes {
   draw?: [number, number];
 }
 
+/** No WebGL context can be made here (none in workers, or none at all): no picture can be drawn, whatever the model. */
+export class NoWebGLError extends Error {
+  override name = 'NoWebGLError';
+}
+
 interface Drawer {
   canvas: OffscreenCanvas;
   renderer: WebGLRenderer;
@@ -58,7 +63,12 @@ let drawer: Drawer | null = null;
 function makeDrawer(): Drawer {
   const canvas = new OffscreenCanvas(THUMBNAIL_WIDTH, THUMBNAIL_HEIGHT);
   // The drawing stays on the canvas until it is encoded (convertToBlob reads it after the render's task).
-  const renderer = new WebGLRenderer({ canvas, antialias: true, alpha: false, preserveDrawingBuffer: true });
+  let renderer: WebGLRenderer;
+  try {
+    renderer = new WebGLRenderer({ canvas, antialias: true, alpha: false, preserveDrawingBuffer: true });
+  } catch (error) {
+    throw new NoWebGLError(`WebGL cannot be used in the thumbnail worker: ${error instanceof Error ? error.message : String(error)}`);
+  }
   renderer.setPixelRatio(1);
   renderer.setSize(THUMBNAIL_WIDTH, THUMBNAIL_HEIGHT, false);
   const scene = new Scene();

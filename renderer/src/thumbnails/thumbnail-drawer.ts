@@ -21,7 +21,10 @@ export class UnreadableThumbnailModelError extends Error {
   }
 }
 
-/** The worker could not be started (or stopped before its first answer): no picture can be made in this window. */
+/**
+ * The worker could not be started (or stopped before its first answer), or has no WebGL: no picture can be made in
+ * this window.
+ */
 export class ThumbnailsUnavailableError extends Error {
   override name = 'ThumbnailsUnavailableError';
 }
@@ -50,7 +53,7 @@ let worker: Worker | null = null;
 let releaseTimer: ReturnType<typeof setTimeout> | null = null;
 let nextId = 1;
 const pending = new Map<number, Pending>();
-/** Set once a worker stopped before answering anything: every later picture is refused with it at once. */
+/** Set once a worker stopped before answering anything or had no WebGL: every later picture is refused with it at once. */
 let unavailable: ThumbnailsUnavailableError | null = null;
 
 function stopWorker(reason: unknown): void {
@@ -79,6 +82,7 @@ function theWorker(): Worker {
     if (answer.outcome === 'drawn') asked.resolve({ picture: answer.picture });
     else if (answer.outcome === 'tooLarge') asked.resolve({ tooLarge: true });
     else if (answer.outcome === 'unreadable') asked.reject(new UnreadableThumbnailModelError(answer.message, answer.words));
+    else if (answer.outcome === 'unavailable') asked.reject(unavailable = new ThumbnailsUnavailableError(answer.message));
     else asked.reject(new Error(answer.message));
   };
   made.onerror = (event) => {
@@ -97,7 +101,7 @@ function theWorker(): Worker {
  * A model's picture (THUMBNAIL_WIDTH × THUMBNAIL_HEIGHT, PNG) made in the thumbnail worker, from the host's URL of it
  * (fetched there, not when larger than `maxBytes`) or from its bytes (handed over: do not use them after). Pictures
  * are drawn one at a time, the next one's model fetched meanwhile. Rejects with UnreadableThumbnailModelError, with why in words, for a file that cannot be read;
- * Rejects with ThumbnailsUnavailableError for every picture once the worker could not be started. `signal` drops the answer (a drawing under way is finished by the worker, unseen).
+ * Rejects with ThumbnailsUnavailableError for every picture once the worker could not be started or had no WebGL. `signal` drops the answer (a drawing under way is finished by the worker, unseen).
  */
 export function drawThumbnail(type: string, source: { url: string; maxBytes: number } | { bytes: ArrayBuffer }, signal?: AbortSignal): Promise<Drawn> {
   return new Promise<Drawn>((resolve, reject) => {

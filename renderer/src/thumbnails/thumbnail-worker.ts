@@ -7,7 +7,7 @@
  */
 import { UnreadableModelError } from '../views/design/model-parts';
 import type { ModelWords } from '../views/design/model-words';
-import { renderThumbnail, type PhaseTimes } from './render-thumbnail';
+import { NoWebGLError, renderThumbnail, type PhaseTimes } from './render-thumbnail';
 
 export interface ThumbnailWorkerRequest {
   id: number;
@@ -28,7 +28,9 @@ export type ThumbnailWorkerAnswer = {
   | { outcome: 'tooLarge' }
   /** The file cannot be read: why, in words. */
   | { outcome: 'unreadable'; words: ModelWords; message: string }
-  /** Anything else (the host's answer, WebGL): said in English, for the console. */
+  /** No picture can be drawn here, whatever the model (no WebGL in the worker): said in English, for the console. */
+  | { outcome: 'unavailable'; message: string }
+  /** Anything else (the host's answer, a lost context): said in English, for the console. */
   | { outcome: 'failed'; message: string }
 );
 
@@ -67,6 +69,7 @@ async function answer({ id, type, source }: ThumbnailWorkerRequest): Promise<Thu
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (error instanceof UnreadableModelError) return { ...about, outcome: 'unreadable', words: error.words, message };
+    if (error instanceof NoWebGLError) return { ...about, outcome: 'unavailable', message };
     return { ...about, outcome: 'failed', message };
   }
 }
