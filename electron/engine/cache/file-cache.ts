@@ -1,9 +1,10 @@
-import { createHash, randomBytes, type Hash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { ChunkedAnswer } from '../api/transport';
 import type { ReadableDB, WritableDB } from './cache-database';
+import { downloadHashes, sharedBuffer, type StreamHash } from './hash-thread';
 import { prepared } from './prepared';
 import { engineLog } from '../log/engine-log';
 
@@ -106,7 +107,6 @@ export class FileCache {
     const body = response instanceof Response ? response.body : response.chunks;
     if (!body) throw new Error(`No body in the answer for ${url}`);
     const temp = join(this.root, 'tmp', `${randomBytes(8).toString('hex')}.part`);
-    const hash = createHash('sha256');
     let file: FileHandle | null = null;
     try {
       try {
@@ -117,12 +117,11 @@ export class FileCache {
         else await body.return(undefined).catch(() => undefined);
         throw error;
       }
-      const size = body instanceof ReadableStream
-        ? await storeBody(body, file, hash, signal, onBytes)
-        : await storeChunks(body, file, hash, signal, onBytes);
+      const { size, digest } = body instanceof ReadableStream
+        ? await storeBody(body, file, signal, onBytes)
+        : await storeChunks(body, file, signal, onBytes);
       await file.close();
       file = null;
-      const digest = hash.digest('hex');
       const path = pathForHash(this.root, digest);
       if (sizeOnDisk(path) === size) rmSync(temp, { force: true });
       else moveInto(temp, path);
@@ -228,30 +227,33 @@ const WRITE_BUFFER_BYTES = 256 * 1024;
 /** Buffers kept for the next downloads (each download uses two: one filled while the other is written). */
 const SPARE_BUFFERS = 16;
 const spareBuffers: Buffer[] = [];
-const takeBuffer = () => spareBuffers.pop() ?? Buffer.allocUnsafeSlow(WRITE_BUFFER_BYTES);
+/** Over shared memory: the hash thread reads a full buffer while it is written, without a copy. */
+const takeBuffer = () => spareBuffers.pop() ?? sharedBuffer(WRITE_BUFFER_BYTES);
 const giveBack = (buffer: Buffer) => {
   if (spareBuffers.length < SPARE_BUFFERS) spareBuffers.push(buffer);
 };
 
 /**
- * A download's bytes on their way into its file, hashed as they come: copied into one buffer while the other is
- * written. `add` returns a promise only when the caller must wait (a full buffer waiting for the write before it).
+ * A download's bytes on their way into its file: copied into one buffer while the other is written and hashed (SHA-256,
+ * the file's address) on the hash thread, both at once. A body that fits in one buffer is hashed here, at its end.
+ * `add` returns a promise only when the caller must wait (a full buffer waiting for the one before it).
  */
 class BufferedFileWriter {
   private filling = takeBuffer();
   private spare: Buffer | null = takeBuffer();
   private filled = 0;
   private writing: Promise<void> | null = null;
-  size = 0;
+  /** Opened with the first full buffer. */
+  private hash: StreamHash | null = null;
+  private size = 0;
+  private released = false;
 
-  constructor(private readonly file: FileHandle, private readonly hash: Hash, private readonly onBytes: ((bytes: number) => void) | undefined) {}
+  constructor(private readonly file: FileHandle, private readonly onBytes: ((bytes: number) => void) | undefined) {}
 
   add(value: Uint8Array): Promise<void> | undefined {
-    this.hash.update(value);
     this.size += value.byteLength;
     this.onBytes?.(value.byteLength);
-    const room = WRITE_BUFFER_BYTES - this.filled;
-    if (value.byteLength < room) {
+    if (value.byteLength < WRITE_BUFFER_BYTES - this.filled) {
       this.filling.set(value, this.filled);
       this.filled += value.byteLength;
       return undefined;
@@ -259,21 +261,32 @@ class BufferedFileWriter {
     return this.addAcross(value);
   }
 
-  /** Every byte written; resolves with the size. */
-  async end(): Promise<number> {
+  /** Every byte written and hashed; resolves with the size and the hex SHA-256. */
+  async end(): Promise<{ size: number; digest: string }> {
+    if (!this.hash) {
+      const digest = createHash('sha256').update(this.filling.subarray(0, this.filled)).digest('hex');
+      if (this.filled > 0) await writeWhole(this.file, this.filling.subarray(0, this.filled));
+      this.release();
+      return { size: this.size, digest };
+    }
     if (this.filled > 0) await this.flush();
     if (this.writing) await this.writing;
-    return this.size;
+    const digest = await this.hash.digest();
+    this.release();
+    return { size: this.size, digest };
   }
 
-  /** Waits for the write under way (its failure is the caller's to report) and gives the buffers back. */
+  /** Waits for the write and hash under way (their failure is the caller's to report) and lets all go. */
   async abandon(): Promise<void> {
     await this.writing?.catch(() => undefined);
+    this.hash?.drop();
     this.release();
   }
 
-  /** Gives the buffers back (the buffer of a write that failed is left to the garbage collector). */
-  release(): void {
+  /** Gives the buffers back (the buffer of a write or hash that failed is left to the garbage collector). */
+  private release(): void {
+    if (this.released) return;
+    this.released = true;
     giveBack(this.filling);
     if (this.spare) giveBack(this.spare);
     this.spare = null;
@@ -289,7 +302,7 @@ class BufferedFileWriter {
     }
   }
 
-  /** Writes what `filling` holds while the other buffer is filled (once the write before it is done). */
+  /** Writes and hashes what `filling` holds while the other buffer is filled (once the one before it is done). */
   private async flush(): Promise<void> {
     const full = this.filling;
     const length = this.filled;
@@ -297,7 +310,11 @@ class BufferedFileWriter {
     this.filling = this.spare!;
     this.spare = null;
     this.filled = 0;
-    this.writing = writeWhole(this.file, full.subarray(0, length)).then(() => {
+    this.hash ??= downloadHashes.open();
+    // Both settle before the buffer is used again (or let go): neither reads it after a failure of the other.
+    this.writing = Promise.allSettled([writeWhole(this.file, full.subarray(0, length)), this.hash.update(full, length)]).then(([written, hashed]) => {
+      if (written.status === 'rejected') throw written.reason;
+      if (hashed.status === 'rejected') throw hashed.reason;
       this.spare = full;
     });
     this.writing.catch(() => undefined); // awaited before the next write or at the end
@@ -305,17 +322,16 @@ class BufferedFileWriter {
 }
 
 /**
- * Reads a body to its end into `file`, hashing each chunk as it comes; resolves with its size once every byte is
- * written. A failure (the body's, a write's, the signal's) leaves no write running when it rejects, so the caller may
+ * Reads a body to its end into `file`; resolves with its size and SHA-256 once every byte is written and hashed. A failure (the body's, a write's, the signal's) leaves no write running when it rejects, so the caller may
  * close and remove the file at once.
  */
-async function storeBody(body: ReadableStream<Uint8Array>, file: FileHandle, hash: Hash, signal: AbortSignal | undefined, onBytes: ((bytes: number) => void) | undefined): Promise<number> {
+async function storeBody(body: ReadableStream<Uint8Array>, file: FileHandle, signal: AbortSignal | undefined, onBytes: ((bytes: number) => void) | undefined): Promise<{ size: number; digest: string }> {
   signal?.throwIfAborted();
   const reader = body.getReader();
   // A read waiting for bytes ends (as done) when the reader is cancelled: the signal is checked after each read.
   const onAbort = () => void reader.cancel(signal!.reason).catch(() => undefined);
   signal?.addEventListener('abort', onAbort, { once: true });
-  const writer = new BufferedFileWriter(file, hash, onBytes);
+  const writer = new BufferedFileWriter(file, onBytes);
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -324,9 +340,7 @@ async function storeBody(body: ReadableStream<Uint8Array>, file: FileHandle, has
       const wait = writer.add(value);
       if (wait) await wait;
     }
-    const size = await writer.end();
-    writer.release();
-    return size;
+    return await writer.end();
   } catch (error) {
     await writer.abandon();
     reader.cancel(error).catch(() => undefined);
@@ -340,8 +354,8 @@ async function storeBody(body: ReadableStream<Uint8Array>, file: FileHandle, has
  * As `storeBody`, for the connection's chunks: each chunk one step of an async iteration, nothing read ahead. The
  * answer ends (as a failure) when the signal aborts, which the fetcher sees to; ending early closes it.
  */
-async function storeChunks(chunks: AsyncGenerator<Uint8Array>, file: FileHandle, hash: Hash, signal: AbortSignal | undefined, onBytes: ((bytes: number) => void) | undefined): Promise<number> {
-  const writer = new BufferedFileWriter(file, hash, onBytes);
+async function storeChunks(chunks: AsyncGenerator<Uint8Array>, file: FileHandle, signal: AbortSignal | undefined, onBytes: ((bytes: number) => void) | undefined): Promise<{ size: number; digest: string }> {
+  const writer = new BufferedFileWriter(file, onBytes);
   try {
     signal?.throwIfAborted();
     for await (const value of chunks) {
@@ -350,9 +364,7 @@ async function storeChunks(chunks: AsyncGenerator<Uint8Array>, file: FileHandle,
       if (wait) await wait;
     }
     signal?.throwIfAborted();
-    const size = await writer.end();
-    writer.release();
-    return size;
+    return await writer.end();
   } catch (error) {
     await writer.abandon();
     await chunks.return(undefined).catch(() => undefined);

@@ -150,6 +150,25 @@ describe('file cache', () => {
     expect(files.has('/uploads/chunked.stl')).toBe(true);
   });
 
+  it('stores several large downloads at once, each under the sha256 of its own bytes', async () => {
+    const files = cacheWith(100_000_000);
+    const bodies = Array.from({ length: 6 }, (_, n) => Buffer.from(Array.from({ length: 1_200_000 + n * 99_991 }, (_, i) => (i * (n + 3)) % 253)));
+    const chunked = (bytes: Buffer): Fetcher => async () => ({
+      status: 200, headers: new Headers(),
+      chunks: (async function* () {
+        for (let at = 0; at < bytes.length; at += 65_536) {
+          await new Promise((resolve) => setImmediate(resolve));
+          yield bytes.subarray(at, at + 65_536);
+        }
+      })(),
+    });
+    const stored = await Promise.all(bodies.map((bytes, n) => files.ensure(`/uploads/part-${n}.stl`, chunked(bytes))));
+    stored.forEach((file, n) => {
+      expect(file.hash).toBe(createHash('sha256').update(bodies[n]!).digest('hex'));
+      expect(readFileSync(file.path).equals(bodies[n]!)).toBe(true);
+    });
+  });
+
   it('never leaves a half file from chunks that break off, and closes an answer it stops reading', async () => {
     const files = cacheWith(10_000);
     const broken: Fetcher = async () => ({

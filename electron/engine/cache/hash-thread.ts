@@ -1,0 +1,155 @@
+import { Worker } from 'node:worker_threads';
+import { engineLog } from '../log/engine-log';
+
+/**
+ * SHA-256 of downloads on a thread of their own, so that hashing a file cache download (its address) does not take the
+ * engine's main thread while the next chunks come. The bytes are never copied: the file cache fills buffers over
+ * shared memory (`sharedBuffer`) and hands each full one to this thread as it hands it to the file's write; the
+ * buffer is used again once both are done (`update` resolves when the thread has hashed it).
+ *
+ * The thread is plain JavaScript given as its source (node:crypto only), started when a download first needs it and
+ * ended once no download has used it for a while; it never keeps the process alive.
+ */
+const SOURCE = `
+const { parentPort } = require('node:worker_threads');
+const { createHash } = require('node:crypto');
+const hashes = new Map();
+parentPort.on('message', (message) => {
+  try {
+    if (message.kind === 'update') {
+      let hash = hashes.get(message.id);
+      if (!hash) hashes.set(message.id, (hash = createHash('sha256')));
+      hash.update(new Uint8Array(message.buffer, 0, message.length));
+      parentPort.postMessage({ seq: message.seq });
+    } else if (message.kind === 'digest') {
+      const hash = hashes.get(message.id) ?? createHash('sha256');
+      hashes.delete(message.id);
+      parentPort.postMessage({ seq: message.seq, digest: hash.digest('hex') });
+    } else if (message.kind === 'drop') {
+      hashes.delete(message.id);
+    }
+  } catch (error) {
+    parentPort.postMessage({ seq: message.seq, error: String(error && error.message || error) });
+  }
+});
+`;
+
+/** A thread with nothing to hash for this long is ended (the next download starts another). */
+const IDLE_MS = 10_000;
+
+interface Reply {
+  seq: number;
+  digest?: string;
+  error?: string;
+}
+
+/** One download's running hash, kept by the hash thread. */
+export interface StreamHash {
+  /** Hashes the first `length` bytes of a buffer made by `sharedBuffer`; resolves once they are hashed (the buffer may be reused). */
+  update(buffer: Buffer, length: number): Promise<void>;
+  /** The hex digest of everything given, in order. */
+  digest(): Promise<string>;
+  /** Forgets it (a download that failed). */
+  drop(): void;
+}
+
+/** A buffer the hash thread can read without a copy. */
+export function sharedBuffer(bytes: number): Buffer {
+  return Buffer.from(new SharedArrayBuffer(bytes));
+}
+
+class HashThread {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private nextSeq = 1;
+  private readonly waiting = new Map<number, { resolve: (reply: Reply) => void; reject: (error: Error) => void }>();
+  /** Hashes opened and not yet digested or dropped: the thread is not ended while one is (it holds their state). */
+  private opened = 0;
+  private idleTimer: NodeJS.Timeout | null = null;
+
+  open(): StreamHash {
+    const id = this.nextId++;
+    // A hash lives in the thread it began in: one that stopped meanwhile has lost it.
+    const worker = this.started();
+    this.opened++;
+    let ended = false;
+    const end = () => {
+      if (ended) return false;
+      ended = true;
+      this.opened--;
+      if (this.opened === 0 && this.waiting.size === 0 && this.worker) this.endWhenIdle(this.worker);
+      return true;
+    };
+    return {
+      update: async (buffer, length) => {
+        await this.ask(worker, { kind: 'update', id, buffer: buffer.buffer, length });
+      },
+      digest: async () => {
+        try {
+          return (await this.ask(worker, { kind: 'digest', id })).digest!;
+        } finally {
+          end();
+        }
+      },
+      drop: () => {
+        if (end() && this.worker === worker) worker.postMessage({ kind: 'drop', id });
+      },
+    };
+  }
+
+  private ask(worker: Worker, message: Record<string, unknown>): Promise<Reply> {
+    if (this.worker !== worker) return Promise.reject(new Error('The thread that hashes downloads stopped.'));
+    const seq = this.nextSeq++;
+    return new Promise<Reply>((resolve, reject) => {
+      this.waiting.set(seq, { resolve, reject });
+      worker.postMessage({ ...message, seq });
+    }).then((reply) => {
+      if (reply.error !== undefined) throw new Error(`a download could not be hashed: ${reply.error}`);
+      return reply;
+    });
+  }
+
+  private started(): Worker {
+    if (this.idleTimer) {
+      clearTimeout(this.idleTimer);
+      this.idleTimer = null;
+    }
+    if (this.worker) return this.worker;
+    const worker = new Worker(SOURCE, { eval: true, name: 'design-sync download hashes' });
+    worker.unref();
+    worker.on('message', (reply: Reply) => {
+      const waiter = this.waiting.get(reply.seq);
+      this.waiting.delete(reply.seq);
+      waiter?.resolve(reply);
+      if (this.waiting.size === 0 && this.opened === 0) this.endWhenIdle(worker);
+    });
+    const failed = (error: Error) => {
+      if (this.worker !== worker) return;
+      this.worker = null;
+      const waiters = [...this.waiting.values()];
+      this.waiting.clear();
+      for (const waiter of waiters) waiter.reject(error);
+    };
+    worker.on('error', (error) => {
+      engineLog.warn('cache', 'the thread that hashes downloads stopped', error);
+      failed(error);
+    });
+    worker.on('exit', () => failed(new Error('The thread that hashes downloads stopped.')));
+    this.worker = worker;
+    return worker;
+  }
+
+  private endWhenIdle(worker: Worker): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.worker !== worker || this.waiting.size > 0 || this.opened > 0) return;
+      this.worker = null;
+      void worker.terminate();
+    }, IDLE_MS);
+    this.idleTimer.unref();
+  }
+}
+
+/** The process's one hash thread (every file cache's downloads share it). */
+export const downloadHashes = new HashThread();
