@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -73,7 +73,8 @@ describe('the sync status, from the facts of the running engine', () => {
 
     await until('the 50 files in the design folder', () => {
       const folder = engine.sync.syncParts().sync.folders.ofDesign(design.id);
-      return folder && readdirSync(join(root, folder.folder)).filter((name) => name.endsWith('.stl')).length === 50;
+      // The folder is named in the sync state a moment before it is made on disk.
+      return folder && existsSync(join(root, folder.folder)) && readdirSync(join(root, folder.folder)).filter((name) => name.endsWith('.stl')).length === 50;
     }, 60_000);
     const status = await until('waiting for you', () => {
       const view = syncView(servicesOf(engine));
