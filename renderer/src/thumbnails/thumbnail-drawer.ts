@@ -4,7 +4,7 @@
  * the PNG.
  */
 import type { ModelWords } from '../views/design/model-words';
-import type { ThumbnailWorkerAnswer, ThumbnailWorkerRequest } from './thumbnail-worker';
+import type { ThumbnailWorkerAnswer, ThumbnailWorkerHold, ThumbnailWorkerRequest } from './thumbnail-worker';
 
 /** The worker (and its WebGL context) is let go this long after its last picture. */
 const WORKER_KEPT_MS = 10_000;
@@ -126,4 +126,14 @@ export function drawThumbnail(type: string, source: { url: string; maxBytes: num
     const request: ThumbnailWorkerRequest = { id, type, source: 'url' in source ? { url: new URL(source.url, location.href).href, maxBytes: source.maxBytes } : source };
     theWorker().postMessage(request, 'bytes' in source ? [source.bytes] : []);
   });
+}
+
+/**
+ * No drawing of a picture asked for starts in the worker before `until` (the page's performance.now()): the person is
+ * typing. One under way is finished.
+ */
+export function holdDrawing(until: number): void {
+  if (!worker) return;
+  const hold: ThumbnailWorkerHold = { holdUntil: performance.timeOrigin + until };
+  worker.postMessage(hold);
 }

@@ -1,6 +1,6 @@
 import type { DesignCard, ThumbnailModelView } from '../../../shared';
 import { contract } from '../contract/contract';
-import { drawThumbnail, ThumbnailsUnavailableError, UnreadableThumbnailModelError, type Drawn } from './thumbnail-drawer';
+import { drawThumbnail, holdDrawing, ThumbnailsUnavailableError, UnreadableThumbnailModelError, type Drawn } from './thumbnail-drawer';
 
 /** A model larger than this is not fetched only to make a card's picture (its page's 3D preview still shows it). */
 export const MAX_MODEL_BYTES = 64 * 1024 ** 2;
@@ -42,7 +42,11 @@ let quietUntil = 0;
 let firstAsk = true;
 if (typeof addEventListener === 'function') {
   for (const type of ['keydown', 'input', 'compositionupdate']) {
-    addEventListener(type, () => { quietUntil = Math.max(quietUntil, performance.now() + QUIET_AFTER_INPUT_MS); }, { capture: true, passive: true });
+    addEventListener(type, () => {
+      quietUntil = Math.max(quietUntil, performance.now() + QUIET_AFTER_INPUT_MS);
+      // A picture asked of the worker and not drawn yet waits too (one under way is finished, on its own thread).
+      if (running > 0) holdDrawing(quietUntil);
+    }, { capture: true, passive: true });
   }
 }
 
@@ -86,26 +90,27 @@ export function requestThumbnail(card: Pick<DesignCard, 'id' | 'thumbnailUrl' | 
   };
 }
 
-/** Starts the next picture once the person has not typed for QUIET_AFTER_INPUT_MS and the window is idle. */
+/** Runs `run` once the person has not typed for QUIET_AFTER_INPUT_MS (nor the window's first moments) and the window is idle. */
+function whenQuiet(run: () => void): void {
+  const wait = quietUntil - performance.now();
+  if (wait > 0) {
+    setTimeout(() => whenQuiet(run), wait);
+    return;
+  }
+  whenIdle(() => {
+    if (inputPending() || quietUntil > performance.now()) whenQuiet(run);
+    else run();
+  });
+}
+
+/** Starts the next picture at a quiet moment: asked for once, however many cards ask meanwhile. */
 function schedule(): void {
   if (running >= AT_ONCE || scheduled || waiting.size === 0) return;
   scheduled = true;
-  const whenQuiet = () => {
-    const wait = quietUntil - performance.now();
-    if (wait > 0) {
-      setTimeout(whenQuiet, wait);
-      return;
-    }
-    whenIdle(() => {
-      if (inputPending() || quietUntil > performance.now()) {
-        whenQuiet();
-        return;
-      }
-      scheduled = false;
-      start();
-    });
-  };
-  whenQuiet();
+  whenQuiet(() => {
+    scheduled = false;
+    start();
+  });
 }
 
 function start(): void {
@@ -134,8 +139,8 @@ function start(): void {
 }
 
 /**
- * Makes one picture in the worker; resolves once it is made (or not), keeping it with the host meanwhile: the next
- * picture is drawn while this one is sent.
+ * Makes one picture in the worker; resolves once it is made (or not) and, at a quiet moment, being sent to the host
+ * (the next picture is drawn while this one is sent).
  */
 async function make({ designId, model }: Job): Promise<void> {
   let drawn: Drawn;
@@ -151,6 +156,8 @@ async function make({ designId, model }: Job): Promise<void> {
     console.info(`design-sync: ${model.fileName} is larger than ${MAX_MODEL_BYTES / 1024 ** 2} MiB: no picture is made of it for its card.`);
     return;
   }
+  // Kept at a quiet moment too: the host's answer changes the cards on screen, which the page then draws anew.
+  await new Promise<void>((resolve) => whenQuiet(resolve));
   void keep(designId, model, drawn.picture)
     .catch((error: unknown) => console.warn(`design-sync: the picture of design ${designId} made from ${model.fileName} was not kept:`, error));
 }

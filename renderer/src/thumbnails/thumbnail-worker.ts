@@ -17,6 +17,11 @@ export interface ThumbnailWorkerRequest {
   source: { url: string; maxBytes: number } | { bytes: ArrayBuffer };
 }
 
+/** No drawing starts before this time (ms since the epoch, as performance.timeOrigin + now()): the person is typing. */
+export interface ThumbnailWorkerHold {
+  holdUntil: number;
+}
+
 export type ThumbnailWorkerAnswer = {
   id: number;
   /** How long its steps took (the worker's clock, which starts at `timeOrigin`). */
@@ -35,7 +40,7 @@ export type ThumbnailWorkerAnswer = {
 );
 
 const scope = globalThis as unknown as {
-  onmessage: ((event: MessageEvent<ThumbnailWorkerRequest>) => void) | null;
+  onmessage: ((event: MessageEvent<ThumbnailWorkerRequest | ThumbnailWorkerHold>) => void) | null;
   postMessage(message: ThumbnailWorkerAnswer): void;
 };
 
@@ -54,6 +59,17 @@ async function fetched(url: string, maxBytes: number): Promise<ArrayBuffer | nul
 
 /** Pictures are drawn in turn, one at a time on the worker's one canvas; a model is fetched meanwhile. */
 let turn: Promise<unknown> = Promise.resolve();
+/** See ThumbnailWorkerHold. */
+let holdUntil = 0;
+
+/** Settles once no hold is in force (the page moves it on with each key the person types). */
+async function unheld(): Promise<void> {
+  for (;;) {
+    const wait = holdUntil - (performance.timeOrigin + performance.now());
+    if (wait <= 0) return;
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+}
 
 async function answer({ id, type, source }: ThumbnailWorkerRequest): Promise<ThumbnailWorkerAnswer> {
   const took: PhaseTimes = {};
@@ -63,7 +79,7 @@ async function answer({ id, type, source }: ThumbnailWorkerRequest): Promise<Thu
     const bytes = 'bytes' in source ? source.bytes : await fetched(source.url, source.maxBytes);
     if ('url' in source) took.fetch = [began, performance.now() - began];
     if (!bytes) return { ...about, outcome: 'tooLarge' };
-    const drawing = turn.then(() => renderThumbnail(type, bytes, took));
+    const drawing = turn.then(unheld).then(() => renderThumbnail(type, bytes, took));
     turn = drawing.catch(() => undefined);
     return { ...about, outcome: 'drawn', picture: await drawing };
   } catch (error) {
@@ -75,5 +91,7 @@ async function answer({ id, type, source }: ThumbnailWorkerRequest): Promise<Thu
 }
 
 scope.onmessage = (event) => {
-  void answer(event.data).then((answered) => scope.postMessage(answered));
+  const message = event.data;
+  if ('holdUntil' in message) holdUntil = Math.max(holdUntil, message.holdUntil);
+  else void answer(message).then((answered) => scope.postMessage(answered));
 };
