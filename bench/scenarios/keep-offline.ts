@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { ServiceClient } from '../../electron/engine/api/service-client';
@@ -9,7 +9,7 @@ import { openEngine } from '../../electron/engine/runtime/open-engine';
 import { memorySettingsStore } from '../../electron/engine/settings/settings-store';
 import { prepareUsers, startServiceProcess } from '../../harness/service-process';
 import { MB, median, round, timed, type ScenarioResult } from '../support/measure';
-import { scratchDir } from '../support/service';
+import { processCpuMs, scratchDir } from '../support/service';
 
 const DESIGNS = 20;
 const DOCUMENTS_PER_DESIGN = 9;
@@ -20,6 +20,13 @@ const IMAGE_SIDE = 580;
 const ROUNDS = 5;
 /** curl's parallel transfers: as many as keeping downloads at once (DOWNLOADS_AT_ONCE in keep-offline/keep-offline.ts). */
 const CURL_PARALLEL = 8;
+
+/** CPU time (user + system, ms) of this process's children that ended and were waited for (curl), from /proc (Linux). */
+function childrenCpuMs(): number {
+  // Fields after the command name: cutime and cstime are the 14th and 15th, in clock ticks (100 a second).
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ').at(-1)!.split(' ');
+  return (Number(fields[13]) + Number(fields[14])) * 10;
+}
 
 /** Every file the kept designs hold, fetched by one curl with --parallel into a folder (written to disk, as the cache does). */
 function curlParallel(urls: readonly string[], dir: string): Promise<void> {
@@ -69,6 +76,12 @@ export async function keepOfflineScenario(): Promise<ScenarioResult> {
 
     const keptMs: number[] = [];
     const curlMs: number[] = [];
+    /** CPU of the engine (this process, its threads included), of the service while keeping, of curl and the service while curl fetches. */
+    const keepCpuMs: number[] = [];
+    const serviceKeepCpuMs: number[] = [];
+    const curlCpuMs: number[] = [];
+    const serviceCurlCpuMs: number[] = [];
+    const serviceCpu = () => processCpuMs(service.child.pid) ?? Number.NaN;
     let urls: string[] = [];
     let totalBytes = 0;
     const keepRound = async (round_: number) => {
@@ -81,10 +94,15 @@ export async function keepOfflineScenario(): Promise<ScenarioResult> {
         const limit = engine.cache.files.maxBytes;
         engine.cache.files.setLimit(0);
         engine.cache.files.setLimit(limit);
+        const cpuBefore = process.cpuUsage();
+        const serviceBefore = serviceCpu();
         const { ms } = await timed(async () => {
           engine.keepOffline.keep(ids);
           await engine.keepOffline.whenIdle();
         });
+        const cpu = process.cpuUsage(cpuBefore);
+        keepCpuMs.push((cpu.user + cpu.system) / 1000);
+        serviceKeepCpuMs.push(serviceCpu() - serviceBefore);
         const kept = engine.keepOffline.list();
         const notReady = kept.filter((design) => design.state !== 'ready');
         if (notReady.length > 0) throw new Error(`${notReady.length} kept designs are not ready: ${notReady[0]!.state} ${notReady[0]!.problem ?? ''}`);
@@ -100,7 +118,11 @@ export async function keepOfflineScenario(): Promise<ScenarioResult> {
       spawnSync('sync');
       const dir = join(scratch.path, `curl-${round_}`);
       mkdirSync(dir);
+      const cpuBefore = childrenCpuMs();
+      const serviceBefore = serviceCpu();
       curlMs.push((await timed(() => curlParallel(urls, dir))).ms);
+      curlCpuMs.push(childrenCpuMs() - cpuBefore);
+      serviceCurlCpuMs.push(serviceCpu() - serviceBefore);
     };
     for (let round_ = 0; round_ < ROUNDS; round_++) {
       // The first round keeps first (it names the files curl fetches); then the order alternates.
@@ -120,6 +142,13 @@ export async function keepOfflineScenario(): Promise<ScenarioResult> {
         curlMs: round(median(curlMs), 0),
         keepMBps: round(totalBytes / MB / (median(keptMs) / 1000), 1),
         ratio: round(ratio, 2),
+        keepRoundsMs: keptMs.map((ms) => round(ms, 0)).join(' '),
+        curlRoundsMs: curlMs.map((ms) => round(ms, 0)).join(' '),
+        keepCpuMs: round(median(keepCpuMs), 0),
+        serviceCpuWhileKeepingMs: round(median(serviceKeepCpuMs), 0),
+        curlCpuMs: round(median(curlCpuMs), 0),
+        serviceCpuWhileCurlMs: round(median(serviceCurlCpuMs), 0),
+        loadAverage: round(Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]), 1),
       },
       goals: [{ metric: 'ratio', target: '≥ 0.9 (curl --parallel time / keep time)', met: ratio >= 0.9 }],
     };
