@@ -29,7 +29,6 @@ const STATEMENTS = [
 ];
 const PULL_STATEMENTS = [
   'engine/cache/pull-removals.ts', // what a pull no longer finds: released or removed
-  'engine/cache/search-backlog.ts', // the descriptions' text, written with the search rows behind a pull
 ];
 
 /** Who may import the statements: the store, the pull, and the statements themselves. */
