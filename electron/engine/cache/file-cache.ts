@@ -223,19 +223,28 @@ export class FileCache {
  * garbage collector a trail of megabytes to find (holding chunks until written made it run a full collection every 10
  * MB or so).
  */
-const WRITE_BUFFER_BYTES = 256 * 1024;
+const WRITE_BUFFER_BYTES = 1024 * 1024;
 /** Buffers kept for the next downloads (each download uses two: one filled while the other is written). */
 const SPARE_BUFFERS = 16;
+/** Spare buffers are let go once no download gave one back for this long. */
+const SPARES_KEPT_MS = 10_000;
 const spareBuffers: Buffer[] = [];
-/** Over shared memory: the hash thread reads a full buffer while it is written, without a copy. */
+let sparesTimer: NodeJS.Timeout | null = null;
+/** Over shared memory: the hash thread writes and hashes a full buffer without a copy. */
 const takeBuffer = () => spareBuffers.pop() ?? sharedBuffer(WRITE_BUFFER_BYTES);
 const giveBack = (buffer: Buffer) => {
   if (spareBuffers.length < SPARE_BUFFERS) spareBuffers.push(buffer);
+  if (sparesTimer) sparesTimer.refresh();
+  else sparesTimer = setTimeout(() => {
+    sparesTimer = null;
+    spareBuffers.length = 0;
+  }, SPARES_KEPT_MS).unref();
 };
 
 /**
  * A download's bytes on their way into its file: copied into one buffer while the other is written and hashed (SHA-256,
- * the file's address) on the hash thread, both at once. A body that fits in one buffer is hashed here, at its end.
+ * the file's address) on the hash thread (hash-thread.ts). A body that fits in one buffer is hashed here and written
+ * on libuv's pool, at its end.
  * `add` returns a promise only when the caller must wait (a full buffer waiting for the one before it).
  */
 class BufferedFileWriter {
@@ -276,7 +285,7 @@ class BufferedFileWriter {
     return { size: this.size, digest };
   }
 
-  /** Waits for the write and hash under way (their failure is the caller's to report) and lets all go. */
+  /** Waits for the write and hash under way (its failure is the caller's to report) and lets all go. */
   async abandon(): Promise<void> {
     await this.writing?.catch(() => undefined);
     this.hash?.drop();
@@ -302,7 +311,7 @@ class BufferedFileWriter {
     }
   }
 
-  /** Writes and hashes what `filling` holds while the other buffer is filled (once the one before it is done). */
+  /** Has the thread write and hash what `filling` holds while the other buffer is filled (once the one before it is done). */
   private async flush(): Promise<void> {
     const full = this.filling;
     const length = this.filled;
@@ -311,10 +320,7 @@ class BufferedFileWriter {
     this.spare = null;
     this.filled = 0;
     this.hash ??= downloadHashes.open();
-    // Both settle before the buffer is used again (or let go): neither reads it after a failure of the other.
-    this.writing = Promise.allSettled([writeWhole(this.file, full.subarray(0, length)), this.hash.update(full, length)]).then(([written, hashed]) => {
-      if (written.status === 'rejected') throw written.reason;
-      if (hashed.status === 'rejected') throw hashed.reason;
+    this.writing = this.hash.update(full, length, this.file.fd).then(() => {
       this.spare = full;
     });
     this.writing.catch(() => undefined); // awaited before the next write or at the end

@@ -2,10 +2,10 @@ import { Worker } from 'node:worker_threads';
 import { engineLog } from '../log/engine-log';
 
 /**
- * SHA-256 of downloads on a thread of their own, so that hashing a file cache download (its address) does not take the
- * engine's main thread while the next chunks come. The bytes are never copied: the file cache fills buffers over
- * shared memory (`sharedBuffer`) and hands each full one to this thread as it hands it to the file's write; the
- * buffer is used again once both are done (`update` resolves when the thread has hashed it).
+ * Downloads written and hashed (SHA-256, a file cache download's address) on a thread of their own, so that neither
+ * takes the engine's main thread while the next chunks come, and a full buffer costs one wake-up of one thread. The
+ * bytes are never copied: the file cache fills buffers over shared memory (`sharedBuffer`) and hands each full one to
+ * this thread, which writes it to the download's file and hashes it; the buffer is used again once `update` resolved.
  *
  * The thread is plain JavaScript given as its source (node:crypto only), started when a download first needs it and
  * ended once no download has used it for a while; it never keeps the process alive.
@@ -13,13 +13,22 @@ import { engineLog } from '../log/engine-log';
 const SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
+const { writeSync } = require('node:fs');
 const hashes = new Map();
 parentPort.on('message', (message) => {
   try {
     if (message.kind === 'update') {
+      const bytes = new Uint8Array(message.buffer, 0, message.length);
+      if (message.fd !== undefined) {
+        for (let at = 0; at < bytes.byteLength;) {
+          const written = writeSync(message.fd, bytes, at, bytes.byteLength - at);
+          if (written === 0) throw new Error('a write to the cache stored nothing');
+          at += written;
+        }
+      }
       let hash = hashes.get(message.id);
       if (!hash) hashes.set(message.id, (hash = createHash('sha256')));
-      hash.update(new Uint8Array(message.buffer, 0, message.length));
+      hash.update(bytes);
       parentPort.postMessage({ seq: message.seq });
     } else if (message.kind === 'digest') {
       const hash = hashes.get(message.id) ?? createHash('sha256');
@@ -34,7 +43,7 @@ parentPort.on('message', (message) => {
 });
 `;
 
-/** A thread with nothing to hash for this long is ended (the next download starts another). */
+/** A thread with nothing to write or hash for this long is ended (the next download starts another). */
 const IDLE_MS = 10_000;
 
 interface Reply {
@@ -45,8 +54,11 @@ interface Reply {
 
 /** One download's running hash, kept by the hash thread. */
 export interface StreamHash {
-  /** Hashes the first `length` bytes of a buffer made by `sharedBuffer`; resolves once they are hashed (the buffer may be reused). */
-  update(buffer: Buffer, length: number): Promise<void>;
+  /**
+   * Hashes the first `length` bytes of a buffer made by `sharedBuffer`, having written them at the position of the file
+   * open as `fd` first when one is given; resolves once done (the buffer may be reused).
+   */
+  update(buffer: Buffer, length: number, fd?: number): Promise<void>;
   /** The hex digest of everything given, in order. */
   digest(): Promise<string>;
   /** Forgets it (a download that failed). */
@@ -81,8 +93,8 @@ class HashThread {
       return true;
     };
     return {
-      update: async (buffer, length) => {
-        await this.ask(worker, { kind: 'update', id, buffer: buffer.buffer, length });
+      update: async (buffer, length, fd) => {
+        await this.ask(worker, { kind: 'update', id, buffer: buffer.buffer, length, ...(fd === undefined ? {} : { fd }) });
       },
       digest: async () => {
         try {
@@ -131,7 +143,7 @@ class HashThread {
       for (const waiter of waiters) waiter.reject(error);
     };
     worker.on('error', (error) => {
-      engineLog.warn('cache', 'the thread that hashes downloads stopped', error);
+      engineLog.warn('cache', 'the thread that writes and hashes downloads stopped', error);
       failed(error);
     });
     worker.on('exit', () => failed(new Error('The thread that hashes downloads stopped.')));
