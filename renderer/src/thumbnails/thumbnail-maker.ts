@@ -27,7 +27,7 @@ const AT_ONCE = 2;
 let running = 0;
 /** The next picture's start is waited for (a quiet moment, then an idle one): asked for once, however many cards ask. */
 let scheduled = false;
-/** The worker could not be started and that was said: nothing more is tried or said. */
+/** The worker could not be started, or had no WebGL, and that was said: nothing more is tried or said. */
 let unavailableSaid = false;
 
 /** No picture is started until this long after the person's last key: typing is answered first. */
