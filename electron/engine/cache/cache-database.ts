@@ -1,6 +1,5 @@
 import type Database from 'better-sqlite3';
 import { openSqlite } from '../sqlite/open-sqlite';
-import { addFormFunctions } from './form-codec';
 import { CACHE_MIGRATIONS } from './migrations';
 
 /**
@@ -20,13 +19,12 @@ export class CacheDatabaseFromTheFutureError extends Error {
 
 /**
  * Opens (creating if needed) the cache database: WAL, synchronous=NORMAL (a cache may lose its last commit on power
- * loss), foreign keys on, SQL's form_text (form-codec.ts). A damaged file fails with SQLite's SQLITE_NOTADB or SQLITE_CORRUPT (openDesignCache sets it
+ * loss), foreign keys on. A damaged file fails with SQLite's SQLITE_NOTADB or SQLITE_CORRUPT (openDesignCache sets it
  * aside and makes a new one).
  */
 export function openCacheDatabase(path: string): WritableDB {
   const db = openSqlite(path);
   try {
-    addFormFunctions(db);
     if (path !== ':memory:') db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');

@@ -40,7 +40,7 @@ export function childListsCheckedAt(db: ReadableDB, designId: number): number | 
  */
 export function primaryImageOfCover(db: ReadableDB, imageId: number): Record<string, unknown> | null {
   const row = prepared(db,
-    `SELECT coalesce(json_extract(form_text(list_json), '$.primary_image'), json_extract(form_text(user_form_json), '$.primary_image')) AS image
+    `SELECT coalesce(json_extract(list_json, '$.primary_image'), json_extract(user_form_json, '$.primary_image')) AS image
      FROM designs WHERE primary_image_id = ? LIMIT 1`,
   ).get(imageId) as { image: unknown } | undefined;
   if (typeof row?.image !== 'string') return null;

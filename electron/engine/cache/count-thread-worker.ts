@@ -11,7 +11,6 @@ import { readNarrowIndexThrough } from './index-warm-up';
 import { answerEachRequest, databaseThreadStart } from '../sqlite/database-thread';
 import { openSqlite } from '../sqlite/open-sqlite';
 import type { CountReply, CountRequest } from './count-thread-protocol';
-import { addFormFunctions } from './form-codec';
 
 /**
  * This thread's scheduling priority lowered as far as it goes, where the system says which thread it is (Linux:
@@ -29,7 +28,6 @@ function lowerThisThreadsPriority(): void {
 lowerThisThreadsPriority();
 const { port, databasePath } = databaseThreadStart();
 const db = openSqlite(databasePath, { readonly: true, fileMustExist: true }) as ReadableDB;
-addFormFunctions(db);
 db.pragma('busy_timeout = 5000');
 
 answerEachRequest<CountRequest, CountReply>(port, db, (request) => ({

@@ -2,7 +2,6 @@ import { isLicenseCode, LICENSES, type License, type LicenseCode } from '../../.
 import type { ReadableDB } from './cache-database';
 import { peekCachedFile } from './file-cache';
 import { countWords, foldForSearch, ftsWholeWordQuery, searchWords, wordMatch } from './fts-query';
-import { storedFormText, type StoredForm } from './form-codec';
 import { prepared } from './prepared';
 import { asksForWholeWordsOnly, searchMatch } from './search-terms';
 import { listedTagNames } from './tag-names';
@@ -97,7 +96,7 @@ const FIRST_IMAGE_ID = '(SELECT i.id FROM images i WHERE i.design_id = d.id ORDE
 const COVER_IMAGE_ID = `CASE
     WHEN d.primary_image_id IS NULL THEN ${FIRST_IMAGE_ID}
     WHEN EXISTS (SELECT 1 FROM images i WHERE i.id = d.primary_image_id) THEN d.primary_image_id
-    WHEN d.list_json IS NULL OR json_type(form_text(d.list_json), '$.primary_image') = 'object' OR json_type(form_text(d.list_json), '$.attribution') IS NULL THEN d.primary_image_id
+    WHEN d.list_json IS NULL OR json_type(d.list_json, '$.primary_image') = 'object' OR json_type(d.list_json, '$.attribution') IS NULL THEN d.primary_image_id
     ELSE ${FIRST_IMAGE_ID}
   END`;
 
@@ -386,10 +385,10 @@ export function getCachedDesign(db: ReadableDB, idOrSlug: number | string, optio
   const row = (/^\d+$/.test(key)
     ? prepared(db, `SELECT d.*, ${SUMMARY_COLUMNS} FROM designs d, sync_state s WHERE s.id = 1 AND d.id = ?`).get(Number(key))
     : prepared(db, `SELECT d.*, ${SUMMARY_COLUMNS} FROM designs d, sync_state s WHERE s.id = 1 AND d.slug = ? ORDER BY d.fetched_at DESC LIMIT 1`).get(key)) as
-    (SummaryRow & { list_json: StoredForm | null; user_form_json: StoredForm | null; list_updated_at: string | null; user_form_updated_at: string | null; fetched_at: number }) | undefined;
+    (SummaryRow & { list_json: string | null; user_form_json: string | null; list_updated_at: string | null; user_form_updated_at: string | null; fetched_at: number }) | undefined;
   if (!row) return null;
-  const list = parseObject(storedFormText(row.list_json));
-  const user = parseObject(storedFormText(row.user_form_json));
+  const list = parseObject(row.list_json);
+  const user = parseObject(row.user_form_json);
   const listNewer = (Date.parse(row.list_updated_at ?? '') || 0) >= (Date.parse(row.user_form_updated_at ?? '') || 0);
   const design = listNewer ? { ...user, ...list } : { ...list, ...user };
 

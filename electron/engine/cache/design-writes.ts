@@ -3,7 +3,6 @@ import type { WritableDB } from './cache-database';
 import { basedOnText } from './attribution';
 import { htmlToPlainText } from './html-text';
 import { listedTagNames } from './tag-names';
-import { packForm } from './form-codec';
 import { prepared } from './prepared';
 import { addToSearchBacklog } from './search-backlog';
 import { rewriteSearchRow } from './search-rows';
@@ -255,7 +254,7 @@ function insertDesign(db: WritableDB, { raw, rawText, design }: PendingWrite, fo
   prepared(db, INSERT_DESIGN[form]).run(
     design.id, design.slug ?? null, design.name, design.excerpt, design.license, design.state,
     design.user_id, author, design.primary_image_id, design.created_at, design.updated_at, timestampMs(design.created_at),
-    timestampMs(design.updated_at), packForm(rawText ?? JSON.stringify(raw)), design.updated_at, flags.inListing ? 1 : 0, flags.own ? 1 : 0, now,
+    timestampMs(design.updated_at), rawText ?? JSON.stringify(raw), design.updated_at, flags.inListing ? 1 : 0, flags.own ? 1 : 0, now,
     popularityOf(raw) ?? 0, tags,
   );
   // Deferred, the search row (and the description's text in it) is made from the stored form (search-backlog.ts).
@@ -275,7 +274,7 @@ function updateDesign(
   if (takeColumns) {
     writeColumns(db, design, authorOf(design, flags, existing), popularityOf(raw), now);
   }
-  const formJson = packForm(rawText ?? JSON.stringify(raw));
+  const formJson = rawText ?? JSON.stringify(raw);
   if (form === 'list') {
     prepared(db, 'UPDATE designs SET list_json = ?, list_updated_at = ?, tags_text = ?, fetched_at = ? WHERE id = ?')
       .run(formJson, design.updated_at, tagsText(raw, form), now, design.id);

@@ -1,5 +1,4 @@
 import type { WritableDB } from './cache-database';
-import { packForm, storedFormText, type StoredForm } from './form-codec';
 import { prepared } from './prepared';
 import { writeSearchRow } from './search-rows';
 
@@ -18,14 +17,9 @@ export interface LocalDesignEdit {
 export function applyLocalDesignEdit(db: WritableDB, id: number, edit: LocalDesignEdit): boolean {
   const fields = Object.fromEntries(Object.entries(edit).filter(([, value]) => value !== undefined));
   return db.transaction((): boolean => {
-    const row = prepared(db, 'SELECT list_json, user_form_json FROM designs WHERE id = ?').get(id) as
-      { list_json: StoredForm | null; user_form_json: StoredForm | null } | undefined;
+    const row = prepared(db, 'SELECT list_json, user_form_json FROM designs WHERE id = ?').get(id) as { list_json: string | null; user_form_json: string | null } | undefined;
     if (!row) return false;
-    // A form that cannot be read is kept as it is (its loss is logged by storedFormText), never replaced by a guess.
-    const patched = (stored: StoredForm | null) => {
-      const json = storedFormText(stored);
-      return json === null ? stored : packForm(JSON.stringify({ ...(JSON.parse(json) as Record<string, unknown>), ...fields }));
-    };
+    const patched = (json: string | null) => (json === null ? null : JSON.stringify({ ...(JSON.parse(json) as Record<string, unknown>), ...fields }));
     prepared(db,
       `UPDATE designs SET name = coalesce(@name, name), excerpt = coalesce(@excerpt, excerpt), license = coalesce(@license, license),
          list_json = @list, user_form_json = @user, list_updated_at = NULL, user_form_updated_at = NULL WHERE id = @id`,

@@ -17,30 +17,24 @@ const descriptionOf = (form: string) => `CASE WHEN json_valid(${form}) THEN ${fo
 
 /**
  * The description HTML a design's columns were written from: that of the stored form whose updated_at they hold
- * (the list form first), else whichever form is stored has one. `d.list_form` and `d.user_form` are the forms' text
- * (form-codec.ts), read once a design.
+ * (the list form first), else whichever form is stored has one.
  */
 const COLUMNS_DESCRIPTION_HTML = `CASE
-  WHEN d.list_form IS NOT NULL AND d.list_updated_at IS d.updated_at THEN coalesce(${descriptionOf('d.list_form')}, '')
-  WHEN d.user_form IS NOT NULL AND d.user_form_updated_at IS d.updated_at THEN coalesce(${descriptionOf('d.user_form')}, '')
-  ELSE coalesce(${descriptionOf('d.list_form')}, ${descriptionOf('d.user_form')}, '')
+  WHEN d.list_json IS NOT NULL AND d.list_updated_at IS d.updated_at THEN coalesce(${descriptionOf('d.list_json')}, '')
+  WHEN d.user_form_json IS NOT NULL AND d.user_form_updated_at IS d.updated_at THEN coalesce(${descriptionOf('d.user_form_json')}, '')
+  ELSE coalesce(${descriptionOf('d.list_json')}, ${descriptionOf('d.user_form_json')}, '')
 END`;
 
 /** The service's `attribution` (found without a new column), after a space, as the description's end; '' when none. */
-const ATTRIBUTION = `coalesce(' ' || nullif(trim(coalesce(json_extract(d.list_form, '$.attribution'),
-    json_extract(d.user_form, '$.attribution'))), ''), '')`;
+const ATTRIBUTION = `coalesce(' ' || nullif(trim(coalesce(json_extract(d.list_json, '$.attribution'),
+    json_extract(d.user_form_json, '$.attribution'))), ''), '')`;
 
 /**
  * Tags are `tags_text`: the names the stored list form gives (only that form has tags, spec §2.1), as tag-names.ts
- * listedTagNames reads them, written with the form (design-writes.ts). The forms are made text once a design (a
- * MATERIALIZED view of them: SQLite would otherwise decompress a form at each place the query reads it).
+ * listedTagNames reads them, written with the form (design-writes.ts).
  */
-const SEARCH_ROW_SOURCE = `WITH d AS MATERIALIZED (
-    SELECT id, name, excerpt, tags_text, author_screen_name, updated_at, list_updated_at, user_form_updated_at,
-      form_text(list_json) AS list_form, form_text(user_form_json) AS user_form
-    FROM designs WHERE id IN (SELECT value FROM json_each(?)))
-  SELECT d.id, d.name, d.excerpt, ${COLUMNS_DESCRIPTION_HTML} AS html, ${ATTRIBUTION} AS attribution, d.tags_text, d.author_screen_name
-  FROM d ORDER BY d.id`;
+const SEARCH_ROW_SOURCE = `SELECT d.id, d.name, d.excerpt, ${COLUMNS_DESCRIPTION_HTML} AS html, ${ATTRIBUTION} AS attribution, d.tags_text, d.author_screen_name
+  FROM designs d WHERE d.id IN (SELECT value FROM json_each(?)) ORDER BY d.id`;
 
 type SourceRow = [id: number, name: string, excerpt: string, html: unknown, attribution: string, tags: string, author: string];
 

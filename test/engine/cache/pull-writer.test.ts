@@ -7,7 +7,6 @@ import { ServiceClient } from '../../../electron/engine/api/service-client';
 import { openDesignCache, type DesignCache } from '../../../electron/engine/cache/design-cache';
 import { listCachedDesigns, searchCachedDesigns } from '../../../electron/engine/cache/design-reads';
 import type { UpsertResult } from '../../../electron/engine/cache/design-writes';
-import { unpackForm } from '../../../electron/engine/cache/form-codec';
 import { pullDesigns } from '../../../electron/engine/cache/pull';
 import { PullWriter } from '../../../electron/engine/cache/pull-writer';
 import { runningCheckpointThreads } from '../../../electron/engine/cache/checkpoint-thread';
@@ -172,8 +171,7 @@ describe('a pull', () => {
   ];
   const LISTING = `\uFEFF[\n  ${WRITTEN.join(' ,\n  ')}\n]\n`;
 
-  const stored = (cache: DesignCache) => (cache.db.prepare('SELECT list_json FROM designs ORDER BY id').all() as { list_json: Uint8Array }[])
-    .map((row) => unpackForm(row.list_json));
+  const stored = (cache: DesignCache) => (cache.db.prepare('SELECT list_json FROM designs ORDER BY id').all() as { list_json: string }[]).map((row) => row.list_json);
 
   it('keeps each design as the service wrote it', async () => {
     const service = await serviceOfItsOwnWriting((_request, response, seen) => {
