@@ -1,4 +1,6 @@
 import { defineConfig } from 'vitest/config';
+import SlowFilesFirst from './test/run/slow-files-first';
+import { ISOLATED } from './test/run/isolation';
 
 /**
  * Two test files at a time by default, also on 2 cores (vitest's own default there is one): most of a file's time is
@@ -7,9 +9,15 @@ import { defineConfig } from 'vitest/config';
  */
 const maxWorkers = Number(process.env.VITEST_MAX_WORKERS ?? 2);
 
+/**
+ * Files that replace modules (`vi.mock`) run each in a fresh process (test/run/isolation.ts). The rest share their
+ * worker's loaded modules from one file to the next: loading the engine's modules anew for each of ~220 files took
+ * about a second of a core each. They hold no state between files (each test opens its own engine, service, folders
+ * and browser), which the suite keeps true by passing in either mode (`npx vitest run --isolate` loads every file
+ * afresh).
+ */
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // One build of the window for the run's window tests (harness/window-build.ts); the command line's and the local
     // service's bundles made before the files start (harness/source-bundles-once.ts).
     globalSetup: ['harness/window-build-once.ts', 'harness/source-bundles-once.ts'],
@@ -21,5 +29,11 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers,
     reporters: ['default'],
+    // The slowest files first, so that the run does not end on one of them alone (test/run/slow-files-first.ts).
+    sequence: { sequencer: SlowFilesFirst },
+    projects: [
+      { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },
+      { extends: true, test: { name: 'shared-modules', include: ['test/**/*.test.ts'], exclude: ISOLATED, isolate: false } },
+    ],
   },
 });
