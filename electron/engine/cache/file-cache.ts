@@ -223,11 +223,11 @@ export class FileCache {
  * garbage collector a trail of megabytes to find (holding chunks until written made it run a full collection every 10
  * MB or so).
  */
-const WRITE_BUFFER_BYTES = 1024 * 1024;
+const WRITE_BUFFER_BYTES = 256 * 1024;
 /** Buffers kept for the next downloads (each download uses two: one filled while the other is written). */
 const SPARE_BUFFERS = 16;
 /** Spare buffers are let go once no download gave one back for this long. */
-const SPARES_KEPT_MS = 10_000;
+const SPARES_KEPT_MS = 30_000;
 const spareBuffers: Buffer[] = [];
 let sparesTimer: NodeJS.Timeout | null = null;
 /** Over shared memory: the hash thread writes and hashes a full buffer without a copy. */

@@ -44,7 +44,7 @@ parentPort.on('message', (message) => {
 `;
 
 /** A thread with nothing to write or hash for this long is ended (the next download starts another). */
-const IDLE_MS = 10_000;
+const IDLE_MS = 30_000;
 
 interface Reply {
   seq: number;
