@@ -22,8 +22,8 @@ export const BULK_FILL_FROM = 5_000;
 
 /**
  * Up to this many designs (any number), a bulk fill whose search rows are left behind the pull leaves the indexes it
- * set aside behind it too: whoever fills the search index behind the pull makes them again first, on a thread of
- * their own (runtime/search-index-fill.ts, cache/index-thread.ts); the library meanwhile sorts its rows without them.
+ * set aside behind it too: whoever fills the search index behind the pull makes them again once every design is
+ * searchable, on a thread of their own (runtime/search-index-fill.ts, cache/index-thread.ts); the library meanwhile sorts its rows without them.
  * Made over the walk's last pages instead, at 100,000 designs they held the walk's end for 1.4–2.0 s of its 7–10 s
  * (the pull 1.86–1.92× the bare loop, against 1.29–1.34× with them behind it, in alternating runs). A smaller limit
  * (tests) makes them over the walk's last pages, as a walk that writes its own search rows does.

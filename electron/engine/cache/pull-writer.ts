@@ -5,6 +5,7 @@ import {
   resumeSearchIndexMerges, setAsideIndexesLeft, shouldFillInBulk,
 } from './bulk-fill';
 import { opensAgain, type WritableDB } from './cache-database';
+import { holdCheckpoints } from './checkpoint-hold';
 import { CheckpointThread } from './checkpoint-thread';
 import { DesignWriteSession, upsertDesigns, type DesignForm, type UpsertFlags, type UpsertResult } from './design-writes';
 import type { SearchRowsTiming } from './pull-types';
@@ -40,12 +41,6 @@ export const CHECKPOINT_THREAD_FROM = 50_000;
  */
 export const CHECKPOINT_EVERY_DESIGNS = 50_000;
 
-/**
- * How many WAL pages a pull lets pile up before a commit checkpoints them (SQLite's default is 1000): checkpointing
- * at every 1000 pages rewrote the same index pages again and again, while never checkpointing let the WAL of a
- * million-design pull reach 30 GB. 32,768 pages (128 MiB of 4 KiB pages) keeps the WAL bounded and checkpoints rare.
- */
-export const PULL_WAL_CHECKPOINT_PAGES = 32_768;
 
 /**
  * How many designs a pull writes between commits: each commit writes every page it changed to the WAL, and a page of
@@ -98,7 +93,7 @@ export class PullWriter {
   private inBulk = false;
   /** In a bulk fill: the designs its listing holds, those handed to write() so far, and the indexes still set aside. */
   private bulk = { listingTotal: 0, handed: 0, indexesAside: 0 };
-  private savedAutocheckpoint: number | null = null;
+  private releaseCheckpoints: (() => void) | null = null;
   /** Whether this writer began the connection's open transaction, and how many designs it wrote in it. */
   private transactionOpen = false;
   private uncommitted = 0;
@@ -299,8 +294,8 @@ export class PullWriter {
       if (ready && !thread.failed && this.sinceCheckpoint > 0) await this.checkpointOn(thread);
       await thread.close();
     }
-    if (this.savedAutocheckpoint !== null && this.db.open) this.db.pragma(`wal_autocheckpoint = ${this.savedAutocheckpoint}`);
-    this.savedAutocheckpoint = null;
+    this.releaseCheckpoints?.();
+    this.releaseCheckpoints = null;
   }
 
   /**
@@ -308,10 +303,10 @@ export class PullWriter {
    * the database, with an fsync) but at each PULL_WAL_CHECKPOINT_PAGES, and at the first commit after the pull.
    */
   private deferCheckpoints(): void {
-    if (this.savedAutocheckpoint !== null || !this.db.open) return;
-    this.savedAutocheckpoint = this.db.pragma('wal_autocheckpoint', { simple: true }) as number;
-    this.db.pragma(`wal_autocheckpoint = ${PULL_WAL_CHECKPOINT_PAGES}`);
+    if (this.releaseCheckpoints !== null || !this.db.open) return;
+    this.releaseCheckpoints = holdCheckpoints(this.db);
   }
+
 }
 
 export interface PullWriterOptions {

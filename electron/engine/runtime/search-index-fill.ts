@@ -4,6 +4,7 @@ import { opensAgain, type WritableDB } from '../cache/cache-database';
 import { remakeSetAsideIndexesOnThread } from '../cache/index-thread';
 import { OPTIMIZE_AFTER_WRITES } from '../cache/pull-walk';
 import { cacheVersion } from '../cache/cache-version';
+import { holdCheckpoints } from '../cache/checkpoint-hold';
 import { searchBacklogSize, writeBackloggedSearchRows } from '../cache/search-backlog';
 import { mergeSearchIndexStep } from '../cache/search-rows';
 import { noteSearchTermsAfter, searchTermsDeferred, searchTermsNoted } from '../cache/search-terms';
@@ -67,13 +68,13 @@ const afterIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Fills the search index behind the catalogue's pull (which leaves the rows of the designs it adds in the search
- * backlog: cache/search-backlog.ts), a slice at a time, letting the engine's requests run between slices. First it
- * makes again the library's indexes a bulk fill left behind it (bulk-fill.ts INDEXES_BEHIND_UP_TO; the library's
- * sorts are slower without them, never wrong), on a thread of their own (cache/index-thread.ts; one between two
- * slices for a database no second connection can open). The slices' terms are noted once the backlog is written,
- * from the index's own vocabulary, a turn at a time (until then a search asks FTS5 for prefixes). Search meanwhile answers from what is
- * indexed so far, and `waiting()` says how many designs it does not see yet. Once the backlog is empty, the index's
- * segments are merged, in slices too. A crash loses nothing: the backlog is committed with the designs, the terms
+ * backlog: cache/search-backlog.ts), a slice at a time, letting the engine's requests run between slices. The
+ * slices' terms are noted once the backlog is written, from the index's own vocabulary, a turn at a time (until then a
+ * search asks FTS5 for prefixes). Search meanwhile answers from what is indexed so far, and `waiting()` says how many
+ * designs it does not see yet. Once every design is searchable, it makes again the library's indexes a bulk fill left
+ * behind it (bulk-fill.ts INDEXES_BEHIND_UP_TO; the library's sorts other than the newest are slower without them,
+ * never wrong), on a thread of their own (cache/index-thread.ts; one a turn for a database no second connection can
+ * open), then merges the index's segments, in slices too. A crash loses nothing: the backlog is committed with the designs, the terms
  * left to the fill's end are noted when the cache next opens, and the engine starts the fill again when it next runs.
  */
 export class SearchIndexFill extends EventEmitter<SearchIndexFillEvents> {
@@ -138,14 +139,30 @@ export class SearchIndexFill extends EventEmitter<SearchIndexFillEvents> {
   }
 
   private async fill(): Promise<void> {
+    // Until every design is searchable, the WAL the pull left and the slices add is not copied into the database (the
+    // first slice's commit did that for the whole pull: 10 % of the fill at 10,000 designs); the first commit after does.
+    const releaseCheckpoints = holdCheckpoints(this.db);
+    let written: number | null;
+    try {
+      written = await this.writeBacklog();
+    } finally {
+      releaseCheckpoints();
+    }
+    if (written === null) return;
+    // Every design searchable first; then the library's sorts get their indexes back (right without them, slower).
+    if (!(await this.remakeAllSetAsideIndexes())) return;
+    if (written >= OPTIMIZE_AFTER_WRITES) await this.merge();
+  }
+
+  /** The backlog's search rows written and their terms noted: how many rows, or null when stopped or paused meanwhile. */
+  private async writeBacklog(): Promise<number | null> {
     let written = 0;
     let sliceDesigns = this.sliceDesigns;
     do {
       this.again = false;
       for (let more = true; more;) {
         await this.nextTurn();
-        if (this.stopped || this.paused() || !this.db.open) return;
-        if (await this.remakeSetAsideIndexes()) continue;
+        if (this.stopped || this.paused() || !this.db.open) return null;
         const waitingBefore = this.waiting();
         if (written === 0) sliceDesigns = Math.max(this.sliceDesigns, Math.ceil(waitingBefore / this.maxSlices));
         if (written === 0 && waitingBefore >= this.pauseMergesFrom) pauseSearchIndexMerges(this.db);
@@ -159,12 +176,21 @@ export class SearchIndexFill extends EventEmitter<SearchIndexFillEvents> {
       }
     } while (this.again);
     // A fill that wrote nothing may still have the terms of one stopped or paused while noting them.
-    if (written === 0 && !searchTermsDeferred(this.db)) return;
-    if (!(await this.noteDeferredTerms())) return;
+    if (written === 0 && !searchTermsDeferred(this.db)) return 0;
+    if (!(await this.noteDeferredTerms())) return null;
     // The defaults back before the merge: what is written after the fill is merged as it comes.
     resumeSearchIndexMerges(this.db);
     this.emit('filled');
-    if (written >= OPTIMIZE_AFTER_WRITES) await this.merge();
+    return written;
+  }
+
+  /** The indexes a bulk fill set aside, all made again; false when the fill was stopped or paused meanwhile. */
+  private async remakeAllSetAsideIndexes(): Promise<boolean> {
+    for (;;) {
+      if (this.stopped || this.paused() || !this.db.open) return false;
+      if (!(await this.remakeSetAsideIndexes())) return true;
+      await this.nextTurn();
+    }
   }
 
   /**

@@ -8,6 +8,7 @@ import { openDesignCache, type DesignCache } from '../../../electron/engine/cach
 import { countCachedDesigns } from '../../../electron/engine/cache/design-reads';
 import { pullDesigns } from '../../../electron/engine/cache/pull';
 import { pauseSearchIndexMerges, setAsideIndexesLeft } from '../../../electron/engine/cache/bulk-fill';
+import { holdCheckpoints, PULL_WAL_CHECKPOINT_PAGES } from '../../../electron/engine/cache/checkpoint-hold';
 import { searchBacklogSize, writeBackloggedSearchRows } from '../../../electron/engine/cache/search-backlog';
 import { mergeSearchIndexStep } from '../../../electron/engine/cache/search-rows';
 import { searchTermsDeferred } from '../../../electron/engine/cache/search-terms';
@@ -111,7 +112,7 @@ describe('the search index filled behind the catalogue\'s pull', () => {
     expect(() => behind.db.prepare(`INSERT INTO designs_fts (designs_fts) VALUES ('integrity-check')`).run()).not.toThrow();
   });
 
-  it('behind a bulk fill, makes the indexes it set aside on their thread, then the same search index as a pull that writes it at the end of its walk', async () => {
+  it('behind a bulk fill, makes the same search index as a pull that writes it at the end of its walk, then the indexes it set aside, on their thread', async () => {
     const cache = scratchCache();
     await pullDesigns(client(), cache.db, cache.files, { pageSize: 40, searchRows: 'behind', bulkFillFrom: 100, imagePrefetchLimit: 0 });
     expect(setAsideIndexesLeft(cache.db)).toBeGreaterThan(0);
@@ -124,6 +125,31 @@ describe('the search index filled behind the catalogue\'s pull', () => {
     await pullDesigns(client(), atWalkEnd.db, atWalkEnd.files, { pageSize: 40, imagePrefetchLimit: 0 });
     expect(searchIndexOf(cache)).toEqual(searchIndexOf(atWalkEnd));
     expect(found(cache)).toBe(DESIGNS);
+  });
+
+  it('leaves the WAL to grow until every design is searchable, then gives the connection its own checkpoint setting back, also when a pull held it too', async () => {
+    const cache = await pulledBehind();
+    const autocheckpoint = () => cache.db.pragma('wal_autocheckpoint', { simple: true }) as number;
+    const own = autocheckpoint();
+    const seen: number[] = [];
+    const fill = new SearchIndexFill(cache.db, { sliceDesigns: 64, nextTurn: async () => void seen.push(autocheckpoint()) });
+    fill.once('filled', () => seen.push(-autocheckpoint()));
+    fill.start();
+    await fill.whenIdle();
+    const filledAt = seen.findIndex((value) => value < 0);
+    expect(filledAt).toBeGreaterThan(0);
+    expect(new Set(seen.slice(0, filledAt))).toEqual(new Set([PULL_WAL_CHECKPOINT_PAGES]));
+    expect(autocheckpoint()).toBe(own);
+
+    // A pull that holds checkpoints back while a fill does: the setting comes back only when both let go, in either order.
+    for (const order of [['fill', 'pull'], ['pull', 'fill']]) {
+      const releases = { fill: holdCheckpoints(cache.db), pull: holdCheckpoints(cache.db) };
+      releases[order[0] as 'fill']();
+      releases[order[0] as 'fill']();
+      expect(autocheckpoint()).toBe(PULL_WAL_CHECKPOINT_PAGES);
+      releases[order[1] as 'pull']();
+      expect(autocheckpoint()).toBe(own);
+    }
   });
 
   it('a pull that comes while the terms of a fill wait leaves them to the next fill, which notes them though it has no rows to write', async () => {
