@@ -2,7 +2,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliProgram } from '../../electron/cli/main';
 import { createTranslator } from '../../shared/i18n/create-intl';
 import { startTestService, type TestService } from '../../harness/local-service';
@@ -10,26 +10,15 @@ import { clientFor } from '../../harness/sync-computers';
 import { runCliCapturing, type CliRun } from '../support/cli';
 import { startCliChild } from '../support/cli-child';
 import { tempDir } from './cache/cache-fixtures';
+import { expectNoneOf, useEnvironmentWithoutLanguage } from '../support/language';
 
 /**
  * The commands converted last speak the person's language too: designs, ignore, open and slicers, ui, status
  * --diagnostics, every --help and commander's own refusals. Each is run in German and Dutch, its telling words looked
  * for, and the English it said before looked for in vain.
  */
-const LOCALE_VARIABLES = ['LC_ALL', 'LC_MESSAGES', 'LANG', 'LANGUAGE'] as const;
-let saved: Partial<Record<(typeof LOCALE_VARIABLES)[number], string>>;
 const dirs: string[] = [];
-
-beforeEach(() => {
-  saved = Object.fromEntries(LOCALE_VARIABLES.map((name) => [name, process.env[name]]));
-  for (const name of LOCALE_VARIABLES) delete process.env[name];
-});
-afterEach(() => {
-  for (const name of LOCALE_VARIABLES) {
-    if (saved[name] === undefined) delete process.env[name];
-    else process.env[name] = saved[name];
-  }
-});
+useEnvironmentWithoutLanguage();
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
@@ -38,11 +27,6 @@ function newProfile(name: string): string {
   const profile = tempDir(name);
   dirs.push(profile);
   return profile;
-}
-
-/** Fails naming each English fragment the text still holds. */
-function expectNoneOf(text: string, english: readonly string[]): void {
-  expect(english.filter((fragment) => text.includes(fragment)), text).toEqual([]);
 }
 
 /** Every description of the program's help (each command's, option's and argument's), by where it is. */

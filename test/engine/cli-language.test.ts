@@ -6,15 +6,15 @@ import { startTestService, type TestService } from '../../harness/local-service'
 import { clientFor } from '../../harness/sync-computers';
 import { runCliCapturing } from '../support/cli';
 import { tempDir } from './cache/cache-fixtures';
+import { useEnvironmentWithoutLanguage } from '../support/language';
 
 /**
  * The command line's language: --lang, else the profile's language setting (Settings → Language), else the
  * environment's (LC_ALL, LC_MESSAGES, LANG). `design-sync status` on a profile with no service chosen: nothing to
  * reach, its first line the sync state and what to do.
  */
-const LOCALE_VARIABLES = ['LC_ALL', 'LC_MESSAGES', 'LANG', 'LANGUAGE'] as const;
 let profile: string;
-let saved: Partial<Record<(typeof LOCALE_VARIABLES)[number], string>>;
+useEnvironmentWithoutLanguage();
 
 const firstLine = async (...argv: string[]) => {
   const run = await runCliCapturing(profile, argv);
@@ -25,15 +25,9 @@ const firstLine = async (...argv: string[]) => {
 
 beforeEach(() => {
   profile = tempDir('cli-language-profile');
-  saved = Object.fromEntries(LOCALE_VARIABLES.map((name) => [name, process.env[name]]));
-  for (const name of LOCALE_VARIABLES) delete process.env[name];
 });
 
 afterEach(() => {
-  for (const name of LOCALE_VARIABLES) {
-    if (saved[name] === undefined) delete process.env[name];
-    else process.env[name] = saved[name];
-  }
   rmSync(profile, { recursive: true, force: true });
 });
 

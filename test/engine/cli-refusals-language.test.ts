@@ -1,10 +1,11 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../harness/local-service';
 import { clientFor } from '../../harness/sync-computers';
 import { runCliCapturing, type CliRun } from '../support/cli';
 import { tempDir } from './cache/cache-fixtures';
+import { expectNoneOf, useEnvironmentWithoutLanguage } from '../support/language';
 
 /**
  * The engine's own refusals and problems reach the person in their language, through the command line: an own
@@ -12,20 +13,8 @@ import { tempDir } from './cache/cache-fixtures';
  * and a settings file that cannot be used (any command). Each is said in German or Dutch with none of its English
  * left, and in English as before.
  */
-const LOCALE_VARIABLES = ['LC_ALL', 'LC_MESSAGES', 'LANG', 'LANGUAGE'] as const;
-let saved: Partial<Record<(typeof LOCALE_VARIABLES)[number], string>>;
 const dirs: string[] = [];
-
-beforeEach(() => {
-  saved = Object.fromEntries(LOCALE_VARIABLES.map((name) => [name, process.env[name]]));
-  for (const name of LOCALE_VARIABLES) delete process.env[name];
-});
-afterEach(() => {
-  for (const name of LOCALE_VARIABLES) {
-    if (saved[name] === undefined) delete process.env[name];
-    else process.env[name] = saved[name];
-  }
-});
+useEnvironmentWithoutLanguage();
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
@@ -34,11 +23,6 @@ function newDir(name: string): string {
   const dir = tempDir(name);
   dirs.push(dir);
   return dir;
-}
-
-/** Fails naming each English fragment the text still holds. */
-function expectNoneOf(text: string, english: readonly string[]): void {
-  expect(english.filter((fragment) => text.includes(fragment)), text).toEqual([]);
 }
 
 describe('a profile folder or settings file that cannot be used', () => {

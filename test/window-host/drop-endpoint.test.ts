@@ -15,6 +15,7 @@ import { cookieOf, type Answer } from './host-fixtures';
 import { createTranslator } from '../../shared/i18n/create-intl';
 import { engineWordsText, readEngineWords } from '../../shared/i18n/engine-words';
 import type { Locale } from '../../shared/i18n/locales';
+import { expectNoneOf } from '../support/language';
 
 const CUBE = join(import.meta.dirname, '../fixtures/models/cube.stl');
 const MAX = 64 * 1024;
@@ -62,10 +63,6 @@ async function saidIn(locale: Locale, problem: { words?: unknown }): Promise<str
   return engineWordsText(await createTranslator(locale), words);
 }
 
-/** Fails naming each English fragment the text still holds. */
-function expectNoneOf(text: string, english: readonly string[]): void {
-  expect(english.filter((fragment) => text.includes(fragment)), text).toEqual([]);
-}
 const cube = () => readFileSync(CUBE);
 
 beforeAll(async () => {
