@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CacheDatabaseFromTheFutureError, migrateCache, openCacheDatabase, schemaVersion } from '../../../electron/engine/cache/cache-database';
+import { CacheDatabaseFromTheFutureError, PAGE_CACHE_KIB, migrateCache, openCacheDatabase, schemaVersion } from '../../../electron/engine/cache/cache-database';
 import { CACHE_MIGRATIONS } from '../../../electron/engine/cache/migrations';
 import { tempDir } from './cache-fixtures';
 
@@ -271,12 +271,13 @@ describe('cache migrations', () => {
     expect(db.prepare(`SELECT rowid FROM designs_fts WHERE designs_fts MATCH 'reducer'`).pluck().all()).toEqual([1]);
   });
 
-  it('opens a file database in WAL with foreign keys on and synchronous=NORMAL, at the latest version', () => {
+  it('opens a file database in WAL with foreign keys on, synchronous=NORMAL and a page cache for a million designs, at the latest version', () => {
     const db = openCacheDatabase(join(tempDir('cache-open'), 'cache.sqlite'));
     try {
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
       expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
       expect(db.pragma('synchronous', { simple: true })).toBe(1);
+      expect(db.pragma('cache_size', { simple: true })).toBe(-PAGE_CACHE_KIB);
       expect(schemaVersion(db)).toBe(CACHE_MIGRATIONS.length);
     } finally {
       db.close();
