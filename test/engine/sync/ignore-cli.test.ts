@@ -1,36 +1,21 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCliCapturing, type CliRun } from '../../support/cli';
-import { startTestService, type TestService } from '../../../harness/local-service';
+import { describe, expect, it } from 'vitest';
+import { useCliWithTestService } from '../../support/cli';
 import { tempDir } from '../cache/cache-fixtures';
 import { clientFor } from '../../../harness/sync-computers';
 
-let service: TestService;
-let token: string;
-const dirs: string[] = [];
-
-async function cli(profile: string, ...argv: string[]): Promise<CliRun> {
-  return runCliCapturing(profile, argv, token);
-}
-
-beforeAll(async () => {
-  service = await startTestService();
-  token = service.addUser('ignore-maker').token;
-});
-afterAll(async () => {
-  await service.stop();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const world = useCliWithTestService('ignore-maker');
+const { cli } = world;
 
 describe('design-sync ignore', () => {
   it('adds and removes patterns, says what is held back and why, and what status and sync say of it', async () => {
-    const api = clientFor(service.url, token);
+    const api = clientFor(world.service.url, world.token);
     const design = await api.createDesign({ name: 'Gear', excerpt: 'A gear', license: 'cc0' });
     const profile = tempDir('cli-ignore-profile');
     const root = join(tempDir('cli-ignore-root'), 'Designs');
-    dirs.push(profile, join(root, '..'));
-    expect((await cli(profile, '--service', service.url, 'login', '--with-token')).code).toBe(0);
+    world.removeAfter(profile, join(root, '..'));
+    expect((await cli(profile, '--service', world.service.url, 'login', '--with-token')).code).toBe(0);
 
     const noFolder = await cli(profile, 'ignore', 'add', '*.bak');
     expect(noFolder.code).toBe(1);

@@ -1,36 +1,21 @@
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCliCapturing, type CliRun } from '../../support/cli';
-import { startTestService, type TestService } from '../../../harness/local-service';
+import { describe, expect, it } from 'vitest';
+import { useCliWithTestService } from '../../support/cli';
 import { tempDir } from '../cache/cache-fixtures';
 import { clientFor } from '../../../harness/sync-computers';
 
-let service: TestService;
-let token: string;
-const dirs: string[] = [];
-
-async function cli(profile: string, ...argv: string[]): Promise<CliRun> {
-  return runCliCapturing(profile, argv, token);
-}
-
-beforeAll(async () => {
-  service = await startTestService();
-  token = service.addUser('cli-maker').token;
-});
-afterAll(async () => {
-  await service.stop();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const world = useCliWithTestService('cli-maker');
+const { cli } = world;
 
 describe('design-sync sync', () => {
   it('syncs a folder in one pass, asks before deleting on the service, and refuses a folder another profile syncs', async () => {
-    const api = clientFor(service.url, token);
+    const api = clientFor(world.service.url, world.token);
     const design = await api.createDesign({ name: 'Hinge', excerpt: 'A hinge', license: 'cc0' });
     const profile = tempDir('cli-sync-profile');
     const root = join(tempDir('cli-sync-root'), 'Designs');
-    dirs.push(profile, join(root, '..'));
-    expect((await cli(profile, '--service', service.url, 'login', '--with-token')).code).toBe(0);
+    world.removeAfter(profile, join(root, '..'));
+    expect((await cli(profile, '--service', world.service.url, 'login', '--with-token')).code).toBe(0);
 
     const unasked = await cli(profile, 'sync', root, '--settle-ms', '100');
     expect(unasked.code).toBe(1);
@@ -61,8 +46,8 @@ describe('design-sync sync', () => {
     expect(await api.listDocuments(design.id)).toEqual([]);
 
     const other = tempDir('cli-sync-other');
-    dirs.push(other);
-    await cli(other, '--service', service.url, 'login', '--with-token');
+    world.removeAfter(other);
+    await cli(other, '--service', world.service.url, 'login', '--with-token');
     const refused = await cli(other, 'sync', root);
     expect(refused.code).toBe(1);
     expect(refused.err).toMatch(/already the sync folder of another design-sync profile/);
