@@ -1,67 +1,19 @@
-import { copyFileSync, rmSync } from 'node:fs';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryTokenStore } from '../../../electron/engine/authorization/memory-token-store';
-import { createContractEndpoint } from '../../../electron/engine/contract/create-contract-endpoint';
+import { describe, expect, it } from 'vitest';
 import type { ContractEndpoint } from '../../../electron/engine/contract/contract-endpoint';
-import type { Engine } from '../../../electron/engine/runtime/engine';
-import { openEngine } from '../../../electron/engine/runtime/open-engine';
-import { memorySettingsStore } from '../../../electron/engine/settings/settings-store';
-import { ServiceClient } from '../../../electron/engine/api/service-client';
 import { QueueStore } from '../../../electron/engine/queue/queue-store';
 import { said } from '../../../electron/engine/queue/said';
 import { migrateSync } from '../../../electron/engine/sync-state/sync-database';
 import { createTranslator } from '../../../shared/i18n/create-intl';
 import { engineWordsText } from '../../../shared/i18n/engine-words';
 import type { ActivityView, QueueView } from '../../../shared';
-import { startTestService, type TestService } from '../../../harness/local-service';
-import { until } from '../../../harness/until';
-import { tempDir } from '../cache/cache-fixtures';
+import { sendAll, useEngineWithFolder } from './engine-with-folder';
 import { FIXTURES, queueWorld } from './queue-fixtures';
 
-let service: TestService;
-let token: string;
-let api: ServiceClient;
-const cleanups: (() => Promise<void> | void)[] = [];
-
-beforeAll(async () => {
-  service = await startTestService();
-  token = service.addUser('wordsmith').token;
-  api = new ServiceClient({ baseUrl: service.url, token: () => token });
-});
-afterAll(() => service.stop());
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-/** The production engine of a profile with a sync folder, the content policy accepted, the design's folder made. */
-async function engineWithFolder(designName: string): Promise<{ engine: Engine; window: ContractEndpoint; folder: string }> {
-  const design = await api.createDesign({ name: designName, excerpt: 'x' });
-  const profile = tempDir('facts-profile');
-  const root = join(tempDir('facts-root'), 'Designs');
-  cleanups.push(() => rmSync(profile, { recursive: true, force: true }), () => rmSync(join(root, '..'), { recursive: true, force: true }));
-  const engine = await openEngine({
-    profileDir: profile, serviceUrl: service.url, userAgent: 'design-sync-test', settleMs: 50,
-    tokenStore: () => new MemoryTokenStore(token), settingsStore: () => memorySettingsStore(), trash: 'folder',
-  });
-  cleanups.push(() => engine.close());
-  const window = createContractEndpoint(engine);
-  cleanups.push(() => window.close());
-  await engine.sync.chooseFolder(root);
-  engine.sync.acceptContentPolicy();
-  await engine.sync.syncParts().sync.syncOnce();
-  const linked = await until('the design folder', () => engine.sync.syncParts().sync.folders.ofDesign(design.id));
-  return { engine, window, folder: linked.folder };
-}
-
-/** Sends what waits, then stops the runner. */
-async function sendAll(engine: Engine): Promise<void> {
-  const { runner } = engine.sync.syncParts();
-  runner.start();
-  await runner.waitForIdle({ timeoutMs: 15_000 });
-  await runner.stop();
-}
+const given = useEngineWithFolder('wordsmith');
+const { engineWithFolder } = given;
 
 async function queueView(window: ContractEndpoint): Promise<QueueView> {
   const outcome = await window.handle('queue.list', {});
@@ -76,8 +28,8 @@ describe('activity lines and queue reasons as facts', () => {
     copyFileSync(join(FIXTURES, 'models/cube.stl'), join(engine.sync.syncParts().sync.root.current()!.path, folder, 'gear.stl'));
     await engine.sync.syncParts().sync.scan({ settle: 'wait' });
     // An edit of a design that is no longer on the service: it fails, saying so.
-    const gone = await api.createDesign({ name: 'Clamp', excerpt: 'x' });
-    await api.deleteDesign(gone.id);
+    const gone = await given.api.createDesign({ name: 'Clamp', excerpt: 'x' });
+    await given.api.deleteDesign(gone.id);
     const edit = engine.queue.enqueueDesignEdit(gone.id, { name: 'Clamp two' }, 'Clamp');
     await sendAll(engine);
 
@@ -99,8 +51,8 @@ describe('activity lines and queue reasons as facts', () => {
   });
 
   it('a refused edit names its fields with the labels of the person\'s language, the service\'s own words kept', async () => {
-    const world = await queueWorld(service.url, token);
-    cleanups.push(() => world.dispose());
+    const world = await queueWorld(given.service.url, given.token);
+    given.afterTest(() => world.dispose());
     const design = await world.api.createDesign({ name: 'Gear', excerpt: 'A gear' });
     const edit = world.store.enqueueDesignEdit(design.id, { name: 'Gear two', excerpt: '' }, 'Gear').id;
     world.runner.start();
