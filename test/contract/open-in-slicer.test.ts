@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RequestName, RequestResult } from '../../shared';
 import { MemoryTokenStore } from '../../electron/engine/authorization/memory-token-store';
@@ -8,10 +8,9 @@ import type { Engine } from '../../electron/engine/runtime/engine';
 import { openEngine } from '../../electron/engine/runtime/open-engine';
 import { memorySettingsStore } from '../../electron/engine/settings/settings-store';
 import { startTestService, type TestService } from '../../harness/local-service';
-import { until } from '../../harness/until';
 import { tempDir } from '../engine/cache/cache-fixtures';
 import { clientFor } from '../../harness/sync-computers';
-import { recordingProgram, writeEntry } from '../engine/slicers/slicer-fixtures';
+import { recordedArguments, recordingProgram, writeEntry } from '../engine/slicers/slicer-fixtures';
 
 /**
  * "Open in your slicer" through the contract, against the real local service: a model file the cache does not hold
@@ -36,13 +35,6 @@ async function ok<K extends RequestName>(name: K, input: unknown): Promise<Reque
   return outcome.value as RequestResult<K>;
 }
 
-const recorded = (record: string) => until(`${basename(record)} to be written by the slicer`, () => {
-  try {
-    return readFileSync(record, 'utf8').split('\n').filter(Boolean);
-  } catch {
-    return null;
-  }
-}, 15_000);
 
 beforeAll(async () => {
   service = await startTestService();
@@ -106,7 +98,7 @@ describe('a model file opened in the slicer the person chooses', () => {
     expect(await cached(ids.gear3mf!)).toBe(false);
     const opened = await ok('design.openModelFile', { documentId: ids.gear3mf, slicer: 'desktop:mesh-recorder.desktop' });
     expect(opened).toEqual({ opened: true, path: null, slicer: { id: 'desktop:mesh-recorder.desktop', name: 'Mesh Recorder', types: ['3mf'] } });
-    const [flag, file] = await recorded(records.recorder);
+    const [flag, file] = await recordedArguments(records.recorder);
     expect(flag).toBe('--new-window');
     expect(file).toBe(join(profile, 'opened', String(ids.gear3mf), 'cube20.3mf'));
     expect(readFileSync(file!)).toEqual(GEAR_3MF);
@@ -121,7 +113,7 @@ describe('a model file opened in the slicer the person chooses', () => {
   it('opens with the remembered slicer when none is named', async () => {
     rmSync(records.recorder, { force: true });
     expect((await ok('design.openModelFile', { documentId: ids.gear3mf })).slicer.id).toBe('desktop:mesh-recorder.desktop');
-    expect((await recorded(records.recorder))[1]).toBe(join(profile, 'opened', String(ids.gear3mf), 'cube20.3mf'));
+    expect((await recordedArguments(records.recorder))[1]).toBe(join(profile, 'opened', String(ids.gear3mf), 'cube20.3mf'));
   });
 
   it('answers the copy\'s path for the host to open with the system\'s default app, and remembers that choice', async () => {
@@ -152,6 +144,6 @@ describe('a model file opened in the slicer the person chooses', () => {
     // The one kept is still opened, offline.
     rmSync(records.orca, { force: true });
     expect((await ok('design.openModelFile', { documentId: ids.gear3mf, slicer: 'desktop:OrcaSlicer.desktop' })).opened).toBe(true);
-    expect(dirname((await recorded(records.orca))[0]!)).toBe(join(profile, 'opened', String(ids.gear3mf)));
+    expect(dirname((await recordedArguments(records.orca))[0]!)).toBe(join(profile, 'opened', String(ids.gear3mf)));
   });
 });

@@ -1,12 +1,11 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCliCapturing, type CliRun } from '../support/cli';
 import { startTestService, type TestService } from '../../harness/local-service';
-import { until } from '../../harness/until';
 import { tempDir } from './cache/cache-fixtures';
 import { clientFor } from '../../harness/sync-computers';
-import { recordingProgram, writeEntry } from './slicers/slicer-fixtures';
+import { recordedArguments, recordingProgram, writeEntry } from './slicers/slicer-fixtures';
 
 /**
  * `design-sync open <design> [file] [--slicer] [--list]` and `design-sync slicers`: a model file opened in a slicer found
@@ -22,13 +21,6 @@ const cube = () => String(ids.design);
 const records = { orca: '', viewer: '', xdgOpen: '' };
 
 const cli = (...argv: string[]): Promise<CliRun> => runCliCapturing(profile, argv);
-const recorded = (record: string) => until(`${basename(record)} written`, () => {
-  try {
-    return readFileSync(record, 'utf8').split('\n').filter(Boolean);
-  } catch {
-    return null;
-  }
-}, 15_000);
 
 beforeAll(async () => {
   service = await startTestService();
@@ -91,7 +83,7 @@ describe('design-sync open and slicers', () => {
   it('opens a model not kept offline in the slicer named, fetched first, and remembers it', async () => {
     const run = await cli('open', cube(), '--slicer', 'orcaslicer');
     expect(run).toMatchObject({ code: 0, out: 'Opened in OrcaSlicer.' });
-    const [file] = await recorded(records.orca);
+    const [file] = await recordedArguments(records.orca);
     expect(file).toBe(join(profile, 'opened', String(ids.threeMf), 'cube20.3mf'));
     expect(readFileSync(file!)).toEqual(readFileSync(join(MODELS, 'cube20.3mf')));
     expect(JSON.parse(readFileSync(join(profile, 'settings.json'), 'utf8')).openModelWith).toEqual({ '3mf': 'desktop:OrcaSlicer.desktop', '*': 'desktop:OrcaSlicer.desktop' });
@@ -99,10 +91,10 @@ describe('design-sync open and slicers', () => {
 
   it('opens G-code in the G-code viewer found, and anything with the system\'s default app through xdg-open', async () => {
     expect((await cli('open', cube(), 'Cube (G-code)')).out).toBe('Opened in Toolpath Viewer.');
-    expect(await recorded(records.viewer)).toEqual(['--view', join(profile, 'opened', String(ids.gcode), 'cube20.gcode')]);
+    expect(await recordedArguments(records.viewer)).toEqual(['--view', join(profile, 'opened', String(ids.gcode), 'cube20.gcode')]);
     const system = await cli('open', cube(), String(ids.gcode), '--slicer', 'system');
     expect(system.code).toBe(0);
-    expect(await recorded(records.xdgOpen)).toEqual([join(profile, 'opened', String(ids.gcode), 'cube20.gcode')]);
+    expect(await recordedArguments(records.xdgOpen)).toEqual([join(profile, 'opened', String(ids.gcode), 'cube20.gcode')]);
   });
 
   it('refuses what is not a model, a slicer it cannot find, and a file the design does not have, saying why', async () => {

@@ -6,10 +6,9 @@ import { CONTRACT_REQUEST_CHANNEL } from '../../shared';
 import { createContractEndpoint } from '../../electron/engine/contract/create-contract-endpoint';
 import { registerContractIpc } from '../../electron/shell/ipc/contract-ipc';
 import { chromiumSkipReason } from '../../harness/chromium';
-import { until } from '../../harness/until';
 import { tempDir } from '../engine/cache/cache-fixtures';
 import { clientFor } from '../../harness/sync-computers';
-import { recordingProgram, writeEntry } from '../engine/slicers/slicer-fixtures';
+import { recordedArguments, recordingProgram, writeEntry } from '../engine/slicers/slicer-fixtures';
 import { openWindow, type WindowFixture } from '../../harness/window';
 import { StoppableService } from './stoppable-service';
 
@@ -35,13 +34,6 @@ const records = { orca: '', recorder: '' };
 const openedPaths: string[] = [];
 let designId = 0;
 
-const recorded = (record: string) => until(`${basename(record)} written by the slicer`, () => {
-  try {
-    return readFileSync(record, 'utf8').split('\n').filter(Boolean);
-  } catch {
-    return null;
-  }
-}, 15_000);
 
 /** Gearbox's page, loaded afresh (a new document: the stand-in preload is in it from the start). */
 async function onGearbox(): Promise<void> {
@@ -143,7 +135,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('a model file opened in the pe
     await row.getByRole('status').getByText('Opened in Mesh Recorder.').waitFor();
     // Fetched for it, the file is kept offline now, and its row says so.
     await row.locator('td.document-offline').getByText('Kept offline', { exact: true }).waitFor();
-    const [file] = await recorded(records.recorder);
+    const [file] = await recordedArguments(records.recorder);
     expect(basename(file!)).toBe('cube20.3mf');
     expect(readFileSync(file!)).toEqual(readFileSync(join(MODELS, 'cube20.3mf')));
 

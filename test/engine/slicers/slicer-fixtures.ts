@@ -1,5 +1,6 @@
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { until } from '../../../harness/until';
 import { systemSlicerEnvironment, type SlicerEnvironment } from '../../../electron/engine/slicers/slicer';
 
 export const SLICER_FIXTURES = join(import.meta.dirname, '../../fixtures/slicers');
@@ -9,6 +10,17 @@ export function recordingProgram(path: string, record: string): string {
   writeFileSync(path, `#!/bin/sh\nfor argument in "$@"; do printf '%s\\n' "$argument"; done > "${record}.tmp"\nmv "${record}.tmp" "${record}"\n`);
   chmodSync(path, 0o755);
   return path;
+}
+
+/** The arguments a recordingProgram was started with, once it has written them (polled, 15 s at most). */
+export function recordedArguments(record: string): Promise<string[]> {
+  return until(`${basename(record)} written by the program it records`, () => {
+    try {
+      return readFileSync(record, 'utf8').split('\n').filter(Boolean);
+    } catch {
+      return null; // not written yet
+    }
+  }, 15_000);
 }
 
 /** A desktop entry fixture copied into an applications folder, @BIN@ made the test's folder of programs. */
