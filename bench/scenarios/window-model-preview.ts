@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { CDPSession, Page } from 'playwright-core';
 import { serveFileAddress } from '../../electron/engine/contract/file-addresses';
 import { writeLarge3mf, writeLargeGcode } from '../../harness/model-large-files';
 import { writeLargeStl } from '../../harness/model-large-stl';
@@ -10,12 +10,21 @@ import { openWindow } from '../../harness/window';
 import { openBareModelPage, type BareRun } from '../support/bare-model-page';
 import { sampleChromiumMemory } from '../support/chromium-memory';
 import { round, type ScenarioResult } from '../support/measure';
+import { MODEL_MARK_PREFIX } from '../../renderer/src/views/design/model-marks';
 
 export const MODEL_LONG_TASK_GOAL_MS = 50;
 /** The window's view against three.js's own loaders in a bare page: at most this many times their time. */
 export const MODEL_RATIO_GOAL = 1.5;
 const VIEWPORT = { width: 1400, height: 900 };
 const DRAWN_WITHIN_MS = 600_000;
+/**
+ * Which of the three files to open, comma-separated keys (`stl,3mf,gcode`, the default all three): the 3MF's bare
+ * page alone takes over a minute, so `BENCH_MODEL_FILES=stl` times the STL on its own.
+ */
+export const MODEL_FILES_ENV = 'BENCH_MODEL_FILES';
+/** A folder: the window's opening of each file is traced there (`<key>-window.json`, for chrome://tracing or Perfetto). */
+export const MODEL_TRACE_ENV = 'BENCH_MODEL_TRACE';
+const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'gpu', 'toplevel', 'v8', 'cc', 'viz'];
 
 interface ModelFile {
   key: 'stl' | '3mf' | 'gcode';
@@ -31,15 +40,30 @@ interface ModelFile {
  * package of one terrain mesh of about 2.2 million triangles (about 30 MB deflated, 175 MB of XML), and G-code of a
  * round part's 310 layers (about 50 MB, 1.6 million extruding moves).
  */
-function makeFiles(folder: string): ModelFile[] {
-  writeLargeStl(join(folder, 'scan.stl'), 2_000_000, { width: 100, depth: 50, height: 30 });
-  const terrain = writeLarge3mf(join(folder, 'terrain.3mf'), 1_040, { width: 120, depth: 80 });
-  const part = writeLargeGcode(join(folder, 'part.gcode'), 310);
-  return [
-    { key: 'stl', name: 'Scan (STL)', path: join(folder, 'scan.stl'), holds: '2,000,000 triangles' },
-    { key: '3mf', name: 'Terrain (3MF)', path: terrain.path, holds: `${terrain.triangles.toLocaleString('en')} triangles` },
-    { key: 'gcode', name: 'Part (G-code)', path: part.path, holds: `${part.moves.toLocaleString('en')} extruding moves` },
-  ];
+function makeFiles(folder: string, keys: ReadonlySet<ModelFile['key']>): ModelFile[] {
+  const files: ModelFile[] = [];
+  if (keys.has('stl')) {
+    writeLargeStl(join(folder, 'scan.stl'), 2_000_000, { width: 100, depth: 50, height: 30 });
+    files.push({ key: 'stl', name: 'Scan (STL)', path: join(folder, 'scan.stl'), holds: '2,000,000 triangles' });
+  }
+  if (keys.has('3mf')) {
+    const terrain = writeLarge3mf(join(folder, 'terrain.3mf'), 1_040, { width: 120, depth: 80 });
+    files.push({ key: '3mf', name: 'Terrain (3MF)', path: terrain.path, holds: `${terrain.triangles.toLocaleString('en')} triangles` });
+  }
+  if (keys.has('gcode')) {
+    const part = writeLargeGcode(join(folder, 'part.gcode'), 310);
+    files.push({ key: 'gcode', name: 'Part (G-code)', path: part.path, holds: `${part.moves.toLocaleString('en')} extruding moves` });
+  }
+  return files;
+}
+
+/** The files BENCH_MODEL_FILES names (all three when unset); a name that is not one of them is refused. */
+function chosenFiles(): Set<ModelFile['key']> {
+  const all: ModelFile['key'][] = ['stl', '3mf', 'gcode'];
+  const named = (process.env[MODEL_FILES_ENV] ?? '').split(',').map((key) => key.trim().toLowerCase()).filter(Boolean);
+  const unknown = named.filter((key) => !(all as string[]).includes(key));
+  if (unknown.length > 0) throw new Error(`${MODEL_FILES_ENV} names ${unknown.join(', ')}: the files are ${all.join(', ')}`);
+  return new Set(named.length > 0 ? named as ModelFile['key'][] : all);
 }
 
 interface AppRun {
@@ -50,6 +74,8 @@ interface AppRun {
   canvas: { width: number; height: number };
   memory: { chromiumStartMb: number; chromiumPeakMb: number; jsHeapUsedMb: number };
   failed: string | null;
+  /** The view's own steps (its performance marks, model-marks.ts) in ms after the click, in the order they came. */
+  steps: string;
 }
 
 /** Records, in the page, the click on "View … in 3D", the canvas loaded and drawn, and every long task with its start. */
@@ -77,9 +103,26 @@ async function watchPage(page: Page): Promise<void> {
   });
 }
 
+/** Writes the trace Chromium recorded since Tracing.start into `path`. */
+async function endTrace(cdp: CDPSession, path: string): Promise<void> {
+  const complete = new Promise<string>((resolve) => cdp.once('Tracing.tracingComplete', (event) => resolve(event.stream!)));
+  await cdp.send('Tracing.end');
+  const stream = await complete;
+  let text = '';
+  for (;;) {
+    const chunk = await cdp.send('IO.read', { handle: stream });
+    text += chunk.base64Encoded ? Buffer.from(chunk.data, 'base64').toString() : chunk.data;
+    if (chunk.eof) break;
+  }
+  await cdp.send('IO.close', { handle: stream });
+  writeFileSync(path, text);
+}
+
 async function viewInApp(page: Page, file: ModelFile): Promise<AppRun> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
+  const traceFolder = process.env[MODEL_TRACE_ENV];
+  if (traceFolder) await cdp.send('Tracing.start', { traceConfig: { includedCategories: TRACE_CATEGORIES }, transferMode: 'ReturnAsStream' });
   const memory = await sampleChromiumMemory();
   await page.getByRole('button', { name: `View ${file.name} in 3D` }).click();
   const preview = page.getByRole('region', { name: `3D view of ${file.name}` });
@@ -87,6 +130,7 @@ async function viewInApp(page: Page, file: ModelFile): Promise<AppRun> {
   const problem = preview.getByRole('alert');
   await Promise.race([drawn.waitFor({ timeout: DRAWN_WITHIN_MS }), problem.waitFor({ timeout: DRAWN_WITHIN_MS })]);
   const sampled = await memory.stop();
+  if (traceFolder) await endTrace(cdp, join(traceFolder, `${file.key}-window.json`));
   const failed = (await problem.count()) > 0 ? await problem.textContent() : null;
   // A frame and a little more, so that a long task ending with the drawing is reported.
   await page.evaluate(() => new Promise((resolve) => (globalThis as unknown as { requestAnimationFrame(callback: () => void): void }).requestAnimationFrame(() => setTimeout(resolve, 200))));
@@ -96,6 +140,10 @@ async function viewInApp(page: Page, file: ModelFile): Promise<AppRun> {
     const box = element as unknown as { clientWidth: number; clientHeight: number };
     return { width: box.clientWidth, height: box.clientHeight };
   });
+  const steps = await page.evaluate(([prefix, since]) => performance.getEntriesByType('mark')
+    .filter((mark) => mark.name.startsWith(prefix) && mark.startTime >= since)
+    .map((mark) => `${mark.name.slice(prefix.length)} ${Math.round(mark.startTime - since)}`).join(' / '), [MODEL_MARK_PREFIX, marks.clickAt] as const);
+  await page.evaluate(() => performance.clearMarks());
   const longest = (until: number) => Math.max(0, ...marks.tasks.filter((task) => task.start < until).map((task) => task.duration));
   await preview.getByRole('button', { name: 'Close the 3D view' }).click();
   await preview.waitFor({ state: 'detached' });
@@ -103,7 +151,7 @@ async function viewInApp(page: Page, file: ModelFile): Promise<AppRun> {
   return {
     shownMs: failed ? Number.NaN : marks.loadedAt - marks.clickAt, drawnMs: failed ? Number.NaN : marks.drawnAt - marks.clickAt,
     longestTaskUntilShownMs: longest(marks.loadedAt || Infinity), longestTaskUntilDrawnMs: longest(marks.drawnAt || Infinity),
-    canvas, memory: { chromiumStartMb: sampled.startMb, chromiumPeakMb: sampled.peakMb, jsHeapUsedMb: heap / 1024 / 1024 }, failed,
+    canvas, memory: { chromiumStartMb: sampled.startMb, chromiumPeakMb: sampled.peakMb, jsHeapUsedMb: heap / 1024 / 1024 }, failed, steps,
   };
 }
 
@@ -119,7 +167,7 @@ async function viewInApp(page: Page, file: ModelFile): Promise<AppRun> {
 export async function windowModelPreviewScenario(): Promise<ScenarioResult> {
   const folder = mkdtempSync(join(tmpdir(), 'design-sync-bench-model-'));
   try {
-    const files = makeFiles(folder);
+    const files = makeFiles(folder, chosenFiles());
     process.stderr.write('window-model-preview: files made\n');
     const documents = new Map<string, number>();
     let designId = 0;
@@ -170,6 +218,7 @@ export async function windowModelPreviewScenario(): Promise<ScenarioResult> {
         [`${k}AppShownMs`]: round(inApp.shownMs, 0), [`${k}AppDrawnMs`]: round(inApp.drawnMs, 0),
         [`${k}BareMs`]: round(bare.totalMs, 0),
         [`${k}BareFetchParseRenderDrawMs`]: [bare.fetchMs, bare.parseMs, bare.renderCallMs, bare.drawMs].map((ms) => round(ms, 0)).join(' / '),
+        [`${k}AppStepsMs`]: inApp.steps,
         [`${k}Ratio`]: round(ratio, 2),
         [`${k}AppLongestTaskUntilShownMs`]: round(inApp.longestTaskUntilShownMs, 0),
         [`${k}AppLongestTaskUntilDrawnMs`]: round(inApp.longestTaskUntilDrawnMs, 0),

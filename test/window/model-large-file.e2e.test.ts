@@ -94,7 +94,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('the 3D view of a large model 
     }
   }, 240_000);
 
-  it('cancels while fetching: the view closes, and another model shows after', async () => {
+  it('cancels while fetching: the view closes, the model worker fetching the file stops, and another model shows after', async () => {
     await onDesign();
     await throttle(5 * 1024 * 1024);
     const started = workers.length;
@@ -102,10 +102,12 @@ describe.skipIf(chromiumSkipReason !== undefined)('the 3D view of a large model 
       await page.getByRole('button', { name: 'View Scan (STL) in 3D' }).click();
       const preview = page.getByRole('region', { name: '3D view of Scan (STL)' });
       await until('fetching', async () => /^Fetching /.test((await preview.getByTestId('model-progress').textContent().catch(() => '')) ?? ''), 60_000);
+      // The file is fetched by the model worker, started as the view opened.
+      const worker = await until('the model worker started', () => workers[started], 30_000);
       await preview.getByRole('button', { name: 'Cancel' }).click();
       await preview.waitFor({ state: 'detached' });
-      // Nothing was read: no worker started for the file cancelled.
-      expect(workers.length).toBe(started);
+      await until('the model worker stopped', () => closedWorkers.has(worker), 30_000);
+      expect(workers.length).toBe(started + 1);
     } finally {
       await throttle(null);
     }

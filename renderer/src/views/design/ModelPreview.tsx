@@ -3,8 +3,11 @@ import type { IntlShape } from '@formatjs/intl';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { DocumentView } from '../../../../shared';
 import type { ModelScene } from './model-scene';
-import { fetchModelBytes, formatProgress, ModelFetchError, type FetchProgress } from './model-fetch';
+import { formatProgress, ModelFetchError, type FetchProgress } from './model-fetch';
+import { softwareRendered } from './model-gpu';
+import { markModelStep } from './model-marks';
 import { formatLayerHeight, formatModelSize } from './model-measure';
+import { startModelReader } from './model-reader';
 import { modelWords, type ModelWords } from './model-words';
 import { useOpenedInPlace } from '../use-escape';
 
@@ -85,25 +88,47 @@ export function ModelPreview({ document, onClose, onCached }: { document: Docume
   useEffect(() => {
     let cancelled = false;
     const reading = new AbortController();
+    markModelStep('opened');
+    // The model worker starts at once and fetches the file itself: its start and the loading of the type's reader go
+    // on while the bytes come, the page's thread never handles them, and three.js is loaded here meanwhile.
+    const reader = startModelReader(document.type.toLowerCase(), reading.signal);
     void (async () => {
       try {
         let shown = 0;
-        const [{ showModel }, bytes] = await Promise.all([
-          import('./model-scene'),
-          fetchModelBytes(document.previewUrl!, reading.signal, (progress) => {
+        let announced: (bytes: number | null) => void = () => {};
+        const fileBytes = new Promise<number | null>((resolve) => {
+          announced = resolve;
+        });
+        const read = reader.fetchAndRead(document.previewUrl!, {
+          onProgress: (progress) => {
+            announced(progress.total);
             // At most a few updates a second, and the last one.
             const now = performance.now();
             if (now - shown < 150 && progress.received !== progress.total) return;
             shown = now;
             if (!cancelled) setState({ kind: 'loading', progress, reading: false });
-          }),
-        ]);
-        // Fetched once, the file is now kept for offline use: the file list says so (whether or not it can be shown).
-        if (!cancelled && !document.cached) onCached();
-        if (cancelled || !canvas.current) return;
-        setState({ kind: 'loading', progress: { received: bytes.byteLength, total: bytes.byteLength }, reading: true });
+          },
+          onFetched: () => {
+            markModelStep('fetched');
+            // Fetched once, the file is now kept for offline use: the file list says so (whether or not it can be shown).
+            if (cancelled) return;
+            if (!document.cached) onCached();
+            setState((now) => ({ kind: 'loading', progress: now.kind === 'loading' ? now.progress : null, reading: true }));
+          },
+        });
+        // Its failure is the view's, once the scene's module is here (showModel awaits it), not a stray rejection
+        // before; the scene is then not kept waiting for the file's size.
+        read.catch(() => announced(null));
+        // Asked now, while the bytes come, not when the scene is made (it makes a WebGL context of its own).
+        softwareRendered();
+        // The scene is made once three.js is here and the file's size is known (its answer's first bytes).
+        const [{ showModel }, size] = await Promise.all([import('./model-scene'), fileBytes]);
+        if (cancelled || !canvas.current) {
+          reader.stop();
+          return;
+        }
         const dark = matchMedia('(prefers-color-scheme: dark)').matches;
-        const model = await showModel(canvas.current, document.type, bytes, dark, reading.signal);
+        const model = await showModel(canvas.current, document.type, read, dark, reading.signal, size);
         if (cancelled) {
           model.dispose();
           return;
@@ -114,6 +139,7 @@ export function ModelPreview({ document, onClose, onCached }: { document: Docume
           if (!cancelled) setDrawn(true);
         });
       } catch (error) {
+        reader.stop();
         if (!cancelled) setState({ kind: 'failed', error });
       }
     })();
@@ -125,6 +151,12 @@ export function ModelPreview({ document, onClose, onCached }: { document: Docume
     };
     // Only a new document shows anew (a refreshed list gives the same one as a new object).
   }, [document.id]);
+
+  // Drawn once the view has shown what it knows of the model (its size, what it holds): a large model's first
+  // drawing takes seconds on a software renderer.
+  useEffect(() => {
+    if (state.kind === 'shown') scene.current?.show();
+  }, [state.kind]);
 
   const file = document.name;
   const description = state.kind !== 'shown' ? null

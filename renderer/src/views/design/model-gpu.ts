@@ -24,3 +24,20 @@ export async function whenGpuDone(context: WebGLRenderingContext | WebGL2Renderi
     if (!gl.isContextLost()) gl.deleteSync(fence);
   }
 }
+
+let software: boolean | null = null;
+
+/**
+ * Whether WebGL is drawn by a software renderer (SwiftShader, llvmpipe: a machine without a usable GPU, a virtual
+ * machine, a remote desktop), asked once of a context made for the question and let go. The view asks it as soon as
+ * it opens, while the file is fetched.
+ */
+export function softwareRendered(): boolean {
+  if (software !== null) return software;
+  const probe = document.createElement('canvas').getContext('webgl2');
+  const info = probe?.getExtension('WEBGL_debug_renderer_info');
+  const name = info ? String(probe!.getParameter(info.UNMASKED_RENDERER_WEBGL)) : '';
+  probe?.getExtension('WEBGL_lose_context')?.loseContext();
+  software = /swiftshader|llvmpipe|softpipe|software/i.test(name);
+  return software;
+}

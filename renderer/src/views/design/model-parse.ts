@@ -1,14 +1,20 @@
 import {
-  Box3, BufferAttribute, BufferGeometry, Group, LineBasicMaterial, LineSegments, Mesh, MeshStandardMaterial, Points, PointsMaterial, Sphere, SRGBColorSpace,
+  Box3, BufferAttribute, BufferGeometry, Group, LineBasicMaterial, LineSegments, Mesh, MeshStandardMaterial, type MeshPhongMaterial, Points, PointsMaterial, Sphere, SRGBColorSpace,
   Texture, Vector3, type Material, type Object3D,
 } from 'three';
+import { markModelStep } from './model-marks';
 import { isViewableModelType, isZUp, unitScaleOf } from './model-measure';
-import { UnreadableModelError, type Bounds, type ModelPart, type ModelRead } from './model-parts';
-import type { ModelWorkerAnswer, ModelWorkerRequest } from './model-worker';
+import { UnreadableModelError } from './model-error';
+import type { Bounds, ModelPart, ModelRead } from './model-parts';
+import { ModelFetchError } from './model-fetch';
+import { startModelReader, unreadable } from './model-reader';
 import type { ModelWords } from './model-words';
 
-export { UnreadableModelError } from './model-parts';
+export { UnreadableModelError } from './model-error';
 export type { ModelPart, ModelRead } from './model-parts';
+
+/** The material of a mesh that brings no colour of its own: the view's (Phong) or a thumbnail's. */
+export type ModelMaterial = MeshStandardMaterial | MeshPhongMaterial;
 
 /** One layer of a G-code file's toolpaths: what it draws, and the height it is printed at (mm). */
 export interface ToolpathLayer {
@@ -33,47 +39,13 @@ export interface ParsedModel {
   notes: ModelWords[];
 }
 
-/** A loader's own failure, in the person's words. */
-function unreadable(error: unknown): UnreadableModelError {
-  if (error instanceof UnreadableModelError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  // The loader's own words (English, as three.js says them) for what it could not read.
-  return new UnreadableModelError('design.model.error.loaderFailed', { why: message.replace(/^THREE\.\w+:\s*/, '').replace(/\.$/, '') });
-}
-
 /**
  * A model file's bytes read in the model worker (transferred there: do not use them after) into parts as typed
  * arrays, with their bounds, notes and decoded textures. The reusable step for anything that draws a model.
  * `signal` stops the reading and the worker.
  */
 export function readModelInWorker(type: string, bytes: ArrayBuffer, signal?: AbortSignal): Promise<ModelRead> {
-  return new Promise((resolve, reject) => {
-    signal?.throwIfAborted();
-    const worker = new Worker(new URL('./model-worker.ts', import.meta.url), { type: 'module', name: 'design-sync model reader' });
-    // A view closed while its file is read stops the reading: a large file is not read for nothing.
-    const stop = () => {
-      worker.terminate();
-      reject(signal!.reason);
-    };
-    signal?.addEventListener('abort', stop, { once: true });
-    worker.onmessage = (event: MessageEvent<ModelWorkerAnswer>) => {
-      signal?.removeEventListener('abort', stop);
-      worker.terminate();
-      const answer = event.data;
-      if (answer.ok) resolve(answer.read);
-      else reject(answer.words ? new UnreadableModelError(answer.words.id, answer.words.values) : unreadable(new Error(answer.message)));
-    };
-    worker.onerror = (event) => {
-      event.preventDefault();
-      signal?.removeEventListener('abort', stop);
-      worker.terminate();
-      reject(event.message
-        ? new UnreadableModelError('design.model.error.readerStopped', { why: event.message })
-        : new UnreadableModelError('design.model.error.readerStoppedUnknown'));
-    };
-    const request: ModelWorkerRequest = { type, bytes };
-    worker.postMessage(request, [bytes]);
-  });
+  return startModelReader(type.toLowerCase(), signal).read(bytes);
 }
 
 function boxOf(bounds: Bounds): Box3 {
@@ -103,7 +75,7 @@ function triangles(part: ModelPart): number {
 }
 
 /** Meshes, points, lines and toolpaths of the parts the worker sent back: geometry and materials shared where they can be. */
-function objectOfParts(read: ModelRead, material: MeshStandardMaterial, toolpathColour: number): { object: Object3D; layers: ToolpathLayer[] } {
+function objectOfParts(read: ModelRead, material: ModelMaterial, toolpathColour: number): { object: Object3D; layers: ToolpathLayer[] } {
   const group = new Group();
   const layers: ToolpathLayer[] = [];
   /** Geometries by their position array's memory: one placed twice (or a piece of one) is uploaded once. */
@@ -133,11 +105,14 @@ function objectOfParts(read: ModelRead, material: MeshStandardMaterial, toolpath
     let object: Object3D;
     if (part.kind === 'mesh') {
       const texture = part.texture !== null ? textures[part.texture] : undefined;
+      // Flat facets without normals: their normals are worked out for each pixel (flatShading).
+      const flatShading = part.flat === true;
+      const flat = flatShading ? ':flat' : '';
       const surface = texture && part.uv
-        ? shared(`texture:${part.texture}:${part.tint ?? ''}`, () => new MeshStandardMaterial({ map: texture, color: part.tint ?? 0xffffff, roughness: 0.7 }))
-        : part.color ? shared('vertex', () => new MeshStandardMaterial({ vertexColors: true, roughness: 0.6 }))
-          : part.tint !== null ? shared(`tint:${part.tint}`, () => new MeshStandardMaterial({ color: part.tint!, roughness: 0.6, metalness: 0.1 }))
-            : material;
+        ? shared(`texture:${part.texture}:${part.tint ?? ''}${flat}`, () => new MeshStandardMaterial({ map: texture, color: part.tint ?? 0xffffff, roughness: 0.7, flatShading }))
+        : part.color ? shared(`vertex${flat}`, () => new MeshStandardMaterial({ vertexColors: true, roughness: 0.6, flatShading }))
+          : part.tint !== null ? shared(`tint:${part.tint}${flat}`, () => new MeshStandardMaterial({ color: part.tint!, roughness: 0.6, metalness: 0.1, flatShading }))
+            : flatShading ? shared('flat', () => Object.assign(material.clone(), { flatShading: true })) : material;
       object = new Mesh(geometry(part), surface);
     } else if (part.kind === 'points') {
       const coloured = part.color !== null;
@@ -183,7 +158,7 @@ function standOnBed(model: Object3D, type: string, bounds: Bounds): { object: Ob
 }
 
 /** What was read in the worker made into something to show, in millimetres and right way up (cheap: no pass over vertices). */
-export function modelOfRead(type: string, read: ModelRead, material: MeshStandardMaterial, toolpathColour: number): ParsedModel {
+export function modelOfRead(type: string, read: ModelRead, material: ModelMaterial, toolpathColour: number): ParsedModel {
   const lower = type.toLowerCase();
   const { object, layers } = objectOfParts(read, material, toolpathColour);
   return {
@@ -194,18 +169,21 @@ export function modelOfRead(type: string, read: ModelRead, material: MeshStandar
 }
 
 /**
- * A model file's bytes made into something to show, in millimetres and right way up: every type is read in the model
- * worker (the bytes are handed over: do not use them after), and only the scene is built here. Throws
- * UnreadableModelError, with why in words, for a file that cannot be read.
+ * A model file made into something to show, in millimetres and right way up: `read` is its reading in the model worker
+ * (readModelInWorker, or a ModelReader's), and only the scene is built here. Throws UnreadableModelError, with why in
+ * words, for a file that cannot be read; the host's own answer (ModelFetchError) and the view's closing (the signal's
+ * reason) as they are.
  */
-export async function parseModel(type: string, bytes: ArrayBuffer, material: MeshStandardMaterial, toolpathColour: number, signal?: AbortSignal): Promise<ParsedModel> {
+export async function parseModel(type: string, read: Promise<ModelRead>, material: ModelMaterial, toolpathColour: number, signal?: AbortSignal): Promise<ParsedModel> {
   const lower = type.toLowerCase();
   if (!isViewableModelType(lower)) throw new UnreadableModelError('design.model.error.typeNotShown', { type });
-  if (bytes.byteLength === 0) throw new UnreadableModelError('design.model.error.empty');
   try {
-    return modelOfRead(lower, await readModelInWorker(lower, bytes, signal), material, toolpathColour);
+    const parts = await read;
+    markModelStep('read');
+    return modelOfRead(lower, parts, material, toolpathColour);
   } catch (error) {
     if (signal?.aborted && error === signal.reason) throw error;
+    if (error instanceof ModelFetchError) throw error;
     throw unreadable(error);
   }
 }

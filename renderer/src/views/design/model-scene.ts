@@ -1,12 +1,13 @@
 import {
-  AmbientLight, Box3, BufferGeometry, Color, DirectionalLight, GridHelper, Mesh, MeshStandardMaterial, PerspectiveCamera, Scene, Sphere, Vector3, WebGLRenderer, WebGLRenderTarget,
+  AmbientLight, Box3, BufferGeometry, Color, DirectionalLight, GridHelper, Mesh, MeshPhongMaterial, type MeshStandardMaterial, PerspectiveCamera, Scene, Sphere, Vector3, WebGLRenderer, WebGLRenderTarget,
   type Material, type Object3D,
 } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
-import { whenGpuDone } from './model-gpu';
+import { softwareRendered, whenGpuDone } from './model-gpu';
+import { markModelStep } from './model-marks';
 import { bedGrid, clampLayer } from './model-measure';
 import { TRIANGLES_PER_PIECE } from './model-parts';
-import { parseModel, type ParsedModel } from './model-parse';
+import { parseModel, type ModelRead, type ParsedModel } from './model-parse';
 import type { ModelWords } from './model-words';
 
 export { UnreadableModelError } from './model-parse';
@@ -24,6 +25,8 @@ export interface ModelScene {
   /** Shows a G-code file's layers 1 to `layer` (all of them by default). */
   showLayersUpTo(layer: number): void;
   fit(): void;
+  /** Starts drawing, once the page shows the model's facts (nothing is drawn before). */
+  show(): void;
   dispose(): void;
 }
 
@@ -44,24 +47,13 @@ function verticesOf(object: Object3D): number {
 
 /** A model of more vertices than this goes to the GPU over several frames (see showModel). */
 const LARGE_VERTICES = 2 * TRIANGLES_PER_PIECE * 3;
+/**
+ * A file larger than this is drawn without multisampling on a software renderer: about LARGE_VERTICES of a binary
+ * STL (50 bytes a triangle).
+ */
+const LARGE_FILE_BYTES = (LARGE_VERTICES / 3) * 50;
 /** Vertices that go to the GPU in one frame: two pieces' worth (about 19 MB of positions and normals). */
 const VERTICES_PER_BATCH = 2 * TRIANGLES_PER_PIECE * 3;
-
-let software: boolean | null = null;
-
-/**
- * Whether WebGL is drawn by a software renderer (SwiftShader, llvmpipe: a machine without a usable GPU, a virtual
- * machine, a remote desktop), asked once of a context made for the question and let go.
- */
-function softwareRendered(): boolean {
-  if (software !== null) return software;
-  const probe = document.createElement('canvas').getContext('webgl2');
-  const info = probe?.getExtension('WEBGL_debug_renderer_info');
-  const name = info ? String(probe!.getParameter(info.UNMASKED_RENDERER_WEBGL)) : '';
-  probe?.getExtension('WEBGL_lose_context')?.loseContext();
-  software = /swiftshader|llvmpipe|softpipe|software/i.test(name);
-  return software;
-}
 
 function disposeObject(object: Object3D): void {
   object.traverse((child) => {
@@ -83,23 +75,28 @@ function disposeObject(object: Object3D): void {
  * An interactive view of a 3D model: right way up, in millimetres, standing on a print bed's grid (10 mm cells; see
  * bedGrid); orbit with the mouse or touch, zoom with the wheel, fit to view. The bytes come from the
  * host's own address (the file cache), so a model seen once works offline. Throws UnreadableModelError for a file
- * that cannot be read, before anything is drawn; `signal` stops the reading (the view was closed).
+ * that cannot be read, before anything is drawn. `read` is the file's reading in the model worker (model-reader.ts),
+ * `fileBytes` its size when known; `signal` tells that the view was closed.
  */
-export async function showModel(canvas: HTMLCanvasElement, type: string, bytes: ArrayBuffer, dark: boolean, signal?: AbortSignal): Promise<ModelScene> {
-  const material = new MeshStandardMaterial({ color: 0x7aa7ff, roughness: 0.6, metalness: 0.1 });
+export async function showModel(canvas: HTMLCanvasElement, type: string, read: Promise<ModelRead>, dark: boolean, signal?: AbortSignal, fileBytes: number | null = null): Promise<ModelScene> {
+  // Phong, as three.js's own STL example: cheaper for each pixel than a physically based material, which counts on a
+  // software renderer shading every pixel of a model of millions of triangles on the CPU.
+  const material = new MeshPhongMaterial({ color: 0x7aa7ff, specular: 0x222222, shininess: 40 });
+  // The renderer and its WebGL context (tens of ms of the page's thread) are made while the worker reads the file.
+  // Multisampling multiplies a software renderer's work on every pixel of a large model (seconds more for millions
+  // of triangles); a GPU does it at no cost worth saving.
+  const renderer = new WebGLRenderer({ canvas, antialias: !((fileBytes ?? 0) > LARGE_FILE_BYTES && softwareRendered()) });
   let parsed: ParsedModel;
   try {
-    parsed = await parseModel(type, bytes, material, dark ? 0x8fb8ff : 0x2f6fd6, signal);
+    parsed = await parseModel(type, read, material, dark ? 0x8fb8ff : 0x2f6fd6, signal);
   } catch (error) {
     material.dispose();
+    renderer.dispose();
     throw error;
   }
   const model = parsed.object;
-
-  // Multisampling multiplies a software renderer's work on every pixel of a large model (seconds more for millions
-  // of triangles); a GPU does it at no cost worth saving.
   const vertices = verticesOf(model);
-  const renderer = new WebGLRenderer({ canvas, antialias: !(vertices > LARGE_VERTICES && softwareRendered()) });
+  const largeOnSoftware = vertices > LARGE_VERTICES && softwareRendered();
   renderer.setPixelRatio(Math.min(2, globalThis.devicePixelRatio || 1));
   const scene = new Scene();
   scene.background = new Color(dark ? 0x1d2127 : 0xf0f2f5);
@@ -118,13 +115,15 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, bytes: 
   // Drawn on demand, not every frame: a still model costs nothing, and a model of millions of triangles is not drawn
   // sixty times a second for no change. Turning (with its easing out) asks for frames until the camera rests.
   let frame = 0;
-  // A large model's parts (pieces of TRIANGLES_PER_PIECE, a G-code file's layers…) go to the GPU a batch of about
-  // VERTICES_PER_BATCH a frame, each batch drawn alone into a 1×1 target (which uploads
-  // its arrays at almost no drawing cost), and the model is drawn on the canvas once all are there: no frame uploads
-  // a whole 200 MB model, and the page answers between them.
+  // On a GPU, a large model's parts (pieces of TRIANGLES_PER_PIECE, a G-code file's layers…) go up a batch of about
+  // VERTICES_PER_BATCH a frame, each batch drawn alone into a 1×1 target (which uploads its arrays at almost no drawing
+  // cost), and the model is drawn on the canvas once all are there: no frame uploads a whole 200 MB model, and the page
+  // answers between them. A software renderer rasterizes on the CPU: there the whole drawing holds the page's thread
+  // for seconds however the arrays went up, each extra frame costs the page's and the GPU process's work again, and
+  // the whole model goes up in the frame that draws it (as three.js's own pages do).
   const WAITING = 2, WARMING = 3;
   const batches: Object3D[][] = [];
-  if (vertices > LARGE_VERTICES) {
+  if (vertices > LARGE_VERTICES && !largeOnSoftware) {
     let batch: Object3D[] = [];
     let inBatch = 0;
     model.traverse((child) => {
@@ -172,7 +171,11 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, bytes: 
   };
   let markDrawn = () => {};
   const drawn = new Promise<void>((resolve) => {
-    markDrawn = resolve;
+    markDrawn = () => {
+      markDrawn = () => {};
+      markModelStep('drawn');
+      resolve();
+    };
   });
   // A frame is drawn only once the GPU has done the one before (a fence, polled between tasks): asking a software
   // renderer for another drawing of millions of triangles while it is still at the last one holds the page's thread
@@ -181,6 +184,7 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, bytes: 
   let drawing = false;
   let asked = false;
   let bedDrawn = false;
+  let wholeAsked = false;
   const context = renderer.getContext();
   const draw = () => {
     frame = 0;
@@ -193,6 +197,10 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, bytes: 
     const moving = controls.update();
     // While the parts go up, the canvas keeps its first drawing (the bed) unless the camera moves: drawing it again
     // each frame would only hold the parts back.
+    if (whole && !wholeAsked) {
+      wholeAsked = true;
+      markModelStep('drawing');
+    }
     if (whole || moving || !bedDrawn) renderer.render(scene, camera);
     bedDrawn = true;
     drawing = true;
@@ -204,8 +212,11 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, bytes: 
       if (asked) requestDraw();
     });
   };
+  // Nothing is drawn until the view shows the model's facts (show()): the first drawing of a large model holds the
+  // page's thread on a software renderer, and the page shows what it knows first.
+  let showing = false;
   const requestDraw = () => {
-    if (frame === 0) frame = requestAnimationFrame(draw);
+    if (showing && frame === 0) frame = requestAnimationFrame(draw);
   };
   controls.addEventListener('change', requestDraw);
   controls.addEventListener('start', requestDraw);
@@ -222,8 +233,12 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, bytes: 
     controls.update();
     requestDraw();
   };
+  let sized = '';
   const resize = () => {
     const { clientWidth, clientHeight } = canvas;
+    // The observer's first report is of the size already set: drawing again for it would draw the model twice.
+    if (`${clientWidth}×${clientHeight}` === sized) return;
+    sized = `${clientWidth}×${clientHeight}`;
     renderer.setSize(clientWidth, clientHeight, false);
     // A canvas resized is cleared: drawn again at the next frame, even while the parts go up.
     bedDrawn = false;
@@ -231,6 +246,7 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, bytes: 
     camera.updateProjectionMatrix();
     requestDraw();
   };
+  markModelStep('scene');
   // The shaders are compiled before the first frame, for the 1×1 target the parts go up through and for the canvas:
   // where WebGL can (KHR_parallel_shader_compile), in the GPU process while the page's thread goes on.
   if (warmTarget) {
@@ -259,6 +275,11 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, bytes: 
       requestDraw();
     },
     fit,
+    show() {
+      if (showing) return;
+      showing = true;
+      requestDraw();
+    },
     dispose() {
       stopped.abort();
       cancelAnimationFrame(frame);
