@@ -95,12 +95,6 @@ export interface ChunkedAnswer {
   status: number;
   headers: Headers;
   chunks: AsyncGenerator<Buffer> | null;
-  /**
-   * Each chunk is the reader's alone (node:http's copy of what the socket read, its own memory): the reader may move it
-   * to another thread, leaving it empty, as the file cache does. Absent or false: chunks may be views of memory their
-   * maker still uses.
-   */
-  movable?: boolean;
 }
 
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
@@ -183,7 +177,7 @@ export class Transport {
         await answer.read(0, 'cut').catch(() => undefined);
         return { status: answer.status, headers: answer.headers, chunks: null };
       }
-      return { status: answer.status, headers: answer.headers, chunks: failingAs(answer.body(), (error) => this.failure(error, spec, ctx)), movable: true };
+      return { status: answer.status, headers: answer.headers, chunks: failingAs(answer.body(), (error) => this.failure(error, spec, ctx)) };
     });
   }
 

@@ -4,7 +4,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { ChunkedAnswer } from '../api/transport';
 import type { ReadableDB, WritableDB } from './cache-database';
-import { downloadHashes, type StreamHash } from './hash-thread';
+import { downloadHashes, sharedBuffer, type StreamHash } from './hash-thread';
 import { prepared } from './prepared';
 import { engineLog } from '../log/engine-log';
 
@@ -119,7 +119,7 @@ export class FileCache {
       }
       const { size, digest } = body instanceof ReadableStream
         ? await storeBody(body, file, signal, onBytes)
-        : await storeChunks(body, response instanceof Response ? false : response.movable === true, file, signal, onBytes);
+        : await storeChunks(body, file, signal, onBytes);
       await file.close();
       file = null;
       const path = pathForHash(this.root, digest);
@@ -218,102 +218,112 @@ export class FileCache {
 }
 
 /**
- * A download's chunks go to the hash thread (hash-thread.ts) in batches of at least this many bytes: one message, one
- * `writev` and one wake-up of the thread a batch, while the next batch gathers.
+ * A download's chunks (16–64 KiB each, as the connection gives them) are copied into a buffer of this size, written
+ * when full: the chunk's memory is garbage at once, and the buffers are used again, so that downloads do not leave the
+ * garbage collector a trail of megabytes to find (holding chunks until written made it run a full collection every 10
+ * MB or so).
  */
-const BATCH_BYTES = 256 * 1024;
+const WRITE_BUFFER_BYTES = 256 * 1024;
+/** Buffers kept for the next downloads (each download uses two: one filled while the other is written). */
+const SPARE_BUFFERS = 16;
+/** Spare buffers are let go once no download gave one back for this long. */
+const SPARES_KEPT_MS = 30_000;
+const spareBuffers: Buffer[] = [];
+let sparesTimer: NodeJS.Timeout | null = null;
+/** Over shared memory: the hash thread writes and hashes a full buffer without a copy. */
+const takeBuffer = () => spareBuffers.pop() ?? sharedBuffer(WRITE_BUFFER_BYTES);
+const giveBack = (buffer: Buffer) => {
+  if (spareBuffers.length < SPARE_BUFFERS) spareBuffers.push(buffer);
+  if (sparesTimer) sparesTimer.refresh();
+  else sparesTimer = setTimeout(() => {
+    sparesTimer = null;
+    spareBuffers.length = 0;
+  }, SPARES_KEPT_MS).unref();
+};
 
 /**
- * Whether a chunk's memory may be moved to the hash thread as it is: the whole of an ArrayBuffer of its own (not shared,
- * nor a slice of Buffer's pool of small buffers, which is never moved).
+ * A download's bytes on their way into its file: copied into one buffer while the other is written and hashed (SHA-256,
+ * the file's address) on the hash thread (hash-thread.ts). A body that fits in one buffer is hashed here and written
+ * on libuv's pool, at its end.
+ * `add` returns a promise only when the caller must wait (a full buffer waiting for the one before it).
  */
-function isWholeBuffer(chunk: Uint8Array): boolean {
-  return chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength && chunk.byteLength > Buffer.poolSize
-    && !(chunk.buffer instanceof SharedArrayBuffer);
-}
-
-/**
- * A download's bytes on their way into its file, written and hashed (SHA-256, the file's address) on the hash thread a
- * batch at a time while the next batch gathers. A chunk of memory of its own, from a body whose chunks are the
- * reader's (`movable`: node:http's), is moved there as it is (no copy, and it is not left to this thread's garbage
- * collector); any other is copied into a batch's buffer. A body that fits in one batch is hashed here and written on
- * libuv's pool, at its end. `add` returns a promise only when the caller must wait (a batch waiting for the one before).
- */
-class BatchedFileWriter {
-  private parts: Uint8Array[] = [];
-  private batched = 0;
-  /** Where chunks that are not moved are copied: the batch's last part while it has room. */
-  private gather: Buffer | null = null;
-  private gathered = 0;
+class BufferedFileWriter {
+  private filling = takeBuffer();
+  private spare: Buffer | null = takeBuffer();
+  private filled = 0;
   private writing: Promise<void> | null = null;
-  /** Opened with the first batch sent to the thread. */
+  /** Opened with the first full buffer. */
   private hash: StreamHash | null = null;
   private size = 0;
+  private released = false;
 
-  constructor(private readonly file: FileHandle, private readonly onBytes: ((bytes: number) => void) | undefined, private readonly movable: boolean) {}
+  constructor(private readonly file: FileHandle, private readonly onBytes: ((bytes: number) => void) | undefined) {}
 
   add(value: Uint8Array): Promise<void> | undefined {
-    if (value.byteLength === 0) return undefined;
     this.size += value.byteLength;
     this.onBytes?.(value.byteLength);
-    if (this.movable && isWholeBuffer(value)) {
-      this.parts.push(value);
-      this.gather = null;
-    } else {
-      this.copy(value);
+    if (value.byteLength < WRITE_BUFFER_BYTES - this.filled) {
+      this.filling.set(value, this.filled);
+      this.filled += value.byteLength;
+      return undefined;
     }
-    this.batched += value.byteLength;
-    return this.batched >= BATCH_BYTES ? this.flush() : undefined;
+    return this.addAcross(value);
   }
 
   /** Every byte written and hashed; resolves with the size and the hex SHA-256. */
   async end(): Promise<{ size: number; digest: string }> {
     if (!this.hash) {
-      const hash = createHash('sha256');
-      for (const part of this.parts) hash.update(part);
-      await writeWhole(this.file, this.parts);
-      this.parts = [];
-      return { size: this.size, digest: hash.digest('hex') };
+      const digest = createHash('sha256').update(this.filling.subarray(0, this.filled)).digest('hex');
+      if (this.filled > 0) await writeWhole(this.file, this.filling.subarray(0, this.filled));
+      this.release();
+      return { size: this.size, digest };
     }
-    if (this.batched > 0) await this.flush();
-    await this.writing;
-    return { size: this.size, digest: await this.hash.digest() };
+    if (this.filled > 0) await this.flush();
+    if (this.writing) await this.writing;
+    const digest = await this.hash.digest();
+    this.release();
+    return { size: this.size, digest };
   }
 
   /** Waits for the write and hash under way (its failure is the caller's to report) and lets all go. */
   async abandon(): Promise<void> {
     await this.writing?.catch(() => undefined);
     this.hash?.drop();
-    this.parts = [];
-    this.gather = null;
+    this.release();
   }
 
-  /** Copies a chunk the batch cannot take as it is into the batch's buffers. */
-  private copy(value: Uint8Array): void {
+  /** Gives the buffers back (the buffer of a write or hash that failed is left to the garbage collector). */
+  private release(): void {
+    if (this.released) return;
+    this.released = true;
+    giveBack(this.filling);
+    if (this.spare) giveBack(this.spare);
+    this.spare = null;
+  }
+
+  private async addAcross(value: Uint8Array): Promise<void> {
     for (let at = 0; at < value.byteLength;) {
-      if (!this.gather || this.gathered === this.gather.byteLength) {
-        this.gather = Buffer.allocUnsafeSlow(BATCH_BYTES);
-        this.gathered = 0;
-        this.parts.push(this.gather.subarray(0, 0));
-      }
-      const bytes = Math.min(this.gather.byteLength - this.gathered, value.byteLength - at);
-      this.gather.set(at === 0 && bytes === value.byteLength ? value : value.subarray(at, at + bytes), this.gathered);
-      this.gathered += bytes;
+      const bytes = Math.min(WRITE_BUFFER_BYTES - this.filled, value.byteLength - at);
+      this.filling.set(at === 0 && bytes === value.byteLength ? value : value.subarray(at, at + bytes), this.filled);
+      this.filled += bytes;
       at += bytes;
-      this.parts[this.parts.length - 1] = this.gather.subarray(0, this.gathered);
+      if (this.filled === WRITE_BUFFER_BYTES) await this.flush();
     }
   }
 
-  /** Sends the batch to the thread once the one before it is done (so that they are written in order). */
+  /** Has the thread write and hash what `filling` holds while the other buffer is filled (once the one before it is done). */
   private async flush(): Promise<void> {
-    const parts = this.parts;
-    this.parts = [];
-    this.batched = 0;
-    this.gather = null;
+    const full = this.filling;
+    const length = this.filled;
     if (this.writing) await this.writing;
+    this.filling = this.spare!;
+    this.spare = null;
+    this.filled = 0;
     this.hash ??= downloadHashes.open();
-    this.writing = this.hash.update(parts, this.file.fd);
-    this.writing.catch(() => undefined); // awaited before the next batch or at the end
+    this.writing = this.hash.update(full, length, this.file.fd).then(() => {
+      this.spare = full;
+    });
+    this.writing.catch(() => undefined); // awaited before the next write or at the end
   }
 }
 
@@ -327,8 +337,7 @@ async function storeBody(body: ReadableStream<Uint8Array>, file: FileHandle, sig
   // A read waiting for bytes ends (as done) when the reader is cancelled: the signal is checked after each read.
   const onAbort = () => void reader.cancel(signal!.reason).catch(() => undefined);
   signal?.addEventListener('abort', onAbort, { once: true });
-  // A web stream's chunks may be views of memory their maker still uses: copied, never moved.
-  const writer = new BatchedFileWriter(file, onBytes, false);
+  const writer = new BufferedFileWriter(file, onBytes);
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -351,8 +360,8 @@ async function storeBody(body: ReadableStream<Uint8Array>, file: FileHandle, sig
  * As `storeBody`, for the connection's chunks: each chunk one step of an async iteration, nothing read ahead. The
  * answer ends (as a failure) when the signal aborts, which the fetcher sees to; ending early closes it.
  */
-async function storeChunks(chunks: AsyncGenerator<Uint8Array>, movable: boolean, file: FileHandle, signal: AbortSignal | undefined, onBytes: ((bytes: number) => void) | undefined): Promise<{ size: number; digest: string }> {
-  const writer = new BatchedFileWriter(file, onBytes, movable);
+async function storeChunks(chunks: AsyncGenerator<Uint8Array>, file: FileHandle, signal: AbortSignal | undefined, onBytes: ((bytes: number) => void) | undefined): Promise<{ size: number; digest: string }> {
+  const writer = new BufferedFileWriter(file, onBytes);
   try {
     signal?.throwIfAborted();
     for await (const value of chunks) {
@@ -369,17 +378,12 @@ async function storeChunks(chunks: AsyncGenerator<Uint8Array>, movable: boolean,
   }
 }
 
-/** Writes every byte of the parts, in order, at the file's position (a short write goes on with what is left). */
-async function writeWhole(file: FileHandle, parts: readonly Uint8Array[]): Promise<void> {
-  let left = parts.slice();
-  let bytes = left.reduce((sum, part) => sum + part.byteLength, 0);
-  while (bytes > 0) {
-    const { bytesWritten } = await file.writev(left);
+/** Writes every byte at the file's position (a short write goes on with what is left). */
+async function writeWhole(file: FileHandle, bytes: Uint8Array): Promise<void> {
+  for (let at = 0; at < bytes.byteLength;) {
+    const { bytesWritten } = await file.write(bytes, at, bytes.byteLength - at);
     if (bytesWritten === 0) throw new Error('a write to the cache stored nothing');
-    bytes -= bytesWritten;
-    let skip = bytesWritten;
-    while (left.length > 0 && skip >= left[0]!.byteLength) skip -= left.shift()!.byteLength;
-    if (left.length > 0) left = [left[0]!.subarray(skip), ...left.slice(1)];
+    at += bytesWritten;
   }
 }
 

@@ -3,11 +3,9 @@ import { engineLog } from '../log/engine-log';
 
 /**
  * Downloads written and hashed (SHA-256, a file cache download's address) on a thread of their own, so that neither
- * takes the engine's main thread while the next chunks come, and a batch of chunks costs one wake-up of one thread. The
- * bytes are not copied to get there: the file cache moves the chunks' memory to this thread (`postMessage`'s transfer
- * list), which writes them to the download's file with one `writev` and hashes them, then lets them go. Moved away at
- * once, the chunks never pile up as memory of the main thread's heap (which would make it collect garbage every few
- * megabytes).
+ * takes the engine's main thread while the next chunks come, and a full buffer costs one wake-up of one thread. The
+ * bytes are never copied: the file cache fills buffers over shared memory (`sharedBuffer`) and hands each full one to
+ * this thread, which writes it to the download's file and hashes it; the buffer is used again once `update` resolved.
  *
  * The thread is plain JavaScript given as its source (node:crypto only), started when a download first needs it and
  * ended once no download has used it for a while; it never keeps the process alive.
@@ -15,29 +13,22 @@ import { engineLog } from '../log/engine-log';
 const SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
-const { writevSync } = require('node:fs');
+const { writeSync } = require('node:fs');
 const hashes = new Map();
-/** Every byte of the parts written at the file's position (a short write goes on with what is left). */
-function writeAll(fd, parts) {
-  let left = parts.reduce((sum, part) => sum + part.byteLength, 0);
-  while (left > 0) {
-    const written = writevSync(fd, parts);
-    if (written === 0) throw new Error('a write to the cache stored nothing');
-    left -= written;
-    if (left === 0) break;
-    let skip = written;
-    while (skip >= parts[0].byteLength) skip -= parts.shift().byteLength;
-    parts[0] = parts[0].subarray(skip);
-  }
-}
 parentPort.on('message', (message) => {
   try {
     if (message.kind === 'update') {
-      const parts = message.parts.map((part) => new Uint8Array(part.buffer, part.offset, part.length));
-      if (message.fd !== undefined) writeAll(message.fd, parts.slice());
+      const bytes = new Uint8Array(message.buffer, 0, message.length);
+      if (message.fd !== undefined) {
+        for (let at = 0; at < bytes.byteLength;) {
+          const written = writeSync(message.fd, bytes, at, bytes.byteLength - at);
+          if (written === 0) throw new Error('a write to the cache stored nothing');
+          at += written;
+        }
+      }
       let hash = hashes.get(message.id);
       if (!hash) hashes.set(message.id, (hash = createHash('sha256')));
-      for (const part of parts) hash.update(part);
+      hash.update(bytes);
       parentPort.postMessage({ seq: message.seq });
     } else if (message.kind === 'digest') {
       const hash = hashes.get(message.id) ?? createHash('sha256');
@@ -64,15 +55,19 @@ interface Reply {
 /** One download's running hash, kept by the hash thread. */
 export interface StreamHash {
   /**
-   * Writes the parts, in order, at the position of the file open as `fd` (when one is given), then hashes them; resolves
-   * once done. Each part's memory is moved to the thread: it must be a view of an ArrayBuffer (not shared) that nothing
-   * else uses, and is left empty here (detached) at once.
+   * Hashes the first `length` bytes of a buffer made by `sharedBuffer`, having written them at the position of the file
+   * open as `fd` first when one is given; resolves once done (the buffer may be reused).
    */
-  update(parts: readonly Uint8Array[], fd?: number): Promise<void>;
+  update(buffer: Buffer, length: number, fd?: number): Promise<void>;
   /** The hex digest of everything given, in order. */
   digest(): Promise<string>;
   /** Forgets it (a download that failed). */
   drop(): void;
+}
+
+/** A buffer the hash thread can read without a copy. */
+export function sharedBuffer(bytes: number): Buffer {
+  return Buffer.from(new SharedArrayBuffer(bytes));
 }
 
 class HashThread {
@@ -98,13 +93,8 @@ class HashThread {
       return true;
     };
     return {
-      update: async (parts, fd) => {
-        const buffers = new Set<ArrayBuffer>();
-        const sent = parts.map((part) => {
-          buffers.add(part.buffer as ArrayBuffer);
-          return { buffer: part.buffer, offset: part.byteOffset, length: part.byteLength };
-        });
-        await this.ask(worker, { kind: 'update', id, parts: sent, ...(fd === undefined ? {} : { fd }) }, [...buffers]);
+      update: async (buffer, length, fd) => {
+        await this.ask(worker, { kind: 'update', id, buffer: buffer.buffer, length, ...(fd === undefined ? {} : { fd }) });
       },
       digest: async () => {
         try {
@@ -119,17 +109,12 @@ class HashThread {
     };
   }
 
-  private ask(worker: Worker, message: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<Reply> {
+  private ask(worker: Worker, message: Record<string, unknown>): Promise<Reply> {
     if (this.worker !== worker) return Promise.reject(new Error('The thread that hashes downloads stopped.'));
     const seq = this.nextSeq++;
     return new Promise<Reply>((resolve, reject) => {
       this.waiting.set(seq, { resolve, reject });
-      try {
-        worker.postMessage({ ...message, seq }, transfer);
-      } catch (error) {
-        this.waiting.delete(seq);
-        throw error;
-      }
+      worker.postMessage({ ...message, seq });
     }).then((reply) => {
       if (reply.error !== undefined) throw new Error(`a download could not be hashed: ${reply.error}`);
       return reply;

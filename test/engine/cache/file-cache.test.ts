@@ -150,61 +150,6 @@ describe('file cache', () => {
     expect(files.has('/uploads/chunked.stl')).toBe(true);
   });
 
-  it('takes the connection\'s own chunks (a movable answer) without copying them, and copies only what is not theirs alone', async () => {
-    const files = cacheWith(10_000_000);
-    const source = Buffer.from(Array.from({ length: 3_000_000 }, (_, i) => (i * 7919) % 251));
-    const kept = Buffer.from(source);
-    // Chunks of memory of their own (as node:http gives them) and small ones from Buffer's shared pool.
-    const sizes = [65_536, 5, 65_536, 300_001, 1_000, 16_384, 1_048_576];
-    const chunks: Buffer[] = [];
-    for (let at = 0, i = 0; at < source.length; i++) {
-      const size = Math.min(sizes[i % sizes.length]!, source.length - at);
-      chunks.push(size > Buffer.poolSize ? Buffer.from(source.subarray(at, at + size)) : Buffer.from(source.subarray(at, at + size).toString('latin1'), 'latin1'));
-      at += size;
-    }
-    // And views of memory their maker still uses, within a movable answer: copied, never taken.
-    const views = [source.subarray(0, 100_000), source.subarray(100_000, 400_000)];
-    const movable = (parts: Buffer[]): Fetcher => async () => ({
-      status: 200, headers: new Headers(), movable: true,
-      chunks: (async function* () {
-        yield* parts;
-      })(),
-    });
-    const stored = await files.ensure('/uploads/own.stl', movable(chunks));
-    expect(stored).toMatchObject({ size: source.length, hash: createHash('sha256').update(source).digest('hex') });
-    expect(readFileSync(stored.path).equals(source)).toBe(true);
-    // Moved to the thread that writes them: left empty here.
-    expect(chunks.filter((chunk) => chunk.byteLength > 0).every((chunk) => chunk.byteLength <= Buffer.poolSize)).toBe(true);
-
-    const fromViews = await files.ensure('/uploads/views.stl', movable(views));
-    expect(readFileSync(fromViews.path).equals(kept.subarray(0, 400_000))).toBe(true);
-    expect(source.equals(kept)).toBe(true);
-  });
-
-  it('stores a movable answer smaller than one batch whole, and a movable one that breaks off not at all', async () => {
-    const files = cacheWith(10_000_000);
-    const small = [Buffer.alloc(20_000, 1), Buffer.alloc(30_000, 2)];
-    const expected = Buffer.concat(small);
-    const stored = await files.ensure('/uploads/small.stl', async () => ({
-      status: 200, headers: new Headers(), movable: true,
-      chunks: (async function* () {
-        yield* small;
-      })(),
-    }));
-    expect(stored).toMatchObject({ size: 50_000, hash: createHash('sha256').update(expected).digest('hex') });
-    expect(readFileSync(stored.path).equals(expected)).toBe(true);
-
-    await expect(files.ensure('/uploads/cut.stl', async () => ({
-      status: 200, headers: new Headers(), movable: true,
-      chunks: (async function* () {
-        for (let i = 0; i < 10; i++) yield Buffer.alloc(65_536, i);
-        throw new Error('connection reset');
-      })(),
-    }))).rejects.toThrow(/connection reset/);
-    expect(files.localPath('/uploads/cut.stl')).toBeNull();
-    expect(readdirSync(join(dir, 'files', 'tmp'))).toEqual([]);
-  });
-
   it('stores several large downloads at once, each under the sha256 of its own bytes', async () => {
     const files = cacheWith(100_000_000);
     const bodies = Array.from({ length: 6 }, (_, n) => Buffer.from(Array.from({ length: 1_200_000 + n * 99_991 }, (_, i) => (i * (n + 3)) % 253)));
