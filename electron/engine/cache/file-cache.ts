@@ -4,7 +4,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { ChunkedAnswer } from '../api/transport';
 import type { ReadableDB, WritableDB } from './cache-database';
-import { downloadHashes, sharedBuffer, type StreamHash } from './hash-thread';
+import { downloadHashes, movableBuffer, type StreamHash } from './hash-thread';
 import { prepared } from './prepared';
 import { engineLog } from '../log/engine-log';
 
@@ -230,8 +230,8 @@ const SPARE_BUFFERS = 16;
 const SPARES_KEPT_MS = 30_000;
 const spareBuffers: Buffer[] = [];
 let sparesTimer: NodeJS.Timeout | null = null;
-/** Over shared memory: the hash thread writes and hashes a full buffer without a copy. */
-const takeBuffer = () => spareBuffers.pop() ?? sharedBuffer(WRITE_BUFFER_BYTES);
+/** Each its own memory: a full one goes to the hash thread and back without a copy. */
+const takeBuffer = () => spareBuffers.pop() ?? movableBuffer(WRITE_BUFFER_BYTES);
 const giveBack = (buffer: Buffer) => {
   if (spareBuffers.length < SPARE_BUFFERS) spareBuffers.push(buffer);
   if (sparesTimer) sparesTimer.refresh();
@@ -320,8 +320,8 @@ class BufferedFileWriter {
     this.spare = null;
     this.filled = 0;
     this.hash ??= downloadHashes.open();
-    this.writing = this.hash.update(full, length, this.file.fd).then(() => {
-      this.spare = full;
+    this.writing = this.hash.update(full, length, this.file.fd).then((back) => {
+      this.spare = back;
     });
     this.writing.catch(() => undefined); // awaited before the next write or at the end
   }

@@ -4,8 +4,10 @@ import { engineLog } from '../log/engine-log';
 /**
  * Downloads written and hashed (SHA-256, a file cache download's address) on a thread of their own, so that neither
  * takes the engine's main thread while the next chunks come, and a full buffer costs one wake-up of one thread. The
- * bytes are never copied: the file cache fills buffers over shared memory (`sharedBuffer`) and hands each full one to
- * this thread, which writes it to the download's file and hashes it; the buffer is used again once `update` resolved.
+ * bytes are not copied to get there: the file cache hands each full buffer's memory to this thread (`postMessage`'s
+ * transfer list), which writes it to the download's file, hashes it and hands the memory back to be filled again. (A
+ * buffer over shared memory would need no moving, but filling one costs more: V8 copies into shared memory a byte at a
+ * time where it copies other memory with memmove.)
  *
  * The thread is plain JavaScript given as its source (node:crypto only), started when a download first needs it and
  * ended once no download has used it for a while; it never keeps the process alive.
@@ -29,7 +31,7 @@ parentPort.on('message', (message) => {
       let hash = hashes.get(message.id);
       if (!hash) hashes.set(message.id, (hash = createHash('sha256')));
       hash.update(bytes);
-      parentPort.postMessage({ seq: message.seq });
+      parentPort.postMessage({ seq: message.seq, buffer: message.buffer }, [message.buffer]);
     } else if (message.kind === 'digest') {
       const hash = hashes.get(message.id) ?? createHash('sha256');
       hashes.delete(message.id);
@@ -50,24 +52,27 @@ interface Reply {
   seq: number;
   digest?: string;
   error?: string;
+  /** An update's buffer, handed back. */
+  buffer?: ArrayBuffer;
 }
 
 /** One download's running hash, kept by the hash thread. */
 export interface StreamHash {
   /**
-   * Hashes the first `length` bytes of a buffer made by `sharedBuffer`, having written them at the position of the file
-   * open as `fd` first when one is given; resolves once done (the buffer may be reused).
+   * Hashes the first `length` bytes of a buffer made by `movableBuffer`, having written them at the position of the file
+   * open as `fd` first when one is given. The buffer's memory goes to the thread meanwhile (the Buffer given is left
+   * empty at once); resolves once done with a Buffer over that same memory, handed back.
    */
-  update(buffer: Buffer, length: number, fd?: number): Promise<void>;
+  update(buffer: Buffer, length: number, fd?: number): Promise<Buffer>;
   /** The hex digest of everything given, in order. */
   digest(): Promise<string>;
   /** Forgets it (a download that failed). */
   drop(): void;
 }
 
-/** A buffer the hash thread can read without a copy. */
-export function sharedBuffer(bytes: number): Buffer {
-  return Buffer.from(new SharedArrayBuffer(bytes));
+/** A buffer whose memory can go to the hash thread and back without a copy: the whole of an ArrayBuffer of its own. */
+export function movableBuffer(bytes: number): Buffer {
+  return Buffer.allocUnsafeSlow(bytes);
 }
 
 class HashThread {
@@ -94,7 +99,10 @@ class HashThread {
     };
     return {
       update: async (buffer, length, fd) => {
-        await this.ask(worker, { kind: 'update', id, buffer: buffer.buffer, length, ...(fd === undefined ? {} : { fd }) });
+        const memory = buffer.buffer as ArrayBuffer;
+        if (buffer.byteOffset !== 0 || buffer.byteLength !== memory.byteLength) throw new Error('Only a whole buffer of its own goes to the hash thread.');
+        const reply = await this.ask(worker, { kind: 'update', id, buffer: memory, length, ...(fd === undefined ? {} : { fd }) }, [memory]);
+        return Buffer.from(reply.buffer!);
       },
       digest: async () => {
         try {
@@ -109,12 +117,17 @@ class HashThread {
     };
   }
 
-  private ask(worker: Worker, message: Record<string, unknown>): Promise<Reply> {
+  private ask(worker: Worker, message: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<Reply> {
     if (this.worker !== worker) return Promise.reject(new Error('The thread that hashes downloads stopped.'));
     const seq = this.nextSeq++;
     return new Promise<Reply>((resolve, reject) => {
       this.waiting.set(seq, { resolve, reject });
-      worker.postMessage({ ...message, seq });
+      try {
+        worker.postMessage({ ...message, seq }, transfer);
+      } catch (error) {
+        this.waiting.delete(seq);
+        throw error;
+      }
     }).then((reply) => {
       if (reply.error !== undefined) throw new Error(`a download could not be hashed: ${reply.error}`);
       return reply;
