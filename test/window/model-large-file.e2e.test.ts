@@ -118,6 +118,26 @@ describe.skipIf(chromiumSkipReason !== undefined)('the 3D view of a large model 
     await cube.getByRole('button', { name: 'Close the 3D view' }).click();
   }, 240_000);
 
+  it('says which file cannot be shown when the host does not have it (fetched by the model worker), and the worker stops', async () => {
+    await onDesign();
+    const started = workers.length;
+    // The host's answer for a file neither cached nor reachable at the service.
+    const address = /\/files\/documents\/\d+\/[^/?]+$/;
+    await page.context().route(address, (route) => route.fulfill({ status: 404, body: 'No such file here (not cached, and the service cannot be reached).' }));
+    try {
+      await page.getByRole('button', { name: 'View Cube (STL) in 3D' }).click();
+      const preview = page.getByRole('region', { name: '3D view of Cube (STL)' });
+      const problem = preview.getByRole('alert');
+      await problem.waitFor({ timeout: 30_000 });
+      expect(await problem.textContent()).toBe('Cube (STL) cannot be shown in 3D. The file is not cached, and the service cannot be reached.');
+      const worker = await until('the model worker started', () => workers[started], 30_000);
+      await until('the model worker stopped', () => closedWorkers.has(worker), 30_000);
+      await preview.getByRole('button', { name: 'Close the 3D view' }).click();
+    } finally {
+      await page.context().unroute(address);
+    }
+  }, 120_000);
+
   it('cancels while reading: the model worker is stopped, and another model shows after', async () => {
     await onDesign();
     const started = workers.length;

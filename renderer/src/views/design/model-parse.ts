@@ -7,7 +7,7 @@ import { isViewableModelType, isZUp, unitScaleOf } from './model-measure';
 import { UnreadableModelError } from './model-error';
 import type { Bounds, ModelPart, ModelRead } from './model-parts';
 import { ModelFetchError } from './model-fetch';
-import { startModelReader, unreadable } from './model-reader';
+import { unreadable } from './model-reader';
 import type { ModelWords } from './model-words';
 
 export { UnreadableModelError } from './model-error';
@@ -37,15 +37,6 @@ export interface ParsedModel {
   readIn: 'worker';
   /** What the file holds that the view does not show, one sentence each (beam thickness, extensions…). */
   notes: ModelWords[];
-}
-
-/**
- * A model file's bytes read in the model worker (transferred there: do not use them after) into parts as typed
- * arrays, with their bounds, notes and decoded textures. The reusable step for anything that draws a model.
- * `signal` stops the reading and the worker.
- */
-export function readModelInWorker(type: string, bytes: ArrayBuffer, signal?: AbortSignal): Promise<ModelRead> {
-  return startModelReader(type.toLowerCase(), signal).read(bytes);
 }
 
 function boxOf(bounds: Bounds): Box3 {
@@ -170,7 +161,7 @@ export function modelOfRead(type: string, read: ModelRead, material: ModelMateri
 
 /**
  * A model file made into something to show, in millimetres and right way up: `read` is its reading in the model worker
- * (readModelInWorker, or a ModelReader's), and only the scene is built here. Throws UnreadableModelError, with why in
+ * (a ModelReader's), and only the scene is built here. Throws UnreadableModelError, with why in
  * words, for a file that cannot be read; the host's own answer (ModelFetchError) and the view's closing (the signal's
  * reason) as they are.
  */

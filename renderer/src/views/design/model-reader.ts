@@ -19,8 +19,6 @@ export interface ModelReader {
    * the file, UnreadableModelError for a file that cannot be read. The worker closes once it has answered. Once only.
    */
   fetchAndRead(url: string, watch: FetchWatch): Promise<ModelRead>;
-  /** Reads bytes the page has (handed over: do not use them after). Once only. */
-  read(bytes: ArrayBuffer): Promise<ModelRead>;
   /** Stops the worker (a file that will not be read, a view closed). */
   stop(): void;
 }
@@ -41,7 +39,7 @@ export function unreadable(error: unknown): UnreadableModelError {
 export function startModelReader(type: string, signal?: AbortSignal): ModelReader {
   signal?.throwIfAborted();
   const worker = new Worker(new URL('./model-worker.ts', import.meta.url), { type: 'module', name: 'design-sync model reader' });
-  let settle: { resolve(read: ModelRead): void; reject(error: unknown): void; watch: FetchWatch | null } | null = null;
+  let settle: { resolve(read: ModelRead): void; reject(error: unknown): void; watch: FetchWatch } | null = null;
   let stopped = false;
   /** An error before the file was handed over (the module could not be loaded): reported when it is. */
   let failed: unknown = null;
@@ -62,10 +60,10 @@ export function startModelReader(type: string, signal?: AbortSignal): ModelReade
     const answer = event.data;
     switch (answer.kind) {
       case 'progress':
-        settle?.watch?.onProgress(answer.progress);
+        settle?.watch.onProgress(answer.progress);
         return;
       case 'fetched':
-        settle?.watch?.onFetched();
+        settle?.watch.onFetched();
         return;
       case 'fetch-failed':
         return stop(answer.status > 0 ? new ModelFetchError(answer.status) : new Error(answer.message), true);
@@ -87,17 +85,16 @@ export function startModelReader(type: string, signal?: AbortSignal): ModelReade
   };
   const prepare: ModelWorkerRequest = { kind: 'prepare', type };
   worker.postMessage(prepare);
-  const ask = (request: ModelWorkerRequest, transfer: Transferable[], watch: FetchWatch | null) => new Promise<ModelRead>((resolve, reject) => {
+  const ask = (request: ModelWorkerRequest, watch: FetchWatch) => new Promise<ModelRead>((resolve, reject) => {
     if (settle) throw new Error('a model reader reads one file');
     settle = { resolve, reject, watch };
     if (failed !== null) return reject(failed);
     if (signal?.aborted) return reject(signal.reason);
     if (stopped) return reject(new UnreadableModelError('design.model.error.readerStoppedUnknown'));
-    worker.postMessage(request, transfer);
+    worker.postMessage(request);
   });
   return {
-    fetchAndRead: (url, watch) => ask({ kind: 'fetch', type, url: new URL(url, location.href).href }, [], watch),
-    read: (bytes) => ask({ kind: 'read', type, bytes }, [bytes], null),
+    fetchAndRead: (url, watch) => ask({ kind: 'fetch', type, url: new URL(url, location.href).href }, watch),
     stop: () => stop(new UnreadableModelError('design.model.error.readerStoppedUnknown')),
   };
 }

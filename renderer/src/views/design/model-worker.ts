@@ -13,8 +13,6 @@ import { readerOf, readModel } from './model-read';
 export type ModelWorkerRequest =
   /** The file's type, as soon as it is known: its reader is loaded (once) while the bytes come. */
   | { kind: 'prepare'; type: string }
-  /** Bytes the page has (handed over). */
-  | { kind: 'read'; type: string; bytes: ArrayBuffer }
   /** A file of the window's host (an absolute URL of its origin), fetched here and read. */
   | { kind: 'fetch'; type: string; url: string };
 
@@ -68,7 +66,7 @@ scope.onmessage = (event) => {
     return;
   }
   void (async () => {
-    const bytes = request.kind === 'read' ? request.bytes : await fetched(request.url);
+    const bytes = await fetched(request.url);
     if (!bytes) return;
     try {
       const whole = await readModel(request.type, bytes);
