@@ -148,12 +148,16 @@ describe('pictures made from a design\'s model when it has no image', () => {
     expect(await clientFor(service.url, aliceToken).listImages(ids.cube!)).toEqual([]);
   });
 
-  it('never downloads a model larger than 64 MiB only to draw its picture', async () => {
+  it('never downloads a model larger than 64 MiB only to draw its picture, and its card stops waiting for one', async () => {
     const card = await cardOf(ids.big!);
     expect(card.thumbnailModel).toMatchObject({ documentId: docs.big, fileName: 'big.stl' });
+    const seen = events.length;
     expect(await endpoint.file(card.thumbnailModel!.modelUrl)).toBeNull();
     expect(engine.cache.reader.prepare('SELECT count(*) FROM file_index WHERE url LIKE ?').pluck().get('%big.stl%')).toBe(0);
     expect(readFileSync(join(profile, 'logs', 'engine.log'), 'utf8')).toContain(`no picture is made from document ${docs.big}: it is ${64 * 1024 ** 2 + 1024} bytes`);
+    // Remembered: the card no longer offers the model, and the window is told its cards changed.
+    expect(await cardOf(ids.big!)).toMatchObject({ thumbnailUrl: null, thumbnailGenerated: false, thumbnailModel: null });
+    expect(events.slice(seen).some((event) => event.name === 'designs.changed' && event.payload.ids.includes(ids.big!))).toBe(true);
   });
 
   it('prefers a mesh over G-code as the model to draw', async () => {

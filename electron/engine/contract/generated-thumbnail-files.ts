@@ -28,22 +28,29 @@ export function parseThumbnailModelAddress(address: string): number | null {
 
 /**
  * A model a picture is made from, when small enough (see thumbnailModelAddress); `serveDocument` serves the document
- * as its `/files/documents/` address does.
+ * as its `/files/documents/` address does. A model known to be too large is remembered as one no picture is made of,
+ * so its design's card and page stop waiting for one.
  */
 export async function serveThumbnailModel(engine: Engine, documentId: number, serveDocument: (address: string) => Promise<ServedFile | null>, signal?: AbortSignal): Promise<ServedFile | null> {
-  const url = (cachedDocument(engine.cache.reader, documentId)?.raw.file as { url?: unknown } | undefined)?.url;
-  if (typeof url !== 'string') return null;
+  const document = cachedDocument(engine.cache.reader, documentId);
+  const url = (document?.raw.file as { url?: unknown } | undefined)?.url;
+  if (!document || typeof url !== 'string') return null;
   const address = `/files/documents/${documentId}/model`;
+  const tooLarge = (size: number) => {
+    engineLog.info('thumbnails', `no picture is made from document ${documentId}: it is ${size} bytes, not downloaded only for a card`);
+    servicesOf(engine).thumbnails.failed(document.designId, documentId,
+      `the model is ${(size / 1024 ** 2).toFixed(1)} MiB, more than the ${MAX_THUMBNAIL_MODEL_BYTES / 1024 ** 2} MiB a picture is made from`);
+    return null;
+  };
   const local = peekCachedFile(engine.cache.reader, engine.profile.fileCache, url);
-  if (local) return local.size <= MAX_THUMBNAIL_MODEL_BYTES ? serveDocument(address) : null;
-  const raw = cachedDocument(engine.cache.reader, documentId)!.raw;
-  const version = typeof raw.updated_at === 'string' ? raw.updated_at : null;
+  if (local) return local.size <= MAX_THUMBNAIL_MODEL_BYTES ? serveDocument(address) : tooLarge(local.size);
+  const version = typeof document.raw.updated_at === 'string' ? document.raw.updated_at : null;
   const size = (await servicesOf(engine).library.documentSizes([{ url, version }], signal ?? AbortSignal.timeout(10_000))).get(url);
-  if (size === undefined || size > MAX_THUMBNAIL_MODEL_BYTES) {
-    engineLog.info('thumbnails', `no picture is made from document ${documentId}: ${size === undefined ? 'its size is not known' : `it is ${size} bytes`}, not downloaded only for a card`);
+  if (size === undefined) {
+    engineLog.info('thumbnails', `no picture is made from document ${documentId} now: its size is not known, and it is not downloaded only for a card`);
     return null;
   }
-  return serveDocument(address);
+  return size > MAX_THUMBNAIL_MODEL_BYTES ? tooLarge(size) : serveDocument(address);
 }
 
 /** The design a generated picture's address names, or null when it is not one (or malformed). */

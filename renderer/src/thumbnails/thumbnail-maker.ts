@@ -153,7 +153,10 @@ async function make({ designId, model }: Job): Promise<void> {
     return;
   }
   if ('tooLarge' in drawn) {
-    console.info(`design-sync: ${model.fileName} is larger than ${MAX_MODEL_BYTES / 1024 ** 2} MiB: no picture is made of it for its card.`);
+    // Remembered by the engine (as it does itself for a model it knows is too large): the card stops waiting for one.
+    const reason = `the model is larger than the ${MAX_MODEL_BYTES / 1024 ** 2} MiB a picture is made from`;
+    const outcome = await contract.request('design.thumbnailFailed', { designId, documentId: model.documentId, reason });
+    if (!outcome.ok) console.warn(`design-sync: the engine was not told that ${model.fileName} is too large for a picture:`, outcome.problem.message);
     return;
   }
   // Kept at a quiet moment too: the host's answer changes the cards on screen, which the page then draws anew.
