@@ -327,17 +327,25 @@ function linkedFolderOf(ctx: ActionContext, designId: number): string | null {
 }
 
 /**
- * A person confirmed deleting a file on the service: its content is theirs to remove, unless a copy is left elsewhere
- * at that moment (in the folder, or another file of the service). Found by seed 9512: a file moved to another design's
- * folder was sent there, deleted there by someone else (the copy here then went to the trash), and the person
- * confirmed deleting the file it was moved from; its content was gone by their own two decisions, not lost by sync.
+ * A person confirms deleting a file on the service: its content is theirs to remove, unless a copy is left elsewhere
+ * at that moment (in the folder, or another file of the service). Read just before the confirmation (the watching
+ * engine may delete the file on the service at once: seed 99902); the answer notes it once confirmed. Found by seed
+ * 9512: a file moved to another design's folder was sent there, deleted there by someone else (the copy here then
+ * went to the trash), and the person confirmed deleting the file it was moved from; its content was gone by their own
+ * two decisions, not lost by sync.
  */
-async function noteConfirmedDeletion(ctx: ActionContext, index: number, item: { designId?: number | null; remoteId?: number | null; fileKind?: string | null; path?: string | null }): Promise<void> {
-  if (item.designId == null || item.remoteId == null) return;
+async function confirmedDeletionNote(
+  ctx: ActionContext, index: number, item: { designId?: number | null; remoteId?: number | null; fileKind?: string | null; path?: string | null },
+): Promise<() => void> {
+  if (item.designId == null || item.remoteId == null) return () => undefined;
+  const record = `${item.designId}:${item.fileKind}:${item.remoteId}`;
   // A file the test took away here and whose deletion it confirmed: removed from the service by the person.
-  if (item.path && ctx.world.pathsTakenAway.has(item.path)) ctx.world.removedFromService(`${item.designId}:${item.fileKind}:${item.remoteId}`, `#${index} confirmed deleting ${item.path}`);
+  const takenAway = () => {
+    if (item.path && ctx.world.pathsTakenAway.has(item.path)) ctx.world.removedFromService(record, `#${index} confirmed deleting ${item.path}`);
+  };
+  // Read before the confirmation: the watching engine may delete the file on the service as soon as it is confirmed.
   const file = (await ctx.service.files(item.designId)).find((f) => f.id === item.remoteId && f.kind === item.fileKind);
-  if (!file) return;
+  if (!file) return takenAway;
   // A copy here in the folder of a design the test deleted this content from is on its way to the trash, rightly.
   const deletedFrom = ctx.world.deletedOnService.get(file.sha1);
   const leaving = deletedFrom ? linkedFolderOf(ctx, deletedFrom.designId) : null;
@@ -361,7 +369,10 @@ async function noteConfirmedDeletion(ctx: ActionContext, index: number, item: { 
     if (elsewhere) break;
     elsewhere = (await ctx.service.files(design.id)).some((f) => f.sha1 === file.sha1 && !(design.id === item.designId && f.id === file.id));
   }
-  ctx.world.removedContent(file.sha1, `#${index} confirmed deleting ${file.name} on the service`, elsewhere);
+  return () => {
+    takenAway();
+    ctx.world.removedContent(file.sha1, `#${index} confirmed deleting ${file.name} on the service`, elsewhere);
+  };
 }
 
 /** A person confirms what waits for them: through `design-sync queue confirm`, or the engine's queue actions. */
@@ -373,6 +384,7 @@ async function confirm(ctx: ActionContext, index: number, step: Extract<Step, { 
   for (const item of chosen) {
     const folder = item.folder ?? '';
     const name = `Fuzz ${folder} s${ctx.seed}`.slice(0, 255);
+    const noteDeletion = step.what === 'delete' ? await confirmedDeletionNote(ctx, index, item) : null;
     if (step.via === 'cli') {
       const fields = step.what === 'design' ? ['--name', name, '--excerpt', 'Made from a folder by the sync fuzz test', '--license', 'cc0'] : [];
       const run = await runCliCapturing(ctx.paths.profile, ['queue', 'confirm', String(item.id), ...fields]);
@@ -391,7 +403,7 @@ async function confirm(ctx: ActionContext, index: number, step: Extract<Step, { 
       }
     }
     if (step.what === 'design') ctx.world.confirmedDesigns.set(folder, name);
-    else await noteConfirmedDeletion(ctx, index, item);
+    else noteDeletion?.();
     done.push(`#${item.id} ${item.path ?? folder}`);
   }
   ctx.world.note(index, `confirmed ${step.what}s: ${done.join('; ') || 'none waiting'}`);
