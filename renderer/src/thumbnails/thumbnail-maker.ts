@@ -148,21 +148,20 @@ async function make({ designId, model }: Job): Promise<void> {
     drawn = await drawThumbnail(model.type, { url: model.modelUrl, maxBytes: MAX_MODEL_BYTES });
   } catch (error) {
     if (!(error instanceof UnreadableThumbnailModelError)) throw error;
-    const outcome = await contract.request('design.thumbnailFailed', { designId, documentId: model.documentId, reason: error.message });
-    if (!outcome.ok) console.warn(`design-sync: the engine was not told that ${model.fileName} cannot be drawn:`, outcome.problem.message);
-    return;
+    return noPicture(designId, model, error.message);
   }
-  if ('tooLarge' in drawn) {
-    // Remembered by the engine (as it does itself for a model it knows is too large): the card stops waiting for one.
-    const reason = `the model is larger than the ${MAX_MODEL_BYTES / 1024 ** 2} MiB a picture is made from`;
-    const outcome = await contract.request('design.thumbnailFailed', { designId, documentId: model.documentId, reason });
-    if (!outcome.ok) console.warn(`design-sync: the engine was not told that ${model.fileName} is too large for a picture:`, outcome.problem.message);
-    return;
-  }
+  // Remembered by the engine (as it does itself for a model it knows is too large): the card stops waiting for one.
+  if ('tooLarge' in drawn) return noPicture(designId, model, `the model is larger than the ${MAX_MODEL_BYTES / 1024 ** 2} MiB a picture is made from`);
   // Kept at a quiet moment too: the host's answer changes the cards on screen, which the page then draws anew.
   await new Promise<void>((resolve) => whenQuiet(resolve));
   void keep(designId, model, drawn.picture)
     .catch((error: unknown) => console.warn(`design-sync: the picture of design ${designId} made from ${model.fileName} was not kept:`, error));
+}
+
+/** Tells the engine no picture is made of this model (why, in `reason`): it is not asked for again. */
+async function noPicture(designId: number, model: ThumbnailModelView, reason: string): Promise<void> {
+  const outcome = await contract.request('design.thumbnailFailed', { designId, documentId: model.documentId, reason });
+  if (!outcome.ok) console.warn(`design-sync: the engine was not told that no picture is made of ${model.fileName}:`, outcome.problem.message);
 }
 
 async function keep(designId: number, model: ThumbnailModelView, picture: Blob): Promise<void> {
