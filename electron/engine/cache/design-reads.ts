@@ -1,5 +1,6 @@
 import { isLicenseCode, LICENSES, type License, type LicenseCode } from '../../../shared';
 import type { ReadableDB } from './cache-database';
+import { readStoredForm, type FormColumns } from './compact-form';
 import { peekCachedFile } from './file-cache';
 import { countWords, foldForSearch, ftsWholeWordQuery, searchWords, wordMatch } from './fts-query';
 import { prepared } from './prepared';
@@ -367,6 +368,17 @@ function parseObject(json: string | null): Record<string, unknown> | null {
   }
 }
 
+/** A design's stored form given back whole (compact-form.ts), or null (none stored, or one that cannot be read, said). */
+function readForm(text: string | null, layout: number | null, columns: FormColumns): Record<string, unknown> | null {
+  if (text === null) return null;
+  try {
+    return readStoredForm(text, layout, columns);
+  } catch (error) {
+    engineLog.warn('cache', 'a cached design form cannot be read (read as missing)', error);
+    return null;
+  }
+}
+
 /** The renditions whose local files a read reports (those the pull downloads). */
 export const CACHED_RENDITIONS = ['grid', 'large'] as const;
 
@@ -385,10 +397,13 @@ export function getCachedDesign(db: ReadableDB, idOrSlug: number | string, optio
   const row = (/^\d+$/.test(key)
     ? prepared(db, `SELECT d.*, ${SUMMARY_COLUMNS} FROM designs d, sync_state s WHERE s.id = 1 AND d.id = ?`).get(Number(key))
     : prepared(db, `SELECT d.*, ${SUMMARY_COLUMNS} FROM designs d, sync_state s WHERE s.id = 1 AND d.slug = ? ORDER BY d.fetched_at DESC LIMIT 1`).get(key)) as
-    (SummaryRow & { list_json: string | null; user_form_json: string | null; list_updated_at: string | null; user_form_updated_at: string | null; fetched_at: number }) | undefined;
+    (SummaryRow & FormColumns & {
+      list_json: string | null; list_layout: number | null; user_form_json: string | null; user_form_layout: number | null;
+      list_updated_at: string | null; user_form_updated_at: string | null; fetched_at: number;
+    }) | undefined;
   if (!row) return null;
-  const list = parseObject(row.list_json);
-  const user = parseObject(row.user_form_json);
+  const list = readForm(row.list_json, row.list_layout, row);
+  const user = readForm(row.user_form_json, row.user_form_layout, row);
   const listNewer = (Date.parse(row.list_updated_at ?? '') || 0) >= (Date.parse(row.user_form_updated_at ?? '') || 0);
   const design = listNewer ? { ...user, ...list } : { ...list, ...user };
 

@@ -1,12 +1,14 @@
 import { tolerantDesign, tolerantUser, type TolerantDesign } from '../api/tolerant-readers';
 import type { WritableDB } from './cache-database';
 import { basedOnText } from './attribution';
+import { readStoredForm, storeForm, type FormColumns } from './compact-form';
 import { htmlToPlainText } from './html-text';
 import { listedTagNames } from './tag-names';
 import { prepared } from './prepared';
 import { addToSearchBacklog } from './search-backlog';
 import { rewriteSearchRow } from './search-rows';
 import { noteSearchTerms } from './search-terms';
+import { engineLog } from '../log/engine-log';
 
 /** Which form of a design the service sent (spec §2.1): list/read/search form, or the user-designs form. */
 export type DesignForm = 'list' | 'user';
@@ -233,16 +235,25 @@ function authorOf(design: DesignFields, flags: UpsertFlags, existing: StoredDesi
   return design.user?.screen_name ?? (flags.own ? flags.ownScreenName : undefined) ?? existing?.author_screen_name ?? '';
 }
 
-const insertDesignSql = (jsonColumn: string, updatedAtColumn: string) =>
+const insertDesignSql = (jsonColumn: string, layoutColumn: string, updatedAtColumn: string) =>
   `INSERT INTO designs (id, slug, name, excerpt, license, state, user_id, author_screen_name,
-     primary_image_id, created_at, updated_at, created_ms, updated_ms, ${jsonColumn}, ${updatedAtColumn}, in_listing, is_own, fetched_at, popularity,
-     tags_text)
-   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+     primary_image_id, created_at, updated_at, created_ms, updated_ms, ${jsonColumn}, ${layoutColumn}, ${updatedAtColumn}, in_listing, is_own, fetched_at,
+     popularity, tags_text)
+   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 /** Made once: a pull inserts thousands of designs a second, each looking its statement up by this text. */
 const INSERT_DESIGN: Record<DesignForm, string> = {
-  list: insertDesignSql('list_json', 'list_updated_at'),
-  user: insertDesignSql('user_form_json', 'user_form_updated_at'),
+  list: insertDesignSql('list_json', 'list_layout', 'list_updated_at'),
+  user: insertDesignSql('user_form_json', 'user_form_layout', 'user_form_updated_at'),
 };
+
+/** The columns a design's row holds once written from these fields (what its stored forms leave to them). */
+function columnsOf(design: DesignFields, author: string): FormColumns {
+  return {
+    id: design.id, slug: design.slug ?? null, name: design.name, excerpt: design.excerpt, license: design.license, state: design.state,
+    user_id: design.user_id, author_screen_name: author, primary_image_id: design.primary_image_id, created_at: design.created_at,
+    updated_at: design.updated_at,
+  };
+}
 
 /** A design's tags as its search row holds them (designs.tags_text): only the list form has tags (spec §2.1). */
 const tagsText = (raw: unknown, form: DesignForm): string => (form === 'list' ? listedTagNames((raw as { tags?: unknown }).tags).join(' ') : '');
@@ -251,10 +262,11 @@ const tagsText = (raw: unknown, form: DesignForm): string => (form === 'list' ? 
 function insertDesign(db: WritableDB, { raw, rawText, design }: PendingWrite, form: DesignForm, now: number, flags: UpsertFlags, session: DesignWriteSession): void {
   const author = authorOf(design, flags, undefined);
   const tags = tagsText(raw, form);
+  const stored = storeForm(raw, columnsOf(design, author), rawText);
   prepared(db, INSERT_DESIGN[form]).run(
     design.id, design.slug ?? null, design.name, design.excerpt, design.license, design.state,
     design.user_id, author, design.primary_image_id, design.created_at, design.updated_at, timestampMs(design.created_at),
-    timestampMs(design.updated_at), rawText ?? JSON.stringify(raw), design.updated_at, flags.inListing ? 1 : 0, flags.own ? 1 : 0, now,
+    timestampMs(design.updated_at), stored.text, stored.layout, design.updated_at, flags.inListing ? 1 : 0, flags.own ? 1 : 0, now,
     popularityOf(raw) ?? 0, tags,
   );
   // Deferred, the search row (and the description's text in it) is made from the stored form (search-backlog.ts).
@@ -271,18 +283,55 @@ function updateDesign(
 ): void {
   const updatedMs = timestampMs(design.updated_at);
   const takeColumns = !existing || existing.updated_ms === null || updatedMs === null || updatedMs >= existing.updated_ms;
+  const row = prepared(db, `SELECT ${FORM_COLUMNS}, list_json, list_layout, user_form_json, user_form_layout FROM designs WHERE id = ?`).get(design.id) as FormsRow;
+  let columns: FormColumns = row;
   if (takeColumns) {
-    writeColumns(db, design, authorOf(design, flags, existing), popularityOf(raw), now);
+    columns = columnsOf(design, authorOf(design, flags, existing));
+    writeColumns(db, design, columns.author_screen_name, popularityOf(raw), now);
+    // The other form, stored compact, gives back its columned fields from the columns: it is stored again beside the new ones.
+    if (form === 'list') restoreForm(db, design.id, 'user', row.user_form_json, row.user_form_layout, row, columns);
+    else restoreForm(db, design.id, 'list', row.list_json, row.list_layout, row, columns);
   }
-  const formJson = rawText ?? JSON.stringify(raw);
+  const stored = storeForm(raw, columns, rawText);
   if (form === 'list') {
-    prepared(db, 'UPDATE designs SET list_json = ?, list_updated_at = ?, tags_text = ?, fetched_at = ? WHERE id = ?')
-      .run(formJson, design.updated_at, tagsText(raw, form), now, design.id);
+    prepared(db, 'UPDATE designs SET list_json = ?, list_layout = ?, list_updated_at = ?, tags_text = ?, fetched_at = ? WHERE id = ?')
+      .run(stored.text, stored.layout, design.updated_at, tagsText(raw, form), now, design.id);
   } else {
-    prepared(db, 'UPDATE designs SET user_form_json = ?, user_form_updated_at = ?, fetched_at = ? WHERE id = ?').run(formJson, design.updated_at, now, design.id);
+    prepared(db, 'UPDATE designs SET user_form_json = ?, user_form_layout = ?, user_form_updated_at = ?, fetched_at = ? WHERE id = ?')
+      .run(stored.text, stored.layout, design.updated_at, now, design.id);
   }
   setDesignFlags(db, design.id, flags);
   rewriteSearchRow(db, design.id);
+}
+
+/** A design's columns its stored forms may leave fields to (compact-form.ts FormColumns). */
+export const FORM_COLUMNS = 'id, slug, name, excerpt, license, state, user_id, author_screen_name, primary_image_id, created_at, updated_at';
+
+type FormsRow = FormColumns & { list_json: string | null; list_layout: number | null; user_form_json: string | null; user_form_layout: number | null };
+
+const FORM_COLUMN_NAMES: Record<DesignForm, { json: string; layout: string }> = {
+  list: { json: 'list_json', layout: 'list_layout' },
+  user: { json: 'user_form_json', layout: 'user_form_layout' },
+};
+
+/**
+ * Stores a design's form again beside columns that change (`after`), read whole beside those it was stored with
+ * (`before`), when it was stored compact. One that cannot be read is left as it is (and said).
+ */
+export function restoreForm(
+  db: WritableDB, id: number, form: DesignForm, text: string | null, layout: number | null, before: FormColumns, after: FormColumns,
+): void {
+  if (text === null || layout === null) return;
+  let whole: Record<string, unknown>;
+  try {
+    whole = readStoredForm(text, layout, before);
+  } catch (error) {
+    engineLog.warn('cache', `design ${id}'s stored ${form} form cannot be read; left as it is`, error);
+    return;
+  }
+  const stored = storeForm(whole, after);
+  const { json, layout: layoutColumn } = FORM_COLUMN_NAMES[form];
+  prepared(db, `UPDATE designs SET ${json} = ?, ${layoutColumn} = ? WHERE id = ?`).run(stored.text, stored.layout, id);
 }
 
 function writeColumns(db: WritableDB, design: DesignFields, author: string, popularity: number | null, now: number): void {

@@ -20,6 +20,7 @@ import { migration0019KeptProblemWords } from './0019-kept-problem-words';
 import { migration0018GeneratedThumbnails } from './0018-generated-thumbnails';
 import { migration0020ContentlessSearchIndex } from './0020-contentless-search-index';
 import { migration0021NoDescriptionText } from './0021-no-description-text';
+import { migration0022CompactForms } from './0022-compact-forms';
 
 /** Ordered; only ever appended to. Index + 1 is the schema version it produces (PRAGMA user_version). */
 export const CACHE_MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = [
@@ -44,4 +45,5 @@ export const CACHE_MIGRATIONS: ReadonlyArray<(db: Database.Database) => void> = 
   migration0019KeptProblemWords,
   migration0020ContentlessSearchIndex,
   migration0021NoDescriptionText,
+  migration0022CompactForms,
 ];
