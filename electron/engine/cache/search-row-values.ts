@@ -1,5 +1,5 @@
 import type { ReadableDB } from './cache-database';
-import { htmlToPlainText } from './html-text';
+import { htmlWords } from './html-text';
 import { prepared } from './prepared';
 
 /**
@@ -29,21 +29,31 @@ END`;
 const ATTRIBUTION = `coalesce(' ' || nullif(trim(coalesce(json_extract(d.list_json, '$.attribution'),
     json_extract(d.user_form_json, '$.attribution'))), ''), '')`;
 
-/**
- * Tags are `tags_text`: the names the stored list form gives (only that form has tags, spec §2.1), as tag-names.ts
- * listedTagNames reads them, written with the form (design-writes.ts).
- */
-const SEARCH_ROW_SOURCE = `SELECT d.id, d.name, d.excerpt, ${COLUMNS_DESCRIPTION_HTML} AS html, ${ATTRIBUTION} AS attribution, d.tags_text, d.author_screen_name
-  FROM designs d WHERE d.id IN (SELECT value FROM json_each(?)) ORDER BY d.id`;
-
-type SourceRow = [id: number, name: string, excerpt: string, html: unknown, attribution: string, tags: string, author: string];
+/** The SQL function (searchRowSql) that reads a description's HTML as text (html-text.ts htmlWords). */
+const HTML_WORDS = 'design_sync_html_words';
 
 /**
- * The search rows of these designs (`idsJson`: their ids as a JSON list; those not cached are left out), by
- * ascending id: the description is the text of the HTML the columns were written from (html-text.ts), then the
- * attribution.
+ * A search row's values, in designs_fts's order (rowid first), from the designs row `d`: the description is the text
+ * of the HTML the columns were written from, then the attribution. Tags are `tags_text`: the names the stored list
+ * form gives (only that form has tags, spec §2.1), as tag-names.ts listedTagNames reads them, written with the form
+ * (design-writes.ts). Made in SQL, the HTML read by a function of this connection (searchRowSql), so that a slice of
+ * the search backlog is one INSERT … SELECT (search-backlog.ts): its rows never cross into JavaScript and back.
  */
+export const SEARCH_ROW_VALUES = `d.id, d.name, d.excerpt, ${HTML_WORDS}(${COLUMNS_DESCRIPTION_HTML}) || ${ATTRIBUTION}, d.tags_text, d.author_screen_name`;
+
+const withHtmlWords = new WeakSet<ReadableDB>();
+
+/** Makes SEARCH_ROW_VALUES usable on this connection (its HTML function registered): call it before preparing a statement that uses them. */
+export function searchRowSql(db: ReadableDB): void {
+  if (withHtmlWords.has(db)) return;
+  db.function(HTML_WORDS, { deterministic: true }, (html: unknown) => (html === null || html === undefined ? '' : htmlWords(typeof html === 'string' ? html : String(html))));
+  withHtmlWords.add(db);
+}
+
+const SEARCH_ROW_SOURCE = `SELECT ${SEARCH_ROW_VALUES} FROM designs d WHERE d.id IN (SELECT value FROM json_each(?)) ORDER BY d.id`;
+
+/** The search rows of these designs (`idsJson`: their ids as a JSON list; those not cached are left out), by ascending id. */
 export function searchRowValues(db: ReadableDB, idsJson: string): SearchRowValues[] {
-  return (prepared(db, SEARCH_ROW_SOURCE).raw(true).all(idsJson) as SourceRow[]).map(([id, name, excerpt, html, attribution, tags, author]) =>
-    [id, name, excerpt, htmlToPlainText(typeof html === 'string' ? html : String(html)) + attribution, tags, author]);
+  searchRowSql(db);
+  return prepared(db, SEARCH_ROW_SOURCE).raw(true).all(idsJson) as SearchRowValues[];
 }

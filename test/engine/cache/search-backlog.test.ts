@@ -73,6 +73,29 @@ describe('the search rows of the backlog', () => {
   });
 });
 
+describe('a slice of the backlog', () => {
+  it('takes its first designs by id; one removed since leaves without a row, one whose row was written since keeps that row', () => {
+    writeDeferred(db, [1, 2, 3, 4, 5].map((id) => listFormDesign({ id, description: `<p>Old <b>walnut</b> ${id}</p>` })));
+    // 2: removed while it waited (its backlog entry is not taken with it).
+    db.prepare('DELETE FROM designs WHERE id = 2').run();
+    // 3: written again with its search row (a sync pass writes own designs' rows as it goes).
+    upsertDesigns(db, [listFormDesign({ id: 3, description: '<p>New <i>maple</i></p>', updated_at: '2026-03-01T10:00:00.000+00:00' })], 'list', 2_000);
+
+    expect(writeBackloggedSearchRows(db, 4, 'after-fill')).toEqual({ taken: 4, more: true });
+    expect(searchBacklogSize(db)).toBe(1);
+    const rows = searchRows();
+    expect(Object.keys(rows).map(Number)).toEqual([1, 3, 4]);
+    expect(rows[3]).toEqual([...new Set(searchWords('Design 3 New maple maker', 100))].sort());
+    expect(found('walnut')).toBe(2);
+
+    expect(writeBackloggedSearchRows(db, 4, 'after-fill')).toEqual({ taken: 1, more: false });
+    expect(writeBackloggedSearchRows(db, 4, 'after-fill')).toEqual({ taken: 0, more: false });
+    expect(found('walnut')).toBe(3);
+    expect(db.prepare('SELECT count(*) AS n FROM designs_fts').get()).toEqual({ n: 4 });
+    db.exec(`INSERT INTO designs_fts (designs_fts, rank) VALUES ('integrity-check', 1)`);
+  });
+});
+
 describe('the vocabulary while a fill leaves the terms to its end', () => {
   it('finds what the slices wrote by prefix meanwhile, and holds every term of the index once the fill ends', () => {
     upsertDesigns(db, [listFormDesign({ id: 1, name: 'Synthetic gear' })], 'list', 1_000);
