@@ -1,4 +1,5 @@
 import type { ReadableDB } from './cache-database';
+import { readStoredPrimaryImage } from './compact-form';
 import { prepared } from './prepared';
 import { engineLog } from '../log/engine-log';
 
@@ -40,11 +41,12 @@ export function childListsCheckedAt(db: ReadableDB, designId: number): number | 
  */
 export function primaryImageOfCover(db: ReadableDB, imageId: number): Record<string, unknown> | null {
   const row = prepared(db,
-    `SELECT coalesce(json_extract(list_json, '$.primary_image'), json_extract(user_form_json, '$.primary_image')) AS image
+    `SELECT CASE WHEN json_extract(list_json, '$.primary_image') IS NOT NULL THEN json_extract(list_json, '$.primary_image') ELSE json_extract(user_form_json, '$.primary_image') END AS image,
+       CASE WHEN json_extract(list_json, '$.primary_image') IS NOT NULL THEN list_layout ELSE user_form_layout END AS layout
      FROM designs WHERE primary_image_id = ? LIMIT 1`,
-  ).get(imageId) as { image: unknown } | undefined;
+  ).get(imageId) as { image: unknown; layout: number | null } | undefined;
   if (typeof row?.image !== 'string') return null;
-  const image = parse(row.image);
+  const image = readStoredPrimaryImage(parse(row.image), row.layout);
   return typeof image.file === 'object' && image.file !== null ? image : null;
 }
 

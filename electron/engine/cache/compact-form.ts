@@ -21,8 +21,12 @@
 
 /** The layout of a compact form written by this code, with no columned field taken out; each field taken out adds its bit. */
 export const COMPACT_FORM_V1 = 1 << 16;
-/** The bits of the columned fields a COMPACT_FORM_V1 layout may take out. */
+/** The bits a COMPACT_FORM_V1 layout may add. */
 const FIELD_BITS = COMPACT_FORM_V1 - 1;
+/** The layout's bit saying that `primary_image` is stored as its original's url and how its renditions' are made from it. */
+const IMAGE_FROM_ORIGINAL = 1 << 12;
+/** The layout's bit saying that documents_zip's url is stored without its end, `/<id>/<slug>.zip`, made from the columns. */
+const ZIP_FROM_COLUMNS = 1 << 13;
 
 /** A design's columns a form's fields may be given back from (designs' columns of the same names). */
 export interface FormColumns {
@@ -73,6 +77,63 @@ const ESCAPE = '~';
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** An image's renditions as the service lists them (spec §2.2), in its order: this layout's, never changed. */
+const RENDITIONS = ['small', 'medium', 'large', 'span4', 'span2', 'span1', 'mini', 'grid', 'carousel', 'carousel_thumb'] as const;
+
+/**
+ * How a rendition's url is made from the original's (`<folder>/<file>`): `<folder>/<rendition>_<file>` (the live
+ * service, 'k'), or `<folder>/<rendition>_<file without its extension>.jpg` (the local service, 'j').
+ */
+type RenditionRule = 'k' | 'j';
+function renditionUrlOf(original: string, rendition: string, rule: RenditionRule): string {
+  const slash = original.lastIndexOf('/') + 1;
+  const file = original.slice(slash);
+  if (rule === 'k') return `${original.slice(0, slash)}${rendition}_${file}`;
+  const dot = file.lastIndexOf('.');
+  return `${original.slice(0, slash)}${rendition}_${dot > 0 ? file.slice(0, dot) : file}.jpg`;
+}
+
+/**
+ * A primary_image `{ file: { url, <rendition>: { url }, … } }` whose renditions' urls are made from the original's by
+ * one rule, as `{ u: url, k: rule }` (and `n`, its renditions' names, when they are not RENDITIONS); null otherwise.
+ */
+function compactPrimaryImage(image: unknown): Record<string, unknown> | null {
+  if (!isPlainObject(image)) return null;
+  let keys = 0;
+  for (const key in image) if (key !== 'file' || ++keys > 1) return null;
+  const file = image.file;
+  if (!isPlainObject(file)) return null;
+  const names = Object.keys(file);
+  const original = file.url;
+  if (names[0] !== 'url' || typeof original !== 'string') return null;
+  names.shift();
+  let rule: RenditionRule | null = null;
+  for (const name of names) {
+    const entry = file[name];
+    if (!isPlainObject(entry) || typeof entry.url !== 'string' || Object.keys(entry).length !== 1) return null;
+    rule ??= entry.url === renditionUrlOf(original, name, 'k') ? 'k' : 'j';
+    if (entry.url !== renditionUrlOf(original, name, rule)) return null;
+  }
+  const standard = names.length === RENDITIONS.length && names.every((name, i) => name === RENDITIONS[i]);
+  return standard ? { u: original, k: rule ?? 'k' } : { u: original, k: rule ?? 'k', n: names };
+}
+
+function expandPrimaryImage(stored: Record<string, unknown>): Record<string, unknown> {
+  const original = stored.u as string;
+  const rule = stored.k as RenditionRule;
+  const file: Record<string, unknown> = { url: original };
+  for (const name of (stored.n as string[] | undefined) ?? RENDITIONS) put(file, name, { url: renditionUrlOf(original, name, rule) });
+  return { file };
+}
+
+/** A stored form's primary_image as the service sent it (child-reads.ts reads it alone, with SQL). */
+export function readStoredPrimaryImage(stored: Record<string, unknown>, layout: number | null): Record<string, unknown> {
+  return layout !== null && (layout & IMAGE_FROM_ORIGINAL) !== 0 ? expandPrimaryImage(stored) : stored;
+}
+
+/** The end of a design's documents_zip url the columns make: `/<id>/<slug>.zip`. */
+const zipEnd = (columns: FormColumns) => `/${columns.id}/${encodeURIComponent(columns.slug ?? '')}.zip`;
 
 /** Whether a tag is exactly `{ id, name, taggings_count }` in that order, each of its type (stored as an array). */
 function isPlainTag(tag: unknown): tag is { id: number; name: string; taggings_count: number } {
@@ -142,10 +203,24 @@ export function storeForm(raw: unknown, columns: FormColumns, rawText?: string):
     }
     const short = SHORT_KEYS.get(key);
     const tags = key === 'tags' ? compactTags(value) : null;
-    if (short !== undefined) stored[short] = value;
-    else if (tags !== null) stored[TAGS] = tags;
-    else if (key === 'documents_zip' && isPlainObject(value) && Object.keys(value).length === 1 && 'url' in value) stored[DOCUMENTS_ZIP] = value.url;
-    else put(stored, RESERVED.has(key) || key.startsWith(ESCAPE) ? ESCAPE + key : key, value);
+    const image = key === 'primary_image' ? compactPrimaryImage(value) : null;
+    if (short !== undefined) {
+      stored[short] = value;
+    } else if (tags !== null) {
+      stored[TAGS] = tags;
+    } else if (image !== null) {
+      stored.primary_image = image;
+      bits |= IMAGE_FROM_ORIGINAL;
+    } else if (key === 'documents_zip' && isPlainObject(value) && Object.keys(value).length === 1 && 'url' in value) {
+      const url = value.url;
+      const end = zipEnd(columns);
+      if (typeof url === 'string' && url.endsWith(end) && url.length > end.length && raw.id === columns.id && raw.slug === columns.slug) {
+        stored[DOCUMENTS_ZIP] = url.slice(0, -end.length);
+        bits |= ZIP_FROM_COLUMNS;
+      } else {
+        stored[DOCUMENTS_ZIP] = url;
+      }
+    } else put(stored, RESERVED.has(key) || key.startsWith(ESCAPE) ? ESCAPE + key : key, value);
   }
   return { text: JSON.stringify(stored), layout: COMPACT_FORM_V1 | bits };
 }
@@ -208,7 +283,8 @@ function expandForm(stored: Record<string, unknown>, bits: number, columns: Form
     if (order !== undefined) putTakenOutBefore(order);
     if (escaped) put(form, long, value);
     else if (key === TAGS) form.tags = (value as unknown[][]).map(([id, name, count]) => ({ id, name, taggings_count: count }));
-    else if (key === DOCUMENTS_ZIP) form.documents_zip = { url: value };
+    else if (key === DOCUMENTS_ZIP) form.documents_zip = { url: (bits & ZIP_FROM_COLUMNS) !== 0 ? `${value as string}${zipEnd(columns)}` : value };
+    else if (key === 'primary_image' && (bits & IMAGE_FROM_ORIGINAL) !== 0) form.primary_image = expandPrimaryImage(value as Record<string, unknown>);
     else put(form, long, value);
   }
   putTakenOutBefore(Number.POSITIVE_INFINITY);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCacheDatabase } from '../../../electron/engine/cache/cache-database';
+import { primaryImageOfCover } from '../../../electron/engine/cache/child-reads';
 import { COMPACT_FORM_V1 } from '../../../electron/engine/cache/compact-form';
 import { getCachedDesign, searchCachedDesigns } from '../../../electron/engine/cache/design-reads';
 import { upsertDesign, upsertDesigns, type DesignForm } from '../../../electron/engine/cache/design-writes';
@@ -52,7 +53,9 @@ describe('a design\'s stored forms', () => {
       whole += JSON.stringify(design).length;
       stored += row.list_json!.length;
     }
-    expect(stored / whole).toBeLessThan(0.85);
+    expect(stored / whole).toBeLessThan(0.4);
+    const covered = designs.find((design) => typeof design.primary_image === 'object' && design.primary_image !== null)!;
+    expect(primaryImageOfCover(db, covered.primary_image_id as number)).toEqual(covered.primary_image);
   });
 
   it('keep fields the service adds, nulls, escapes and text outside ASCII, and keys that look like the stored short ones', () => {
@@ -60,6 +63,7 @@ describe('a design\'s stored forms', () => {
       id: 41, name: 'Żółw 🐢 "quoted" \\ back', excerpt: null, slug: null, primary_image_id: 12, license: null, description: '<p>naïve</p>',
       attribution: 'after «Ada»', tags: [{ id: 1, name: 'tortue', taggings_count: 2 }, 'plain', { id: 2, name: 'x' }],
       documents_zip: { url: 'https://files.example/zip/41.zip', size: 3 },
+      primary_image: { file: { url: '/a/b.png', small: { url: '/a/small_b.png' }, large: { url: '/a/large_b.jpg' } } },
       t: 'a short key of its own', z: [1], c: null, '~': 'tilde', '~c': 'tilde c', __proto__: 'not a prototype', constructor: 5,
       nested: { deep: [null, { é: true }] }, wiki_mode: false,
     });
@@ -68,6 +72,22 @@ describe('a design\'s stored forms', () => {
     expect(read).toEqual(raw);
     expect(Object.keys(read!)).toEqual(expect.arrayContaining(['__proto__', 'constructor', 't', 'z', 'c', '~', '~c']));
     expect(Object.getPrototypeOf(read)).toBe(Object.prototype);
+  });
+
+  it('keep images whose renditions are named otherwise, and documents_zip urls that are not the design\'s own', () => {
+    const images = [
+      { file: { url: '/i/7/cat.png', grid: { url: '/i/7/grid_cat.jpg' }, '__proto__': { url: '/i/7/__proto___cat.jpg' } } },
+      { file: { url: '/i/7/cat', small: { url: '/i/7/small_cat' } } },
+      { file: { url: '/i/7/cat.png' } },
+      { file: { small: { url: '/i/7/small_cat.png' }, url: '/i/7/cat.png' } },
+      { file: { url: '/i/7/cat.png', small: { url: '/i/7/small_cat.png', width: 40 } } },
+      { file: { url: null, small: { url: null } } },
+      { file: 'x' }, { file: {}, id: 3 }, [], null,
+    ];
+    images.forEach((primary_image, i) => {
+      const raw = listFormDesign({ id: 60 + i, slug: `cat ${i}`, primary_image, documents_zip: { url: i % 2 ? `/zip/${60 + i}/cat%20${i}.zip` : `/zip/${60 + i}/other.zip` } });
+      expect(writtenAndReadBack(raw)).toStrictEqual(raw);
+    });
   });
 
   it('keep a form missing fields the columns hold missing, and one whose fields differ from the columns as they were sent', () => {
@@ -143,7 +163,10 @@ describe('a design\'s stored forms, of the local service', () => {
     expect(listed.some((design) => typeof design.primary_image === 'object')).toBe(true);
     const db = freshCache();
     upsertDesigns(db, listed, 'list', NOW, { inListing: true });
-    for (const design of listed) expect(getCachedDesign(db, design.id as number)!.forms.list).toEqual(design);
+    for (const design of listed) {
+      expect(getCachedDesign(db, design.id as number)!.forms.list).toEqual(design);
+      if (design.primary_image) expect(primaryImageOfCover(db, design.primary_image_id as number)).toEqual(design.primary_image);
+    }
 
     const userId = listed[0]!.user_id as number;
     const own = await (await service.request('GET', `/v1/users/${userId}/designs`)).json() as Record<string, unknown>[];
