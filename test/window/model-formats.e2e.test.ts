@@ -171,7 +171,7 @@ describe.skipIf(chromiumSkipReason !== undefined)('the 3D view of the model form
     const preview = await view('Sphere logo (3MF)');
     await shownSize(preview);
     expect(await preview.getByTestId('model-notes').count()).toBe(0);
-    await page.waitForTimeout(300);
+    await preview.locator('canvas[data-drawn="true"]').waitFor({ timeout: 15_000 });
     // The logo's dark navy is drawn (a few thousand pixels from this side); untextured, the sphere is all white.
     expect(await navyShare(preview)).toBeGreaterThan(0.001);
     await preview.getByRole('button', { name: 'Close the 3D view' }).click();

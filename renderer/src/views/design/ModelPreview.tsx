@@ -2,18 +2,20 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { IntlShape } from '@formatjs/intl';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { DocumentView } from '../../../../shared';
-import type { ModelScene } from './model-scene';
 import { formatProgress, ModelFetchError, type FetchProgress } from './model-fetch';
-import { softwareRendered } from './model-gpu';
 import { markModelStep } from './model-marks';
 import { formatLayerHeight, formatModelSize } from './model-measure';
-import { startModelReader } from './model-reader';
+import { startModelView, type ModelView } from './model-view';
 import { modelWords, type ModelWords } from './model-words';
 import { useOpenedInPlace } from '../use-escape';
 
 type State =
   | { kind: 'loading'; progress: FetchProgress | null; reading: boolean }
-  | { kind: 'shown'; triangles: number; size: { width: number; depth: number; height: number }; layers: { z: number }[]; notes: ModelWords[] }
+  | {
+    kind: 'shown'; triangles: number; size: { width: number; depth: number; height: number }; layers: { z: number }[]; notes: ModelWords[];
+    /** Why the model is not drawn (no WebGL for the worker: the browser's words); null when it is. */
+    notDrawn: string | null;
+  }
   | { kind: 'failed'; error: unknown };
 
 /**
@@ -69,94 +71,105 @@ function LoadingProgress({ name, progress, reading }: { name: string; progress: 
 }
 
 /**
- * The interactive 3D view of one model, made on demand (three.js is loaded only then). Its bytes come from the host's
- * own address for the file (never a link to the service's file: rule 1), so a model seen once works offline. Beside
- * it: the model's size in millimetres, what the file holds that the view does not show, and for G-code a slider of
- * the layers shown. While it loads: the bytes fetched of the total, then "Reading…"; its button then cancels (the
- * fetch is aborted, the model worker stopped). A file that cannot be read says which and why, in the view; the page
- * goes on.
- * Opened, it takes the focus; Escape closes it, and the focus goes back to the button that opened it.
+ * The interactive 3D view of one model, made on demand: the model worker (model-worker.ts) fetches its bytes from the
+ * host's own address for the file (never a link to the service's file: rule 1, so a model seen once works offline),
+ * reads them and draws them on the view's canvas, handed to it as an OffscreenCanvas; the page only forwards what the
+ * person does on the canvas and loads no three.js. Beside it: the model's size in millimetres, what the file holds
+ * that the view does not show, and for G-code a slider of the layers shown. While it loads: the bytes fetched of the
+ * total, then "Reading…"; its button then cancels (the worker is ended). A file that cannot be read says which and
+ * why, in the view; the page goes on. Where the worker cannot draw (no WebGL for it), the facts are shown and the view
+ * says so. Opened, it takes the focus; Escape closes it (the worker lets everything go and ends), and the focus goes
+ * back to the button that opened it.
  */
 export function ModelPreview({ document, onClose, onCached }: { document: DocumentView; onClose(): void; onCached(): void }) {
   const intl = useIntl();
-  const canvas = useRef<HTMLCanvasElement>(null);
-  const scene = useRef<ModelScene | null>(null);
+  const holder = useRef<HTMLDivElement>(null);
+  const canvas = useRef<HTMLCanvasElement | null>(null);
+  const view = useRef<ModelView | null>(null);
   const [state, setState] = useState<State>({ kind: 'loading', progress: null, reading: false });
   const [drawn, setDrawn] = useState(false);
   const { focusRef, onKeyDown } = useOpenedInPlace<HTMLElement>(onClose);
 
   useEffect(() => {
     let cancelled = false;
-    const reading = new AbortController();
+    const closing = new AbortController();
     markModelStep('opened');
-    // The model worker starts at once and fetches the file itself: its start and the loading of the type's reader go
-    // on while the bytes come, the page's thread never handles them, and three.js is loaded here meanwhile.
-    const reader = startModelReader(document.type.toLowerCase(), reading.signal);
-    void (async () => {
-      try {
-        let shown = 0;
-        let announced: (bytes: number | null) => void = () => {};
-        const fileBytes = new Promise<number | null>((resolve) => {
-          announced = resolve;
-        });
-        const read = reader.fetchAndRead(document.previewUrl!, {
-          onProgress: (progress) => {
-            announced(progress.total);
-            // At most a few updates a second, and the last one.
-            const now = performance.now();
-            if (now - shown < 150 && progress.received !== progress.total) return;
-            shown = now;
-            if (!cancelled) setState({ kind: 'loading', progress, reading: false });
-          },
-          onFetched: () => {
-            markModelStep('fetched');
-            // Fetched once, the file is now kept for offline use: the file list says so (whether or not it can be shown).
-            if (cancelled) return;
-            if (!document.cached) onCached();
-            setState((now) => ({ kind: 'loading', progress: now.kind === 'loading' ? now.progress : null, reading: true }));
-          },
-        });
-        // Its failure is the view's, once the scene's module is here (showModel awaits it), not a stray rejection
-        // before; the scene is then not kept waiting for the file's size.
-        read.catch(() => announced(null));
-        // Asked now, while the bytes come, not when the scene is made (it makes a WebGL context of its own).
-        softwareRendered();
-        // The scene is made once three.js is here and the file's size is known (its answer's first bytes).
-        const [{ showModel }, size] = await Promise.all([import('./model-scene'), fileBytes]);
-        if (cancelled || !canvas.current) {
-          reader.stop();
-          return;
-        }
-        const dark = matchMedia('(prefers-color-scheme: dark)').matches;
-        const model = await showModel(canvas.current, document.type, read, dark, reading.signal, size);
-        if (cancelled) {
-          model.dispose();
-          return;
-        }
-        scene.current = model;
-        setState({ kind: 'shown', triangles: model.triangles, size: model.size, layers: model.layers, notes: model.notes });
-        void model.drawn.then(() => {
-          if (!cancelled) setDrawn(true);
-        });
-      } catch (error) {
-        reader.stop();
-        if (!cancelled) setState({ kind: 'failed', error });
-      }
-    })();
+    setState({ kind: 'loading', progress: null, reading: false });
+    setDrawn(false);
+    // The model worker starts at once and fetches the file itself: its start and the loading of the type's reader
+    // and of three.js go on while the bytes come; the page's thread never handles them, nor draws.
+    const model = startModelView(document.type.toLowerCase(), closing.signal);
+    view.current = model;
+    // A canvas of this showing's own: handed to the worker, a canvas is the worker's for good.
+    const made = globalThis.document.createElement('canvas');
+    made.className = 'model-canvas';
+    holder.current?.append(made);
+    canvas.current = made;
+    const dropCanvas = () => {
+      made.remove();
+      if (canvas.current === made) canvas.current = null;
+    };
+    let shown = 0;
+    const dark = matchMedia('(prefers-color-scheme: dark)').matches;
+    model.load(document.previewUrl!, made, dark, {
+      onProgress: (progress) => {
+        // At most a few updates a second, and the last one.
+        const now = performance.now();
+        if (now - shown < 150 && progress.received !== progress.total) return;
+        shown = now;
+        if (!cancelled) setState({ kind: 'loading', progress, reading: false });
+      },
+      onFetched: () => {
+        markModelStep('fetched');
+        // Fetched once, the file is now kept for offline use: the file list says so (whether or not it can be shown).
+        if (cancelled) return;
+        if (!document.cached) onCached();
+        setState((now) => ({ kind: 'loading', progress: now.kind === 'loading' ? now.progress : null, reading: true }));
+      },
+      onDrawn: () => {
+        if (!cancelled) setDrawn(true);
+      },
+      onFailed: (error) => {
+        if (cancelled) return;
+        dropCanvas();
+        setState({ kind: 'failed', error });
+      },
+    }).then(({ facts, notDrawn }) => {
+      if (cancelled) return;
+      if (notDrawn !== null) dropCanvas();
+      setState({ kind: 'shown', ...facts, notDrawn });
+    }, (error: unknown) => {
+      if (cancelled) return;
+      dropCanvas();
+      setState({ kind: 'failed', error });
+    });
     return () => {
       cancelled = true;
-      reading.abort();
-      scene.current?.dispose();
-      scene.current = null;
+      closing.abort();
+      dropCanvas();
+      if (view.current === model) view.current = null;
     };
     // Only a new document shows anew (a refreshed list gives the same one as a new object).
   }, [document.id]);
 
-  // Drawn once the view has shown what it knows of the model (its size, what it holds): a large model's first
-  // drawing takes seconds on a software renderer.
+  // Drawn once the view has shown what it knows of the model (its size, what it holds).
   useEffect(() => {
-    if (state.kind === 'shown') scene.current?.show();
+    if (state.kind === 'shown') view.current?.show();
   }, [state.kind]);
+
+  // The canvas is made by the effect above (not rendered by React): its name and state are kept on it here.
+  const canvasLabel = intl.formatMessage({ id: 'design.model.canvasLabel' }, { file: document.name });
+  useEffect(() => {
+    const element = canvas.current;
+    if (!element) return;
+    element.setAttribute('aria-label', canvasLabel);
+    const mark = (name: 'loaded' | 'drawn', on: boolean) => {
+      if (on) element.dataset[name] = 'true';
+      else delete element.dataset[name];
+    };
+    mark('loaded', state.kind === 'shown');
+    mark('drawn', state.kind === 'shown' && drawn);
+  }, [canvasLabel, state.kind, drawn]);
 
   const file = document.name;
   const description = state.kind !== 'shown' ? null
@@ -167,12 +180,10 @@ export function ModelPreview({ document, onClose, onCached }: { document: Docume
     : state.kind === 'failed' ? '' : description;
   return (
     <section ref={focusRef} tabIndex={-1} className="model-preview" aria-label={intl.formatMessage({ id: 'design.model.label' }, { file })} onKeyDown={onKeyDown}>
-      {state.kind === 'failed' ? null : (
-        <canvas ref={canvas} className="model-canvas" data-loaded={state.kind === 'shown' ? 'true' : undefined}
-          data-drawn={state.kind === 'shown' && drawn ? 'true' : undefined}
-          aria-label={intl.formatMessage({ id: 'design.model.canvasLabel' }, { file })} />
-      )}
+      <div ref={holder} className="model-canvas-holder" hidden={state.kind === 'failed' || (state.kind === 'shown' && state.notDrawn !== null)} />
       {state.kind === 'failed' ? <p className="model-problem" role="alert">{failure(intl, document, state.error)}</p> : null}
+      {state.kind === 'shown' && state.notDrawn !== null
+        ? <p className="model-problem" role="alert">{intl.formatMessage({ id: 'design.model.notDrawn' }, { file })}</p> : null}
       {state.kind === 'loading' ? <LoadingProgress name={document.name} progress={state.progress} reading={state.reading} /> : null}
       {state.kind === 'shown' ? (
         <dl className="model-facts">
@@ -187,10 +198,10 @@ export function ModelPreview({ document, onClose, onCached }: { document: Docume
         </div>
       ) : null}
       {state.kind === 'shown' && state.layers.length > 0
-        ? <LayerSlider layers={state.layers} onChange={(layer) => scene.current?.showLayersUpTo(layer)} /> : null}
+        ? <LayerSlider layers={state.layers} onChange={(layer) => view.current?.showLayersUpTo(layer)} /> : null}
       <div className="form-actions">
         <span role="status">{status}</span>
-        {state.kind === 'shown' ? <button type="button" onClick={() => scene.current?.fit()}><FormattedMessage id="design.model.fit" /></button> : null}
+        {state.kind === 'shown' && state.notDrawn === null ? <button type="button" onClick={() => view.current?.fit()}><FormattedMessage id="design.model.fit" /></button> : null}
         {/* While loading, closing cancels: the fetch is aborted and the model worker stopped. */}
         <button type="button" onClick={onClose}><FormattedMessage id={state.kind === 'loading' ? 'design.model.cancel' : 'design.model.close'} /></button>
       </div>

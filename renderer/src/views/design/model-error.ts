@@ -14,3 +14,11 @@ export class UnreadableModelError extends Error {
     this.words = words;
   }
 }
+
+/** A loader's own failure, in the person's words. */
+export function unreadable(error: unknown): UnreadableModelError {
+  if (error instanceof UnreadableModelError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  // The loader's own words (English, as three.js says them) for what it could not read.
+  return new UnreadableModelError('design.model.error.loaderFailed', { why: message.replace(/^THREE\.\w+:\s*/, '').replace(/\.$/, '') });
+}

@@ -7,7 +7,7 @@ const FENCE_POLL_MS = 4;
  */
 export async function whenGpuDone(context: WebGLRenderingContext | WebGL2RenderingContext, signal?: AbortSignal): Promise<void> {
   if (!(context instanceof WebGL2RenderingContext)) {
-    await new Promise((resolve) => requestAnimationFrame(resolve));
+    await nextFrame();
     return;
   }
   const gl = context;
@@ -25,16 +25,24 @@ export async function whenGpuDone(context: WebGLRenderingContext | WebGL2Renderi
   }
 }
 
+/** The next frame (a worker drawing on an OffscreenCanvas has requestAnimationFrame; a worker without it, a timer). */
+export function nextFrame(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => resolve());
+    else setTimeout(resolve, 16);
+  });
+}
+
 let software: boolean | null = null;
 
 /**
  * Whether WebGL is drawn by a software renderer (SwiftShader, llvmpipe: a machine without a usable GPU, a virtual
- * machine, a remote desktop), asked once of a context made for the question and let go. The view asks it as soon as
- * it opens, while the file is fetched.
+ * machine, a remote desktop), asked once of a context made for the question and let go: in the model worker, on an
+ * OffscreenCanvas of its own, while the file is fetched.
  */
 export function softwareRendered(): boolean {
   if (software !== null) return software;
-  const probe = document.createElement('canvas').getContext('webgl2');
+  const probe = new OffscreenCanvas(1, 1).getContext('webgl2');
   const info = probe?.getExtension('WEBGL_debug_renderer_info');
   const name = info ? String(probe!.getParameter(info.UNMASKED_RENDERER_WEBGL)) : '';
   probe?.getExtension('WEBGL_lose_context')?.loseContext();

@@ -4,10 +4,9 @@ import {
 } from 'three';
 import { markModelStep } from './model-marks';
 import { isViewableModelType, isZUp, unitScaleOf } from './model-measure';
-import { UnreadableModelError } from './model-error';
+import { UnreadableModelError, unreadable } from './model-error';
 import type { Bounds, ModelPart, ModelRead } from './model-parts';
 import { ModelFetchError } from './model-fetch';
-import { unreadable } from './model-reader';
 import type { ModelWords } from './model-words';
 
 export { UnreadableModelError } from './model-error';

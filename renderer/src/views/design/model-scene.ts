@@ -3,7 +3,9 @@ import {
   type Material, type Object3D,
 } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+import type { ElementProxy } from './model-element-proxy';
 import { softwareRendered, whenGpuDone } from './model-gpu';
+import type { CanvasBox } from './model-input';
 import { markModelStep } from './model-marks';
 import { bedGrid, clampLayer } from './model-measure';
 import { TRIANGLES_PER_PIECE } from './model-parts';
@@ -27,6 +29,8 @@ export interface ModelScene {
   fit(): void;
   /** Starts drawing, once the page shows the model's facts (nothing is drawn before). */
   show(): void;
+  /** The canvas moved or resized on the page (or the display's pixel ratio changed): drawn again at that size. */
+  resize(box: CanvasBox): void;
   dispose(): void;
 }
 
@@ -72,20 +76,51 @@ function disposeObject(object: Object3D): void {
 }
 
 /**
- * An interactive view of a 3D model: right way up, in millimetres, standing on a print bed's grid (10 mm cells; see
- * bedGrid); orbit with the mouse or touch, zoom with the wheel, fit to view. The bytes come from the
- * host's own address (the file cache), so a model seen once works offline. Throws UnreadableModelError for a file
- * that cannot be read, before anything is drawn. `read` is the file's reading in the model worker (model-reader.ts),
- * `fileBytes` its size when known; `signal` tells that the view was closed.
+ * What the page shows beside the drawing of a model read, made without drawing it (where it cannot be drawn). Throws
+ * UnreadableModelError as showModel does.
  */
-export async function showModel(canvas: HTMLCanvasElement, type: string, read: Promise<ModelRead>, dark: boolean, signal?: AbortSignal, fileBytes: number | null = null): Promise<ModelScene> {
+export async function factsOfRead(type: string, read: ModelRead): Promise<Pick<ModelScene, 'triangles' | 'size' | 'layers' | 'notes'>> {
+  const material = new MeshPhongMaterial();
+  try {
+    const parsed = await parseModel(type, Promise.resolve(read), material, 0);
+    disposeObject(parsed.object);
+    return { triangles: parsed.triangles, size: parsed.size, layers: parsed.layers.map((layer) => ({ z: layer.z })), notes: parsed.notes };
+  } finally {
+    material.dispose();
+  }
+}
+
+/** No WebGL context can be made on the view's canvas (WebGL off, or not offered to workers here). */
+export class NoWebGLError extends Error {
+  override name = 'NoWebGLError';
+}
+
+/**
+ * The renderer of the view's canvas (handed to the model worker by the page), made while the file is fetched: making
+ * its WebGL context takes tens of ms. Multisampling multiplies a software renderer's work on every pixel of a large
+ * model (seconds more for millions of triangles); a GPU does it at no cost worth saving. `fileBytes`: the file's size,
+ * when known. Throws NoWebGLError where no WebGL context can be made.
+ */
+export function makeRenderer(canvas: OffscreenCanvas, fileBytes: number | null): WebGLRenderer {
+  try {
+    return new WebGLRenderer({ canvas, antialias: !((fileBytes ?? 0) > LARGE_FILE_BYTES && softwareRendered()) });
+  } catch (error) {
+    throw new NoWebGLError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/**
+ * An interactive view of a 3D model, drawn in the model worker on the view's canvas (an OffscreenCanvas the page
+ * handed over; no WebGL call runs on the page's thread): right way up, in millimetres, standing on a print bed's grid
+ * (10 mm cells; see bedGrid); orbit with the mouse or touch, zoom with the wheel, fit to view, as the page forwards
+ * them to `element` (model-input.ts). Throws UnreadableModelError for a file that cannot be read, before anything is
+ * drawn. `read` is the file's reading (model-read.ts), `box` the canvas's place and size on the page; `signal` tells
+ * that the view was closed.
+ */
+export async function showModel(renderer: WebGLRenderer, element: ElementProxy, box: CanvasBox, type: string, read: Promise<ModelRead>, dark: boolean, signal?: AbortSignal): Promise<ModelScene> {
   // Phong, as three.js's own STL example: cheaper for each pixel than a physically based material, which counts on a
   // software renderer shading every pixel of a model of millions of triangles on the CPU.
   const material = new MeshPhongMaterial({ color: 0x7aa7ff, specular: 0x222222, shininess: 40 });
-  // The renderer and its WebGL context (tens of ms of the page's thread) are made while the worker reads the file.
-  // Multisampling multiplies a software renderer's work on every pixel of a large model (seconds more for millions
-  // of triangles); a GPU does it at no cost worth saving.
-  const renderer = new WebGLRenderer({ canvas, antialias: !((fileBytes ?? 0) > LARGE_FILE_BYTES && softwareRendered()) });
   let parsed: ParsedModel;
   try {
     parsed = await parseModel(type, read, material, dark ? 0x8fb8ff : 0x2f6fd6, signal);
@@ -97,7 +132,6 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, read: P
   const model = parsed.object;
   const vertices = verticesOf(model);
   const largeOnSoftware = vertices > LARGE_VERTICES && softwareRendered();
-  renderer.setPixelRatio(Math.min(2, globalThis.devicePixelRatio || 1));
   const scene = new Scene();
   scene.background = new Color(dark ? 0x1d2127 : 0xf0f2f5);
   const ambient = new AmbientLight(0xffffff, 0.6);
@@ -110,17 +144,17 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, read: P
   scene.add(model);
 
   const camera = new PerspectiveCamera(45, 1, 0.01, 100_000);
-  const controls = new OrbitControls(camera, canvas);
+  const controls = new OrbitControls(camera, element as unknown as HTMLElement);
   controls.enableDamping = true;
   // Drawn on demand, not every frame: a still model costs nothing, and a model of millions of triangles is not drawn
   // sixty times a second for no change. Turning (with its easing out) asks for frames until the camera rests.
   let frame = 0;
   // On a GPU, a large model's parts (pieces of TRIANGLES_PER_PIECE, a G-code file's layers…) go up a batch of about
   // VERTICES_PER_BATCH a frame, each batch drawn alone into a 1×1 target (which uploads its arrays at almost no drawing
-  // cost), and the model is drawn on the canvas once all are there: no frame uploads a whole 200 MB model, and the page
-  // answers between them. A software renderer rasterizes on the CPU: there the whole drawing holds the page's thread
-  // for seconds however the arrays went up, each extra frame costs the page's and the GPU process's work again, and
-  // the whole model goes up in the frame that draws it (as three.js's own pages do).
+  // cost), and the model is drawn on the canvas once all are there: no frame uploads a whole 200 MB model, and a turn
+  // asked meanwhile is drawn between them. A software renderer rasterizes on the CPU: there each extra frame costs the
+  // worker's and the GPU process's work again, and the whole model goes up in the frame that draws it (as three.js's
+  // own pages do).
   const WAITING = 2, WARMING = 3;
   const batches: Object3D[][] = [];
   if (vertices > LARGE_VERTICES && !largeOnSoftware) {
@@ -178,8 +212,8 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, read: P
     };
   });
   // A frame is drawn only once the GPU has done the one before (a fence, polled between tasks): asking a software
-  // renderer for another drawing of millions of triangles while it is still at the last one holds the page's thread
-  // until it is done. "Drawn" is the first whole drawing of the model done, not asked for.
+  // renderer for another drawing of millions of triangles while it is still at the last one holds the worker's thread
+  // (and the forwarded turns) until it is done. "Drawn" is the first whole drawing of the model done, not asked for.
   const stopped = new AbortController();
   let drawing = false;
   let asked = false;
@@ -207,16 +241,17 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, read: P
     asked = moving || batches.length > 0;
     void whenGpuDone(context, stopped.signal).then(() => {
       drawing = false;
-      if (stopped.signal.aborted) return;
+      // A context lost while drawing: nothing was drawn; the view is drawn again when it is given back.
+      if (stopped.signal.aborted || lost) return;
       if (whole) markDrawn();
       if (asked) requestDraw();
     });
   };
-  // Nothing is drawn until the view shows the model's facts (show()): the first drawing of a large model holds the
-  // page's thread on a software renderer, and the page shows what it knows first.
+  // Nothing is drawn until the page shows the model's facts (show()): the first drawing of a large model keeps the GPU
+  // process (a software renderer: the CPU) busy for seconds, and the page shows what it knows first.
   let showing = false;
   const requestDraw = () => {
-    if (showing && frame === 0) frame = requestAnimationFrame(draw);
+    if (showing && frame === 0 && !lost) frame = requestAnimationFrame(draw);
   };
   controls.addEventListener('change', requestDraw);
   controls.addEventListener('start', requestDraw);
@@ -234,18 +269,38 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, read: P
     requestDraw();
   };
   let sized = '';
-  const resize = () => {
-    const { clientWidth, clientHeight } = canvas;
-    // The observer's first report is of the size already set: drawing again for it would draw the model twice.
-    if (`${clientWidth}×${clientHeight}` === sized) return;
-    sized = `${clientWidth}×${clientHeight}`;
-    renderer.setSize(clientWidth, clientHeight, false);
+  const resize = (to: CanvasBox) => {
+    element.place(to);
+    const width = Math.max(1, Math.round(to.width)), height = Math.max(1, Math.round(to.height));
+    const ratio = Math.min(2, to.pixelRatio || 1);
+    // A move alone, or the size already set, is not drawn again (a large model's drawing takes seconds in software).
+    if (`${width}×${height}@${ratio}` === sized) return;
+    sized = `${width}×${height}@${ratio}`;
+    renderer.setPixelRatio(ratio);
+    renderer.setSize(width, height, false);
     // A canvas resized is cleared: drawn again at the next frame, even while the parts go up.
     bedDrawn = false;
-    camera.aspect = clientWidth / Math.max(1, clientHeight);
+    camera.aspect = width / height;
     camera.updateProjectionMatrix();
     requestDraw();
   };
+  // A context the system takes back (a GPU reset, too many contexts) is given back by the browser: three.js makes its
+  // state anew (its arrays and shaders go up again), and the view is drawn again as it was. Meanwhile nothing is drawn.
+  let lost = false;
+  const canvas = renderer.domElement as unknown as OffscreenCanvas;
+  const onLost = () => {
+    lost = true;
+    cancelAnimationFrame(frame);
+    frame = 0;
+    drawing = false;
+  };
+  const onRestored = () => {
+    lost = false;
+    bedDrawn = false;
+    requestDraw();
+  };
+  canvas.addEventListener('webglcontextlost', onLost);
+  canvas.addEventListener('webglcontextrestored', onRestored);
   markModelStep('scene');
   // The shaders are compiled before the first frame, for the 1×1 target the parts go up through and for the canvas:
   // where WebGL can (KHR_parallel_shader_compile), in the GPU process while the page's thread goes on.
@@ -256,9 +311,7 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, read: P
     renderer.setRenderTarget(null);
   }
   await renderer.compileAsync(scene, camera);
-  const observer = new ResizeObserver(resize);
-  observer.observe(canvas);
-  resize();
+  resize(box);
   fit();
 
   return {
@@ -275,6 +328,7 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, read: P
       requestDraw();
     },
     fit,
+    resize,
     show() {
       if (showing) return;
       showing = true;
@@ -286,7 +340,8 @@ export async function showModel(canvas: HTMLCanvasElement, type: string, read: P
       warmTarget?.dispose();
       controls.removeEventListener('change', requestDraw);
       controls.removeEventListener('start', requestDraw);
-      observer.disconnect();
+      canvas.removeEventListener('webglcontextlost', onLost);
+      canvas.removeEventListener('webglcontextrestored', onRestored);
       controls.dispose();
       disposeObject(model);
       bed.dispose();

@@ -1,0 +1,150 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page, Worker } from 'playwright-core';
+import sharp from 'sharp';
+import { chromiumSkipReason } from '../../harness/chromium';
+import { clientFor } from '../../harness/sync-computers';
+import { until } from '../../harness/until';
+import { openWindow, type WindowFixture } from '../../harness/window';
+import { showView } from './views';
+
+const MODELS = join(import.meta.dirname, '../fixtures/models');
+
+let app: WindowFixture;
+let page: Page;
+let designId: number;
+const workers: Worker[] = [];
+const closedWorkers = new Set<Worker>();
+const consoleErrors: string[] = [];
+
+async function onDesign(): Promise<void> {
+  await showView(page, app.host.origin, `#/designs/${designId}`);
+  await page.getByRole('heading', { name: 'Parts', level: 2 }).waitFor();
+}
+
+/** Opens a file's 3D view and waits for its first whole drawing. */
+async function drawnView(name: string): Promise<Locator> {
+  await page.getByRole('button', { name: `View ${name} in 3D` }).click();
+  const preview = page.getByRole('region', { name: `3D view of ${name}` });
+  await preview.locator('canvas[data-drawn="true"]').waitFor({ timeout: 30_000 });
+  return preview;
+}
+
+/** The canvas as shown on the page, as raw RGB. */
+async function pixels(preview: Locator): Promise<Buffer> {
+  return sharp(await preview.locator('canvas').screenshot({ type: 'png' })).removeAlpha().raw().toBuffer();
+}
+
+/** The share of pixels in the view's own light blue, however shaded (the model, not the background or the bed). */
+function modelShare(data: Buffer): number {
+  let blue = 0;
+  for (let i = 0; i < data.length; i += 3) {
+    const [r, g, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
+    if (b > 90 && b > r + 40 && b > g + 10) blue++;
+  }
+  return blue / (data.length / 3);
+}
+
+/** The share of pixels that differ between two pictures of the same size. */
+function changedShare(before: Buffer, after: Buffer): number {
+  let changed = 0;
+  for (let i = 0; i < before.length; i += 3) {
+    if (Math.abs(before[i]! - after[i]!) + Math.abs(before[i + 1]! - after[i + 1]!) + Math.abs(before[i + 2]! - after[i + 2]!) > 30) changed++;
+  }
+  return changed / (before.length / 3);
+}
+
+describe.skipIf(chromiumSkipReason !== undefined)('turning and zooming the 3D view, drawn in its worker, in Chromium', () => {
+  beforeAll(async () => {
+    app = await openWindow(async (service) => {
+      const alice = clientFor(service.url, service.addUser('alice').token);
+      const design = await alice.createDesign({ name: 'Parts', excerpt: 'A tower', license: 'ccbysa', description: '<p>A tower.</p>' });
+      await alice.uploadDocument(design.id, { path: join(MODELS, 'tower20x10x60.stl') }, { name: 'Tower (STL)' });
+      await alice.publishDesign(design.id);
+      designId = design.id;
+    });
+    page = app.page;
+    page.on('worker', (worker) => {
+      workers.push(worker);
+      worker.on('close', () => closedWorkers.add(worker));
+    });
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    page.on('pageerror', (error) => consoleErrors.push(String(error)));
+    await page.setViewportSize({ width: 1400, height: 900 });
+  }, 90_000);
+
+  afterAll(() => app?.close());
+
+  it('draws in the model worker: the page\'s canvas is handed over, and the page makes no WebGL context of it', async () => {
+    await onDesign();
+    const preview = await drawnView('Tower (STL)');
+    // A canvas handed to a worker (transferControlToOffscreen) gives the page no context of its own.
+    const pageContext = await preview.locator('canvas').evaluate((canvas) => {
+      try {
+        return (canvas as unknown as { getContext(kind: string): unknown }).getContext('webgl2') ? 'made' : 'none';
+      } catch (error) {
+        return (error as Error).name;
+      }
+    });
+    expect(pageContext).toBe('InvalidStateError');
+    expect(modelShare(await pixels(preview))).toBeGreaterThan(0.005);
+    await preview.getByRole('button', { name: 'Close the 3D view' }).click();
+    await preview.waitFor({ state: 'detached' });
+  });
+
+  it('turns the model on a drag and zooms in on the wheel, as the page forwards them to the worker', async () => {
+    await onDesign();
+    const preview = await drawnView('Tower (STL)');
+    const canvas = preview.locator('canvas');
+    await canvas.scrollIntoViewIfNeeded();
+    const first = await pixels(preview);
+    const box = (await canvas.boundingBox())!;
+    const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+
+    // A quarter turn (OrbitControls turns a full turn for a drag of the canvas's height): the tower, twice as wide
+    // as deep, then shows its other side. (A half turn of it looks the same.)
+    const quarter = box.height / 4;
+    await page.mouse.move(centre.x, centre.y);
+    await page.mouse.down();
+    for (let step = 1; step <= 5; step++) await page.mouse.move(centre.x + (step * quarter) / 5, centre.y);
+    await page.mouse.up();
+    await until('the model drawn turned', async () => changedShare(first, await pixels(preview)) > 0.02, 15_000);
+    // Still once released: the picture settles (the turn eases out) and stays.
+    const settled = await until('the turn eased out', async () => {
+      const a = await pixels(preview);
+      const b = await pixels(preview);
+      return changedShare(a, b) === 0 ? b : null;
+    }, 15_000);
+
+    const before = modelShare(settled);
+    const scrolled = await page.evaluate(() => (globalThis as unknown as { scrollY: number }).scrollY);
+    await page.mouse.wheel(0, -600);
+    await until('the model drawn larger after zooming in', async () => modelShare(await pixels(preview)) > before * 1.3, 15_000);
+    // The wheel zoomed the view, not the page.
+    expect(await page.evaluate(() => (globalThis as unknown as { scrollY: number }).scrollY)).toBe(scrolled);
+
+    // Fit to view frames the model again as it was first shown.
+    await preview.getByRole('button', { name: 'Fit to view' }).click();
+    await until('the model framed as first shown', async () => changedShare(first, await pixels(preview)) < 0.002, 15_000);
+    await preview.getByRole('button', { name: 'Close the 3D view' }).click();
+    await preview.waitFor({ state: 'detached' });
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it('closing the view, with its button or Escape, ends its model worker', async () => {
+    for (const close of ['button', 'Escape'] as const) {
+      await onDesign();
+      const started = workers.length;
+      const preview = await drawnView('Tower (STL)');
+      const worker = await until('the model worker started', () => workers[started], 30_000);
+      expect(closedWorkers.has(worker)).toBe(false);
+      if (close === 'button') await preview.getByRole('button', { name: 'Close the 3D view' }).click();
+      else await preview.press('Escape');
+      await preview.waitFor({ state: 'detached' });
+      await until('the model worker ended', () => closedWorkers.has(worker), 30_000);
+      expect(workers.length).toBe(started + 1);
+    }
+  });
+});
