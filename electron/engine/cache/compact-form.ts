@@ -186,12 +186,16 @@ export interface StoredForm {
 }
 
 /**
- * A form as it is stored beside `columns` (what the design's row holds once written). `rawText`, when known, is the
+ * A form as it is stored beside `columns` (what the design's row holds once written). `rawText`, when given, gives the
  * form as the service wrote it: kept whole when the form holds an integer past a double's precision (its digits then
  * stay as sent). A value that is not an object is kept whole.
  */
-export function storeForm(raw: unknown, columns: FormColumns, rawText?: string): StoredForm {
-  if (!isPlainObject(raw) || (rawText !== undefined && holdsInexactInteger(raw))) return { text: rawText ?? JSON.stringify(raw), layout: null };
+export function storeForm(raw: unknown, columns: FormColumns, rawText?: () => string | undefined): StoredForm {
+  if (!isPlainObject(raw)) return { text: rawText?.() ?? JSON.stringify(raw), layout: null };
+  if (rawText !== undefined && holdsInexactInteger(raw)) {
+    const text = rawText();
+    if (text !== undefined) return { text, layout: null };
+  }
   const stored: Record<string, unknown> = {};
   let bits = 0;
   for (const key in raw) {

@@ -121,8 +121,8 @@ const STORED_COLUMNS = `id, updated_at, updated_ms, list_json IS NOT NULL AS has
 
 interface PendingWrite {
   raw: unknown;
-  /** `raw` as the service wrote it, when known (stored as it is, rather than written out again). */
-  rawText: string | undefined;
+  /** `raw` as the service wrote it, when known (compact-form.ts storeForm: kept whole when its numbers need it). */
+  rawText: (() => string | undefined) | undefined;
   design: DesignFields;
   existing: StoredDesign | undefined;
 }
@@ -132,18 +132,19 @@ interface PendingWrite {
  * in one query, authors the given DesignWriteSession already wrote are not written again, and rows are
  * written in ascending id order (a listing comes newest first; a B-tree and FTS5's pending index both take
  * ascending keys far more cheaply). Results come in the order of `items`. `itemTexts`, when given, are the items as the
- * service wrote them (Page.itemTexts): a form's JSON is stored as that text rather than written out again.
+ * service wrote them (Page.itemTexts), or what gives them when first needed: a form whose numbers JSON.parse rounded is
+ * stored as that text (compact-form.ts storeForm).
  */
 export function upsertDesigns(
   db: WritableDB, items: readonly unknown[], form: DesignForm, now: number, flags: UpsertFlags = {}, session = new DesignWriteSession(),
-  itemTexts?: readonly string[],
+  itemTexts?: readonly string[] | (() => readonly string[] | null),
 ): UpsertResult[] {
   const designs = items.map(readDesignFields);
   const ids = designs.filter((design): design is DesignFields => design !== null).map((design) => design.id);
-  const texts = itemTexts?.length === items.length ? itemTexts : undefined;
+  const texts = itemTexts === undefined ? undefined : textsWhenAsked(itemTexts, items.length);
   if (new Set(ids).size !== ids.length) {
     // The same design twice in one answer: each write must see the one before it, so one at a time, in order.
-    return db.transaction(() => items.map((raw, i) => upsertDesigns(db, [raw], form, now, flags, session, texts && [texts[i]!])[0]!))();
+    return db.transaction(() => items.map((raw, i) => upsertDesigns(db, [raw], form, now, flags, session, texts && (() => textOf(texts, i)))[0]!))();
   }
   try {
     return db.transaction(() => writePage(db, items, texts, designs, ids, form, now, flags, session))();
@@ -154,7 +155,7 @@ export function upsertDesigns(
 }
 
 function writePage(
-  db: WritableDB, items: readonly unknown[], itemTexts: readonly string[] | undefined, designs: (DesignFields | null)[], ids: number[],
+  db: WritableDB, items: readonly unknown[], itemTexts: ((i: number) => string | undefined) | undefined, designs: (DesignFields | null)[], ids: number[],
   form: DesignForm, now: number, flags: UpsertFlags, session: DesignWriteSession,
 ): UpsertResult[] {
   const stored = new Map<number, StoredDesign>();
@@ -191,7 +192,7 @@ function writePage(
     }
     results.push({ outcome: existing ? 'updated' : 'inserted', id: design.id });
     if (design.user) upsertUserSummary(db, design.user.id, design.user.screen_name, now, session);
-    pending.push({ raw, rawText: itemTexts?.[i], design, existing });
+    pending.push({ raw, rawText: itemTexts && (() => itemTexts(i)), design, existing });
   });
   if (pending.length === 0) return results;
 
@@ -211,6 +212,20 @@ function writePage(
     noteSearchTerms(db, pending.map((write) => write.design.id));
   }
   return results;
+}
+
+const textOf = (texts: (i: number) => string | undefined, i: number) => {
+  const text = texts(i);
+  return text === undefined ? null : [text];
+};
+
+/** The i-th of `itemTexts` (made once, when first asked for), or undefined when they are not one a design. */
+function textsWhenAsked(itemTexts: readonly string[] | (() => readonly string[] | null), count: number): (i: number) => string | undefined {
+  let texts: readonly string[] | null | undefined = typeof itemTexts === 'function' ? undefined : itemTexts;
+  return (i) => {
+    if (texts === undefined) texts = (itemTexts as () => readonly string[] | null)();
+    return texts?.length === count ? texts[i] : undefined;
+  };
 }
 
 /**

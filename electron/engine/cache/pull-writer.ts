@@ -194,7 +194,8 @@ export class PullWriter {
       this.db.exec('BEGIN IMMEDIATE');
       this.transactionOpen = true;
     }
-    const itemTexts = itemsText === undefined ? undefined : jsonArrayElementTexts(itemsText) ?? undefined;
+    // The designs' texts are cut from the answer only for a design whose numbers JSON.parse rounded (compact-form.ts).
+    const itemTexts = itemsText === undefined ? undefined : () => jsonArrayElementTexts(itemsText);
     const results = upsertDesigns(this.db, items, form, at, flags, this.session, itemTexts);
     if (remakeIndex) remakeSetAsideIndexQuietly(this.db);
     this.writtenHere += items.length;

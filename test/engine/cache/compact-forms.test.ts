@@ -106,6 +106,10 @@ describe('a design\'s stored forms', () => {
     upsertDesigns(db, [JSON.parse(text)], 'list', NOW, {}, undefined, [text]);
     expect(storedRow(db, 45)).toMatchObject({ list_json: text, list_layout: null });
     expect(getCachedDesign(db, 45)!.forms.list).toEqual(JSON.parse(text));
+    // The same design twice in one answer: each written in turn, the text of each kept.
+    const again = text.replace('"Big"', '"Bigger"').replace('00:00:00Z', '00:00:01Z');
+    upsertDesigns(db, [JSON.parse(text), JSON.parse(again)], 'list', NOW, {}, undefined, () => [text, again]);
+    expect(storedRow(db, 45)).toMatchObject({ list_json: again, list_layout: null });
   });
 
   it('read rows stored whole before, and keep each form whole when another form of the design changes its columns', () => {
