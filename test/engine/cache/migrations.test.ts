@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CacheDatabaseFromTheFutureError, PAGE_CACHE_KIB, migrateCache, openCacheDatabase, schemaVersion } from '../../../electron/engine/cache/cache-database';
 import { CACHE_MIGRATIONS } from '../../../electron/engine/cache/migrations';
+import { getCachedDesign } from '../../../electron/engine/cache/design-reads';
 import { tempDir } from './cache-fixtures';
 
 /** The schema as it was at `version`, in memory. */
@@ -269,6 +270,17 @@ describe('cache migrations', () => {
     expect(db.prepare('SELECT * FROM designs ORDER BY id').all()).toEqual(designs);
     expect(db.prepare('SELECT * FROM search_backlog').all()).toEqual([{ design_id: 2 }]);
     expect(db.prepare(`SELECT rowid FROM designs_fts WHERE designs_fts MATCH 'reducer'`).pluck().all()).toEqual([1]);
+  });
+
+  it('0022 adds each form\'s layout, NULL for the forms stored before, which read back whole as they were', () => {
+    const db = databaseAt(21);
+    const form = { id: 1, name: 'Planetary gear', slug: 'd-1', description: '<p>A reducer</p>', tags: [{ id: 3, name: 'gear', taggings_count: 2 }], extra: null };
+    db.prepare(`INSERT INTO designs (id, slug, name, excerpt, author_screen_name, list_json, user_form_json, fetched_at)
+      VALUES (1, 'd-1', 'Planetary gear', '', 'maker', ?, '{"id":1,"wiki_mode":true}', 1)`).run(JSON.stringify(form));
+    const designs = db.prepare('SELECT * FROM designs ORDER BY id').all() as Record<string, unknown>[];
+    migrateCache(db, ':memory:', 22);
+    expect(db.prepare('SELECT * FROM designs ORDER BY id').all()).toEqual(designs.map((design) => ({ ...design, list_layout: null, user_form_layout: null })));
+    expect(getCachedDesign(db, 1)!.forms).toEqual({ list: form, user: { id: 1, wiki_mode: true } });
   });
 
   it('opens a file database in WAL with foreign keys on, synchronous=NORMAL and a page cache for a million designs, at the latest version', () => {
