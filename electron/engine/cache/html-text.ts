@@ -1,8 +1,9 @@
-import { Parser } from 'htmlparser2';
+import { Tokenizer } from 'htmlparser2';
 
 /**
- * The search text of a description: htmlparser2 (a parser, not a regex) reads the HTML and hands over its
- * text with entities decoded; script and style are dropped, and words of adjacent blocks are kept apart
+ * The search text of a description: htmlparser2's tokenizer (a parser's, not a regex) reads the HTML and hands
+ * over its text and its entities decoded (its Parser, which builds the elements' nesting on top, cost a third more and
+ * adds nothing to the words); script and style are dropped, and words of adjacent blocks are kept apart
  * (`<p>a</p><p>b</p>` → "a b", not "ab") while inline elements join (`ge<b>ar</b>` → "gear"). Link targets
  * and image sources are attributes, so they are never text: only what a person reads is searched.
  * This used to go through html-to-text, which lays the text out for reading (list bullets, table columns)
@@ -22,23 +23,31 @@ const HIDDEN = new Set(['script', 'style']);
 
 let text = '';
 let hiddenDepth = 0;
+/** The HTML being read: the tokenizer hands over where each part is in it. */
+let source = '';
 
-const parser = new Parser(
-  {
-    onopentagname(name) {
-      if (HIDDEN.has(name)) hiddenDepth++;
-      else if (BLOCKS.has(name)) text += ' ';
-    },
-    onclosetag(name) {
-      if (HIDDEN.has(name)) hiddenDepth = Math.max(0, hiddenDepth - 1);
-      else if (BLOCKS.has(name)) text += ' ';
-    },
-    ontext(part) {
-      if (hiddenDepth === 0) text += part;
-    },
+const ignore = () => {};
+
+/** A tag's start or end: a hidden element's depth counted, a block's words kept apart. */
+function tag(start: number, end: number, opens: boolean): void {
+  const name = source.slice(start, end).toLowerCase();
+  if (HIDDEN.has(name)) hiddenDepth = opens ? hiddenDepth + 1 : Math.max(0, hiddenDepth - 1);
+  else if (BLOCKS.has(name)) text += ' ';
+}
+
+const CALLBACKS: ConstructorParameters<typeof Tokenizer>[1] = {
+  onopentagname: (start, end) => tag(start, end, true),
+  onclosetag: (start, end) => tag(start, end, false),
+  ontext(start, end) {
+    if (hiddenDepth === 0) text += source.slice(start, end);
   },
-  { decodeEntities: true, lowerCaseTags: true },
-);
+  ontextentity(codepoint) {
+    if (hiddenDepth === 0) text += String.fromCodePoint(codepoint);
+  },
+  // Attributes, comments, CDATA, declarations and processing instructions are not text a person reads.
+  onattribdata: ignore, onattribentity: ignore, onattribend: ignore, onattribname: ignore, oncdata: ignore, oncomment: ignore,
+  ondeclaration: ignore, onend: ignore, onopentagend: ignore, onprocessinginstruction: ignore, onselfclosingtag: ignore,
+};
 
 /** The readable text of an HTML fragment, whitespace collapsed. */
 export function htmlToPlainText(html: string): string {
@@ -53,11 +62,16 @@ export function htmlWords(html: string): string {
   if (!html || !/[<&]/.test(html)) return html;
   text = '';
   hiddenDepth = 0;
+  source = html;
   try {
-    parser.reset();
-    parser.end(html);
+    // A tokenizer each time: one reused keeps, through its reset(), that it was inside a <script> (or style, title,
+    // textarea) left open, and then throws at the next fragment's first tag, and at every one after.
+    const tokenizer = new Tokenizer({ decodeEntities: true }, CALLBACKS);
+    tokenizer.write(html);
+    tokenizer.end();
     return text;
   } finally {
     text = '';
+    source = '';
   }
 }
