@@ -2,8 +2,8 @@ import { Tokenizer } from 'htmlparser2';
 
 /**
  * The search text of a description: htmlparser2's tokenizer (a parser's, not a regex) reads the HTML and hands
- * over its text and its entities decoded (its Parser, which builds the elements' nesting on top, cost a third more and
- * adds nothing to the words); script and style are dropped, and words of adjacent blocks are kept apart
+ * over its text and its entities decoded (its Parser, which builds the elements' nesting on top, costs more and adds
+ * nothing to the words); script and style are dropped, and words of adjacent blocks are kept apart
  * (`<p>a</p><p>b</p>` → "a b", not "ab") while inline elements join (`ge<b>ar</b>` → "gear"). Link targets
  * and image sources are attributes, so they are never text: only what a person reads is searched.
  * This used to go through html-to-text, which lays the text out for reading (list bullets, table columns)

@@ -11,13 +11,12 @@ import { noteSearchTermsAfter, searchTermsDeferred, searchTermsNoted } from '../
 import { engineLog } from '../log/engine-log';
 
 /**
- * Designs written per slice: about 30 µs each (their description's text, made from the stored form, and their search
- * rows, which keep no positions: migration 0020), so a slice holds the engine's thread for some 10–15 ms, and a
- * request that arrives meanwhile (a keystroke's search) waits that long: at 10,000 designs a slice took a median
- * 10–11 ms of CPU (12–27 ms of time at load 8), against 27–28 ms when the index kept positions and each description's
- * text was written into its design row. Slices of 1,000 made a fill about 15 % shorter than slices of 500, each slice
- * twice as long. The first slice after a pull written on the engine's thread also copies the pull's WAL into the
- * database (about 100 ms there).
+ * Designs written per slice: about 17–18 µs of CPU each at 100,000 designs on a loaded machine (load 10), written in
+ * one INSERT … SELECT with their descriptions' text made as SQLite reads them (cache/search-backlog.ts), into rows
+ * that keep no positions (migration 0020), so a slice holds the engine's thread for about 9 ms, and a request that
+ * arrives meanwhile (a keystroke's search) waits that long. Slices of 750 or 1,000 took the same CPU a design. The
+ * first slice after a pull written on the engine's thread also copies the pull's WAL into the database (about 100 ms
+ * there).
  */
 export const SEARCH_FILL_SLICE_DESIGNS = 500;
 /**
