@@ -1,4 +1,5 @@
 import ignore, { type Ignore } from 'ignore';
+import { patternNeeds, type PatternNeeds } from './pattern-needs';
 
 type TestResult = ReturnType<Ignore['test']>;
 
@@ -8,108 +9,165 @@ export interface MarkedPattern {
   mark: string;
 }
 
-/** Whether a character may be the one at a pattern's end (case-insensitively); null: any may. */
-type CharTest = ((char: string) => boolean) | null;
+const NOTHING_RESULT: TestResult = Object.freeze({ ignored: false, unignored: false });
 
-const ANY: { first: CharTest; last: CharTest } = { first: null, last: null };
-const NOTHING_RESULT: TestResult = { ignored: false, unignored: false };
+/** At most this many smaller sets are compiled for one set's paths; a path that would need another is asked of the whole set. */
+const MAX_SUBSETS = 256;
 
-/** A character set `[…]` read from `body` at `open`: its test and the index after its `]`, or null when it is not plain. */
-function charClass(body: string, open: number): { test: (char: string) => boolean; end: number } | null {
-  const close = body.indexOf(']', open + 2);
-  if (close === -1) return null;
-  const inside = body.slice(open + 1, close);
-  if (inside.startsWith('!') || inside.startsWith('^') || inside.includes('\\') || inside.includes('[')) return null;
-  const ranges: [string, string][] = [];
-  for (let at = 0; at < inside.length; at++) {
-    if (inside[at + 1] === '-' && at + 2 < inside.length) {
-      ranges.push([inside[at]!, inside[at + 2]!]);
-      at += 2;
-    } else ranges.push([inside[at]!, inside[at]!]);
-  }
-  const test = (char: string) => [char.toLowerCase(), char.toUpperCase()].some((c) => ranges.some(([low, high]) => c >= low && c <= high));
-  return { test, end: close + 1 };
+/** Paths the library reads otherwise than as names between `/` (or refuses): asked of it as they are. */
+const LIBRARY_PATHS = process.platform === 'win32' ? /\/\/|\\|^[a-z]:/i : /\/\//;
+
+interface Rule {
+  index: number;
+  needs: PatternNeeds;
 }
 
-/** A literal character's test: the same letter in either case. */
-const literal = (char: string): CharTest => {
-  const lower = char.toLowerCase();
-  return (candidate) => candidate.toLowerCase() === lower;
-};
-
-/**
- * What the first and last character of a file name must be for `pattern` to match it, over-approximated (a test that
- * says yes when unsure): only a pattern of one name (no `/` but a trailing one) is narrowed; every other may match any.
- */
-function endsOf(raw: string): { first: CharTest; last: CharTest } {
-  let body = raw.startsWith('!') ? raw.slice(1) : raw;
-  // Trailing spaces are not part of a pattern unless escaped (git's rule, which the library follows).
-  while (body.endsWith(' ') && !body.endsWith('\\ ')) body = body.slice(0, -1);
-  if (body.endsWith('/')) body = body.slice(0, -1);
-  if (body === '' || body.includes('/') || body.includes('**')) return ANY;
-  let first: CharTest = null;
-  if (body.startsWith('\\') && body.length > 1) first = literal(body[1]!);
-  else if (body.startsWith('[')) first = charClass(body, 0)?.test ?? null;
-  else if (body[0] !== '*' && body[0] !== '?') first = literal(body[0]!);
-  let last: CharTest = null;
-  const end = body[body.length - 1]!;
-  if (end === ']') {
-    const open = body.lastIndexOf('[');
-    const set = open >= 0 ? charClass(body, open) : null;
-    last = set && set.end === body.length ? set.test : null;
-  } else if (end !== '*' && end !== '?' && end !== '\\' && body[body.length - 2] !== '\\') last = literal(end);
-  return { first, last };
+/** What the set knows of a folder, for the paths inside it. */
+interface FolderState {
+  /** The patterns that may match the folder or a folder around it (ascending): those the library asks of the path's folders. */
+  inherited: readonly number[];
+  /** What the whole set says of the folder. */
+  result: TestResult;
+  /** The names along the folder's path, lower case. */
+  names: ReadonlySet<string>;
+  /** The patterns of several names one of whose literal folder names (`cache` of `**\/cache/**`) is along the path. */
+  byFolderName: readonly Rule[];
 }
 
+/** The sync folder's own level (paths without a `/` but a trailing one). */
+const TOP: FolderState = { inherited: [], result: NOTHING_RESULT, names: new Set(), byFolderName: [] };
+
 /**
- * A set of gitignore patterns (the `ignore` library, as git reads them) that answers for a file by asking only the
- * patterns that can match its name: those whose first and last characters admit the name's, grouped by the pair. A
- * scan of 100,000 files asks the built-in list's ~70 patterns of each; most names (`part-12.stl`) leave a handful.
+ * A set of gitignore patterns (the `ignore` library, as git reads them) that answers for a path as the whole set
+ * does, asking only the patterns that can match it. Each pattern is read for what a path needs for it to match
+ * (`pattern-needs.ts`: a literal name `Thumbs.db`, an ending `.tmp`, a beginning `~$`, a folder name `cache` along the
+ * path); the patterns are filed by it, so that a file's name is held against the few that could take it, and a
+ * folder's answer is kept for the files in it. A scan of 100,000 files asks the built-in list's ~70 patterns and a
+ * person's 100-line ignore file of each; most names (`part-12.stl`) leave none.
  *
- * A pattern without a `/` (but a trailing one) matches a name at any depth, so those are asked of the file's name
- * alone, after its folder was asked of the whole set (a file is held back with its folder). A set with a pattern of
- * several names (`sub/*.stl`), and folders, are asked whole. Whether a path is ignored, and the rule named, are as the
- * whole set says; `unignored` is what the library says of the name itself.
+ * The answer is the library's own: a path with patterns left is asked of a set of those patterns and of those that
+ * may match a folder around it (the library asks its folders first: a file is held back with its folder), in their
+ * order, so that the last pattern that matches is the one named, and a `!` pattern still un-ignores.
  *
- * The library keeps every path it was asked of: make one per scan, not one for the life of the process.
+ * The library keeps every path it was asked of, and this set every folder's answer: make one per scan, not one for the
+ * life of the process.
  */
 export class PatternSet {
-  private readonly whole: Ignore;
-  private readonly ends: { pattern: MarkedPattern; first: CharTest; last: CharTest }[];
-  /** Some pattern spans several names: every path is asked of the whole set. */
-  private readonly spansFolders: boolean;
-  private readonly byEnds = new Map<string, Ignore | null>();
+  private wholeSet: Ignore | null = null;
+  private readonly byName = new Map<string, Rule[]>();
+  private readonly byFirst = new Map<string, Rule[]>();
+  private readonly byLast = new Map<string, Rule[]>();
+  private readonly byFolderName = new Map<string, Rule[]>();
+  private readonly always: Rule[] = [];
+  private readonly folders = new Map<string, FolderState>();
+  private readonly subsets = new Map<string, Ignore>();
 
   constructor(readonly patterns: readonly MarkedPattern[]) {
-    this.whole = ignore().add(patterns.map(({ pattern, mark }) => ({ pattern, mark })));
-    this.ends = patterns.map((pattern) => ({ pattern, ...endsOf(pattern.pattern) }));
-    this.spansFolders = patterns.some(({ pattern }) => spansFolders(pattern));
+    patterns.forEach(({ pattern }, index) => this.file({ index, needs: patternNeeds(pattern) }));
   }
 
   /** What the `ignore` library says of `path` (relative, '/' between names, a folder's ending with '/'). */
   test(path: string): TestResult {
-    if (path.endsWith('/') || this.spansFolders) return this.whole.test(path);
+    if (path === '' || path.startsWith('/') || (path.startsWith('.') && /^\.\.?(\/|$)/.test(path)) || LIBRARY_PATHS.test(path)) return this.whole().test(path);
+    if (path.endsWith('/')) return this.folder(path).result;
     const slash = path.lastIndexOf('/');
-    if (slash > 0) {
-      const folder = this.whole.test(path.slice(0, slash + 1));
-      if (folder.ignored) return folder;
+    const folder = slash === -1 ? TOP : this.folder(path.slice(0, slash + 1));
+    if (folder.result.ignored) return folder.result;
+    const own = this.candidates(path.slice(slash + 1), false, folder);
+    return own.length === 0 ? NOTHING_RESULT : this.subset(merged(folder.inherited, own)).test(path);
+  }
+
+  /** A folder's state (`path` ending with '/'), made from its parent's the first time it is asked. */
+  private folder(path: string): FolderState {
+    const known = this.folders.get(path);
+    if (known) return known;
+    const slash = path.lastIndexOf('/', path.length - 2);
+    const parent = slash === -1 ? TOP : this.folder(path.slice(0, slash + 1));
+    const name = path.slice(slash + 1, -1);
+    const lower = name.toLowerCase();
+    const own = this.candidates(name, true, parent);
+    const inherited = own.length === 0 ? parent.inherited : merged(parent.inherited, own);
+    let result: TestResult;
+    if (parent.result.ignored) result = parent.result;
+    else result = own.length === 0 ? NOTHING_RESULT : this.subset(inherited).test(path);
+    const spanning = this.byFolderName.get(lower);
+    const state: FolderState = {
+      inherited,
+      result,
+      names: new Set(parent.names).add(lower),
+      byFolderName: spanning ? [...parent.byFolderName, ...spanning.filter((rule) => !parent.byFolderName.includes(rule))] : parent.byFolderName,
+    };
+    this.folders.set(path, state);
+    return state;
+  }
+
+  /** The patterns (indices, ascending) that may match a path whose last name is `name`, in `folder`. */
+  private candidates(name: string, isFolder: boolean, folder: FolderState): number[] {
+    const lower = name.toLowerCase();
+    const found: number[] = [];
+    for (const rules of [this.byName.get(lower), this.byFirst.get(lower[0]!), this.byLast.get(lower[lower.length - 1]!), this.always, folder.byFolderName]) {
+      if (rules) for (const rule of rules) if (admits(rule.needs, name, lower, isFolder, folder)) found.push(rule.index);
     }
-    const name = path.slice(slash + 1);
-    const first = name[0] ?? '';
-    const last = name[name.length - 1] ?? '';
-    const key = `${first}\u0000${last}`;
-    let subset = this.byEnds.get(key);
-    if (subset === undefined) {
-      const chosen = this.ends.filter((end) => (end.first === null || end.first(first)) && (end.last === null || end.last(last)));
-      subset = chosen.length === 0 ? null : ignore().add(chosen.map(({ pattern }) => ({ pattern: pattern.pattern, mark: pattern.mark })));
-      this.byEnds.set(key, subset);
+    return found.length > 1 ? found.sort((a, b) => a - b) : found;
+  }
+
+  /** Files a pattern under what a path needs for it to match: the most telling need. */
+  private file(rule: Rule): void {
+    const { needs } = rule;
+    if (needs.never) return;
+    const add = (map: Map<string, Rule[]>, key: string) => {
+      const list = map.get(key);
+      if (list) list.push(rule);
+      else map.set(key, [rule]);
+    };
+    const name = needs.name;
+    if (needs.names.length > 0) add(this.byFolderName, needs.names.reduce((a, b) => (b.length > a.length ? b : a)));
+    else if (name?.exact) add(this.byName, name.prefix);
+    else if (name && name.suffix !== '') add(this.byLast, name.suffix[name.suffix.length - 1]!);
+    else if (name && name.prefix !== '') add(this.byFirst, name.prefix[0]!);
+    else if (name?.last) for (const char of name.last) add(this.byLast, char);
+    else if (name?.first) for (const char of name.first) add(this.byFirst, char);
+    else this.always.push(rule);
+  }
+
+  /** The library's set of the patterns at `indices` (ascending), compiled once. */
+  private subset(indices: readonly number[]): Ignore {
+    const key = indices.join(',');
+    let set = this.subsets.get(key);
+    if (!set) {
+      if (this.subsets.size >= MAX_SUBSETS) return this.whole();
+      set = ignore().add(indices.map((index) => ({ pattern: this.patterns[index]!.pattern, mark: this.patterns[index]!.mark })));
+      this.subsets.set(key, set);
     }
-    return subset ? subset.test(name) : NOTHING_RESULT;
+    return set;
+  }
+
+  private whole(): Ignore {
+    return (this.wholeSet ??= ignore().add(this.patterns.map(({ pattern, mark }) => ({ pattern, mark }))));
   }
 }
 
-/** Whether a pattern names more than one level (`sub/x`, `/x`, `a/**`): it is not matched against a name alone. */
-function spansFolders(raw: string): boolean {
-  const body = (raw.startsWith('!') ? raw.slice(1) : raw).replace(/\/$/, '');
-  return body.includes('/') || body.includes('**');
+/** Whether a path whose last name is `name` (`lower` in lower case) in `folder` may match a pattern of these needs. */
+function admits(needs: PatternNeeds, name: string, lower: string, isFolder: boolean, folder: FolderState): boolean {
+  if (needs.folderOnly && !isFolder) return false;
+  for (const needed of needs.names) if (!folder.names.has(needed) && needed !== lower) return false;
+  const want = needs.name;
+  if (!want) return true;
+  if (want.exact) return lower === want.prefix;
+  if (name.length < want.minLength || !lower.startsWith(want.prefix) || !lower.endsWith(want.suffix)) return false;
+  if (want.first !== null && !want.first.includes(lower[0]!)) return false;
+  return want.last === null || want.last.includes(lower[lower.length - 1]!);
+}
+
+/** Two ascending lists of indices as one, without repeats. */
+function merged(a: readonly number[], b: readonly number[]): number[] {
+  if (a.length === 0) return b as number[];
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const next = j >= b.length || (i < a.length && a[i]! <= b[j]!) ? a[i++]! : b[j++]!;
+    if (out[out.length - 1] !== next) out.push(next);
+  }
+  return out;
 }
