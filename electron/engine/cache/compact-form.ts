@@ -27,6 +27,8 @@ const FIELD_BITS = COMPACT_FORM_V1 - 1;
 const IMAGE_FROM_ORIGINAL = 1 << 12;
 /** The layout's bit saying that documents_zip's url is stored without its end, `/<id>/<slug>.zip`, made from the columns. */
 const ZIP_FROM_COLUMNS = 1 << 13;
+/** The layout's bit saying that the values of ROW_FIELDS are stored as one array (VALUES). */
+const VALUES_IN_ROW = 1 << 14;
 
 /** A design's columns a form's fields may be given back from (designs' columns of the same names). */
 export interface FormColumns {
@@ -72,7 +74,13 @@ const DOCUMENTS_ZIP = 'z';
 const TAGS = 't';
 const LONG_KEYS: ReadonlyMap<string, string> = new Map([...SHORT_KEYS].map(([long, short]) => [short, long]));
 /** Keys a form's own key must not be stored as: it is kept with ESCAPE before it. */
-const RESERVED = new Set([...SHORT_KEYS.values(), DOCUMENTS_ZIP, TAGS]);
+/**
+ * A form holding every one of these fields has their values stored as one array, in this order, under VALUES (the
+ * layout's VALUES_IN_ROW bit says so): their keys were a tenth of a synthetic design's stored form.
+ */
+const ROW_FIELDS = ['design_category_id', 'last_trending_popularity', 'current_delta_popularity', 'materials', 'download_count', 'documents_download_count'] as const;
+const VALUES = 'v';
+const RESERVED = new Set([...SHORT_KEYS.values(), DOCUMENTS_ZIP, TAGS, VALUES]);
 const ESCAPE = '~';
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
@@ -198,8 +206,14 @@ export function storeForm(raw: unknown, columns: FormColumns, rawText?: () => st
   }
   const stored: Record<string, unknown> = {};
   let bits = 0;
+  const inRow = ROW_FIELDS.every((field) => Object.hasOwn(raw, field));
+  if (inRow) bits |= VALUES_IN_ROW;
   for (const key in raw) {
     const value = raw[key];
+    if (inRow && ROW_FIELD_SET.has(key)) {
+      stored[VALUES] ??= ROW_FIELDS.map((field) => raw[field]);
+      continue;
+    }
     const field = COLUMNED_BIT.get(key);
     if (field !== undefined && (field.column ? value === columns[field.column] : userInColumns(value, columns))) {
       bits |= field.bit;
@@ -235,6 +249,8 @@ function put(obj: Record<string, unknown>, key: string, value: unknown): void {
   else obj[key] = value;
 }
 
+const ROW_FIELD_SET: ReadonlySet<string> = new Set(ROW_FIELDS);
+
 const COLUMNED_BIT = new Map<string, { bit: number; column: keyof FormColumns | undefined }>(
   COLUMNED_FIELDS.map((field, i) => [field, { bit: 1 << i, column: field === 'user' ? undefined : COLUMN_OF[field] }]),
 );
@@ -264,23 +280,30 @@ const SERVICE_ORDER: ReadonlyMap<string, number> = new Map([
   'documents_download_count', 'attribution', 'tags', 'user', 'wiki_mode', 'zipper_worker_uuid', 'primary_image',
 ].map((key, i) => [key, i]));
 /** The columned fields' bits' indexes, in SERVICE_ORDER. */
-const FIELDS_IN_ORDER = COLUMNED_FIELDS.map((_, i) => i).sort((a, b) => SERVICE_ORDER.get(COLUMNED_FIELDS[a]!)! - SERVICE_ORDER.get(COLUMNED_FIELDS[b]!)!);
-const ORDER_OF_FIELD = FIELDS_IN_ORDER.map((i) => SERVICE_ORDER.get(COLUMNED_FIELDS[i]!)!);
+/** The fields a compact form may take out (columned fields, by their bit; ROW_FIELDS, by their place in VALUES), in SERVICE_ORDER. */
+const TAKEN_OUT: readonly { name: string; order: number; bit: number; row: number }[] = [
+  ...COLUMNED_FIELDS.map((name, bit) => ({ name, order: SERVICE_ORDER.get(name)!, bit, row: -1 })),
+  ...ROW_FIELDS.map((name, row) => ({ name, order: SERVICE_ORDER.get(name)!, bit: -1, row })),
+].sort((a, b) => a.order - b.order);
 
 function expandForm(stored: Record<string, unknown>, bits: number, columns: FormColumns): Record<string, unknown> {
   const form: Record<string, unknown> = {};
-  // The columned fields taken out, each put before the first stored field that follows it in SERVICE_ORDER.
+  const row = (bits & VALUES_IN_ROW) !== 0 ? stored[VALUES] as unknown[] : null;
+  // The fields taken out, each put before the first stored field that follows it in SERVICE_ORDER.
   let next = 0;
   const putTakenOutBefore = (order: number) => {
-    for (; next < FIELDS_IN_ORDER.length && ORDER_OF_FIELD[next]! < order; next++) {
-      const bit = FIELDS_IN_ORDER[next]!;
-      if ((bits & (1 << bit)) === 0) continue;
-      const field = COLUMNED_FIELDS[bit]!;
-      form[field] = field === 'user' ? { id: columns.user_id, screen_name: columns.author_screen_name } : columns[COLUMN_OF[field]];
+    for (; next < TAKEN_OUT.length && TAKEN_OUT[next]!.order < order; next++) {
+      const { name, bit, row: at } = TAKEN_OUT[next]!;
+      if (at >= 0) {
+        if (row) form[name] = row[at];
+      } else if ((bits & (1 << bit)) !== 0) {
+        form[name] = name === 'user' ? { id: columns.user_id, screen_name: columns.author_screen_name } : columns[COLUMN_OF[name as Exclude<ColumnedField, 'user'>]];
+      }
     }
   };
   for (const key in stored) {
     const value = stored[key];
+    if (key === VALUES && row) continue;
     const escaped = key.startsWith(ESCAPE);
     const long = escaped ? key.slice(ESCAPE.length) : key === TAGS ? 'tags' : key === DOCUMENTS_ZIP ? 'documents_zip' : LONG_KEYS.get(key) ?? key;
     const order = SERVICE_ORDER.get(long);

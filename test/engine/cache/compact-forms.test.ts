@@ -93,6 +93,10 @@ describe('a design\'s stored forms', () => {
   it('keep a form missing fields the columns hold missing, and one whose fields differ from the columns as they were sent', () => {
     const bare = { id: 42, name: 'Bare', updated_at: '2026-02-01T00:00:00Z' };
     expect(writtenAndReadBack(bare)).toStrictEqual(bare);
+    const { materials: _materials, ...noMaterials } = listFormDesign({ id: 50, v: ['its own'], download_count: null });
+    expect(writtenAndReadBack(noMaterials)).toStrictEqual(noMaterials);
+    const all = listFormDesign({ id: 51, v: 'its own', download_count: { odd: [1] }, design_category_id: null });
+    expect(writtenAndReadBack(all)).toStrictEqual(all);
     // The tolerant reader writes columns that are not what was sent: the form keeps what was.
     const odd = { id: 43, name: 42, slug: 7, excerpt: ['x'], user_id: 'seven', state: {}, created_at: 5, updated_at: false, user: { id: 9, screen_name: 'nine', extra: true } };
     expect(writtenAndReadBack(odd)).toStrictEqual(odd);

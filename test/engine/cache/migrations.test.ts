@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CacheDatabaseFromTheFutureError, PAGE_CACHE_KIB, migrateCache, openCacheDatabase, schemaVersion } from '../../../electron/engine/cache/cache-database';
+import { CacheDatabaseFromTheFutureError, PAGE_CACHE_KIB, migrateCache, openCacheDatabase, schemaVersion, type ReadableDB } from '../../../electron/engine/cache/cache-database';
 import { CACHE_MIGRATIONS } from '../../../electron/engine/cache/migrations';
 import { getCachedDesign } from '../../../electron/engine/cache/design-reads';
 import { tempDir } from './cache-fixtures';
@@ -280,7 +280,7 @@ describe('cache migrations', () => {
     const designs = db.prepare('SELECT * FROM designs ORDER BY id').all() as Record<string, unknown>[];
     migrateCache(db, ':memory:', 22);
     expect(db.prepare('SELECT * FROM designs ORDER BY id').all()).toEqual(designs.map((design) => ({ ...design, list_layout: null, user_form_layout: null })));
-    expect(getCachedDesign(db, 1)!.forms).toEqual({ list: form, user: { id: 1, wiki_mode: true } });
+    expect(getCachedDesign(db as ReadableDB, 1)!.forms).toEqual({ list: form, user: { id: 1, wiki_mode: true } });
   });
 
   it('opens a file database in WAL with foreign keys on, synchronous=NORMAL and a page cache for a million designs, at the latest version', () => {
