@@ -35,6 +35,8 @@ type Token = { kind: 'literal'; char: string } | { kind: 'star' } | { kind: 'one
 
 const isAscii = (char: string) => char.charCodeAt(0) < 0x80;
 const ALNUM = /^[0-9A-Za-z]$/;
+/** Digits, lower-case letters, upper-case letters: a range is read only between two of one kind. */
+const kindOf = (char: string) => (char <= '9' ? 0 : char <= 'Z' ? 1 : 2);
 
 /**
  * A plain character set `[…]` at `open` (ASCII letters and digits, ranges between two of one kind), as the lower-case
@@ -58,8 +60,7 @@ function characterSet(body: string, open: number): { chars: string | null; end: 
     if (!ALNUM.test(char)) plain = false;
     else if (inside[index + 1] === '-' && index + 2 < inside.length) {
       const to = inside[index + 2]!;
-      const sameKind = ['0-9', 'a-z', 'A-Z'].some((kind) => new RegExp(`^[${kind}]$`).test(char) && new RegExp(`^[${kind}]$`).test(to));
-      if (!sameKind || char > to) plain = false;
+      if (!ALNUM.test(to) || kindOf(char) !== kindOf(to) || char > to) plain = false;
       else for (let code = char.charCodeAt(0); code <= to.charCodeAt(0); code++) chars.add(String.fromCharCode(code).toLowerCase());
       index += 2;
     } else chars.add(char.toLowerCase());
@@ -100,10 +101,16 @@ function literalRun(list: readonly Token[], fromEnd: boolean): string {
   return run;
 }
 
+/** The name a run of tokens stands for when it is ASCII characters alone (lower case), else null. */
+function literalName(list: readonly Token[]): string | null {
+  const run = literalRun(list, false);
+  return run.length === list.length ? run : null;
+}
+
 function nameNeeds(list: readonly Token[]): NameNeeds {
   const prefix = literalRun(list, false);
   const suffix = literalRun(list, true);
-  const exact = list.every((token) => token.kind === 'literal' && isAscii(token.char));
+  const exact = literalName(list) !== null;
   const firstToken = list[0];
   const lastToken = list[list.length - 1];
   return {
@@ -133,10 +140,10 @@ export function patternNeeds(raw: string): PatternNeeds {
   if (segments.some((segment) => segment === '')) return ANYTHING;
   const read = segments.map((segment) => (isGlobstar(segment) && segments.length > 1 ? 'globstar' as const : tokens(segment)));
   if (read.some((list) => list === null)) return ANYTHING;
-  const names: string[] = [];
-  read.forEach((list, index) => {
-    if (index === read.length - 1 || list === 'globstar') return;
-    if (list!.every((token) => token.kind === 'literal' && isAscii(token.char))) names.push(list!.map((token) => (token as { char: string }).char).join('').toLowerCase());
+  // The names before the last are folders along the path (the last is the path's own name).
+  const names = read.slice(0, -1).flatMap((list) => {
+    const name = list === 'globstar' ? null : literalName(list!);
+    return name === null ? [] : [name];
   });
   const last = read[read.length - 1]!;
   return {

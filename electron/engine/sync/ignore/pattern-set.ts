@@ -15,7 +15,7 @@ const NOTHING_RESULT: TestResult = Object.freeze({ ignored: false, unignored: fa
 const MAX_SUBSETS = 256;
 
 /** Paths the library reads otherwise than as names between `/` (or refuses): asked of it as they are. */
-const LIBRARY_PATHS = process.platform === 'win32' ? /\/\/|\\|^[a-z]:/i : /\/\//;
+const LIBRARY_PATHS = process.platform === 'win32' ? /\\|^[a-z]:/i : null;
 
 interface Rule {
   index: number;
@@ -68,7 +68,7 @@ export class PatternSet {
 
   /** What the `ignore` library says of `path` (relative, '/' between names, a folder's ending with '/'). */
   test(path: string): TestResult {
-    if (path === '' || path.startsWith('/') || (path.startsWith('.') && /^\.\.?(\/|$)/.test(path)) || LIBRARY_PATHS.test(path)) return this.whole().test(path);
+    if (path === '' || path.startsWith('/') || (path.startsWith('.') && /^\.\.?(\/|$)/.test(path)) || path.includes('//') || LIBRARY_PATHS?.test(path)) return this.whole().test(path);
     if (path.endsWith('/')) return this.folder(path).result;
     const slash = path.lastIndexOf('/');
     const folder = slash === -1 ? TOP : this.folder(path.slice(0, slash + 1));
@@ -105,9 +105,11 @@ export class PatternSet {
   private candidates(name: string, isFolder: boolean, folder: FolderState): number[] {
     const lower = name.toLowerCase();
     const found: number[] = [];
-    for (const rules of [this.byName.get(lower), this.byFirst.get(lower[0]!), this.byLast.get(lower[lower.length - 1]!), this.always, folder.byFolderName]) {
-      if (rules) for (const rule of rules) if (admits(rule.needs, name, lower, isFolder, folder)) found.push(rule.index);
-    }
+    collect(found, this.byName.get(lower), name, lower, isFolder, folder);
+    collect(found, this.byFirst.get(lower[0]!), name, lower, isFolder, folder);
+    collect(found, this.byLast.get(lower[lower.length - 1]!), name, lower, isFolder, folder);
+    collect(found, this.always, name, lower, isFolder, folder);
+    collect(found, folder.byFolderName, name, lower, isFolder, folder);
     return found.length > 1 ? found.sort((a, b) => a - b) : found;
   }
 
@@ -145,6 +147,11 @@ export class PatternSet {
   private whole(): Ignore {
     return (this.wholeSet ??= ignore().add(this.patterns.map(({ pattern, mark }) => ({ pattern, mark }))));
   }
+}
+
+/** Adds to `found` the indices of the `rules` a path whose last name is `name` in `folder` may match. */
+function collect(found: number[], rules: readonly Rule[] | undefined, name: string, lower: string, isFolder: boolean, folder: FolderState): void {
+  if (rules) for (const rule of rules) if (admits(rule.needs, name, lower, isFolder, folder)) found.push(rule.index);
 }
 
 /** Whether a path whose last name is `name` (`lower` in lower case) in `folder` may match a pattern of these needs. */
