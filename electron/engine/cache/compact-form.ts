@@ -2,7 +2,7 @@
  * How a design's form (the list/read form or the user-designs form, spec §2.1) is stored: without the fields the
  * design's own columns already hold, with the spec's long keys made short, and given back whole on read. A million
  * designs' forms kept as the service wrote them were 890 bytes a design, two thirds of the designs table; stored
- * this way about 340.
+ * this way about 306 (the live service's recorded designs: 778 bytes instead of 2,871).
  *
  * The stored text stays a JSON object, and the keys SQL reads in it keep their names (`description`, `attribution`,
  * `primary_image`: search-row-values.ts, design-reads.ts, child-reads.ts). Beside it the row keeps the form's

@@ -110,7 +110,8 @@ export interface UpsertResult {
 
 /**
  * Writes one design as the service sent it, only when it is new or its form's updated_at changed (or a
- * flag changed). The other form's JSON is never touched. The plain columns follow the newest data.
+ * flag changed). The other form's fields are never changed (it is stored again beside the columns when they change:
+ * compact-form.ts). The plain columns follow the newest data.
  */
 export function upsertDesign(db: WritableDB, raw: unknown, form: DesignForm, now: number, flags: UpsertFlags = {}): UpsertResult {
   return upsertDesigns(db, [raw], form, now, flags)[0]!;
