@@ -159,8 +159,9 @@ async function viewInApp(page: Page, file: ModelFile): Promise<AppRun> {
 /**
  * The design page's 3D view of three large models in Chromium over design-sync ui, each against three.js's own
  * loader drawing the same file in a bare page of the same Chromium (bench/model-bare): from "View in 3D" to the first
- * frame drawn (a fence after the drawing, the same way in both), the longest main-thread task (Long Tasks API) until
- * the model is shown and until it is drawn, and the memory of Chromium's processes (their Pss together, growth to the
+ * frame drawn (a fence after the drawing, the same way in both: the window's in its model worker, which tells the page,
+ * and the clock stops when the page marks its canvas drawn), the longest main-thread task of the page (Long Tasks API)
+ * until the model is shown and until it is drawn, and the memory of Chromium's processes (their Pss together, growth to the
  * peak) and of the page's JavaScript heap once drawn. The files are generated here (makeFiles), the window's file
  * cache holds them before the clock starts (as the bare page's server does), and each page fetches each file once.
  * (Chromium's DevTools network domain is left off: with it on, fetching 95 MB took minutes.)
@@ -240,6 +241,8 @@ export async function windowModelPreviewScenario(): Promise<ScenarioResult> {
       goals.push(
         { metric: `${k}Ratio`, target: `≤ ${MODEL_RATIO_GOAL}`, met: ratio <= MODEL_RATIO_GOAL },
         { metric: `${k}AppLongestTaskUntilShownMs`, target: `≤ ${MODEL_LONG_TASK_GOAL_MS}`, met: !inApp.failed && inApp.longestTaskUntilShownMs <= MODEL_LONG_TASK_GOAL_MS },
+        // The whole load, the first drawing included: the drawing is the model worker's, not the page's.
+        { metric: `${k}AppLongestTaskUntilDrawnMs`, target: `≤ ${MODEL_LONG_TASK_GOAL_MS}`, met: !inApp.failed && inApp.longestTaskUntilDrawnMs <= MODEL_LONG_TASK_GOAL_MS },
       );
     }
     return {

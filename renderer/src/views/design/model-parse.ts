@@ -160,7 +160,7 @@ export function modelOfRead(type: string, read: ModelRead, material: ModelMateri
 
 /**
  * A model file made into something to show, in millimetres and right way up: `read` is its reading in the model worker
- * (a ModelReader's), and only the scene is built here. Throws UnreadableModelError, with why in
+ * (model-read.ts), and only the scene is built here. Throws UnreadableModelError, with why in
  * words, for a file that cannot be read; the host's own answer (ModelFetchError) and the view's closing (the signal's
  * reason) as they are.
  */

@@ -149,13 +149,16 @@ async function fetchReadAndDraw(request: Extract<ModelWorkerRequest, { kind: 'fe
   // A failure to load three.js is told when the model is shown, not as a stray rejection now.
   scene.catch(() => undefined);
   let renderer: Promise<void> = Promise.resolve();
-  const bytes = await fetched(request.url, (size) => {
+  let bytes = await fetched(request.url, (size) => {
     renderer = prepareRenderer(request.canvas, size);
   });
   if (!bytes) return;
+  const fileBytes = bytes.byteLength;
   let read: ModelRead;
   try {
     const whole = await readModel(request.type, bytes);
+    // The file's bytes are not kept while the model is drawn (the worker lives on with the view; 95 MB of an STL).
+    bytes = null;
     // An STL file's normals are its facets' (one a triangle): the view draws them flat without them.
     read = inPieces(request.type === 'stl' ? facetsOnly(whole) : whole);
   } catch (error) {
@@ -164,7 +167,7 @@ async function fetchReadAndDraw(request: Extract<ModelWorkerRequest, { kind: 'fe
   try {
     const { factsOfRead, showModel } = await scene;
     await renderer;
-    await prepareRenderer(request.canvas, bytes.byteLength);
+    await prepareRenderer(request.canvas, fileBytes);
     if (view.closed.signal.aborted) return;
     if (!view.renderer) {
       // Read, but not drawable here: the page shows its facts and says why there is no drawing.
