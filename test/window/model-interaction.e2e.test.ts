@@ -54,6 +54,22 @@ function changedShare(before: Buffer, after: Buffer): number {
   return changed / (before.length / 3);
 }
 
+/** The canvas's picture once it has stopped changing: the same over a second (a turn eases out over a few frames). */
+async function still(preview: Locator): Promise<Buffer> {
+  let last = await pixels(preview);
+  let since = Date.now();
+  return until('the picture still', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const now = await pixels(preview);
+    if (changedShare(last, now) > 0) {
+      last = now;
+      since = Date.now();
+      return null;
+    }
+    return Date.now() - since >= 1_000 ? now : null;
+  }, 20_000);
+}
+
 describe.skipIf(chromiumSkipReason !== undefined)('turning and zooming the 3D view, drawn in its worker, in Chromium', () => {
   beforeAll(async () => {
     app = await openWindow(async (service) => {
@@ -112,15 +128,12 @@ describe.skipIf(chromiumSkipReason !== undefined)('turning and zooming the 3D vi
     await page.mouse.up();
     await until('the model drawn turned', async () => changedShare(first, await pixels(preview)) > 0.02, 15_000);
     // Still once released: the picture settles (the turn eases out) and stays.
-    const settled = await until('the turn eased out', async () => {
-      const a = await pixels(preview);
-      const b = await pixels(preview);
-      return changedShare(a, b) === 0 ? b : null;
-    }, 15_000);
+    const settled = await still(preview);
 
     const before = modelShare(settled);
     const scrolled = await page.evaluate(() => (globalThis as unknown as { scrollY: number }).scrollY);
-    await page.mouse.wheel(0, -600);
+    await page.mouse.move(centre.x, centre.y);
+    await page.mouse.wheel(0, -1000);
     await until('the model drawn larger after zooming in', async () => modelShare(await pixels(preview)) > before * 1.3, 15_000);
     // The wheel zoomed the view, not the page.
     expect(await page.evaluate(() => (globalThis as unknown as { scrollY: number }).scrollY)).toBe(scrolled);
@@ -131,6 +144,39 @@ describe.skipIf(chromiumSkipReason !== undefined)('turning and zooming the 3D vi
     await preview.getByRole('button', { name: 'Close the 3D view' }).click();
     await preview.waitFor({ state: 'detached' });
     expect(consoleErrors).toEqual([]);
+  });
+
+  it('shows the model\'s size and says it cannot be drawn where its canvas cannot be handed to the worker', async () => {
+    await onDesign();
+    const started = workers.length;
+    const hide = () => page.evaluate(() => {
+      const prototype = (globalThis as unknown as { HTMLCanvasElement: { prototype: object } }).HTMLCanvasElement.prototype;
+      const scope = globalThis as unknown as { keptTransfer?: PropertyDescriptor };
+      scope.keptTransfer = Object.getOwnPropertyDescriptor(prototype, 'transferControlToOffscreen');
+      Object.defineProperty(prototype, 'transferControlToOffscreen', { value: undefined, configurable: true });
+    });
+    const restore = () => page.evaluate(() => {
+      const prototype = (globalThis as unknown as { HTMLCanvasElement: { prototype: object } }).HTMLCanvasElement.prototype;
+      const scope = globalThis as unknown as { keptTransfer?: PropertyDescriptor };
+      if (scope.keptTransfer) Object.defineProperty(prototype, 'transferControlToOffscreen', scope.keptTransfer);
+    });
+    await hide();
+    try {
+      await page.getByRole('button', { name: 'View Tower (STL) in 3D' }).click();
+      const preview = page.getByRole('region', { name: '3D view of Tower (STL)' });
+      const problem = preview.getByRole('alert');
+      await problem.waitFor({ timeout: 30_000 });
+      expect(await problem.textContent()).toBe('Tower (STL) cannot be drawn here: this computer does not offer WebGL to the window. Its size and what it holds are shown without a picture.');
+      expect(await preview.getByTestId('model-size').textContent()).toBe('20 × 10 × 60 mm');
+      expect(await preview.locator('canvas').count()).toBe(0);
+      expect(await preview.getByRole('button', { name: 'Fit to view' }).count()).toBe(0);
+      const worker = await until('the model worker started', () => workers[started], 30_000);
+      await until('the model worker ended once it told the facts', () => closedWorkers.has(worker), 30_000);
+      await preview.getByRole('button', { name: 'Close the 3D view' }).click();
+      await preview.waitFor({ state: 'detached' });
+    } finally {
+      await restore();
+    }
   });
 
   it('closing the view, with its button or Escape, ends its model worker', async () => {

@@ -177,7 +177,8 @@ export function ModelPreview({ document, onClose, onCached }: { document: Docume
       : intl.formatMessage({ id: 'design.model.describeMesh' }, { file, triangles: state.triangles });
   const status = state.kind === 'loading'
     ? intl.formatMessage({ id: state.reading ? 'design.model.reading' : 'design.model.loading' }, { file })
-    : state.kind === 'failed' ? '' : description;
+    // Not drawn, the view says why (an alert); "drag to turn" would not hold.
+    : state.kind === 'failed' || state.notDrawn !== null ? '' : description;
   return (
     <section ref={focusRef} tabIndex={-1} className="model-preview" aria-label={intl.formatMessage({ id: 'design.model.label' }, { file })} onKeyDown={onKeyDown}>
       <div ref={holder} className="model-canvas-holder" hidden={state.kind === 'failed' || (state.kind === 'shown' && state.notDrawn !== null)} />

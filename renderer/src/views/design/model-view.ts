@@ -141,7 +141,7 @@ export function startModelView(type: string, signal?: AbortSignal): ModelView {
       if (signal?.aborted) return reject(signal.reason);
       if (ended) return reject(new UnreadableModelError('design.model.error.readerStoppedUnknown'));
       // Where a canvas cannot be handed over, the worker reads the model and tells its facts, without a drawing.
-      const offscreen = 'transferControlToOffscreen' in canvas ? canvas.transferControlToOffscreen() : null;
+      const offscreen = typeof canvas.transferControlToOffscreen === 'function' ? canvas.transferControlToOffscreen() : null;
       post({ kind: 'fetch', type, url: new URL(url, location.href).href, canvas: offscreen, box: boxOf(canvas), dark }, offscreen ? [offscreen] : []);
       undo.push(forwardInput(canvas, (input) => post({ kind: 'input', event: input })));
       // Its size, as the page lays it out, and the display's pixel ratio (a window moved to another screen, a zoom).
