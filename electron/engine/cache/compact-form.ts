@@ -73,13 +73,13 @@ const DOCUMENTS_ZIP = 'z';
 /** tags, each `{ id, name, taggings_count }`, are stored as `[id, name, taggings_count]` under this key. */
 const TAGS = 't';
 const LONG_KEYS: ReadonlyMap<string, string> = new Map([...SHORT_KEYS].map(([long, short]) => [short, long]));
-/** Keys a form's own key must not be stored as: it is kept with ESCAPE before it. */
 /**
  * A form holding every one of these fields has their values stored as one array, in this order, under VALUES (the
  * layout's VALUES_IN_ROW bit says so): their keys were a tenth of a synthetic design's stored form.
  */
 const ROW_FIELDS = ['design_category_id', 'last_trending_popularity', 'current_delta_popularity', 'materials', 'download_count', 'documents_download_count'] as const;
 const VALUES = 'v';
+/** Keys a form's own key must not be stored as: it is kept with ESCAPE before it. */
 const RESERVED = new Set([...SHORT_KEYS.values(), DOCUMENTS_ZIP, TAGS, VALUES]);
 const ESCAPE = '~';
 
@@ -279,7 +279,6 @@ const SERVICE_ORDER: ReadonlyMap<string, number> = new Map([
   'excerpt', 'last_trending_popularity', 'current_delta_popularity', 'materials', 'documents_zip', 'download_count',
   'documents_download_count', 'attribution', 'tags', 'user', 'wiki_mode', 'zipper_worker_uuid', 'primary_image',
 ].map((key, i) => [key, i]));
-/** The columned fields' bits' indexes, in SERVICE_ORDER. */
 /** The fields a compact form may take out (columned fields, by their bit; ROW_FIELDS, by their place in VALUES), in SERVICE_ORDER. */
 const TAKEN_OUT: readonly { name: string; order: number; bit: number; row: number }[] = [
   ...COLUMNED_FIELDS.map((name, bit) => ({ name, order: SERVICE_ORDER.get(name)!, bit, row: -1 })),
