@@ -257,6 +257,11 @@ export async function showModel(renderer: WebGLRenderer, element: ElementProxy, 
   controls.addEventListener('start', requestDraw);
 
   const fit = () => {
+    // A turn still easing out, or a zoom not yet applied, is ended first: OrbitControls would otherwise go on moving
+    // the camera from where it is framed here.
+    controls.enableDamping = false;
+    controls.update();
+    controls.enableDamping = true;
     const sphere = new Box3().setFromObject(model).getBoundingSphere(new Sphere());
     const radius = sphere.radius || 1;
     const distance = radius / Math.sin((camera.fov * Math.PI) / 360);
